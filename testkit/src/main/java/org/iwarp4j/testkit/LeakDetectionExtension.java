@@ -1,0 +1,92 @@
+package org.iwarp4j.testkit;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.PooledByteBufAllocator;
+import io.netty.util.ResourceLeakDetector;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+import java.lang.reflect.Field;
+import java.util.List;
+
+/**
+ * Fails a test when a Netty {@link ByteBuf} became unreachable without being released.
+ *
+ * <p>Registered automatically for every test (JUnit auto-detection, enabled by this module's
+ * {@code junit-platform.properties}). Before the first test of a class it checks that the leak
+ * detector really is {@link RecordingLeakDetector} at level PARANOID, so a misconfigured build cannot
+ * silently run without leak detection. After each test it forces a garbage collection, makes Netty
+ * poll its reference queue, and fails the test with Netty's leak records if anything leaked.
+ *
+ * <p>A leak is attributed to the test during which the garbage collector found it; that is almost
+ * always the test that leaked, and in any case the build fails.
+ */
+public final class LeakDetectionExtension implements BeforeAllCallback, AfterEachCallback {
+
+    private static final int GC_ROUNDS = 3;
+
+    @Override
+    public void beforeAll(ExtensionContext context) {
+        verifyInstalled();
+    }
+
+    @Override
+    public void afterEach(ExtensionContext context) {
+        List<String> leaks = collectLeaks();
+        if (!leaks.isEmpty()) {
+            throw new AssertionError(leaks.size() + " ByteBuf leak(s) detected during "
+                    + context.getDisplayName() + ":\n" + String.join("\n\n", leaks));
+        }
+    }
+
+    /**
+     * Forces the garbage collector to run, lets Netty report what it found, and returns (and forgets)
+     * every leak recorded since the last call.
+     */
+    public static List<String> collectLeaks() {
+        for (int round = 0; round < GC_ROUNDS; round++) {
+            System.gc();
+            try {
+                // Reference processing (enqueueing of phantom references) happens on its own thread.
+                Thread.sleep(5);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+            pollLeakDetector();
+        }
+        return RecordingLeakDetector.drain();
+    }
+
+    /** Netty reports leaks when it tracks a new buffer; allocate one of each kind to make it look. */
+    private static void pollLeakDetector() {
+        // One tracked allocation is enough: all ByteBufs share one detector. (Netty 4.2 does not track
+        // Unpooled heap buffers, so poll through a pooled one.)
+        PooledByteBufAllocator.DEFAULT.directBuffer(1).release();
+    }
+
+    static void verifyInstalled() {
+        if (ResourceLeakDetector.getLevel() != ResourceLeakDetector.Level.PARANOID) {
+            throw new IllegalStateException("Netty leak detection must run at PARANOID in tests, but is "
+                    + ResourceLeakDetector.getLevel() + "; run the tests through Maven (see the parent POM argLine)");
+        }
+        Object detector = byteBufLeakDetector();
+        if (!(detector instanceof RecordingLeakDetector)) {
+            throw new IllegalStateException("Netty's ByteBuf leak detector is " + detector.getClass().getName()
+                    + ", not " + RecordingLeakDetector.class.getName()
+                    + "; set -Dio.netty.customResourceLeakDetector as the parent POM argLine does");
+        }
+    }
+
+    private static Object byteBufLeakDetector() {
+        try {
+            Class<?> abstractByteBuf = Class.forName("io.netty.buffer.AbstractByteBuf");
+            Field field = abstractByteBuf.getDeclaredField("leakDetector");
+            field.setAccessible(true);
+            return field.get(null);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("cannot inspect Netty's ByteBuf leak detector", e);
+        }
+    }
+}

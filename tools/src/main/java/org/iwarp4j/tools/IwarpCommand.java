@@ -1,0 +1,45 @@
+package org.iwarp4j.tools;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * The {@code iwarp} command. Exit status: 0 success, 1 protocol or validation failure, 2 usage error.
+ */
+@Command(name = "iwarp",
+        mixinStandardHelpOptions = true,
+        versionProvider = IwarpCommand.Version.class,
+        description = "iwarp4j: an iWARP stack (RDMAP / DDP / MPA over TCP) in Java.",
+        subcommands = {CommandLine.HelpCommand.class})
+public final class IwarpCommand implements Runnable {
+
+    /** Exit status for a protocol or validation failure (bad bytes, failed verification). */
+    public static final int EXIT_FAILURE = 1;
+    /** Exit status for a usage error (picocli's own convention). */
+    public static final int EXIT_USAGE = CommandLine.ExitCode.USAGE;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        throw new CommandLine.ParameterException(spec.commandLine(), "missing subcommand");
+    }
+
+    public static void main(String[] args) {
+        System.exit(commandLine().execute(args));
+    }
+
+    /** The configured command line, shared by {@link #main} and the tests. */
+    public static CommandLine commandLine() {
+        return new CommandLine(new IwarpCommand());
+    }
+
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            String v = IwarpCommand.class.getPackage().getImplementationVersion();
+            return new String[] {"iwarp4j " + (v == null ? "(development build)" : v)};
+        }
+    }
+}
