@@ -3,6 +3,7 @@ package org.iwarp4j.testkit;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.util.ResourceLeakDetector;
+import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -17,14 +18,19 @@ import java.util.List;
  * {@code junit-platform.properties}). Before the first test of a class it checks that the leak
  * detector really is {@link RecordingLeakDetector} at level PARANOID, so a misconfigured build cannot
  * silently run without leak detection. After each test it forces a garbage collection, makes Netty
- * poll its reference queue, and fails the test with Netty's leak records if anything leaked.
+ * poll its reference queue, and fails with Netty's leak records if anything leaked.
  *
- * <p>A leak is attributed to the test during which the garbage collector found it; that is almost
- * always the test that leaked, and in any case the build fails.
+ * <p>Cost control: forcing garbage collections takes tens of milliseconds, too much after each of
+ * thousands of (parameterized, property) test invocations. So after each test the extension only
+ * makes Netty report what the collector has already found (cheap), and after the last test of a class
+ * it forces collections and checks again; a leak found then fails the class. Set the system property
+ * {@code iwarp.leakCheck.eachTest=true} to force collections after every test and pin a leak on the
+ * exact test that caused it.
  */
-public final class LeakDetectionExtension implements BeforeAllCallback, AfterEachCallback {
+public final class LeakDetectionExtension implements BeforeAllCallback, AfterEachCallback, AfterAllCallback {
 
     private static final int GC_ROUNDS = 3;
+    static final String EACH_TEST_PROPERTY = "iwarp.leakCheck.eachTest";
 
     @Override
     public void beforeAll(ExtensionContext context) {
@@ -33,11 +39,25 @@ public final class LeakDetectionExtension implements BeforeAllCallback, AfterEac
 
     @Override
     public void afterEach(ExtensionContext context) {
-        List<String> leaks = collectLeaks();
+        failOnLeaks(Boolean.getBoolean(EACH_TEST_PROPERTY) ? collectLeaks() : reportedLeaks(), context);
+    }
+
+    @Override
+    public void afterAll(ExtensionContext context) {
+        failOnLeaks(collectLeaks(), context);
+    }
+
+    private static void failOnLeaks(List<String> leaks, ExtensionContext context) {
         if (!leaks.isEmpty()) {
             throw new AssertionError(leaks.size() + " ByteBuf leak(s) detected during "
                     + context.getDisplayName() + ":\n" + String.join("\n\n", leaks));
         }
+    }
+
+    /** Leaks the garbage collector has already found, without forcing a collection. */
+    static List<String> reportedLeaks() {
+        pollLeakDetector();
+        return RecordingLeakDetector.drain();
     }
 
     /**
