@@ -124,6 +124,14 @@ public final class DdpReceiver {
         return queues.length;
     }
 
+    /** Restarts queue {@code qn} (nothing posted) at MSN {@code firstMsn}; for tests of the 2^32 wrap. */
+    void restartQueueAt(int qn, int firstMsn) {
+        if (queue(qn).count() != 0) {
+            throw new IllegalStateException("queue " + qn + " has posted buffers");
+        }
+        queues[qn] = new UntaggedQueue(firstMsn);
+    }
+
     private UntaggedQueue queue(int qn) {
         if (qn < 0 || qn >= queues.length) {
             throw new IllegalArgumentException("no untagged queue " + Integer.toUnsignedString(qn)

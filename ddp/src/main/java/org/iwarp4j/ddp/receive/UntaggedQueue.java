@@ -30,7 +30,16 @@ final class UntaggedQueue {
     private int head;
     private int count;
     /** MSN of the oldest buffer not yet consumed = MSN of the next message to deliver. */
-    private int headMsn = 1;
+    private int headMsn;
+
+    UntaggedQueue() {
+        this(1); // RFC 5041 §4.3: the first message of each queue has MSN 1
+    }
+
+    /** A queue whose first buffer receives {@code firstMsn} (tests of the 2^32 wrap). */
+    UntaggedQueue(int firstMsn) {
+        this.headMsn = firstMsn;
+    }
 
     /** Adds a buffer at the tail of the window and returns the MSN it will receive. */
     int post(UntaggedBuffer buffer) {

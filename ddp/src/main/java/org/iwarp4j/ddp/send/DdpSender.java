@@ -102,6 +102,11 @@ public final class DdpSender {
         return nextMsn[qn];
     }
 
+    /** Sets the MSN of the next message written on {@code qn}; for tests of the 2^32 wrap. */
+    void restartQueueAt(int qn, int msn) {
+        nextMsn[qn] = msn;
+    }
+
     /** No further message may be created or written (RFC 5041 §6.2.1; RDMAP: after the Terminate). */
     public void shutdown() {
         shutdown = true;
