@@ -58,7 +58,7 @@ class DdpErrorCodesTest {
         assertThat(e.errorType()).isEqualTo(error.type().value());
         assertThat(e.errorCode()).isEqualTo(error.code());
         assertThat(e.ddpSegmentLength()).isEqualTo(segment.length);
-        int headerLength = (segment[0] & 0x80) != 0 ? 14 : 18;
+        int headerLength = segment.length == 0 ? 0 : (segment[0] & 0x80) != 0 ? 14 : 18;
         assertThat(e.terminatedDdpHeader()).isEqualTo(Arrays.copyOf(segment, Math.min(headerLength, segment.length)));
         // The offending segment's target memory is never touched.
         assertThat(Bytes.contents(regionMemory)).containsOnly((byte) FILL);
@@ -368,8 +368,7 @@ class DdpErrorCodesTest {
     void lowerLayerFailureStopsPlacementAndIsPassedUpOnce() {
         Throwable[] seen = new Throwable[2];
         int[] n = {0};
-        RecordingListener l = new RecordingListener() {
-        };
+        RecordingListener l = new RecordingListener();
         DdpReceiver r = new DdpReceiver(regions::get, PD, STREAM, 3, new DelegatingListener(l) {
             @Override
             public void onLowerLayerFailure(Throwable cause) {
