@@ -27,6 +27,8 @@ import java.util.concurrent.TimeUnit;
  * only releases the header and payload buffers. Zero-copy: the payloads are retained slices of the
  * message, the headers pooled buffers. Throughput in GB/s = ops/s × messageSize.
  *
+ * <p>Runs on {@link EventLoopThreadExecutor} threads (Netty event-loop thread type).
+ *
  * <p>{@code java -jar microbench/target/benchmarks.jar DdpSegmentation -prof gc}
  */
 @State(Scope.Thread)
@@ -34,7 +36,8 @@ import java.util.concurrent.TimeUnit;
 @OutputTimeUnit(TimeUnit.SECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(1)
+@Fork(value = 1, jvmArgsAppend = {"-Djmh.executor=CUSTOM",
+        "-Djmh.executor.class=org.iwarp4j.microbench.EventLoopThreadExecutor"})
 public class DdpSegmentationBenchmark {
 
     /** MULPDU for a 1460-octet EMSS without markers (vectors/mpa/mulpdu-table.vec). */

@@ -35,6 +35,8 @@ import java.util.concurrent.TimeUnit;
  * (≤ 65535 octets) can carry after the 14-octet header. Expected allocation: 0 B/op.
  * Throughput in GB/s = ops/s × payloadSize.
  *
+ * <p>Runs on {@link EventLoopThreadExecutor} threads (Netty event-loop thread type).
+ *
  * <p>{@code java -jar microbench/target/benchmarks.jar DdpTaggedPlacement -prof gc}
  */
 @State(Scope.Thread)
@@ -42,7 +44,8 @@ import java.util.concurrent.TimeUnit;
 @OutputTimeUnit(TimeUnit.SECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(1)
+@Fork(value = 1, jvmArgsAppend = {"-Djmh.executor=CUSTOM",
+        "-Djmh.executor.class=org.iwarp4j.microbench.EventLoopThreadExecutor"})
 public class DdpTaggedPlacementBenchmark {
 
     private static final int STAG = 0x1a2b3c4d;
