@@ -15,6 +15,11 @@ final class Collector extends ChannelInboundHandlerAdapter {
     final List<byte[]> ulpdus = new ArrayList<>();
     final List<Throwable> errors = new ArrayList<>();
     Consumer<Object> onEvent = e -> { };
+    io.netty.channel.Channel channel;
+
+    io.netty.channel.ChannelPromise ctxPromise() {
+        return channel.newPromise();
+    }
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
