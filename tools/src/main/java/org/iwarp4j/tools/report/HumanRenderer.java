@@ -12,24 +12,37 @@ public final class HumanRenderer {
     private static final int INDENT = 2;
     private static final int MAX_VALUE_COLUMN = 26;
     private static final int DUMP_WIDTH = 16;
+    /** Octets a dump shows unless asked for all: enough for every header, short enough to read. */
+    public static final int DEFAULT_DUMP_LIMIT = 64;
 
-    private HumanRenderer() {}
+    private final int dumpLimit;
+
+    /** @param dumpLimit octets each hex dump shows at most ({@code Integer.MAX_VALUE}: all) */
+    public HumanRenderer(int dumpLimit) {
+        this.dumpLimit = dumpLimit;
+    }
+
+    /** One block per frame, separated by blank lines, every octet dumped. */
+    public static String render(List<Layer> frames) {
+        return new HumanRenderer(Integer.MAX_VALUE).renderAll(frames);
+    }
 
     /** One block per frame, separated by blank lines. */
-    public static String render(List<Layer> frames) {
+    public String renderAll(List<Layer> frames) {
         StringBuilder out = new StringBuilder();
         for (int i = 0; i < frames.size(); i++) {
             if (i > 0) {
                 out.append('\n');
             }
-            render(frames.get(i), 0, out);
+            render("", frames.get(i), 0, out);
         }
         return out.toString();
     }
 
-    public static void render(Layer layer, int depth, StringBuilder out) {
+    /** {@code layer} and its nested layers, its heading prefixed by {@code prefix} (e.g. a frame number). */
+    public void render(String prefix, Layer layer, int depth, StringBuilder out) {
         String pad = " ".repeat(depth * INDENT);
-        out.append(pad).append(layer.heading()).append('\n');
+        out.append(pad).append(prefix).append(layer.heading()).append('\n');
         String inner = pad + " ".repeat(INDENT);
         int labelWidth = 0;
         int valueWidth = 0;
@@ -53,13 +66,13 @@ public final class HumanRenderer {
                 byte[] bytes = d.bytes();
                 String value = bytes.length + (bytes.length == 1 ? " octet" : " octets");
                 row(out, inner, d.label(), labelWidth, value, valueWidth, d.rfc(), rfcWidth, d.meaning());
-                dump(out, inner + " ".repeat(INDENT), bytes);
+                dump(out, inner + " ".repeat(INDENT), bytes, dumpLimit);
             } else if (item instanceof Layer.Note n) {
                 out.append(inner).append(n.text()).append('\n');
             }
         }
         for (Layer child : layer.children()) {
-            render(child, depth + 1, out);
+            render("", child, depth + 1, out);
         }
     }
 
@@ -77,8 +90,9 @@ public final class HumanRenderer {
     }
 
     /** {@code 0000  41 43 00 00 ...  |AC..|}, 16 octets a line. */
-    static void dump(StringBuilder out, String indent, byte[] bytes) {
-        for (int at = 0; at < bytes.length; at += DUMP_WIDTH) {
+    static void dump(StringBuilder out, String indent, byte[] bytes, int limit) {
+        int shown = bytes.length <= limit ? bytes.length : Math.max(DUMP_WIDTH, limit - limit % DUMP_WIDTH);
+        for (int at = 0; at < shown; at += DUMP_WIDTH) {
             int n = Math.min(DUMP_WIDTH, bytes.length - at);
             StringBuilder line = new StringBuilder(indent);
             line.append(String.format("%04x ", at));
@@ -95,6 +109,9 @@ public final class HumanRenderer {
             }
             line.append('|');
             out.append(line).append('\n');
+        }
+        if (shown < bytes.length) {
+            out.append(indent).append("... ").append(bytes.length - shown).append(" more octets (--all-octets shows them)\n");
         }
     }
 

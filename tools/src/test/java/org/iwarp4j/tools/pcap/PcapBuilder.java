@@ -5,7 +5,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
 /** Writes classic pcap files for tests: any byte order, micro- or nanosecond stamps, several link types. */
-final class PcapBuilder {
+public final class PcapBuilder {
 
     private final LinkType linkType;
     private final ByteOrder order;
@@ -16,38 +16,38 @@ final class PcapBuilder {
     private int nullFamilyV6 = 24;
     private long time = 1_700_000_000L;
 
-    PcapBuilder(LinkType linkType, ByteOrder order, boolean nanos) {
+    public PcapBuilder(LinkType linkType, ByteOrder order, boolean nanos) {
         this.linkType = linkType;
         this.order = order;
         this.nanos = nanos;
     }
 
-    static PcapBuilder ethernet() {
+    public static PcapBuilder ethernet() {
         return new PcapBuilder(LinkType.ETHERNET, ByteOrder.LITTLE_ENDIAN, false);
     }
 
-    PcapBuilder snapLength(int snapLength) {
+    public PcapBuilder snapLength(int snapLength) {
         this.snapLength = snapLength;
         return this;
     }
 
     /** Ethernet only: wrap every packet in this many 802.1Q tags. */
-    PcapBuilder vlanTags(int tags) {
+    public PcapBuilder vlanTags(int tags) {
         this.vlanTags = tags;
         return this;
     }
 
-    PcapBuilder nullFamilyV6(int family) {
+    public PcapBuilder nullFamilyV6(int family) {
         this.nullFamilyV6 = family;
         return this;
     }
 
-    PcapBuilder tcp(Endpoint src, Endpoint dst, long seq, int flags, byte[] payload) {
+    public PcapBuilder tcp(Endpoint src, Endpoint dst, long seq, int flags, byte[] payload) {
         return record(link(ip(src, dst, tcpSegment(src.port(), dst.port(), seq, flags, payload)), src.address().length == 16));
     }
 
     /** A record holding exactly these link-layer octets. */
-    PcapBuilder record(byte[] packet) {
+    public PcapBuilder record(byte[] packet) {
         int captured = Math.min(packet.length, snapLength);
         ByteBuffer h = ByteBuffer.allocate(16).order(order);
         time++;
@@ -57,7 +57,7 @@ final class PcapBuilder {
         return this;
     }
 
-    byte[] build() {
+    public byte[] build() {
         ByteBuffer h = ByteBuffer.allocate(24).order(order);
         h.putInt(nanos ? 0xa1b23c4d : 0xa1b2c3d4).putShort((short) 2).putShort((short) 4)
                 .putInt(0).putInt(0).putInt(snapLength).putInt(linkType.value());
