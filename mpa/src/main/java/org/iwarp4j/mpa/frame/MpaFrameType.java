@@ -4,7 +4,8 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * The two MPA startup frames and their 16-octet keys (RFC 5044 §7.1.1). The keys differ only in
- * octet 11: {@code 'q'} (0x71) for the Request, {@code 'p'} (0x70) for the Reply.
+ * octet 9 (0-based; the tenth octet): {@code 'q'} (0x71) for the Request, {@code 'p'} (0x70) for
+ * the Reply. (The spec digest mpa.md §7.1 says "octet 11"; the key bytes show it is octet 9.)
  */
 public enum MpaFrameType {
     /** Sent by the Initiator: key {@code "MPA ID Req Frame"}. */
@@ -15,7 +16,7 @@ public enum MpaFrameType {
     /** Length of the key field in octets. */
     public static final int KEY_LENGTH = 16;
     /** The only key octet that differs between Request and Reply. */
-    public static final int DISTINGUISHING_KEY_OCTET = 11;
+    public static final int DISTINGUISHING_KEY_OCTET = 9;
 
     private final String keyAscii;
     private final byte[] key;
