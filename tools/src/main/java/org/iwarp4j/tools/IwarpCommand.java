@@ -43,7 +43,8 @@ public final class IwarpCommand implements Runnable {
         return new CommandLine(new IwarpCommand());
     }
 
-    static final class Version implements CommandLine.IVersionProvider {
+    /** The version line of every subcommand. */
+    public static final class Version implements CommandLine.IVersionProvider {
         @Override
         public String[] getVersion() {
             String v = IwarpCommand.class.getPackage().getImplementationVersion();

@@ -25,6 +25,7 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "explain",
         mixinStandardHelpOptions = true,
+        versionProvider = IwarpCommand.Version.class,
         sortOptions = false,
         usageHelpAutoWidth = true,
         description = {
