@@ -37,6 +37,33 @@ class ExplainGoldenVectorTest {
         ExplainRun r = ExplainRun.json(dir, v.bytes());
         assertThat(r.exit()).as(r.toString()).isZero();
         assertThat(r.entries()).containsExactly(expectedFrame(v));
+
+        ExplainRun text = ExplainRun.text(dir, v.bytes());
+        assertThat(text.exit()).as(text.toString()).isZero();
+        assertThat(text.out())
+                .contains(v.kind().equals("mpa-request") ? "#1  MPA Request  input octets 0.." : "#1  MPA Reply  input octets 0..")
+                .containsPattern("Key +\"" + v.field("key_ascii") + "\" +RFC 5044 §7\\.1\\.1")
+                .containsPattern("M \\(markers\\) +" + v.field("m") + " +RFC 5044 §7\\.1\\.1")
+                .containsPattern("C \\(CRC\\) +" + v.field("c") + " +RFC 5044 §4\\.4")
+                .containsPattern("R \\(rejected\\) +" + v.field("r") + " +RFC 5044 §7\\.1\\.1")
+                .containsPattern("S \\(enhanced\\) +" + v.field("s_rfc6581") + " +RFC 6581 §6")
+                .containsPattern("Rev +" + v.field("rev") + " +RFC")
+                .containsPattern(String.format("PD_Length +0x%04x \\(%d\\) +RFC 5044 §7\\.1\\.1",
+                        v.number("pd_length"), v.number("pd_length")));
+        if (v.has("enh.ird")) {
+            assertThat(text.out())
+                    .containsPattern("A \\(peer-to-peer\\) +" + v.field("enh.a_peer_to_peer") + " +RFC 6581 §9\\.2")
+                    .containsPattern("IRD +" + v.field("enh.ird") + " +RFC 6581 §9\\.1")
+                    .containsPattern("ORD +" + v.field("enh.ord") + " +RFC 6581 §9\\.1");
+        }
+        String pd = (String) expectedFrame(v).get("privateData");
+        if (!pd.isEmpty()) {
+            // the dump's first line: offset 0000 then the first octets, as in xxd
+            String first = pd.substring(0, Math.min(pd.length(), 16)).replaceAll("(..)(?!$)", "$1 ");
+            assertThat(text.out()).contains("0000  " + first);
+        } else {
+            assertThat(text.out()).containsPattern("Private Data +none");
+        }
     }
 
     /**
