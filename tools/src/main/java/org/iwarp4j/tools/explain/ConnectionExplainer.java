@@ -29,9 +29,8 @@ final class ConnectionExplainer {
         Endpoint responder = i2r.destination();
         String label = initiator + "-" + responder;
         List<String> heading = new ArrayList<>();
-        int lastFrame = Math.max(lastFrame(i2r), lastFrame(r2i));
         heading.add("Connection " + number + ": " + initiator + " <-> " + responder + ", pcap frames "
-                + conn.firstFrame() + ".." + Math.max(conn.firstFrame(), lastFrame));
+                + conn.firstFrame() + ".." + conn.lastFrame());
         if (i2r.length() == 0 && r2i.length() == 0) {
             heading.add("  no payload in either direction: nothing to decode");
             return new Result(heading, List.of(), 0);
@@ -43,7 +42,7 @@ final class ConnectionExplainer {
         HalfConnectionDecoder toInitiator = new HalfConnectionDecoder(r2i.bytes(), new Origin.Captured(label, "R2I", r2i));
         HalfConnectionDecoder.Startup request = toResponder.startupFrame(MpaFrameType.REQUEST);
         HalfConnectionDecoder.Startup reply = toInitiator.startupFrame(MpaFrameType.REPLY);
-        heading.add("  " + fullOperation(request, reply, toResponder, toInitiator));
+        fullOperation(request, reply, toResponder, toInitiator).forEach(line -> heading.add("  " + line));
         hole(i2r, toResponder);
         hole(r2i, toInitiator);
         conflicts(i2r, toResponder);
@@ -81,34 +80,35 @@ final class ConnectionExplainer {
                 : "no single side starts with the MPA Request key and no SYN was captured; taken to be the first sender";
     }
 
-    private static String fullOperation(HalfConnectionDecoder.Startup request, HalfConnectionDecoder.Startup reply,
-                                        HalfConnectionDecoder toResponder, HalfConnectionDecoder toInitiator) {
+    private static List<String> fullOperation(HalfConnectionDecoder.Startup request, HalfConnectionDecoder.Startup reply,
+                                              HalfConnectionDecoder toResponder, HalfConnectionDecoder toInitiator) {
         MpaFrame req = request instanceof HalfConnectionDecoder.Parsed p ? p.frame() : null;
         MpaFrame rep = reply instanceof HalfConnectionDecoder.Parsed p ? p.frame() : null;
         if (request instanceof HalfConnectionDecoder.Invalid || reply instanceof HalfConnectionDecoder.Invalid) {
-            return "No Full Operation: the MPA startup failed (" + Rfc.MPA_STARTUP + "), so no FPDUs are decoded";
+            return List.of("No Full Operation: the MPA startup failed (" + Rfc.MPA_STARTUP + "), so no FPDUs are decoded");
         }
         if (rep != null && rep.rejected()) {
             int extra = Math.max(0, toResponder.length() - (req == null ? 0 : req.length()))
                     + Math.max(0, toInitiator.length() - rep.length());
-            return "Rejected by the Responder (Reply R=1): MPA exits without Full Operation and no FPDUs follow ("
-                    + Rfc.MPA_STARTUP + ")" + (extra > 0 ? "; " + Origin.octets(extra) + " after the frames are not MPA and not decoded" : "");
+            return List.of("Rejected by the Responder (Reply R=1): MPA exits without Full Operation and no FPDUs follow ("
+                    + Rfc.MPA_STARTUP + ")" + (extra > 0 ? "; " + Origin.octets(extra) + " after the frames are not MPA and not decoded" : ""));
         }
         if (req == null && rep == null) {
-            return "No MPA frames";
+            return List.of("No MPA frames");
         }
-        StringBuilder s = new StringBuilder("Full Operation (RFC 5044 §7.1): ");
+        List<String> lines = new ArrayList<>();
+        lines.add("Full Operation (RFC 5044 §7.1), SeqStart = the first octet after each frame (" + Rfc.MPA_MARKERS + "):");
         if (req != null) {
             FpduSettings i2r = FpduSettings.negotiated(req, rep);
-            s.append("I2R ").append(i2r.why());
+            lines.add("  I2R " + i2r.why());
             toResponder.fpdus(req.length(), i2r.crc(), i2r.markers(), 0);
         }
         if (rep != null) {
             FpduSettings r2i = FpduSettings.negotiated(rep, req);
-            s.append(req != null ? "; " : "").append("R2I ").append(r2i.why());
+            lines.add("  R2I " + r2i.why());
             toInitiator.fpdus(rep.length(), r2i.crc(), r2i.markers(), 0);
         }
-        return s.toString();
+        return lines;
     }
 
     private static void conflicts(HalfStream s, HalfConnectionDecoder decoder) {
@@ -146,9 +146,5 @@ final class ConnectionExplainer {
     private static String streamSummary(HalfStream s) {
         return s.length() == 0 ? "no payload"
                 : String.format("%s from tcp seq 0x%08x", Origin.octets(s.length()), s.firstSequence());
-    }
-
-    private static int lastFrame(HalfStream s) {
-        return s.pieces().stream().mapToInt(HalfStream.Piece::frame).max().orElse(0);
     }
 }

@@ -37,8 +37,11 @@ public final class Explainer {
         } else {
             preamble.add(name + ": " + Origin.octets(bytes.length)
                     + ", starting at an MPA Request or Reply (told apart by the key, " + Rfc.MPA_FRAME + ")");
-            if (decoder.startupFrame(null) instanceof HalfConnectionDecoder.Parsed p) {
+            HalfConnectionDecoder.Startup startup = decoder.startupFrame(null);
+            if (startup instanceof HalfConnectionDecoder.Parsed p) {
                 afterStartupFrame(in, decoder, p);
+            } else if (decoder.badKeyAtStart()) {
+                decoder.entries().get(0).layer().note("Octets that start at an FPDU need --fpdu.");
             }
         }
         List<Entry> entries = decoder.entries();

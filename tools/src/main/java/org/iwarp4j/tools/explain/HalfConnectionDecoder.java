@@ -101,6 +101,12 @@ final class HalfConnectionDecoder {
         return new Parsed(frame, layer);
     }
 
+    /** Whether the startup frame failed on its very first key octet (the octets are probably not an MPA frame). */
+    boolean badKeyAtStart() {
+        return !entries.isEmpty() && entries.get(0).kind() == Entry.Kind.ERROR && entries.get(0).offset() == 0
+                && bytes.length > 0 && bytes[0] != MpaFrameType.REQUEST.keyOctet(0);
+    }
+
     /** Dissects the octets from {@code from} to the end as FPDUs. */
     void fpdus(int from, boolean crc, boolean markers, long streamOffset) {
         FpduDissection dissection = new FpduDissector(crc, markers, (int) streamOffset)

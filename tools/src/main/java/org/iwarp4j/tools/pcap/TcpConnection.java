@@ -6,12 +6,13 @@ import java.util.Optional;
  * One TCP connection of a capture, both directions reassembled.
  *
  * @param firstFrame  the pcap frame of its first packet
+ * @param lastFrame   the pcap frame of its last packet
  * @param opener      the side that sent the SYN without ACK (the active opener), if captured
  * @param first       the direction whose sender sent the connection's first captured packet
  *                    (the opener's, when the SYN was captured)
  * @param second      the other direction
  */
-public record TcpConnection(int firstFrame, Optional<Endpoint> opener, HalfStream first, HalfStream second) {
+public record TcpConnection(int firstFrame, int lastFrame, Optional<Endpoint> opener, HalfStream first, HalfStream second) {
 
     /** The direction sent by {@code sender}. */
     public HalfStream from(Endpoint sender) {

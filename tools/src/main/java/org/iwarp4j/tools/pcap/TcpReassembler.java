@@ -53,6 +53,7 @@ public final class TcpReassembler {
 
     private static final class Builder {
         final int firstFrame;
+        int lastFrame;
         Endpoint opener;
         final Direction first;
         final Direction second;
@@ -68,6 +69,7 @@ public final class TcpReassembler {
         }
 
         void add(TcpSegment s) {
+            lastFrame = Math.max(lastFrame, s.frame());
             if (s.syn() && !s.ack() && opener == null) {
                 opener = s.source();
             }
@@ -75,7 +77,7 @@ public final class TcpReassembler {
         }
 
         TcpConnection build() {
-            return new TcpConnection(firstFrame, Optional.ofNullable(opener), first.build(), second.build());
+            return new TcpConnection(firstFrame, lastFrame, Optional.ofNullable(opener), first.build(), second.build());
         }
     }
 

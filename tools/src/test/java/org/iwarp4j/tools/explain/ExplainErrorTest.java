@@ -62,6 +62,9 @@ class ExplainErrorTest {
     void garbageIsNotAnMpaFrame() {
         byte[] http = "GET / HTTP/1.1\r\nHost: example\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
         assertSingleError(ExplainRun.json(dir, http), 0, INVALID_STARTUP_FRAME, "key octet 0");
+        // An FPDU given without --fpdu: people get a hint.
+        assertThat(ExplainRun.text(dir, GoldenVectors.named("fpdu-send").bytes()).out())
+                .contains("Octets that start at an FPDU need --fpdu.");
     }
 
     @Test

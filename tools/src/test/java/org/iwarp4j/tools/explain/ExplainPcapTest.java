@@ -146,9 +146,9 @@ class ExplainPcapTest {
                 ExplainRun.writeBytes(dir, GoldenVectors.resource("iwarp-rev1-crc.pcap"), ".pcap").toString());
         assertThat(r.exit()).isZero();
         assertThat(r.out()).contains("32 packets (link type ETHERNET), 2 TCP connections")
-                .contains("Connection 1: 127.0.0.1:40001 <-> 127.0.0.2:50001")
+                .contains("Connection 1: 127.0.0.1:40001 <-> 127.0.0.2:50001, pcap frames 1..24")
                 .contains("Initiator 127.0.0.1:40001: its stream starts with the MPA Request key")
-                .contains("I2R CRC on (Request C=1, Reply C=1), no markers (Reply M=0)")
+                .contains("\n    I2R CRC on (Request C=1, Reply C=1), no markers (Reply M=0)\n    R2I CRC on (Reply C=1, Request C=1), no markers (Request M=0)\n")
                 .contains("Rejected by the Responder (Reply R=1)")
                 .contains("#1  MPA Request  I2R offset 0, 44 octets, tcp seq 0x0a000001, pcap frame 4")
                 .contains("#2  MPA Reply  R2I offset 0, 28 octets, tcp seq 0x0b000001, pcap frame 5")

@@ -151,6 +151,8 @@ class TcpReassemblerTest {
         assertThat(c.get(0).from(A).bytes()).containsExactly(1);
         assertThat(c.get(1).from(A).bytes()).containsExactly(2);
         assertThat(c.get(1).firstFrame()).isEqualTo(5);
+        assertThat(c.get(1).lastFrame()).isEqualTo(6);
+        assertThat(c.get(0).lastFrame()).isEqualTo(4);
         assertThat(c.get(0).to(A).synSeen()).isTrue();
     }
 
