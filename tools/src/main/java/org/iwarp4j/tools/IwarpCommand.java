@@ -1,5 +1,9 @@
 package org.iwarp4j.tools;
 
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import org.iwarp4j.tools.explain.ExplainCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -10,7 +14,7 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = IwarpCommand.Version.class,
         description = "iwarp4j: an iWARP stack (RDMAP / DDP / MPA over TCP) in Java.",
-        subcommands = {CommandLine.HelpCommand.class})
+        subcommands = {ExplainCommand.class, CommandLine.HelpCommand.class})
 public final class IwarpCommand implements Runnable {
 
     /** Exit status for a protocol or validation failure (bad bytes, failed verification). */
@@ -27,7 +31,11 @@ public final class IwarpCommand implements Runnable {
     }
 
     public static void main(String[] args) {
-        System.exit(commandLine().execute(args));
+        // UTF-8 whatever the locale: the output cites RFC sections with '§'.
+        CommandLine cl = commandLine()
+                .setOut(new PrintWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), true))
+                .setErr(new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true));
+        System.exit(cl.execute(args));
     }
 
     /** The configured command line, shared by {@link #main} and the tests. */
@@ -35,7 +43,8 @@ public final class IwarpCommand implements Runnable {
         return new CommandLine(new IwarpCommand());
     }
 
-    static final class Version implements CommandLine.IVersionProvider {
+    /** The version line of every subcommand. */
+    public static final class Version implements CommandLine.IVersionProvider {
         @Override
         public String[] getVersion() {
             String v = IwarpCommand.class.getPackage().getImplementationVersion();

@@ -1,0 +1,150 @@
+package org.iwarp4j.tools.explain;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.iwarp4j.mpa.frame.MpaFrame;
+import org.iwarp4j.mpa.frame.MpaFrameType;
+import org.iwarp4j.tools.pcap.Endpoint;
+import org.iwarp4j.tools.pcap.HalfStream;
+import org.iwarp4j.tools.pcap.TcpConnection;
+
+/**
+ * Explains one captured TCP connection: finds the Initiator, decodes the MPA Request then FPDUs
+ * Initiator→Responder and the MPA Reply then FPDUs Responder→Initiator, each direction with the
+ * CRC and marker settings the two frames negotiated, SeqStart being the first octet after each frame
+ * (RFC 5044 §4.3, §7.1).
+ */
+final class ConnectionExplainer {
+
+    /** The connection's entries in conversation order, and the lines that introduce it. */
+    record Result(List<String> heading, List<Entry> entries, int errors) {}
+
+    private ConnectionExplainer() {}
+
+    static Result explain(int number, TcpConnection conn) {
+        Endpoint initiator = initiator(conn);
+        HalfStream i2r = conn.from(initiator);
+        HalfStream r2i = conn.to(initiator);
+        Endpoint responder = i2r.destination();
+        String label = initiator + "-" + responder;
+        List<String> heading = new ArrayList<>();
+        heading.add("Connection " + number + ": " + initiator + " <-> " + responder + ", pcap frames "
+                + conn.firstFrame() + ".." + conn.lastFrame());
+        if (i2r.length() == 0 && r2i.length() == 0) {
+            heading.add("  no payload in either direction: nothing to decode");
+            return new Result(heading, List.of(), 0);
+        }
+        heading.add("  Initiator " + initiator + ": " + initiatorReason(conn, initiator));
+        heading.add("  I2R " + streamSummary(i2r) + "; R2I " + streamSummary(r2i));
+
+        HalfConnectionDecoder toResponder = new HalfConnectionDecoder(i2r.bytes(), new Origin.Captured(label, "I2R", i2r));
+        HalfConnectionDecoder toInitiator = new HalfConnectionDecoder(r2i.bytes(), new Origin.Captured(label, "R2I", r2i));
+        HalfConnectionDecoder.Startup request = toResponder.startupFrame(MpaFrameType.REQUEST);
+        HalfConnectionDecoder.Startup reply = toInitiator.startupFrame(MpaFrameType.REPLY);
+        fullOperation(request, reply, toResponder, toInitiator).forEach(line -> heading.add("  " + line));
+        hole(i2r, toResponder);
+        hole(r2i, toInitiator);
+        conflicts(i2r, toResponder);
+        conflicts(r2i, toInitiator);
+        List<Entry> entries = merge(toResponder.entries(), toInitiator.entries());
+        return new Result(heading, entries, toResponder.errors() + toInitiator.errors());
+    }
+
+    /**
+     * RFC 5044 §7.1: the Initiator is the side that sends the MPA Request, not necessarily the TCP
+     * active opener. Fallback: the SYN sender, then the sender of the first packet.
+     */
+    static Endpoint initiator(TcpConnection conn) {
+        boolean first = startsWithRequestKey(conn.first());
+        boolean second = startsWithRequestKey(conn.second());
+        if (first != second) {
+            return first ? conn.first().source() : conn.second().source();
+        }
+        return conn.opener().orElse(conn.first().source());
+    }
+
+    private static boolean startsWithRequestKey(HalfStream s) {
+        byte[] key = MpaFrameType.REQUEST.key();
+        byte[] b = s.bytes();
+        return b.length >= key.length && Arrays.equals(b, 0, key.length, key, 0, key.length);
+    }
+
+    private static String initiatorReason(TcpConnection conn, Endpoint initiator) {
+        boolean opener = conn.opener().map(initiator::equals).orElse(false);
+        if (startsWithRequestKey(conn.from(initiator)) && !startsWithRequestKey(conn.to(initiator))) {
+            return "its stream starts with the MPA Request key" + (opener ? " (it also opened the TCP connection)"
+                    : conn.opener().isPresent() ? " (the other side opened the TCP connection, RFC 5044 §7.1)" : "");
+        }
+        return opener ? "no single side starts with the MPA Request key; taken to be the TCP active opener (SYN)"
+                : "no single side starts with the MPA Request key and no SYN was captured; taken to be the first sender";
+    }
+
+    private static List<String> fullOperation(HalfConnectionDecoder.Startup request, HalfConnectionDecoder.Startup reply,
+                                              HalfConnectionDecoder toResponder, HalfConnectionDecoder toInitiator) {
+        MpaFrame req = request instanceof HalfConnectionDecoder.Parsed p ? p.frame() : null;
+        MpaFrame rep = reply instanceof HalfConnectionDecoder.Parsed p ? p.frame() : null;
+        if (request instanceof HalfConnectionDecoder.Invalid || reply instanceof HalfConnectionDecoder.Invalid) {
+            return List.of("No Full Operation: the MPA startup failed (" + Rfc.MPA_STARTUP + "), so no FPDUs are decoded");
+        }
+        if (rep != null && rep.rejected()) {
+            int extra = Math.max(0, toResponder.length() - (req == null ? 0 : req.length()))
+                    + Math.max(0, toInitiator.length() - rep.length());
+            return List.of("Rejected by the Responder (Reply R=1): MPA exits without Full Operation and no FPDUs follow ("
+                    + Rfc.MPA_STARTUP + ")" + (extra > 0 ? "; " + Origin.octets(extra) + " after the frames are not MPA and not decoded" : ""));
+        }
+        if (req == null && rep == null) {
+            return List.of("No MPA frames");
+        }
+        List<String> lines = new ArrayList<>();
+        lines.add("Full Operation (RFC 5044 §7.1), SeqStart = the first octet after each frame (" + Rfc.MPA_MARKERS + "):");
+        if (req != null) {
+            FpduSettings i2r = FpduSettings.negotiated(req, rep);
+            lines.add("  I2R " + i2r.why());
+            toResponder.fpdus(req.length(), i2r.crc(), i2r.markers(), 0);
+        }
+        if (rep != null) {
+            FpduSettings r2i = FpduSettings.negotiated(rep, req);
+            lines.add("  R2I " + r2i.why());
+            toInitiator.fpdus(rep.length(), r2i.crc(), r2i.markers(), 0);
+        }
+        return lines;
+    }
+
+    private static void conflicts(HalfStream s, HalfConnectionDecoder decoder) {
+        for (HalfStream.Conflict c : s.conflicts()) {
+            decoder.captureProblem("pcap frame " + c.frame() + " retransmits the octet at this offset with a different "
+                    + "value; the first copy is decoded", c.offset());
+        }
+    }
+
+    private static void hole(HalfStream s, HalfConnectionDecoder decoder) {
+        HalfStream.Gap gap = s.gap();
+        if (gap != null) {
+            decoder.captureEndsAtHole(String.format("the capture misses %s from tcp seq 0x%08x on%s",
+                    Origin.octets(gap.missing()), s.sequenceAt(gap.offset()),
+                    gap.capturedAfter() > 0 ? "; " + Origin.octets(gap.capturedAfter()) + " captured after the hole are not decoded"
+                            : " (packets cut short by the snap length?)"));
+        }
+    }
+
+    /** Both directions in capture order, each direction keeping its own order. */
+    private static List<Entry> merge(List<Entry> a, List<Entry> b) {
+        List<Entry> out = new ArrayList<>(a.size() + b.size());
+        int i = 0;
+        int j = 0;
+        while (i < a.size() || j < b.size()) {
+            if (j >= b.size() || (i < a.size() && a.get(i).frame() <= b.get(j).frame())) {
+                out.add(a.get(i++));
+            } else {
+                out.add(b.get(j++));
+            }
+        }
+        return out;
+    }
+
+    private static String streamSummary(HalfStream s) {
+        return s.length() == 0 ? "no payload"
+                : String.format("%s from tcp seq 0x%08x", Origin.octets(s.length()), s.firstSequence());
+    }
+}

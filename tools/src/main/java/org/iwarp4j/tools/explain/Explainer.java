@@ -1,0 +1,139 @@
+package org.iwarp4j.tools.explain;
+
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import org.iwarp4j.tools.pcap.Capture;
+import org.iwarp4j.tools.pcap.PacketDecoder;
+import org.iwarp4j.tools.pcap.TcpConnection;
+import org.iwarp4j.tools.report.Layer;
+
+/** The two things {@code explain} decodes: octets from a hex file, and every TCP connection of a capture. */
+public final class Explainer {
+
+    private Explainer() {}
+
+    /** One stretch of output for people: the lines that introduce it, then its entries. */
+    public record Section(List<String> heading, List<Layer> frames) {
+        public Section {
+            heading = List.copyOf(heading);
+            frames = List.copyOf(frames);
+        }
+    }
+
+    public static Explanation explainHex(HexStream in, String name) {
+        byte[] bytes = in.bytes();
+        HalfConnectionDecoder decoder = new HalfConnectionDecoder(bytes, new Origin.Input());
+        List<String> preamble = new ArrayList<>();
+        if (in.startsAtFpdu()) {
+            boolean crc = in.crc() == null || in.crc();
+            preamble.add(name + ": " + Origin.octets(bytes.length) + ", starting at an FPDU (--fpdu); CRC "
+                    + (crc ? "on" : "off (" + Rfc.MPA_CRC + ")")
+                    + (in.markers() ? String.format(", markers on, first octet at stream offset 0x%x (%d) from SeqStart",
+                    in.streamOffset(), in.streamOffset()) : ", no markers"));
+            decoder.fpdus(0, crc, in.markers(), in.streamOffset());
+        } else {
+            preamble.add(name + ": " + Origin.octets(bytes.length)
+                    + ", starting at an MPA Request or Reply (told apart by the key, " + Rfc.MPA_FRAME + ")");
+            HalfConnectionDecoder.Startup startup = decoder.startupFrame(null);
+            if (startup instanceof HalfConnectionDecoder.Parsed p) {
+                afterStartupFrame(in, decoder, p);
+            } else if (decoder.badKeyAtStart()) {
+                decoder.entries().get(0).layer().note("Octets that start at an FPDU need --fpdu.");
+            }
+        }
+        List<Entry> entries = decoder.entries();
+        return new Explanation(List.of(new Section(List.of(), layers(entries))), decoder.errors(), preamble, List.of(),
+                summary(entries, decoder.errors()));
+    }
+
+    private static void afterStartupFrame(HexStream in, HalfConnectionDecoder decoder, HalfConnectionDecoder.Parsed p) {
+        int rest = decoder.length() - p.frame().length();
+        if (p.frame().rejected() && p.frame().type() == org.iwarp4j.mpa.frame.MpaFrameType.REPLY) {
+            p.layer().note("The Responder rejected the connection: MPA exits and no FPDUs follow (" + Rfc.MPA_STARTUP + ")"
+                    + (rest > 0 ? "; the " + Origin.octets(rest) + " after the frame are not MPA and not decoded." : "."));
+            return;
+        }
+        FpduSettings negotiated = FpduSettings.negotiated(p.frame(), null);
+        boolean crc = in.crc() != null ? in.crc() : negotiated.crc();
+        String why = (in.crc() != null ? "CRC " + (crc ? "on (--crc)" : "off (--no-crc)") : negotiated.crcWhy())
+                + ", " + (in.markers() ? "markers on (--markers)" : negotiated.markersWhy());
+        if (rest == 0) {
+            p.layer().note("No FPDUs follow in the input.");
+            return;
+        }
+        p.layer().note("The " + Origin.octets(rest) + " after it are FPDUs of the same direction, SeqStart = the first of them ("
+                + Rfc.MPA_MARKERS + "): " + why + ".");
+        if (in.crc() == null && !crc) {
+            p.layer().note("Use --crc to check the CRCs anyway (if the peer's frame had C=1).");
+        }
+        if (!in.markers()) {
+            p.layer().note("Use --markers if the peer's frame had M=1.");
+        }
+        decoder.fpdus(p.frame().length(), crc, in.markers(), 0);
+    }
+
+    public static Explanation explainCapture(Capture capture, String name) {
+        List<String> preamble = new ArrayList<>();
+        int connections = capture.connections().size();
+        preamble.add(String.format("%s: %d packets (link type %s), %d TCP connection%s", name,
+                capture.file().records().size(), capture.file().linkType(), connections, connections == 1 ? "" : "s"));
+        List<String> warnings = new ArrayList<>(capture.file().warnings());
+        if (!capture.skipped().isEmpty()) {
+            Map<String, TreeSet<Integer>> byReason = new java.util.TreeMap<>();
+            for (PacketDecoder.Skipped s : capture.skipped()) {
+                byReason.computeIfAbsent(s.reason(), r -> new TreeSet<>()).add(s.frame());
+            }
+            byReason.forEach((reason, frames) -> warnings.add(frames.size() + (frames.size() == 1 ? " packet" : " packets")
+                    + " skipped (" + reason + "): frame" + (frames.size() == 1 ? " " : "s ") + abbreviate(frames)));
+        }
+        List<Section> sections = new ArrayList<>();
+        List<Entry> all = new ArrayList<>();
+        int errors = 0;
+        int n = 0;
+        for (TcpConnection conn : capture.connections()) {
+            ConnectionExplainer.Result r = ConnectionExplainer.explain(++n, conn);
+            sections.add(new Section(r.heading(), layers(r.entries())));
+            all.addAll(r.entries());
+            errors += r.errors();
+        }
+        return new Explanation(sections, errors, preamble, warnings, summary(all, errors));
+    }
+
+    private static List<Layer> layers(List<Entry> entries) {
+        return entries.stream().map(Entry::layer).toList();
+    }
+
+    private static String summary(List<Entry> entries, int errors) {
+        Map<Entry.Kind, Integer> counts = new EnumMap<>(Entry.Kind.class);
+        entries.forEach(e -> counts.merge(e.kind(), 1, Integer::sum));
+        List<String> parts = new ArrayList<>();
+        count(parts, counts, Entry.Kind.MPA_REQUEST, "MPA Request", "MPA Requests");
+        count(parts, counts, Entry.Kind.MPA_REPLY, "MPA Reply", "MPA Replies");
+        count(parts, counts, Entry.Kind.FPDU, "FPDU", "FPDUs");
+        int frames = entries.size() - counts.getOrDefault(Entry.Kind.ERROR, 0);
+        return frames + (frames == 1 ? " frame" : " frames") + (parts.isEmpty() ? "" : " (" + String.join(", ", parts) + ")")
+                + (errors == 0 ? ", no errors." : ", " + errors + (errors == 1 ? " error." : " errors."));
+    }
+
+    private static void count(List<String> parts, Map<Entry.Kind, Integer> counts, Entry.Kind kind, String one, String many) {
+        int c = counts.getOrDefault(kind, 0);
+        if (c > 0) {
+            parts.add(c + " " + (c == 1 ? one : many));
+        }
+    }
+
+    private static String abbreviate(TreeSet<Integer> frames) {
+        List<String> shown = new ArrayList<>();
+        for (int f : frames) {
+            if (shown.size() == 8) {
+                shown.add("...");
+                break;
+            }
+            shown.add(Integer.toString(f));
+        }
+        return String.join(", ", shown);
+    }
+}

@@ -1,0 +1,94 @@
+package org.iwarp4j.tools.explain;
+
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import org.iwarp4j.mpa.Mulpdu;
+import org.iwarp4j.mpa.fpdu.DissectedFpdu;
+import org.iwarp4j.mpa.fpdu.DissectedMarker;
+import org.iwarp4j.tools.report.Json;
+import org.iwarp4j.tools.report.Layer;
+
+/** One FPDU, as the mpa module's dissector found it, shown field by field (RFC 5044 §4). */
+final class FpduView {
+
+    private FpduView() {}
+
+    /**
+     * @param offset  offset of the FPDU in the input or stream (what the entry reports)
+     * @param markers whether the half connection carries markers (then the stream offset is shown)
+     */
+    static Layer of(DissectedFpdu d, long offset, boolean markers, Origin origin) {
+        Layer l = new Layer("FPDU  " + origin.where(offset, d.wireLength()), null)
+                .json("type", Json.str("fpdu"))
+                .json("offset", Json.num(offset));
+        if (markers) {
+            l.row("From SeqStart", String.format("0x%x (%d)", d.streamOffset(), d.streamOffset()), Rfc.MPA_MARKERS,
+                    "where the FPDU starts, counted from SeqStart; a marker sits at every multiple of 512");
+        }
+        List<DissectedMarker> inner = new ArrayList<>();
+        for (DissectedMarker m : d.markers()) {
+            if (m.leading()) {
+                marker(l, m, d);
+            } else {
+                inner.add(m);
+            }
+        }
+        int ulpduLength = d.ulpduLength();
+        l.field("ULPDU_Length", String.format("0x%04x (%d)", ulpduLength, ulpduLength), Rfc.MPA_FPDU,
+                "octets of ULPDU; PAD, CRC and markers are not counted", "ulpduLength", Json.num(ulpduLength));
+        if (ulpduLength > Mulpdu.MAX) {
+            l.note(String.format("ULPDU_Length %d exceeds %d, the largest MULPDU a conforming sender uses (%s)",
+                    ulpduLength, Mulpdu.MAX, Rfc.MPA_MULPDU));
+        }
+        byte[] ulpdu = d.ulpdu();
+        l.dump("ULPDU", ulpdu, Rfc.MPA_FPDU, inner.isEmpty()
+                ? "one DDP segment, handed to DDP"
+                : "one DDP segment, handed to DDP without the markers shown below");
+        for (DissectedMarker m : inner) {
+            marker(l, m, d);
+        }
+        l.field("PAD", Origin.octets(d.padLength()), Rfc.MPA_FPDU,
+                "makes 2 + ULPDU_Length + PAD a multiple of 4; sent as zeros, covered by the CRC",
+                "padLength", Json.num(d.padLength()));
+        l.field("CRC", String.format("0x%08x", d.crcField()), Rfc.MPA_CRC, crcVerdict(d),
+                "crc", Json.str(String.format("0x%08x", d.crcField())));
+        l.json("crcValid", Json.boolOrNull(d.crcValid()));
+        List<Json> markerJson = new ArrayList<>();
+        for (DissectedMarker m : d.markers()) {
+            markerJson.add(Json.obj("offset", Json.num(m.fpduOffset()), "fpduPtr", Json.num(m.fpduptr())));
+        }
+        l.json("markers", Json.arr(markerJson));
+        l.json("ulpdu", Json.str(HexFormat.of().formatHex(ulpdu)));
+        return l;
+    }
+
+    private static String crcVerdict(DissectedFpdu d) {
+        long v = d.crcField();
+        String wire = String.format("wire %02x %02x %02x %02x", v & 0xff, v >> 8 & 0xff, v >> 16 & 0xff, v >> 24 & 0xff);
+        if (d.crcValid() == null) {
+            return "not checked (CRC off, " + Rfc.MPA_CRC + "); " + wire;
+        }
+        return d.crcValid()
+                ? "valid: CRC32c over the " + d.crcCoveredLength() + " octets before it; " + wire
+                : String.format("INVALID (expected 0x%08x over the %d octets before it); %s",
+                        d.computedCrc(), d.crcCoveredLength(), wire);
+    }
+
+    private static void marker(Layer l, DissectedMarker m, DissectedFpdu d) {
+        long streamOffset = (d.streamOffset() + m.fpduOffset()) & 0xffffffffL;
+        String value = String.format("FPDUPTR 0x%04x (%d)", m.fpduptr(), m.fpduptr());
+        StringBuilder meaning = new StringBuilder(String.format("at FPDU+%d (SeqStart+0x%x): ", m.fpduOffset(), streamOffset));
+        if (!m.valid()) {
+            meaning.append(String.format("MISMATCH: ULPDU_Length puts this FPDU's start %d octets back", m.expectedFpduptr()));
+        } else if (m.leading()) {
+            meaning.append("between two FPDUs: belongs to this FPDU and is covered by its CRC");
+        } else {
+            meaning.append("points back to this FPDU's ULPDU_Length");
+        }
+        if (m.reserved() != 0) {
+            meaning.append(String.format("; RESERVED 0x%04x is not 0 (ignored)", m.reserved()));
+        }
+        l.row("Marker", value, Rfc.MPA_MARKERS, meaning.toString());
+    }
+}

@@ -1,0 +1,18 @@
+package org.iwarp4j.tools.explain;
+
+/** The RFC sections explain cites, written once. */
+final class Rfc {
+    static final String MPA_FRAME = "RFC 5044 §7.1.1";
+    static final String MPA_STARTUP = "RFC 5044 §7.1.2";
+    static final String MPA_CRC = "RFC 5044 §4.4";
+    static final String MPA_FPDU = "RFC 5044 §4.1";
+    static final String MPA_MARKERS = "RFC 5044 §4.3";
+    static final String MPA_ERRORS = "RFC 5044 §8";
+    static final String MPA_MULPDU = "RFC 5044 §3";
+    static final String ENHANCED_FRAME = "RFC 6581 §6";
+    static final String ENHANCED_DATA = "RFC 6581 §9";
+    static final String IRD_ORD = "RFC 6581 §9.1";
+    static final String RTR = "RFC 6581 §9.2";
+
+    private Rfc() {}
+}

@@ -1,0 +1,67 @@
+package org.iwarp4j.tools.pcap;
+
+import java.util.List;
+import java.util.TreeSet;
+
+/**
+ * One direction of a TCP connection, reassembled: the octets the sender sent, in sequence order, up
+ * to the first hole in the capture.
+ *
+ * @param source        sender
+ * @param destination   receiver
+ * @param synSeen       whether the capture holds this side's SYN (then {@link #firstSequence} = ISN + 1)
+ * @param firstSequence TCP sequence number of {@code bytes[0]} (unsigned 32 bits)
+ * @param bytes         the contiguous octets from {@code firstSequence} on
+ * @param pieces        which pcap frame supplied which octets of {@code bytes} (first copy wins)
+ * @param gap           the hole that ends {@code bytes}, or {@code null} when the capture is complete
+ * @param conflicts     retransmissions whose octets differ from the first copy
+ */
+public record HalfStream(Endpoint source, Endpoint destination, boolean synSeen, long firstSequence, byte[] bytes,
+                         List<Piece> pieces, Gap gap, List<Conflict> conflicts) {
+
+    /** Octets {@code [offset, offset + length)} of the stream came from pcap frame {@code frame}. */
+    public record Piece(long offset, int length, int frame) {}
+
+    /**
+     * Octets missing from the capture at stream offset {@code offset}.
+     *
+     * @param missing        how many octets are missing before the next captured ones
+     * @param capturedAfter  captured octets after the hole, not part of {@link #bytes}
+     */
+    public record Gap(long offset, long missing, long capturedAfter) {}
+
+    /** A retransmission in {@code frame} carried different octets than the first copy, from {@code offset} on. */
+    public record Conflict(long offset, int frame) {}
+
+    public HalfStream {
+        bytes = bytes.clone();
+        pieces = List.copyOf(pieces);
+        conflicts = List.copyOf(conflicts);
+    }
+
+    @Override
+    public byte[] bytes() {
+        return bytes.clone();
+    }
+
+    public int length() {
+        return bytes.length;
+    }
+
+    /** The TCP sequence number of the octet at stream offset {@code offset}. */
+    public long sequenceAt(long offset) {
+        return (firstSequence + offset) & 0xffffffffL;
+    }
+
+    /** The pcap frames that supplied octets {@code [offset, offset + length)}, ascending. */
+    public List<Integer> framesFor(long offset, long length) {
+        TreeSet<Integer> frames = new TreeSet<>();
+        long end = offset + Math.max(length, 1);
+        for (Piece p : pieces) {
+            if (p.offset() < end && offset < p.offset() + p.length()) {
+                frames.add(p.frame());
+            }
+        }
+        return List.copyOf(frames);
+    }
+}

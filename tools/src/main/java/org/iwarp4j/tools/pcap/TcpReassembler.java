@@ -1,0 +1,179 @@
+package org.iwarp4j.tools.pcap;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Sorts captured TCP segments into connections and puts each direction's octets back in sequence
+ * order: retransmitted and overlapping segments are merged (the first copy wins, differing copies are
+ * reported), sequence numbers may wrap, and a hole in the capture ends the usable stream.
+ *
+ * <p>A connection is identified by its two endpoints; a new SYN with a different ISN from the same
+ * side starts a new connection (port reuse). Streams are assumed shorter than 2 GiB per direction.
+ */
+public final class TcpReassembler {
+
+    private final Map<Set<Endpoint>, Builder> current = new HashMap<>();
+    private final List<Builder> all = new ArrayList<>();
+
+    public void add(TcpSegment segment) {
+        Set<Endpoint> key = Set.of(segment.source(), segment.destination());
+        Builder b = current.get(key);
+        if (b != null && segment.syn() && !segment.ack()) {
+            Direction d = b.direction(segment.source());
+            if (d.synSeen && d.isn != segment.sequence()) {
+                b = null;
+            }
+        }
+        if (b == null) {
+            b = new Builder(segment);
+            current.put(key, b);
+            all.add(b);
+        }
+        b.add(segment);
+    }
+
+    /** Every connection, in the order of its first captured packet. */
+    public List<TcpConnection> connections() {
+        return all.stream().map(Builder::build).toList();
+    }
+
+    /** Reassembles every TCP segment of a capture. */
+    public static List<TcpConnection> reassemble(Iterable<TcpSegment> segments) {
+        TcpReassembler r = new TcpReassembler();
+        segments.forEach(r::add);
+        return r.connections();
+    }
+
+    private static final class Builder {
+        final int firstFrame;
+        int lastFrame;
+        Endpoint opener;
+        final Direction first;
+        final Direction second;
+
+        Builder(TcpSegment s) {
+            firstFrame = s.frame();
+            first = new Direction(s.source(), s.destination());
+            second = new Direction(s.destination(), s.source());
+        }
+
+        Direction direction(Endpoint source) {
+            return first.source.equals(source) ? first : second;
+        }
+
+        void add(TcpSegment s) {
+            lastFrame = Math.max(lastFrame, s.frame());
+            if (s.syn() && !s.ack() && opener == null) {
+                opener = s.source();
+            }
+            direction(s.source()).add(s);
+        }
+
+        TcpConnection build() {
+            return new TcpConnection(firstFrame, lastFrame, Optional.ofNullable(opener), first.build(), second.build());
+        }
+    }
+
+    private static final class Direction {
+        final Endpoint source;
+        final Endpoint destination;
+        final List<TcpSegment> segments = new ArrayList<>();
+        boolean synSeen;
+        long isn;
+
+        Direction(Endpoint source, Endpoint destination) {
+            this.source = source;
+            this.destination = destination;
+        }
+
+        void add(TcpSegment s) {
+            if (s.syn() && !synSeen) {
+                synSeen = true;
+                isn = s.sequence();
+            }
+            if (s.payloadLength() > 0) {
+                segments.add(s);
+            }
+        }
+
+        HalfStream build() {
+            long base;
+            if (synSeen) {
+                base = (isn + 1) & 0xffffffffL;
+            } else if (!segments.isEmpty()) {
+                // No SYN: the stream starts at the lowest sequence number seen (compared modulo 2^32).
+                long ref = segments.get(0).firstDataSequence();
+                int lowest = 0;
+                for (TcpSegment s : segments) {
+                    lowest = Math.min(lowest, (int) (s.firstDataSequence() - ref));
+                }
+                base = (ref + lowest) & 0xffffffffL;
+            } else {
+                base = 0;
+            }
+            List<Placed> placed = new ArrayList<>();
+            for (TcpSegment s : segments) {
+                // Signed 32-bit distance: sequence numbers wrap (RFC 9293 §3.4).
+                long start = (int) (s.firstDataSequence() - base);
+                placed.add(new Placed(start, s));
+            }
+            placed.sort(Comparator.comparingLong(Placed::start).thenComparingInt(p -> p.segment.frame()));
+
+            byte[] out = new byte[0];
+            List<HalfStream.Piece> pieces = new ArrayList<>();
+            List<HalfStream.Conflict> conflicts = new ArrayList<>();
+            long expected = 0;
+            long declaredEnd = 0;
+            HalfStream.Gap gap = null;
+            for (int i = 0; i < placed.size(); i++) {
+                Placed p = placed.get(i);
+                byte[] data = p.segment.payloadUnsafe();
+                long start = p.start;
+                long capturedEnd = start + data.length;
+                if (start > expected) {
+                    long after = 0;
+                    for (int j = i; j < placed.size(); j++) {
+                        after += placed.get(j).segment.capturedLength();
+                    }
+                    gap = new HalfStream.Gap(expected, start - expected, after);
+                    break;
+                }
+                declaredEnd = Math.max(declaredEnd, start + p.segment.payloadLength());
+                // Octets we already have must match (a retransmission carries the same data).
+                long overlapFrom = Math.max(start, 0);
+                long overlapTo = Math.min(capturedEnd, expected);
+                if (overlapTo > overlapFrom) {
+                    for (long k = overlapFrom; k < overlapTo; k++) {
+                        if (out[(int) k] != data[(int) (k - start)]) {
+                            conflicts.add(new HalfStream.Conflict(k, p.segment.frame()));
+                            break;
+                        }
+                    }
+                }
+                if (capturedEnd > expected) {
+                    int from = (int) (expected - start);
+                    if (out.length < capturedEnd) {
+                        out = Arrays.copyOf(out, (int) Math.max(capturedEnd, Math.min(Integer.MAX_VALUE - 8, 2L * out.length)));
+                    }
+                    System.arraycopy(data, from, out, (int) expected, data.length - from);
+                    pieces.add(new HalfStream.Piece(expected, data.length - from, p.segment.frame()));
+                    expected = capturedEnd;
+                }
+            }
+            if (gap == null && declaredEnd > expected) {
+                // The capture cut a segment short (snap length) and no retransmission filled the hole.
+                gap = new HalfStream.Gap(expected, declaredEnd - expected, 0);
+            }
+            return new HalfStream(source, destination, synSeen, base, Arrays.copyOf(out, (int) expected), pieces, gap, conflicts);
+        }
+    }
+
+    private record Placed(long start, TcpSegment segment) {}
+}

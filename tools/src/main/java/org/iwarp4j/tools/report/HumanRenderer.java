@@ -1,0 +1,129 @@
+package org.iwarp4j.tools.report;
+
+import java.util.List;
+
+/**
+ * Renders layers for people: the heading, then one aligned line per field
+ * ({@code label  value  RFC section  meaning}), hex dumps with printable ASCII, and nested layers
+ * indented below their parent.
+ */
+public final class HumanRenderer {
+
+    private static final int INDENT = 2;
+    private static final int MAX_VALUE_COLUMN = 26;
+    private static final int DUMP_WIDTH = 16;
+    /** Octets a dump shows unless asked for all: enough for every header, short enough to read. */
+    public static final int DEFAULT_DUMP_LIMIT = 64;
+
+    private final int dumpLimit;
+
+    /** @param dumpLimit octets each hex dump shows at most ({@code Integer.MAX_VALUE}: all) */
+    public HumanRenderer(int dumpLimit) {
+        this.dumpLimit = dumpLimit;
+    }
+
+    /** One block per frame, separated by blank lines, every octet dumped. */
+    public static String render(List<Layer> frames) {
+        return new HumanRenderer(Integer.MAX_VALUE).renderAll(frames);
+    }
+
+    /** One block per frame, separated by blank lines. */
+    public String renderAll(List<Layer> frames) {
+        StringBuilder out = new StringBuilder();
+        for (int i = 0; i < frames.size(); i++) {
+            if (i > 0) {
+                out.append('\n');
+            }
+            render("", frames.get(i), 0, out);
+        }
+        return out.toString();
+    }
+
+    /** {@code layer} and its nested layers, its heading prefixed by {@code prefix} (e.g. a frame number). */
+    public void render(String prefix, Layer layer, int depth, StringBuilder out) {
+        String pad = " ".repeat(depth * INDENT);
+        out.append(pad).append(prefix).append(layer.heading()).append('\n');
+        String inner = pad + " ".repeat(INDENT);
+        int labelWidth = 0;
+        int valueWidth = 0;
+        int rfcWidth = 0;
+        for (Layer.Item item : layer.items()) {
+            if (item instanceof Layer.Row r) {
+                labelWidth = Math.max(labelWidth, r.label().length());
+                if (r.value().length() <= MAX_VALUE_COLUMN) {
+                    valueWidth = Math.max(valueWidth, r.value().length());
+                }
+                rfcWidth = Math.max(rfcWidth, r.rfc().length());
+            } else if (item instanceof Layer.Dump d) {
+                labelWidth = Math.max(labelWidth, d.label().length());
+                rfcWidth = Math.max(rfcWidth, d.rfc().length());
+            }
+        }
+        for (Layer.Item item : layer.items()) {
+            if (item instanceof Layer.Row r) {
+                row(out, inner, r.label(), labelWidth, r.value(), valueWidth, r.rfc(), rfcWidth, r.meaning());
+            } else if (item instanceof Layer.Dump d) {
+                byte[] bytes = d.bytes();
+                String value = bytes.length + (bytes.length == 1 ? " octet" : " octets");
+                row(out, inner, d.label(), labelWidth, value, valueWidth, d.rfc(), rfcWidth, d.meaning());
+                dump(out, inner + " ".repeat(INDENT), bytes, dumpLimit);
+            } else if (item instanceof Layer.Note n) {
+                out.append(inner).append(n.text()).append('\n');
+            }
+        }
+        for (Layer child : layer.children()) {
+            render("", child, depth + 1, out);
+        }
+    }
+
+    private static void row(StringBuilder out, String indent, String label, int labelWidth, String value,
+                            int valueWidth, String rfc, int rfcWidth, String meaning) {
+        StringBuilder line = new StringBuilder(indent);
+        line.append(padRight(label, labelWidth)).append("  ").append(padRight(value, valueWidth));
+        if (rfcWidth > 0 || !meaning.isEmpty()) {
+            line.append("  ").append(padRight(rfc, rfcWidth));
+        }
+        if (!meaning.isEmpty()) {
+            line.append("  ").append(meaning);
+        }
+        out.append(stripTrailing(line)).append('\n');
+    }
+
+    /** {@code 0000  41 43 00 00 ...  |AC..|}, 16 octets a line. */
+    static void dump(StringBuilder out, String indent, byte[] bytes, int limit) {
+        int shown = bytes.length <= limit ? bytes.length : Math.max(DUMP_WIDTH, limit - limit % DUMP_WIDTH);
+        for (int at = 0; at < shown; at += DUMP_WIDTH) {
+            int n = Math.min(DUMP_WIDTH, bytes.length - at);
+            StringBuilder line = new StringBuilder(indent);
+            line.append(String.format("%04x ", at));
+            for (int i = 0; i < DUMP_WIDTH; i++) {
+                if (i == DUMP_WIDTH / 2) {
+                    line.append(' ');
+                }
+                line.append(i < n ? String.format(" %02x", bytes[at + i] & 0xff) : "   ");
+            }
+            line.append("  |");
+            for (int i = 0; i < n; i++) {
+                int b = bytes[at + i] & 0xff;
+                line.append(b >= 0x20 && b < 0x7f ? (char) b : '.');
+            }
+            line.append('|');
+            out.append(line).append('\n');
+        }
+        if (shown < bytes.length) {
+            out.append(indent).append("... ").append(bytes.length - shown).append(" more octets (--all-octets shows them)\n");
+        }
+    }
+
+    private static String padRight(String s, int width) {
+        return s.length() >= width ? s : s + " ".repeat(width - s.length());
+    }
+
+    private static String stripTrailing(StringBuilder s) {
+        int end = s.length();
+        while (end > 0 && s.charAt(end - 1) == ' ') {
+            end--;
+        }
+        return s.substring(0, end);
+    }
+}

@@ -1,0 +1,82 @@
+package org.iwarp4j.tools.report;
+
+/**
+ * Writes {@link Json} values as RFC 8259 text: compact, members in order, strings escaped so that any
+ * Java string (including control characters and lone surrogates) comes out as valid JSON.
+ */
+public final class JsonWriter {
+
+    private static final char[] HEX = "0123456789abcdef".toCharArray();
+
+    private JsonWriter() {}
+
+    public static String write(Json value) {
+        StringBuilder out = new StringBuilder();
+        write(value, out);
+        return out.toString();
+    }
+
+    public static void write(Json value, StringBuilder out) {
+        if (value instanceof Json.Str s) {
+            string(s.value(), out);
+        } else if (value instanceof Json.Num n) {
+            out.append(n.value());
+        } else if (value instanceof Json.Bool b) {
+            out.append(b.value());
+        } else if (value == Json.Null.NULL) {
+            out.append("null");
+        } else if (value instanceof Json.Arr a) {
+            out.append('[');
+            for (int i = 0; i < a.items().size(); i++) {
+                if (i > 0) {
+                    out.append(',');
+                }
+                write(a.items().get(i), out);
+            }
+            out.append(']');
+        } else if (value instanceof Json.Obj o) {
+            out.append('{');
+            for (int i = 0; i < o.members().size(); i++) {
+                if (i > 0) {
+                    out.append(',');
+                }
+                Json.Member m = o.members().get(i);
+                string(m.key(), out);
+                out.append(':');
+                write(m.value(), out);
+            }
+            out.append('}');
+        } else {
+            throw new IllegalArgumentException("unknown JSON value " + value);
+        }
+    }
+
+    /** RFC 8259 §7: quote, reverse solidus and U+0000..U+001F must be escaped; lone surrogates too (not UTF-8-encodable). */
+    static void string(String s, StringBuilder out) {
+        out.append('"');
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '"' -> out.append("\\\"");
+                case '\\' -> out.append("\\\\");
+                case '\n' -> out.append("\\n");
+                case '\r' -> out.append("\\r");
+                case '\t' -> out.append("\\t");
+                case '\b' -> out.append("\\b");
+                case '\f' -> out.append("\\f");
+                default -> {
+                    boolean loneSurrogate = Character.isSurrogate(c)
+                            && !(Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1)))
+                            && !(Character.isLowSurrogate(c) && i > 0 && Character.isHighSurrogate(s.charAt(i - 1)));
+                    if (c < 0x20 || c == 0x7f || c == '\u2028' || c == '\u2029' || loneSurrogate) {
+                        out.append("\\u").append(HEX[c >> 12]).append(HEX[(c >> 8) & 15])
+                                .append(HEX[(c >> 4) & 15]).append(HEX[c & 15]);
+                    } else {
+                        out.append(c);
+                    }
+                }
+            }
+        }
+        out.append('"');
+    }
+}

@@ -1,0 +1,65 @@
+package org.iwarp4j.tools.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.quicktheories.QuickTheory.qt;
+import static org.quicktheories.generators.SourceDSL.strings;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class JsonWriterTest {
+
+    @Test
+    void writesEveryKindOfValue() {
+        Json v = Json.obj("s", Json.str("a\"b\\c"), "n", Json.num(-5), "big", Json.num(0xffffffffL),
+                "t", Json.bool(true), "f", Json.bool(false), "z", Json.Null.NULL,
+                "a", Json.arr(List.of(Json.num(1), Json.obj())), "e", Json.arr(List.of()));
+        assertThat(JsonWriter.write(v)).isEqualTo(
+                "{\"s\":\"a\\\"b\\\\c\",\"n\":-5,\"big\":4294967295,\"t\":true,\"f\":false,\"z\":null,"
+                        + "\"a\":[1,{}],\"e\":[]}");
+    }
+
+    @Test
+    void escapesControlCharactersAndLoneSurrogates() {
+        assertThat(JsonWriter.write(Json.str("\n\r\t\b\f\u0000\u001f\u007f"))).isEqualTo("\"\\n\\r\\t\\b\\f\\u0000\\u001f\\u007f\"");
+        assertThat(JsonWriter.write(Json.str("\ud800x"))).isEqualTo("\"\\ud800x\"");
+        assertThat(JsonWriter.write(Json.str("\udc00"))).isEqualTo("\"\\udc00\"");
+        assertThat(JsonWriter.write(Json.str("\ud83d\ude00 §"))).isEqualTo("\"\ud83d\ude00 §\"");
+        assertThat(JsonWriter.write(Json.str("\u2028"))).isEqualTo("\"\\u2028\"");
+    }
+
+    /** RFC 8259 §7: any string written and parsed back is the same string. */
+    @Test
+    void everyStringRoundTrips() {
+        qt().withExamples(500).forAll(strings().allPossible().ofLengthBetween(0, 40)).checkAssert(s -> {
+            String json = JsonWriter.write(Json.obj(s, Json.str(s)));
+            @SuppressWarnings("unchecked")
+            Map<String, Object> back = (Map<String, Object>) TinyJson.parse(json);
+            assertThat(back).containsExactly(Map.entry(s, s));
+            assertThat(json.chars().noneMatch(c -> c < 0x20)).isTrue();
+        });
+    }
+
+    @Test
+    void layersBecomeObjectsWithNestedLayersAfterTheirMembers() {
+        Layer frame = new Layer("FPDU", null)
+                .json("type", Json.str("fpdu"))
+                .field("ULPDU_Length", "0x0022 (34)", "RFC 5044 §4.1", "octets", "ulpduLength", Json.num(34))
+                .row("people only", "x", "", "")
+                .child(new Layer("DDP", "ddp").json("t", Json.bool(false)))
+                .child(new Layer("people only", null).json("hidden", Json.num(1)));
+        assertThat(JsonWriter.write(frame.toJson())).isEqualTo("{\"type\":\"fpdu\",\"ulpduLength\":34,\"ddp\":{\"t\":false}}");
+        assertThat(frame.member("ulpduLength")).isEqualTo(Json.num(34));
+        assertThat(frame.member("nope")).isNull();
+    }
+
+    @Test
+    void rendersAnArrayOneFramePerLine() {
+        Layer a = new Layer("a", null).json("type", Json.str("x"));
+        Layer b = new Layer("b", null).json("type", Json.str("y"));
+        assertThat(JsonRenderer.render(List.of(a, b))).isEqualTo("[\n{\"type\":\"x\"},\n{\"type\":\"y\"}\n]\n");
+        assertThat(JsonRenderer.render(List.of())).isEqualTo("[]\n");
+        assertThat(TinyJson.parseArrayOfObjects(JsonRenderer.render(List.of(a, b)))).hasSize(2);
+    }
+}
