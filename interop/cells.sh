@@ -39,9 +39,10 @@ glog() { G "cat /tmp/$1.log 2>/dev/null"; }
 gwait_listen() { G "for i in \$(seq 100); do ss -Hltn '( sport = :$1 )' | grep -q . && exit 0; sleep 0.1; done; exit 1"; }
 
 # siwparam NAME=VALUE... : set siw module parameters (the lab's patched siw.ko)
-siwparam() {
+siwparam() {   # returns NOT_RUN when siw has no such parameter (a stock siw.ko: real siw hosts)
   local kv
   for kv in "$@"; do
+    G "[ -w /sys/module/siw/parameters/${kv%%=*} ]" || { detail "needs the siw module parameter ${kv%%=*} (the lab's patched siw.ko)"; return $NOT_RUN; }
     G "echo ${kv#*=} > /sys/module/siw/parameters/${kv%%=*}" || return 1
     echo "siw parameter ${kv%%=*}=${kv#*=}" >> "$CDIR/$CELL.notes"
   done
@@ -51,9 +52,11 @@ reset_params() {
 }
 
 TDPID=""
-cap_start() {   # cap_start FILTER : tcpdump on the tap into $CDIR/$CELL.pcap
-  [ "${SIWLAB_NET:-tap}" = tap ] || return 0
-  tcpdump -Z root -i "$SIWLAB_TAP" -s 0 -U -w "$CDIR/$CELL.pcap" "$1" > "$CDIR/$CELL.tcpdump.log" 2>&1 &
+cap_start() {   # cap_start FILTER : tcpdump on the tap (or SIWLAB_CAPTURE_IF) into $CDIR/$CELL.pcap
+  local ifc=${SIWLAB_CAPTURE_IF:-}
+  [ "${SIWLAB_NET:-tap}" = tap ] && ifc=${SIWLAB_CAPTURE_IF:-$SIWLAB_TAP}
+  [ -n "$ifc" ] || return 0
+  tcpdump -Z root -i "$ifc" -s 0 -U -w "$CDIR/$CELL.pcap" "$1" > "$CDIR/$CELL.tcpdump.log" 2>&1 &
   TDPID=$!
   local i
   for i in $(seq 50); do grep -q 'listening on' "$CDIR/$CELL.tcpdump.log" 2>/dev/null && break; sleep 0.1; done
@@ -138,7 +141,7 @@ guest_rping_pair() {   # both ends in the guest, over siw0 (10.77.0.2 -> itself,
 cell siw-rping-guest sanity 60 "siw<->siw rping inside the guest (-C 10 -S 64 -V), CRC off"
 cell_siw_rping_guest() { guest_rping_pair 10 64; local rc=$?; detail "$(head -1 "$CDIR/$CELL.guest.txt")"; return $rc; }
 cell siw-rping-guest-crc sanity 60 "siw<->siw rping inside the guest with mpa_crc_required=Y"
-cell_siw_rping_guest_crc() { siwparam mpa_crc_required=Y; guest_rping_pair 10 64; local rc=$?; detail "$(head -1 "$CDIR/$CELL.guest.txt")"; return $rc; }
+cell_siw_rping_guest_crc() { siwparam mpa_crc_required=Y || return $?; guest_rping_pair 10 64; local rc=$?; detail "$(head -1 "$CDIR/$CELL.guest.txt")"; return $rc; }
 
 perftest_pair() {   # perftest_pair TOOL : -R (rdma_cm) server and client in the guest, 64 KiB messages
   # perftest's own BW figure relies on TSC calibration, which fails under TCG ("Correlation
@@ -214,7 +217,7 @@ cell_probe_rping_server() {
 }
 cell probe-rping-server-crc probe 60 "rping -c with mpa_crc_required=Y -> probe as rping server"
 cell_probe_rping_server_crc() {
-  siwparam mpa_crc_required=Y
+  siwparam mpa_crc_required=Y || return $?
   vs_client rc 7174 "rping -c -a $HIP -C 3 -S 64 -v -V" --do rping-server:count=3 \
     --expect request.c=1 --expect reply.c=1 --expect rping=ok --expect rx_crc_bad=0 || return 1
   detail "request $(jget request.hex); siw FPDUs all CRC-valid; rping -c exit $(gwait rc 1)"
@@ -363,9 +366,9 @@ cell_mpa_rep_bad_key() { mpa_rep closed --key "MPA ID Rep Frame" --ird 1 --ord 1
 cell mpa-rep-rev3 mpa-responder 40 "Rev 3 -> siw closes"
 cell_mpa_rep_rev3() { mpa_rep closed --rev 3 --enhanced on --ird 1 --ord 1 || return 1; rep_detail; }
 cell mpa-rep-siw-crc-required mpa-responder 40 "siw mpa_crc_required=Y, our Request C=0 -> siw's Reply C bit and the CRC state"
-cell_mpa_rep_siw_crc_required() { siwparam mpa_crc_required=Y; mpa_rep accept --ird 1 --ord 1 --do rping-client:count=1,secs=5 || return 1; rep_detail "reply.c=$(jget reply.c) rping=$(jget rping) term=$(jget term)"; }
+cell_mpa_rep_siw_crc_required() { siwparam mpa_crc_required=Y || return $?; mpa_rep accept --ird 1 --ord 1 --do rping-client:count=1,secs=5 || return 1; rep_detail "reply.c=$(jget reply.c) rping=$(jget rping) term=$(jget term)"; }
 cell mpa-rep-siw-crc-strict mpa-responder 40 "siw mpa_crc_strict=Y (CRC not required), our Request C=1 -> reject"
-cell_mpa_rep_siw_crc_strict() { siwparam mpa_crc_strict=Y; mpa_rep reject --crc on --ird 1 --ord 1 || return 1; rep_detail; }
+cell_mpa_rep_siw_crc_strict() { siwparam mpa_crc_strict=Y || return $?; mpa_rep reject --crc on --ird 1 --ord 1 || return 1; rep_detail; }
 cell mpa-rep-responder-first mpa-responder 40 "ucmatose server sends as soon as it is ESTABLISHED: does siw send before our first FPDU?"
 cell_mpa_rep_responder_first() {
   GWAIT=1 vs_server uc 7471 "ucmatose -b $GIP -p 7471 -C 1 -S 64" --ird 1 --ord 1 --linger 3 --expect mpa=accept || return 1
@@ -380,19 +383,19 @@ req_detail() { detail "request $(jget request.hex); $*"; }
 cell mpa-req-default mpa-initiator 40 "siw's default Request (rping -c); accept; 1 rping as server"
 cell_mpa_req_default() { mpa_req --do rping-server:count=1 --expect request.hex=4d504120494420526571204672616d651002000400010001 --expect rping=ok || return 1; req_detail "rping -c exit $(gwait rc 1)"; grc_is rc 0; }
 cell mpa-req-crc mpa-initiator 40 "siw mpa_crc_required=Y: Request C=1"
-cell_mpa_req_crc() { siwparam mpa_crc_required=Y; mpa_req --reply reject --expect request.c=1 || return 1; req_detail; }
+cell_mpa_req_crc() { siwparam mpa_crc_required=Y || return $?; mpa_req --reply reject --expect request.c=1 || return 1; req_detail; }
 cell mpa-req-p2p mpa-initiator 40 "siw peer_to_peer=Y: Request A=1 offering C+D; we pick C (Write RTR) -> siw's RTR bytes; 1 rping"
-cell_mpa_req_p2p() { siwparam peer_to_peer=Y; mpa_req --rtr C --do rping-server:count=1 --expect request.enh.a=1 --expect first_rx=rdma-write --expect rping=ok || return 1; req_detail "RTR $(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["rx_fpdus"][0]["hex"])' "$CDIR/$CELL.json")"; grc_is rc 0; }
+cell_mpa_req_p2p() { siwparam peer_to_peer=Y || return $?; mpa_req --rtr C --do rping-server:count=1 --expect request.enh.a=1 --expect first_rx=rdma-write --expect rping=ok || return 1; req_detail "RTR $(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["rx_fpdus"][0]["hex"])' "$CDIR/$CELL.json")"; grc_is rc 0; }
 cell mpa-req-p2p-read mpa-initiator 40 "siw peer_to_peer=Y; we pick D (Read RTR): siw's zero-length Read Request; we answer; 1 rping"
-cell_mpa_req_p2p_read() { siwparam peer_to_peer=Y; mpa_req --rtr D --ird 1 --do rping-server:count=1 --expect first_rx=rdma-read-request --expect rping=ok || return 1; req_detail "RTR $(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["rx_fpdus"][0]["hex"])' "$CDIR/$CELL.json")"; grc_is rc 0; }
+cell_mpa_req_p2p_read() { siwparam peer_to_peer=Y || return $?; mpa_req --rtr D --ird 1 --do rping-server:count=1 --expect first_rx=rdma-read-request --expect rping=ok || return 1; req_detail "RTR $(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["rx_fpdus"][0]["hex"])' "$CDIR/$CELL.json")"; grc_is rc 0; }
 cell mpa-req-p2p-send mpa-initiator 40 "siw peer_to_peer=Y; we pick only B (Send RTR, not offered) -> siw's Terminate"
-cell_mpa_req_p2p_send() { siwparam peer_to_peer=Y; mpa_req --rtr B --linger 3 --expect term=2/0/07 || return 1; req_detail "$(term_detail)"; }
+cell_mpa_req_p2p_send() { siwparam peer_to_peer=Y || return $?; mpa_req --rtr B --linger 3 --expect term=2/0/07 || return 1; req_detail "$(term_detail)"; }
 cell mpa-req-p2p-reply-a0 mpa-initiator 40 "siw peer_to_peer=Y; we answer A=0 (client-server) -> siw's reaction"
-cell_mpa_req_p2p_reply_a0() { siwparam peer_to_peer=Y; mpa_req --no-p2p --linger 3 --expect term=2/0/07 || return 1; req_detail "$(term_detail); rping -c: $(glog rc | grep -m1 -i -e error -e event)"; }
+cell_mpa_req_p2p_reply_a0() { siwparam peer_to_peer=Y || return $?; mpa_req --no-p2p --linger 3 --expect term=2/0/07 || return 1; req_detail "$(term_detail); rping -c: $(glog rc | grep -m1 -i -e error -e event)"; }
 cell mpa-req-rev1 mpa-initiator 40 "siw mpa_version=1: Rev 1 Request; accept with Rev 1; 1 rping as server"
-cell_mpa_req_rev1() { siwparam mpa_version=1; mpa_req --do rping-server:count=1,secs=5 --expect request.rev=1 --expect request.pd_length=0 || return 1; req_detail "rping=$(jget rping) term=$(jget term) rping -c exit $(gwait rc 1)"; }
+cell_mpa_req_rev1() { siwparam mpa_version=1 || return $?; mpa_req --do rping-server:count=1,secs=5 --expect request.rev=1 --expect request.pd_length=0 || return 1; req_detail "rping=$(jget rping) term=$(jget term) rping -c exit $(gwait rc 1)"; }
 cell mpa-req-gso mpa-initiator 40 "siw try_gso=Y: the private GSO bit (0x08) in byte 16"
-cell_mpa_req_gso() { siwparam try_gso=Y; mpa_req --reply reject --expect request.gso=1 || return 1; req_detail; }
+cell_mpa_req_gso() { siwparam try_gso=Y || return $?; mpa_req --reply reject --expect request.gso=1 || return 1; req_detail; }
 rping_c_event() { glog rc | grep -m1 -E 'RDMA_CM_EVENT|error|fail' || echo "(no event line)"; }
 cell mpa-req-reject-enh mpa-initiator 40 "Reply R=1 with S=1 and the IRD/ORD block -> rping REJECTED"
 cell_mpa_req_reject_enh() { mpa_req --reply reject --expect reply.r=1 || return 1; req_detail "rping -c: $(rping_c_event); siw close=$(jget close)"; glog rc | grep -q REJECTED; }
@@ -455,12 +458,17 @@ cell term-send-bad-msn terminate 40 "first Send with MSN 7 instead of 1 -> Termi
 cell_term_send_bad_msn() { term_cell 1/2/03 "FIN|RST" vs_server rs 7174 "$RPING_S" --ird 1 --ord 1 --do send:len=16,msn=7; }
 cell term-send-bad-qn terminate 40 "Send on QN 5 -> Terminate"
 cell_term_send_bad_qn() { term_cell 1/2/01 "FIN|RST" vs_server rs 7174 "$RPING_S" --ird 1 --ord 1 --do send:len=16,qn=5; }
-cell term-ird-exceeded terminate 40 "siw IRD=1 (our Reply ORD=1): 4 Read Requests in one segment -> Terminate"
-cell_term_ird_exceeded() { term_cell 0/2/07 "FIN|RST" vs_client rc 7174 "$RPING_C" --ord 1 --do expect-rx:op=send --do "rreq:count=4,sink_stag=0x2100,sink_to=0x7f0000300000,size=16,src_stag=adv_rkey,src_to=adv_addr"; }
+cell term-ird-exceeded terminate 40 "siw IRD=1 (our Reply ORD=1): 4 Read Requests in one segment -> Terminate (or, when siw's TX is busy, a bare FIN)"
+cell_term_ird_exceeded() { term_cell "0/2/07|none" FIN vs_client rc 7174 "$RPING_C" --ord 1 --do expect-rx:op=send --do "rreq:count=4,sink_stag=0x2100,sink_to=0x7f0000300000,size=16,src_stag=adv_rkey,src_to=adv_addr"; }
 cell term-ird-zero terminate 40 "siw IRD=0 (our Reply ORD=0): one Read Request -> Terminate"
 cell_term_ird_zero() { term_cell 0/2/07 "FIN|RST" vs_client rc 7174 "$RPING_C" --ord 0 --do expect-rx:op=send --do "rreq:sink_stag=0x2100,sink_to=0x7f0000300000,size=16,src_stag=adv_rkey,src_to=adv_addr"; }
-cell term-ird-1-two-reads terminate 40 "siw IRD=1: 2 Read Requests in one segment (IRD+1) -> answered or Terminate?"
-cell_term_ird_1_two_reads() { vs_client rc 7174 "$RPING_C" --ord 1 --linger 3 --do expect-rx:op=send --do "rreq:count=2,sink_stag=0x2100,sink_to=0x7f0000300000,size=16,src_stag=adv_rkey,src_to=adv_addr" || return 1; detail "$(term_detail); rx=$(jget rx_ops)"; }
+cell term-ird-pow2 terminate 40 "siw IRD=5 (our Reply ORD=5) is rounded up to 8: 7 Read Requests in one segment are all answered"
+cell_term_ird_pow2() {
+  vs_client rc 7174 "$RPING_C" --ord 5 --linger 2 --do expect-rx:op=send \
+    --do "rreq:count=7,sink_stag=0x2100,sink_to=0x7f0000300000,size=16,src_stag=adv_rkey,src_to=adv_addr" \
+    --expect term=none --expect rx_ops=send,rdma-read-response,rdma-read-response,rdma-read-response,rdma-read-response,rdma-read-response,rdma-read-response,rdma-read-response || return 1
+  detail "7 Read Responses, no Terminate (IRD 5 -> 8 slots)"
+}
 cell term-opcode-8 terminate 40 "opcode 8 (RFC 7306 Immediate Data) -> Terminate"
 cell_term_opcode_8() { term_cell 0/2/06 "FIN|RST" vs_server rs 7174 "$RPING_S" --ird 1 --ord 1 --do untagged:opcode=8,qn=0,msn=1,len=8; }
 cell term-opcode-10 terminate 40 "opcode 10 (RFC 7306 Atomic Request) -> Terminate"

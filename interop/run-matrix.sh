@@ -64,7 +64,7 @@ if [ -n "$CELL_MODE" ]; then
 fi
 
 # ------------------------------------------------------------------------------ main
-need_root "run-matrix.sh (tap networking in a network namespace)"
+[ "$SIWLAB_NET" = remote ] || need_root "run-matrix.sh (tap networking in a network namespace)"
 TIMEOUT=${SIWLAB_MATRIX_TIMEOUT:-900}
 START=$(date +%s)
 DEADLINE=$((START + TIMEOUT))
@@ -126,7 +126,9 @@ teardown() {
   FINISHED=1
   [ -n "$CHILD" ] && kill -TERM -- "-$CHILD" 2>/dev/null
   [ -n "${WATCHDOG:-}" ] && kill "$WATCHDOG" 2>/dev/null
-  if [ $KEEP = 0 ]; then
+  if [ "$SIWLAB_NET" = remote ]; then
+    :   # a real siw host: nothing of ours to stop
+  elif [ $KEEP = 0 ]; then
     bash "$HERE/stop.sh" >> "$LOG" 2>&1 || log "stop.sh reported an error"
   else
     log "--keep-lab: the guest stays up (stop it with interop/stop.sh)"
@@ -151,6 +153,10 @@ WATCHDOG=$!
 
 log "siw interop matrix: $(( ${#CELLS[@]} )) cells, budget ${TIMEOUT}s, results in $OUT"
 
+if [ "$SIWLAB_NET" = remote ]; then
+  BUILD=0
+  log "SIWLAB_REMOTE=$SIWLAB_REMOTE: running the cells against a real siw host ($SIWLAB_GUEST_IP), no build/boot"
+fi
 # ---- build (outside the namespace: apt needs the network)
 if [ $BUILD = 1 ]; then
   t0=$(date +%s)
@@ -160,21 +166,26 @@ if [ $BUILD = 1 ]; then
   fi
   BUILD_S=$(( $(date +%s) - t0 ))
 fi
-[ -f "$SIWLAB_CACHE/build.env" ] || { log "no lab build in $SIWLAB_CACHE (run build.sh)"; exit 2; }
-# shellcheck disable=SC1091
-source "$SIWLAB_CACHE/build.env"
-SIWSRC=${SIW_SRCVERSION:-?}
-
-# ---- boot (start.sh retries the boot itself; a lab left running by someone else is reused)
-t0=$(date +%s)
-log "start.sh (boot attempts: ${SIWLAB_BOOT_RETRIES})"
-if ! run_step bash "$HERE/start.sh"; then
-  log "the lab did not boot (see $LOG and $SIWLAB_STATE/console.log*)"; exit 2
+if [ "$SIWLAB_NET" = remote ]; then
+  KVER=$(bash "$HERE/guest.sh" uname -r 2>/dev/null || echo '?')
+  SIWSRC=$(bash "$HERE/guest.sh" cat /sys/module/siw/srcversion 2>/dev/null || echo '?')
+  SIWLAB_ACCEL_USED="real host $SIWLAB_REMOTE"
+else
+  [ -f "$SIWLAB_CACHE/build.env" ] || { log "no lab build in $SIWLAB_CACHE (run build.sh)"; exit 2; }
+  # shellcheck disable=SC1091
+  source "$SIWLAB_CACHE/build.env"
+  SIWSRC=${SIW_SRCVERSION:-?}
+  # ---- boot (start.sh retries the boot itself; a lab left running by someone else is reused)
+  t0=$(date +%s)
+  log "start.sh (boot attempts: ${SIWLAB_BOOT_RETRIES})"
+  if ! run_step bash "$HERE/start.sh"; then
+    log "the lab did not boot (see $LOG and $SIWLAB_STATE/console.log*)"; exit 2
+  fi
+  BOOT_S=$(( $(date +%s) - t0 ))
+  # shellcheck disable=SC1091
+  source "$SIWLAB_STATE/env"
+  SIWLAB_ACCEL_USED=$SIWLAB_ACCEL
 fi
-BOOT_S=$(( $(date +%s) - t0 ))
-# shellcheck disable=SC1091
-source "$SIWLAB_STATE/env"
-SIWLAB_ACCEL_USED=$SIWLAB_ACCEL
 LAB_OK=1
 bash "$HERE/guest.sh" 'uname -r; rdma link show; cd /sys/module/siw/parameters && grep . *' > "$OUT/guest-info.txt" 2>&1
 
