@@ -285,6 +285,8 @@ rep_detail() { detail "reply $(jget reply.hex) (mpa=$(jget mpa), close=$(jget cl
 
 cell mpa-rep-default mpa-responder 40 "our Rev2/S/IRD=ORD=16 Request -> siw Reply echoes flags, IRD/ORD as granted"
 cell_mpa_rep_default() { mpa_rep accept --ird 16 --ord 16 --expect reply.rev=2 --expect reply.s=1 --expect reply.c=0 || return 1; rep_detail; }
+cell mpa-rep-res-bits mpa-responder 40 "reserved bits 0x0F (incl. siw's GSO bit 0x08) set in our Request -> echoed in siw's Reply?"
+cell_mpa_rep_res_bits() { mpa_rep accept --res 0x0f --ird 1 --ord 1 --do rping-client:count=1 --expect rping=ok || return 1; rep_detail "reply byte16 res=0x$(printf %x "$(jget reply.res)")"; }
 cell mpa-rep-crc mpa-responder 40 "C=1 in our Request -> siw replies C=1 and CRC is used (1 rping verified)"
 cell_mpa_rep_crc() { mpa_rep accept --crc on --ird 1 --ord 1 --do rping-client:count=1 --expect reply.c=1 --expect rping=ok --expect rx_crc_bad=0 || return 1; rep_detail; }
 cell mpa-rep-rev1 mpa-responder 40 "Rev 1 Request (no enhanced data) -> siw's Reply and what rping can do then"
@@ -403,6 +405,10 @@ cell mpa-req-reject-enh-pd mpa-initiator 40 "Reply R=1 with the block + 8 bytes 
 cell_mpa_req_reject_enh_pd() { mpa_req --reply reject --pd 0102030405060708 --expect reply.r=1 || return 1; req_detail "rping -c: $(rping_c_event)"; glog rc | grep -q REJECTED; }
 cell mpa-req-reject-plain mpa-initiator 40 "Reply R=1 without S / block (PD_Length 0) -> what rping reports"
 cell_mpa_req_reject_plain() { mpa_req --reply reject --enhanced off || return 1; req_detail "rping -c: $(rping_c_event)"; }
+cell mpa-req-reject-plain-close mpa-initiator 40 "Reply R=1 without S / block (PD_Length 0) and an immediate close -> what rping reports"
+cell_mpa_req_reject_plain_close() { mpa_req --reply reject --enhanced off --linger 0 || return 1; req_detail "rping -c: $(rping_c_event)"; }
+cell mpa-req-reject-enh-close mpa-initiator 40 "Reply R=1 with S and the block, then an immediate close -> REJECTED"
+cell_mpa_req_reject_enh_close() { mpa_req --reply reject --linger 0 || return 1; req_detail "rping -c: $(rping_c_event)"; glog rc | grep -q REJECTED; }
 cell mpa-req-accept-rev1 mpa-initiator 40 "accepting Reply with Rev 1 (no S) to siw's Rev 2 Request"
 cell_mpa_req_accept_rev1() { mpa_req --rev 1 --enhanced off --linger 3 || return 1; req_detail "rping -c: $(rping_c_event); close=$(jget close)"; }
 cell mpa-req-accept-rev2-noenh mpa-initiator 40 "accepting Reply Rev 2 but S=0 to siw's enhanced Request"
@@ -460,6 +466,22 @@ cell term-send-bad-qn terminate 40 "Send on QN 5 -> Terminate"
 cell_term_send_bad_qn() { term_cell 1/2/01 "FIN|RST" vs_server rs 7174 "$RPING_S" --ird 1 --ord 1 --do send:len=16,qn=5; }
 cell term-ird-exceeded terminate 40 "siw IRD=1 (our Reply ORD=1): 4 Read Requests in one segment -> Terminate (or, when siw's TX is busy, a bare FIN)"
 cell_term_ird_exceeded() { term_cell "0/2/07|none" FIN vs_client rc 7174 "$RPING_C" --ord 1 --do expect-rx:op=send --do "rreq:count=4,sink_stag=0x2100,sink_to=0x7f0000300000,size=16,src_stag=adv_rkey,src_to=adv_addr"; }
+cell term-ird-exceeded-busy terminate 60 "siw IRD=5 (8 slots): 10 Read Requests in one segment; when siw's TX is mid-Read-Response it closes WITHOUT a Terminate"
+cell_term_ird_exceeded_busy() {
+  local i bare=0
+  for i in $(seq 5); do
+    rm -f "$CDIR/$CELL.pcap"
+    vs_client rc 7174 "$RPING_C" --ord 5 --linger 3 --do expect-rx:op=send \
+      --do "rreq:count=10,sink_stag=0x2100,sink_to=0x7f0000300000,size=16,src_stag=adv_rkey,src_to=adv_addr" \
+      --expect "term=0/2/07|none" --expect close=FIN || return 1
+    [ "$(jget term)" = none ] && { bare=1; break; }
+  done
+  if [ $bare = 1 ]; then
+    detail "try $i: siw closed with a bare FIN, no Terminate (rx: $(jget rx_ops))"
+  else
+    detail "Terminate 0/2/07 + FIN in all $i tries (the TX-busy case was not hit)"
+  fi
+}
 cell term-ird-zero terminate 40 "siw IRD=0 (our Reply ORD=0): one Read Request -> Terminate"
 cell_term_ird_zero() { term_cell 0/2/07 "FIN|RST" vs_client rc 7174 "$RPING_C" --ord 0 --do expect-rx:op=send --do "rreq:sink_stag=0x2100,sink_to=0x7f0000300000,size=16,src_stag=adv_rkey,src_to=adv_addr"; }
 cell term-ird-pow2 terminate 40 "siw IRD=5 (our Reply ORD=5) is rounded up to 8: 7 Read Requests in one segment are all answered"
@@ -487,7 +509,8 @@ cell_term_rdmap_version_0() { term_cell 0/2/05 "FIN|RST" vs_server rs 7174 "$RPI
 # ==================================================================================== iwarp (Java) cells
 # Placeholders until the `iwarp` tool has rping/rdma_client/rdma_server/perf subcommands. Each one
 # names the exact command it will run; they are reported as "not run", never as passed.
-iwarp_ready() { [ -x "$ROOT/iwarp" ] && [ -f "$ROOT/tools/target/iwarp.jar" ] && "$ROOT/iwarp" "$1" --help >/dev/null 2>&1; }
+# (the jar directly, not ./iwarp, which would start a Maven build when the jar is stale)
+iwarp_ready() { [ -f "$ROOT/tools/target/iwarp.jar" ] && timeout 20 java -jar "$ROOT/tools/target/iwarp.jar" "$1" --help >/dev/null 2>&1; }
 placeholder() {   # placeholder SUBCOMMAND "what will run"
   if iwarp_ready "$1"; then
     detail "TODO: ./iwarp $1 exists now -- implement this cell: $2"
@@ -504,8 +527,8 @@ for s in 26 64 1024 4096 65535; do
 done
 cell iwarp-rdma-client-to-siw iwarp 60 "iwarp rdma_client -> siw rdma_server"
 cell_iwarp_rdma_client_to_siw() { placeholder rdma_client "guest: rdma_server -s $GIP; host: ./iwarp rdma_client -s $GIP (end 0)"; }
-cell siw-rdma-client-to-iwarp iwarp 60 "siw rdma_client -> iwarp rdma_server"
-cell_siw_rdma_client_to_iwarp() { placeholder rdma_server "host: ./iwarp rdma_server -s $HIP; guest: rdma_client -s $HIP (end 0)"; }
+cell iwarp-rdma-server-from-siw iwarp 60 "siw rdma_client -> iwarp rdma_server"
+cell_iwarp_rdma_server_from_siw() { placeholder rdma_server "host: ./iwarp rdma_server -s $HIP; guest: rdma_client -s $HIP (end 0)"; }
 for d in to-siw from-siw; do
   for v in crc-off crc-on crc-required-iwarp-only crc-required-siw-only rev1 rev2 p2p-write-rtr p2p-read-rtr p2p-send-rtr \
            ird-ord-combos reject-insufficient-ord reject-private-data markers-refused; do

@@ -90,23 +90,28 @@ run_step() {   # run_step CMD... (stdout+stderr to $LOG)
 }
 
 write_results() {
-  local pass=0 fail=0 notrun=0 i c r md="$OUT/results.md" tsv="$OUT/results.tsv"
+  local pass=0 fail=0 notrun=0 filtered=0 i c r md="$OUT/results.md" tsv="$OUT/results.tsv"
   for c in "${CELLS[@]}"; do
-    case ${RESULT[$c]:-not run} in pass) pass=$((pass+1)) ;; fail) fail=$((fail+1)) ;; *) notrun=$((notrun+1)) ;; esac
+    case ${RESULT[$c]:-not run} in
+      pass) pass=$((pass+1)) ;; fail) fail=$((fail+1)) ;; filtered) filtered=$((filtered+1)) ;; *) notrun=$((notrun+1)) ;;
+    esac
   done
+  local ftxt=""
+  [ $filtered -gt 0 ] && ftxt=" ($filtered cells filtered out by --only/--skip)"
   {
     echo "# siw interop matrix"
     echo
-    echo "$(date -u +%Y-%m-%dT%H:%M:%SZ) - guest kernel ${KVER:-?}, siw.ko srcversion ${SIWSRC:-?}, accel ${SIWLAB_ACCEL_USED:-?}"
+    echo "$(date -u +%Y-%m-%dT%H:%M:%SZ) - guest kernel ${KVER:-?}, siw.ko sha256 ${SIWSRC:-?}, accel ${SIWLAB_ACCEL_USED:-?}"
     echo "build ${BUILD_S}s, boot ${BOOT_S}s, total $(( $(date +%s) - START ))s (budget ${TIMEOUT}s)"
     echo
-    echo "**$pass passed, $fail failed, $notrun not run**"
+    echo "**$pass passed, $fail failed, $notrun not run**$ftxt"
     echo
     echo "| # | cell | group | result | time | detail |"
     echo "|---|---|---|---|---|---|"
     for i in "${!CELLS[@]}"; do
       c=${CELLS[$i]}
       r=${RESULT[$c]:-not run}
+      [ "$r" = filtered ] && continue
       printf '| %d | %s | %s | %s | %s | %s |\n' $((i+1)) "$c" "${CGROUP[$i]}" \
         "$( [ "$r" = fail ] && echo "**FAIL**" || echo "$r")" "${SECS[$c]:--}" \
         "$(echo "${DETAIL[$c]:-${CDESC[$i]}}" | sed 's/|/\\|/g')"
@@ -117,7 +122,7 @@ write_results() {
     c=${CELLS[$i]}
     printf '%s\t%s\t%s\t%s\t%s\n' "$c" "${CGROUP[$i]}" "${RESULT[$c]:-not run}" "${SECS[$c]:--}" "${DETAIL[$c]:-}" >> "$tsv"
   done
-  SUMMARY="$pass passed, $fail failed, $notrun not run"
+  SUMMARY="$pass passed, $fail failed, $notrun not run$ftxt"
   FAILED=$fail
 }
 
@@ -174,7 +179,7 @@ else
   [ -f "$SIWLAB_CACHE/build.env" ] || { log "no lab build in $SIWLAB_CACHE (run build.sh)"; exit 2; }
   # shellcheck disable=SC1091
   source "$SIWLAB_CACHE/build.env"
-  SIWSRC=${SIW_SRCVERSION:-?}
+  SIWSRC=${SIW_SHA256:-?}
   # ---- boot (start.sh retries the boot itself; a lab left running by someone else is reused)
   t0=$(date +%s)
   log "start.sh (boot attempts: ${SIWLAB_BOOT_RETRIES})"
@@ -194,8 +199,8 @@ NETNS_EXEC=()
 [ "$SIWLAB_NET" = tap ] && NETNS_EXEC=(ip netns exec "$SIWLAB_NETNS")
 for i in "${!CELLS[@]}"; do
   c=${CELLS[$i]}
-  if [ -n "$ONLY" ] && ! grep -qE "$ONLY" <<< "$c"; then continue; fi
-  if [ -n "$SKIP" ] && grep -qE "$SKIP" <<< "$c"; then continue; fi
+  if [ -n "$ONLY" ] && ! grep -qE "$ONLY" <<< "$c"; then RESULT[$c]=filtered; continue; fi
+  if [ -n "$SKIP" ] && grep -qE "$SKIP" <<< "$c"; then RESULT[$c]=filtered; continue; fi
   left=$(( DEADLINE - $(date +%s) - 20 ))
   if [ "$left" -lt 10 ]; then
     RESULT[$c]="not run"; DETAIL[$c]="time budget exhausted"; continue
