@@ -89,6 +89,18 @@ print("none" if v is None else v)
 EOF
 }
 
+# secs_until_close MARKER : seconds from the first probe log line containing MARKER to the peer's close
+secs_until_close() {
+  python3 - "$CDIR/$CELL.json" "$1" <<'EOF'
+import json, re, sys
+d = json.load(open(sys.argv[1])); t0 = None
+for l in d["log"]:
+    m = re.match(r"\[\s*([\d.]+)\] (.*)", l)
+    if m and sys.argv[2] in m.group(2) and t0 is None: t0 = float(m.group(1))
+    if m and "RX:" in m.group(2): print("%.1f" % (float(m.group(1)) - (t0 or 0))); break
+EOF
+}
+
 # vs_server TAG PORT "GUEST SERVER CMD" PROBE_ARGS... : probe connects to a server in the guest
 vs_server() {
   local tag=$1 port=$2 scmd=$3 rc; shift 3
@@ -353,15 +365,7 @@ cell_mpa_rep_extra() { mpa_rep closed --ird 1 --ord 1 --extra 00000000 || return
 cell mpa-rep-no-request mpa-responder 40 "TCP connect, no MPA Request -> when/how siw closes"
 cell_mpa_rep_no_request() {
   vs_server rs 7174 "$RPING_S" --no-request --linger 8 --expect close="FIN|RST" || return 1
-  detail "siw closed with $(jget close) after $(python3 - "$CDIR/$CELL.json" <<'EOF'
-import json, re, sys
-d = json.load(open(sys.argv[1])); t0 = None
-for l in d["log"]:
-    m = re.match(r"\[\s*([\d.]+)\] (.*)", l)
-    if m and "connected" in m.group(2) and t0 is None: t0 = float(m.group(1))
-    if m and "RX:" in m.group(2): print("%.1f s" % (float(m.group(1)) - (t0 or 0))); break
-EOF
-)"
+  detail "siw closed with $(jget close) after $(secs_until_close connected) s"
 }
 cell mpa-rep-bad-key mpa-responder 40 "a Reply key in our Request -> siw closes"
 cell_mpa_rep_bad_key() { mpa_rep closed --key "MPA ID Rep Frame" --ird 1 --ord 1 || return 1; rep_detail; }
@@ -424,15 +428,7 @@ cell_mpa_req_reply_markers() { mpa_req --markers --linger 3 || return 1; req_det
 cell mpa-req-no-reply mpa-initiator 40 "no Reply at all -> siw's timeout and how it closes"
 cell_mpa_req_no_reply() {
   GWAIT=4 mpa_req --reply none --linger 12 --expect close="FIN|RST" || return 1
-  req_detail "close=$(jget close) at $(python3 - "$CDIR/$CELL.json" <<'EOF'
-import json, re, sys
-d = json.load(open(sys.argv[1])); t0 = None
-for l in d["log"]:
-    m = re.match(r"\[\s*([\d.]+)\] (.*)", l)
-    if m and "received MPA Request" in m.group(2) and t0 is None: t0 = float(m.group(1))
-    if m and "RX:" in m.group(2): print("%.1f s after the Request" % (float(m.group(1)) - (t0 or 0))); break
-EOF
-); rping -c: $(rping_c_event)"
+  req_detail "close=$(jget close) at $(secs_until_close "received MPA Request") s after the Request; rping -c: $(rping_c_event)"
 }
 SEND16=00224143000000000000000000000001000000000000000000000000000000000000000000000000
 cell mpa-req-responder-sends-first mpa-initiator 40 "our Reply + a Send FPDU in the same segment (responder sends first)"

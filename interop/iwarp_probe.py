@@ -567,11 +567,15 @@ class Peer:
             data = bytes(r.data[src_to - r.va:src_to - r.va + size])
         else:
             data = b""
+        self.send_tagged(2, sink, sink_to, data, "Read Response")
+
+    def send_tagged(self, opcode, stag, to, data, what):
+        """One tagged message (Write / Read Response), segmented to --max-ulpdu, TO advancing (RFC 5041 §5.2)."""
         off, seg = 0, max(1, self.max_ulpdu - 14)
         while True:
             chunk = data[off:off + seg]
             last = off + len(chunk) >= len(data)
-            self.send_fpdu(tagged(2, sink, sink_to + off, chunk, last=last), what="Read Response")
+            self.send_fpdu(tagged(opcode, stag, to + off, chunk, last=last), what=what)
             off += len(chunk)
             if last:
                 break
@@ -758,15 +762,7 @@ def rping_server(p, count, secs):
             ok = False
             break
         a, k, size2 = struct.unpack("!QII", p.sends[-1][:16])
-        data = bytes(buf.data[:size2])
-        off, seg = 0, max(1, p.max_ulpdu - 14)
-        while True:
-            chunk = data[off:off + seg]
-            last = off + len(chunk) >= len(data)
-            p.send_fpdu(tagged(0, k, a + off, chunk, last=last), what="RDMA Write (rping)")
-            off += len(chunk)
-            if last:
-                break
+        p.send_tagged(0, k, a, bytes(buf.data[:size2]), "RDMA Write (rping)")
         p.send_fpdu(untagged(3, 0, p.next_msn(0), 0, bytes(16)), what="Send (rping go-ahead)")
         done += 1
     p.rping = "ok" if ok and done == count else "fail"
