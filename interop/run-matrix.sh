@@ -1,0 +1,244 @@
+#!/bin/bash
+# siw interop matrix: builds (if needed) and boots the siw lab, runs every cell of cells.sh as a
+# test, prints "N passed, N failed, N not run" and a markdown table, writes the results, and
+# always tears the lab down. CI calls it after the unit tests. Needs root (tap + netns).
+#
+# usage: interop/run-matrix.sh [--out DIR] [--only REGEX] [--skip REGEX] [--list] [--no-build] [--keep-lab]
+#   --out DIR     results directory (default $SIWLAB_CACHE/matrix/<timestamp>); per cell: .pcap, .txt, .json
+#   --only REGEX  run only cells whose name matches (grep -E); the others are reported "not run"
+#   --skip REGEX  do not run cells whose name matches
+#   --list        list the cells and exit
+#   --no-build    do not run build.sh (fail if the cache is missing)
+#   --keep-lab    leave the guest running afterwards (default: stop.sh, even on failure)
+# Environment: SIWLAB_MATRIX_TIMEOUT (seconds, default 900 = the CI budget of 15 minutes, including
+# build and boot), SIWLAB_BOOT_RETRIES (boot attempts, default 3; only the boot is retried).
+# Exit status: 0 if no cell failed (cells "not run" do not fail the run), 1 otherwise, 2 if the
+# lab could not be built or booted, 124 if the overall time budget ran out.
+set -uo pipefail
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/.." && pwd)
+source "$HERE/lib.sh"
+
+OUT="" ONLY="" SKIP="" LIST=0 BUILD=1 KEEP=0 CELL_MODE=""
+while [ $# -gt 0 ]; do
+  case $1 in
+    --out) OUT=$2; shift ;;
+    --only) ONLY=$2; shift ;;
+    --skip) SKIP=$2; shift ;;
+    --list) LIST=1 ;;
+    --no-build) BUILD=0 ;;
+    --keep-lab) KEEP=1 ;;
+    --cell) CELL_MODE=$2; shift ;;     # internal: run one cell (inside the lab namespace)
+    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+    *) die "unknown argument $1 (see --help)" ;;
+  esac
+  shift
+done
+
+# ------------------------------------------------------------------------------ cell registry
+CELLS=() CGROUP=() CTIMEOUT=() CDESC=()
+cell() { CELLS+=("$1"); CGROUP+=("$2"); CTIMEOUT+=("$3"); CDESC+=("$4"); }
+# shellcheck source=cells.sh
+source "$HERE/cells.sh"
+fn_of() { echo "cell_${1//-/_}"; }
+for c in "${CELLS[@]}"; do declare -F "$(fn_of "$c")" >/dev/null || die "cells.sh: cell $c has no function $(fn_of "$c")"; done
+
+if [ $LIST = 1 ]; then
+  for i in "${!CELLS[@]}"; do printf '%-40s %-14s %4ss  %s\n' "${CELLS[$i]}" "${CGROUP[$i]}" "${CTIMEOUT[$i]}" "${CDESC[$i]}"; done
+  exit 0
+fi
+
+# ------------------------------------------------------------------------------ one cell (child process)
+if [ -n "$CELL_MODE" ]; then
+  CELL=$CELL_MODE
+  CDIR=$OUT/cells
+  [ -f "$SIWLAB_STATE/env" ] && source "$SIWLAB_STATE/env"
+  grp=""
+  for i in "${!CELLS[@]}"; do [ "${CELLS[$i]}" = "$CELL" ] && grp=${CGROUP[$i]}; done
+  [ "$grp" = iwarp ] || reset_params
+  "$(fn_of "$CELL")"
+  rc=$?
+  cap_stop
+  [ "$grp" = iwarp ] || reset_params
+  exit $rc
+fi
+
+# ------------------------------------------------------------------------------ main
+[ "$SIWLAB_NET" = remote ] || need_root "run-matrix.sh (tap networking in a network namespace)"
+TIMEOUT=${SIWLAB_MATRIX_TIMEOUT:-900}
+START=$(date +%s)
+DEADLINE=$((START + TIMEOUT))
+[ -n "$OUT" ] || OUT=$SIWLAB_CACHE/matrix/$(date +%Y%m%d-%H%M%S)
+mkdir -p "$OUT/cells" || die "cannot create $OUT"
+OUT=$(cd "$OUT" && pwd)
+LOG=$OUT/run.log
+: > "$LOG"
+log() { echo "[matrix $(ts)] $*" | tee -a "$LOG" >&2; }
+
+declare -A RESULT=() SECS=() DETAIL=()
+CHILD=""
+BUILD_S="-" BOOT_S="-" LAB_OK=0 FINISHED=0
+
+# run a step in its own session so that a timeout can end all of it
+run_step() {   # run_step CMD... (stdout+stderr to $LOG)
+  setsid "$@" >> "$LOG" 2>&1 &
+  CHILD=$!
+  wait "$CHILD"
+  local rc=$?
+  CHILD=""
+  return $rc
+}
+
+write_results() {
+  local pass=0 fail=0 notrun=0 filtered=0 i c r md="$OUT/results.md" tsv="$OUT/results.tsv"
+  for c in "${CELLS[@]}"; do
+    case ${RESULT[$c]:-not run} in
+      pass) pass=$((pass+1)) ;; fail) fail=$((fail+1)) ;; filtered) filtered=$((filtered+1)) ;; *) notrun=$((notrun+1)) ;;
+    esac
+  done
+  local ftxt=""
+  [ $filtered -gt 0 ] && ftxt=" ($filtered cells filtered out by --only/--skip)"
+  {
+    echo "# siw interop matrix"
+    echo
+    echo "$(date -u +%Y-%m-%dT%H:%M:%SZ) - guest kernel ${KVER:-?}, siw.ko sha256 ${SIWSRC:-?}, accel ${SIWLAB_ACCEL_USED:-?}"
+    echo "build ${BUILD_S}s, boot ${BOOT_S}s, total $(( $(date +%s) - START ))s (budget ${TIMEOUT}s)"
+    echo
+    echo "**$pass passed, $fail failed, $notrun not run**$ftxt"
+    echo
+    echo "| # | cell | group | result | time | detail |"
+    echo "|---|---|---|---|---|---|"
+    for i in "${!CELLS[@]}"; do
+      c=${CELLS[$i]}
+      r=${RESULT[$c]:-not run}
+      [ "$r" = filtered ] && continue
+      printf '| %d | %s | %s | %s | %s | %s |\n' $((i+1)) "$c" "${CGROUP[$i]}" \
+        "$( [ "$r" = fail ] && echo "**FAIL**" || echo "$r")" "${SECS[$c]:--}" \
+        "$(echo "${DETAIL[$c]:-${CDESC[$i]}}" | sed 's/|/\\|/g')"
+    done
+  } > "$md"
+  : > "$tsv"
+  for i in "${!CELLS[@]}"; do
+    c=${CELLS[$i]}
+    printf '%s\t%s\t%s\t%s\t%s\n' "$c" "${CGROUP[$i]}" "${RESULT[$c]:-not run}" "${SECS[$c]:--}" "${DETAIL[$c]:-}" >> "$tsv"
+  done
+  SUMMARY="$pass passed, $fail failed, $notrun not run$ftxt"
+  FAILED=$fail
+}
+
+teardown() {
+  [ $FINISHED = 1 ] && return
+  FINISHED=1
+  [ -n "$CHILD" ] && kill -TERM -- "-$CHILD" 2>/dev/null
+  [ -n "${WATCHDOG:-}" ] && kill "$WATCHDOG" 2>/dev/null
+  if [ "$SIWLAB_NET" = remote ]; then
+    :   # a real siw host: nothing of ours to stop
+  elif [ $KEEP = 0 ]; then
+    bash "$HERE/stop.sh" >> "$LOG" 2>&1 || log "stop.sh reported an error"
+  else
+    log "--keep-lab: the guest stays up (stop it with interop/stop.sh)"
+  fi
+  write_results
+  cat "$OUT/results.md"
+  echo
+  echo "$SUMMARY"
+  echo "results: $OUT/results.md (per-cell captures and decodes in $OUT/cells/)"
+}
+on_timeout() {
+  log "TIME BUDGET of ${TIMEOUT}s EXHAUSTED: stopping; unfinished cells are 'not run'"
+  teardown
+  exit 124
+}
+trap on_timeout USR1
+trap 'log "interrupted"; teardown; exit 130' INT TERM
+trap teardown EXIT
+# hard overall timeout: the watchdog signals us; the handler kills the running step and tears down
+( trap 'kill "$sp" 2>/dev/null; exit 0' TERM; sleep "$TIMEOUT" & sp=$!; wait "$sp" && kill -USR1 $$ 2>/dev/null ) &
+WATCHDOG=$!
+
+log "siw interop matrix: $(( ${#CELLS[@]} )) cells, budget ${TIMEOUT}s, results in $OUT"
+
+if [ "$SIWLAB_NET" = remote ]; then
+  BUILD=0
+  log "SIWLAB_REMOTE=$SIWLAB_REMOTE: running the cells against a real siw host ($SIWLAB_GUEST_IP), no build/boot"
+fi
+# ---- build (outside the namespace: apt needs the network)
+if [ $BUILD = 1 ]; then
+  t0=$(date +%s)
+  log "build.sh (idempotent; ~2 min on a fresh machine)"
+  if ! run_step bash "$HERE/build.sh"; then
+    log "build.sh FAILED (see $LOG)"; tail -20 "$LOG" >&2; exit 2
+  fi
+  BUILD_S=$(( $(date +%s) - t0 ))
+fi
+if [ "$SIWLAB_NET" = remote ]; then
+  KVER=$(bash "$HERE/guest.sh" uname -r 2>/dev/null || echo '?')
+  SIWSRC=$(bash "$HERE/guest.sh" cat /sys/module/siw/srcversion 2>/dev/null || echo '?')
+  SIWLAB_ACCEL_USED="real host $SIWLAB_REMOTE"
+else
+  [ -f "$SIWLAB_CACHE/build.env" ] || { log "no lab build in $SIWLAB_CACHE (run build.sh)"; exit 2; }
+  # shellcheck disable=SC1091
+  source "$SIWLAB_CACHE/build.env"
+  SIWSRC=${SIW_SHA256:-?}
+  # ---- boot (start.sh retries the boot itself; a lab left running by someone else is reused)
+  t0=$(date +%s)
+  log "start.sh (boot attempts: ${SIWLAB_BOOT_RETRIES})"
+  if ! run_step bash "$HERE/start.sh"; then
+    log "the lab did not boot (see $LOG and $SIWLAB_STATE/console.log*)"; exit 2
+  fi
+  BOOT_S=$(( $(date +%s) - t0 ))
+  # shellcheck disable=SC1091
+  source "$SIWLAB_STATE/env"
+  SIWLAB_ACCEL_USED=$SIWLAB_ACCEL
+fi
+LAB_OK=1
+bash "$HERE/guest.sh" 'uname -r; rdma link show; cd /sys/module/siw/parameters && grep . *' > "$OUT/guest-info.txt" 2>&1
+
+# ---- cells
+NETNS_EXEC=()
+[ "$SIWLAB_NET" = tap ] && NETNS_EXEC=(ip netns exec "$SIWLAB_NETNS")
+for i in "${!CELLS[@]}"; do
+  c=${CELLS[$i]}
+  if [ -n "$ONLY" ] && ! grep -qE "$ONLY" <<< "$c"; then RESULT[$c]=filtered; continue; fi
+  if [ -n "$SKIP" ] && grep -qE "$SKIP" <<< "$c"; then RESULT[$c]=filtered; continue; fi
+  left=$(( DEADLINE - $(date +%s) - 20 ))
+  if [ "$left" -lt 10 ]; then
+    RESULT[$c]="not run"; DETAIL[$c]="time budget exhausted"; continue
+  fi
+  t=${CTIMEOUT[$i]}; [ "$t" -gt "$left" ] && t=$left
+  rm -f "$OUT/cells/$c".*
+  t0=$(date +%s.%N)
+  run_step timeout -k 5 "$t" "${NETNS_EXEC[@]}" bash "$0" --cell "$c" --out "$OUT"
+  rc=$?
+  SECS[$c]=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{printf "%.1fs", b-a}')
+  case $rc in
+    0) RESULT[$c]=pass ;;
+    77) RESULT[$c]="not run" ;;
+    124|137) RESULT[$c]=fail; echo "cell timed out after ${t}s" >> "$OUT/cells/$c.notes" ;;
+    *) RESULT[$c]=fail ;;
+  esac
+  DETAIL[$c]=$(cat "$OUT/cells/$c.detail" 2>/dev/null || true)
+  [ "$rc" = 124 ] || [ "$rc" = 137 ] && DETAIL[$c]="TIMEOUT after ${t}s; ${DETAIL[$c]}"
+  # evidence: one text file per cell (probe log, guest output, decoded capture)
+  {
+    echo "# cell $c (${CGROUP[$i]}): ${CDESC[$i]}"
+    echo "# result: ${RESULT[$c]} (${SECS[$c]}); ${DETAIL[$c]}"
+    [ -f "$OUT/cells/$c.notes" ] && { echo; echo "## notes"; cat "$OUT/cells/$c.notes"; }
+    [ -f "$OUT/cells/$c.probe.log" ] && { echo; echo "## iwarp_probe.py"; cat "$OUT/cells/$c.probe.log"; }
+    [ -f "$OUT/cells/$c.guest.txt" ] && { echo; echo "## guest"; cat "$OUT/cells/$c.guest.txt"; }
+    if [ -f "$OUT/cells/$c.gtags" ]; then
+      while IFS= read -r line; do
+        tag=${line%%:*}
+        echo; echo "## guest program ${line}"
+        "${NETNS_EXEC[@]}" bash "$HERE/guest.sh" "cat /tmp/$tag.log 2>/dev/null; echo \"(exit status: \$(cat /tmp/$tag.rc 2>/dev/null || echo still running/killed))\""
+      done < "$OUT/cells/$c.gtags"
+    fi
+    [ -s "$OUT/cells/$c.pcap" ] && { echo; echo "## capture $c.pcap (host side of the tap)"; python3 "$HERE/iwarp_probe.py" decode-pcap "$OUT/cells/$c.pcap"; }
+  } > "$OUT/cells/$c.txt" 2>&1
+  rm -f "$OUT/cells/$c".{probe.log,gtags,notes,detail,ready,tcpdump.log,guest.txt}
+  log "$(printf '%-40s %-8s %7s  %s' "$c" "${RESULT[$c]}" "${SECS[$c]}" "${DETAIL[$c]}")"
+done
+
+teardown
+trap - EXIT
+[ "$FAILED" = 0 ]
