@@ -1,0 +1,200 @@
+package org.iwarp4j.ddp.send;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import org.iwarp4j.ddp.header.DdpControl;
+
+/**
+ * One DDP message being segmented (RFC 5041 §5.2), created by {@link DdpSender#tagged} or
+ * {@link DdpSender#untagged}. Each {@link #writeNextSegment()} hands exactly one segment to the lower
+ * layer:
+ *
+ * <ul>
+ *   <li>header + payload ≤ the MULPDU the lower layer reports at that moment;</li>
+ *   <li>L = 1 on the last segment only; a zero-length message is exactly one segment (L = 1, no payload);</li>
+ *   <li>tagged: every segment carries the same STag and TO = start TO + offset of its payload in the message;</li>
+ *   <li>untagged: every segment carries the same QN and MSN and MO = offset of its payload in the message;</li>
+ *   <li>RsvdULP is the same on every segment; Rsvd = 0, DV = 1.</li>
+ * </ul>
+ *
+ * <p>Zero-copy: a segment's payload is a retained slice of the message; its header is a small buffer from
+ * the sender's allocator. Payload pieces of at most {@link #INLINE_PAYLOAD_LIMIT} octets (an RDMAP Read
+ * Request, Terminate, Atomic or Immediate Data header) are copied into the header buffer instead, so such
+ * messages take one small buffer and no slice.
+ */
+public final class OutboundMessage {
+
+    /** Payload pieces up to this many octets are copied next to the header instead of sliced. */
+    public static final int INLINE_PAYLOAD_LIMIT = 64;
+
+    private final DdpSender sender;
+    private final boolean tagged;
+    private final int rsvdUlp;
+    private final int stag;
+    private final long startTo;
+    private final int qn;
+    private final int rsvdUlpWord;
+    private final int length;
+    private ByteBuf message;
+    private int msn;
+    private int sent;
+    private int segments;
+    private boolean started;
+    private boolean done;
+
+    OutboundMessage(DdpSender sender, boolean tagged, int rsvdUlp, int stag, long startTo, int qn,
+                    int rsvdUlpWord, ByteBuf message) {
+        this.sender = sender;
+        this.tagged = tagged;
+        this.rsvdUlp = rsvdUlp;
+        this.stag = stag;
+        this.startTo = startTo;
+        this.qn = qn;
+        this.rsvdUlpWord = rsvdUlpWord;
+        this.message = message;
+        this.length = message.readableBytes();
+    }
+
+    public boolean isTagged() {
+        return tagged;
+    }
+
+    public int queueNumber() {
+        return qn;
+    }
+
+    /** The MSN of an untagged message; assigned when its first segment is written (0 before, and for tagged). */
+    public int msn() {
+        return msn;
+    }
+
+    /** The message length (octets of DDP payload). */
+    public int length() {
+        return length;
+    }
+
+    /** Payload octets already handed to the lower layer. */
+    public int sentOctets() {
+        return sent;
+    }
+
+    /** Segments already handed to the lower layer. */
+    public int segmentsWritten() {
+        return segments;
+    }
+
+    /** True once the first segment was written. */
+    public boolean isStarted() {
+        return started;
+    }
+
+    /** True once the last segment was written or the message was abandoned. */
+    public boolean isDone() {
+        return done;
+    }
+
+    /**
+     * Writes the next segment to the lower layer.
+     *
+     * @return true if more segments remain
+     * @throws IllegalStateException if the message is done, the sender is shut down, another message of the
+     *                               same model is partly written, or the MULPDU cannot hold a header
+     */
+    public boolean writeNextSegment() {
+        if (done) {
+            throw new IllegalStateException("message already done: " + this);
+        }
+        int headerLength = DdpSender.headerLength(tagged);
+        int mulpdu = sender.llp().mulpdu();
+        if (mulpdu <= headerLength && length > 0) {
+            throw new IllegalStateException("MULPDU " + mulpdu + " leaves no room for payload after the "
+                    + headerLength + "-octet header");
+        }
+        if (mulpdu < headerLength) {
+            throw new IllegalStateException("MULPDU " + mulpdu + " is smaller than the " + headerLength
+                    + "-octet header");
+        }
+        if (!started) {
+            msn = sender.begin(this);
+            started = true;
+        } else {
+            sender.checkOpen();
+        }
+        // RFC 5041 §5.2: header + payload ≤ MULPDU.
+        int chunk = Math.min(length - sent, mulpdu - headerLength);
+        boolean last = sent + chunk == length; // RFC 5041 §4.1: L = 1 only on the last segment
+        boolean inline = chunk <= INLINE_PAYLOAD_LIMIT;
+        ByteBuf header = sender.allocator().buffer(headerLength + (inline ? chunk : 0));
+        ByteBuf payload;
+        try {
+            header.writerIndex(headerLength);
+            writeHeader(header, last);
+            int from = message.readerIndex() + sent;
+            if (inline) {
+                header.writeBytes(message, from, chunk);
+                payload = Unpooled.EMPTY_BUFFER;
+            } else {
+                payload = message.retainedSlice(from, chunk);
+            }
+        } catch (RuntimeException | Error e) {
+            header.release();
+            throw e;
+        }
+        sent += chunk;
+        segments++;
+        if (last) {
+            finish();
+        }
+        sender.llp().writeSegment(header, payload);
+        return !last;
+    }
+
+    /** Writes every remaining segment. */
+    public void writeAll() {
+        while (writeNextSegment()) {
+            // one segment per iteration
+        }
+    }
+
+    /**
+     * Ends the message without writing the rest (e.g. RDMAP is about to send a Terminate) and releases it.
+     * A partly written message stays incomplete at the peer. No effect once done.
+     */
+    public void abandon() {
+        if (!done) {
+            finish();
+        }
+    }
+
+    private void writeHeader(ByteBuf header, boolean last) {
+        int control = DdpControl.encode(tagged, last);
+        if (tagged) {
+            // RFC 5041 §5.2: TO of each segment = start TO + offset of its payload in the message.
+            sender.taggedHeader().wrap(header, 0).control(control).rsvdUlp(rsvdUlp).stag(stag)
+                    .taggedOffset(startTo + sent);
+        } else {
+            // RFC 5041 §5.2: MO of each segment = offset of its payload in the message.
+            sender.untaggedHeader().wrap(header, 0).control(control).rsvdUlp(rsvdUlp).rsvdUlpWord(rsvdUlpWord)
+                    .queueNumber(qn).messageSequenceNumber(msn).messageOffset(sent);
+        }
+    }
+
+    private void finish() {
+        done = true;
+        ByteBuf m = message;
+        message = null;
+        m.release();
+        if (started) {
+            sender.end(this);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return tagged
+                ? String.format("OutboundMessage[tagged stag=0x%08x to=0x%016x length=%d sent=%d]", stag, startTo,
+                        length, sent)
+                : String.format("OutboundMessage[untagged qn=%d msn=%s length=%d sent=%d]", qn,
+                        started ? Integer.toUnsignedString(msn) : "-", length, sent);
+    }
+}

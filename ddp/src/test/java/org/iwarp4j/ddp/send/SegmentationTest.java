@@ -1,0 +1,249 @@
+package org.iwarp4j.ddp.send;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.Unpooled;
+import org.iwarp4j.ddp.Bytes;
+import org.iwarp4j.ddp.CapturingLlp;
+import org.iwarp4j.ddp.header.DdpControl;
+import org.iwarp4j.ddp.header.TaggedHeaderFlyweight;
+import org.iwarp4j.ddp.header.UntaggedHeaderFlyweight;
+import org.junit.jupiter.api.Test;
+
+import java.util.Arrays;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** RFC 5041 §5.2 segmentation, segment by segment. */
+class SegmentationTest {
+
+    private final CapturingLlp llp = new CapturingLlp(1500);
+    private final DdpSender sender = new DdpSender(llp, ByteBufAllocator.DEFAULT, 4);
+
+    private static TaggedHeaderFlyweight tagged(byte[] segment) {
+        return new TaggedHeaderFlyweight().wrap(Unpooled.wrappedBuffer(segment), 0);
+    }
+
+    private static UntaggedHeaderFlyweight untagged(byte[] segment) {
+        return new UntaggedHeaderFlyweight().wrap(Unpooled.wrappedBuffer(segment), 0);
+    }
+
+    @Test
+    void rfcExampleUntagged2048OctetsMulpdu1500() {
+        // RFC 5041 §5.2 example: MO 0 with 1482 octets (L=0), then MO 1482 with 566 octets (L=1).
+        byte[] message = Bytes.pattern(2048, 3);
+        sender.untagged(0, 0x43, 0, Bytes.pooled(message)).writeAll();
+        assertThat(llp.segments).hasSize(2);
+        UntaggedHeaderFlyweight h1 = untagged(llp.segments.get(0));
+        UntaggedHeaderFlyweight h2 = untagged(llp.segments.get(1));
+        assertThat(llp.segments.get(0)).hasSize(1500);
+        assertThat(llp.segments.get(1)).hasSize(18 + 566);
+        assertThat(h1.control()).isEqualTo(0x01);
+        assertThat(h2.control()).isEqualTo(0x41);
+        assertThat(h1.messageOffset()).isZero();
+        assertThat(h2.messageOffset()).isEqualTo(1482);
+        assertThat(h1.queueNumber()).isZero();
+        assertThat(h2.queueNumber()).isZero();
+        assertThat(h1.messageSequenceNumber()).isEqualTo(1);
+        assertThat(h2.messageSequenceNumber()).isEqualTo(1);
+        assertThat(h1.rsvdUlp()).isEqualTo(0x43);
+        assertThat(h2.rsvdUlp()).isEqualTo(0x43);
+        assertThat(Arrays.copyOfRange(llp.segments.get(0), 18, 1500)).isEqualTo(Arrays.copyOfRange(message, 0, 1482));
+        assertThat(Arrays.copyOfRange(llp.segments.get(1), 18, 584)).isEqualTo(Arrays.copyOfRange(message, 1482, 2048));
+    }
+
+    @Test
+    void rfcExampleTagged2048OctetsFromTo16384() {
+        // RFC 5041 §5.2 example: TO 16384 with 1486 octets (L=0), then TO 17870 with 562 octets (L=1).
+        sender.tagged(0x40, 0x1234, 16384, Bytes.pooled(Bytes.pattern(2048, 9))).writeAll();
+        assertThat(llp.segments).hasSize(2);
+        assertThat(llp.segments.get(0)).hasSize(1500);
+        assertThat(llp.segments.get(1)).hasSize(14 + 562);
+        assertThat(tagged(llp.segments.get(0)).taggedOffset()).isEqualTo(16384);
+        assertThat(tagged(llp.segments.get(1)).taggedOffset()).isEqualTo(17870);
+        assertThat(tagged(llp.segments.get(0)).control()).isEqualTo(0x81);
+        assertThat(tagged(llp.segments.get(1)).control()).isEqualTo(0xC1);
+        assertThat(tagged(llp.segments.get(1)).stag()).isEqualTo(0x1234);
+    }
+
+    @Test
+    void zeroLengthMessagesAreExactlyOneSegmentWithLastSet() {
+        // RFC 5041 §5.2: a zero-length message MUST use exactly one segment.
+        OutboundMessage t = sender.tagged(0x40, 1, 0, Unpooled.EMPTY_BUFFER);
+        assertThat(t.writeNextSegment()).isFalse();
+        assertThat(t.isDone()).isTrue();
+        sender.untagged(0, 0x43, 0, Unpooled.EMPTY_BUFFER).writeAll();
+        assertThat(llp.segments).hasSize(2);
+        assertThat(llp.segments.get(0)).hasSize(14);
+        assertThat(llp.segments.get(1)).hasSize(18);
+        assertThat(tagged(llp.segments.get(0)).control()).isEqualTo(0xC1);
+        assertThat(untagged(llp.segments.get(1)).control()).isEqualTo(0x41);
+    }
+
+    @Test
+    void messageExactlyFillingOneSegmentIsOneSegment() {
+        sender.tagged(0x40, 1, 0, Bytes.pooled(new byte[1486])).writeAll();
+        assertThat(llp.segments).hasSize(1);
+        assertThat(tagged(llp.segments.get(0)).last()).isTrue();
+    }
+
+    @Test
+    void mulpduChangeAppliesFromTheNextSegment() {
+        OutboundMessage m = sender.untagged(0, 0x43, 0, Bytes.pooled(Bytes.pattern(3000, 1)));
+        assertThat(m.writeNextSegment()).isTrue();
+        llp.mulpdu = 218;
+        while (m.writeNextSegment()) {
+            // drain
+        }
+        assertThat(llp.segments.get(0)).hasSize(1500);
+        assertThat(llp.segments.subList(1, llp.segments.size())).allSatisfy(s -> assertThat(s.length).isLessThanOrEqualTo(218));
+        int mo = 1482;
+        for (byte[] s : llp.segments.subList(1, llp.segments.size())) {
+            assertThat(untagged(s).messageOffset()).isEqualTo(mo);
+            mo += s.length - 18;
+        }
+        assertThat(mo).isEqualTo(3000);
+        assertThat(untagged(llp.segments.get(llp.segments.size() - 1)).last()).isTrue();
+        assertThat(llp.segments.subList(0, llp.segments.size() - 1)).noneMatch(s -> untagged(s).last());
+    }
+
+    @Test
+    void smallPayloadIsCopiedNextToTheHeaderLargePayloadIsASlice() {
+        byte[] readRequest = Bytes.pattern(28, 5);
+        sender.untagged(1, 0x41, 0, Bytes.pooled(readRequest)).writeAll();
+        sender.tagged(0x40, 7, 0, Bytes.pooled(new byte[OutboundMessage.INLINE_PAYLOAD_LIMIT + 1])).writeAll();
+        assertThat(llp.headerBufferLengths).containsExactly(18 + 28, 14);
+        assertThat(llp.payloadBufferLengths).containsExactly(0, OutboundMessage.INLINE_PAYLOAD_LIMIT + 1);
+        assertThat(Arrays.copyOfRange(llp.segments.get(0), 18, 46)).isEqualTo(readRequest);
+    }
+
+    @Test
+    void payloadSegmentsAreRetainedSlicesOfTheMessageAndTheMessageIsReleasedAfterTheLast() {
+        ByteBuf message = Bytes.pooled(Bytes.pattern(4000, 2));
+        ByteBuf[] seen = new ByteBuf[3];
+        int[] i = {0};
+        LlpSegmentWriter sliceChecker = new LlpSegmentWriter() {
+            @Override
+            public int mulpdu() {
+                return 1500;
+            }
+
+            @Override
+            public void writeSegment(ByteBuf header, ByteBuf payload) {
+                seen[i[0]++] = payload;
+                header.release();
+            }
+        };
+        DdpSender s = new DdpSender(sliceChecker, ByteBufAllocator.DEFAULT, 3);
+        OutboundMessage m = s.tagged(0x40, 1, 0, message);
+        m.writeNextSegment();
+        m.writeNextSegment();
+        assertThat(message.refCnt()).isEqualTo(3); // the message and two outstanding slices
+        // Zero-copy: a payload shares the message's memory.
+        message.setByte(1486 + 5, 0x5A);
+        assertThat(seen[1].getByte(5)).isEqualTo((byte) 0x5A);
+        m.writeNextSegment();
+        assertThat(m.isDone()).isTrue();
+        for (ByteBuf b : seen) {
+            b.release();
+        }
+        assertThat(message.refCnt()).isZero();
+    }
+
+    @Test
+    void msnCountsPerQueueFromOneInTransmissionOrder() {
+        OutboundMessage a = sender.untagged(0, 0x43, 0, Unpooled.EMPTY_BUFFER);
+        OutboundMessage b = sender.untagged(0, 0x43, 0, Unpooled.EMPTY_BUFFER);
+        OutboundMessage c = sender.untagged(1, 0x41, 0, Unpooled.EMPTY_BUFFER);
+        b.writeAll(); // written first, so it takes MSN 1
+        a.writeAll();
+        c.writeAll();
+        assertThat(b.msn()).isEqualTo(1);
+        assertThat(a.msn()).isEqualTo(2);
+        assertThat(c.msn()).isEqualTo(1);
+        assertThat(llp.segments).extracting(s -> untagged(s).messageSequenceNumber()).containsExactly(1, 2, 1);
+        assertThat(sender.nextMsn(0)).isEqualTo(3);
+        assertThat(sender.nextMsn(2)).isEqualTo(1);
+    }
+
+    @Test
+    void msnWrapsModulo2To32() {
+        sender.restartQueueAt(0, 0xFFFFFFFF);
+        sender.untagged(0, 0x43, 0, Unpooled.EMPTY_BUFFER).writeAll();
+        sender.untagged(0, 0x43, 0, Unpooled.EMPTY_BUFFER).writeAll();
+        assertThat(llp.segments).extracting(s -> untagged(s).messageSequenceNumber()).containsExactly(0xFFFFFFFF, 0);
+    }
+
+    @Test
+    void oneTaggedAndOneUntaggedMessageMayInterleaveButNotTwoOfAKind() {
+        OutboundMessage write = sender.tagged(0x40, 1, 0, Bytes.pooled(new byte[3000]));
+        OutboundMessage send = sender.untagged(0, 0x43, 0, Bytes.pooled(new byte[3000]));
+        OutboundMessage send2 = sender.untagged(0, 0x43, 0, Bytes.pooled(new byte[10]));
+        write.writeNextSegment();
+        send.writeNextSegment();
+        write.writeNextSegment();
+        assertThatThrownBy(send2::writeNextSegment).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("untagged");
+        send.writeAll();
+        write.writeAll();
+        send2.writeAll();
+        assertThat(llp.segments).extracting(s -> DdpControl.isTagged(s[0]))
+                .containsExactly(true, false, true, false, false, true, false);
+        assertThat(send2.msn()).isEqualTo(2);
+    }
+
+    @Test
+    void abandonReleasesTheMessageAndFreesTheSlotForATerminate() {
+        ByteBuf payload = Bytes.pooled(new byte[5000]);
+        OutboundMessage send = sender.untagged(0, 0x43, 0, payload);
+        send.writeNextSegment();
+        send.abandon();
+        assertThat(payload.refCnt()).isZero();
+        assertThat(send.isDone()).isTrue();
+        OutboundMessage terminate = sender.untagged(2, 0x47, 0, Bytes.pooled(new byte[4]));
+        terminate.writeAll();
+        sender.shutdown();
+        assertThat(untagged(llp.segments.get(1)).queueNumber()).isEqualTo(2);
+        assertThat(untagged(llp.segments.get(1)).messageSequenceNumber()).isEqualTo(1);
+    }
+
+    @Test
+    void afterShutdownNothingMoreIsCreatedOrWrittenAndPayloadsAreReleased() {
+        OutboundMessage pending = sender.tagged(0x40, 1, 0, Bytes.pooled(new byte[10]));
+        sender.shutdown();
+        ByteBuf late = Bytes.pooled(new byte[10]);
+        assertThatThrownBy(() -> sender.untagged(0, 0x43, 0, late)).isInstanceOf(IllegalStateException.class);
+        assertThat(late.refCnt()).isZero();
+        assertThatThrownBy(pending::writeNextSegment).isInstanceOf(IllegalStateException.class);
+        pending.abandon();
+        assertThat(llp.segments).isEmpty();
+    }
+
+    @Test
+    void taggedMessageWhoseEndWouldWrapTheTaggedOffsetIsRefused() {
+        ByteBuf payload = Bytes.pooled(new byte[256]);
+        assertThatThrownBy(() -> sender.tagged(0x40, 1, 0xFFFFFFFFFFFFFF00L, payload))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("wraps");
+        assertThat(payload.refCnt()).isZero();
+        sender.tagged(0x40, 1, 0xFFFFFFFFFFFFFF00L, Bytes.pooled(new byte[255])).writeAll();
+        assertThat(tagged(llp.segments.get(0)).taggedOffset()).isEqualTo(0xFFFFFFFFFFFFFF00L);
+    }
+
+    @Test
+    void mulpduTooSmallForAHeaderAndPayloadIsAnError() {
+        llp.mulpdu = 18;
+        OutboundMessage m = sender.untagged(0, 0x43, 0, Bytes.pooled(new byte[1]));
+        assertThatThrownBy(m::writeNextSegment).isInstanceOf(IllegalStateException.class).hasMessageContaining("MULPDU");
+        m.abandon();
+        sender.untagged(0, 0x43, 0, Unpooled.EMPTY_BUFFER).writeAll(); // a header alone still fits
+        assertThat(llp.segments).hasSize(1);
+    }
+
+    @Test
+    void writingADoneMessageIsAnError() {
+        OutboundMessage m = sender.tagged(0x40, 1, 0, Bytes.pooled(new byte[1]));
+        m.writeAll();
+        assertThatThrownBy(m::writeNextSegment).isInstanceOf(IllegalStateException.class);
+    }
+}
