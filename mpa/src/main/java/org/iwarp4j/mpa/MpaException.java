@@ -1,0 +1,78 @@
+package org.iwarp4j.mpa;
+
+/**
+ * The one exception of the MPA layer: a protocol error with its {@link MpaError} code (Terminate
+ * Layer 2 / EType 0 / Code), a message that says what was wrong, and, where known, the stream offset
+ * at which the problem was found.
+ *
+ * <p><b>Unchecked</b> on purpose: it is raised deep inside pure core code (frame parser, FPDU
+ * reader) and always caught in exactly one place, the Netty adapter, which turns it into an event
+ * ({@code exceptionCaught} or a startup-failed event). It travels through Netty callbacks, promises
+ * and lambdas, where checked exceptions do not fit, just like Netty's own {@code DecoderException}.
+ * Tools that only want a verdict use the dissector, which returns errors as data and never throws.
+ *
+ * <p>Stream offsets: for errors found in Full Operation, {@link #streamOffset()} is the offset of
+ * the first octet of the offending FPDU relative to SeqStart of that half connection (RFC 5044 §4.3),
+ * modulo 2^32 as an unsigned value; for startup-frame errors it is the octet offset within the
+ * MPA Request/Reply. {@link #NO_OFFSET} when not applicable.
+ */
+public final class MpaException extends RuntimeException {
+
+    private static final long serialVersionUID = 1L;
+
+    /** {@link #streamOffset()} value when no offset applies. */
+    public static final long NO_OFFSET = -1;
+
+    private final MpaError error;
+    private final long streamOffset;
+
+    public MpaException(MpaError error, String message) {
+        this(error, message, NO_OFFSET, null);
+    }
+
+    public MpaException(MpaError error, String message, long streamOffset) {
+        this(error, message, streamOffset, null);
+    }
+
+    public MpaException(MpaError error, String message, long streamOffset, Throwable cause) {
+        super(message, cause);
+        if (error == null) {
+            throw new NullPointerException("error");
+        }
+        this.error = error;
+        this.streamOffset = streamOffset;
+    }
+
+    /** The MPA error code. */
+    public MpaError error() {
+        return error;
+    }
+
+    /** Where the error was found ({@link #NO_OFFSET} if unknown); see the class comment. */
+    public long streamOffset() {
+        return streamOffset;
+    }
+
+    /** Terminate Layer field: always 0x2 (LLP). */
+    public int terminateLayer() {
+        return MpaError.TERMINATE_LAYER;
+    }
+
+    /** Terminate Error Type field: always 0x0. */
+    public int terminateErrorType() {
+        return MpaError.TERMINATE_ERROR_TYPE;
+    }
+
+    /** Terminate Error Code field (0x01…0x07). */
+    public int terminateErrorCode() {
+        return error.code();
+    }
+
+    @Override
+    public String getMessage() {
+        String m = super.getMessage();
+        return streamOffset == NO_OFFSET
+                ? error + ": " + m
+                : error + " at stream offset " + streamOffset + ": " + m;
+    }
+}

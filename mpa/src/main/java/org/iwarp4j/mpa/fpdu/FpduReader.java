@@ -1,0 +1,226 @@
+package org.iwarp4j.mpa.fpdu;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.CompositeByteBuf;
+import org.iwarp4j.mpa.MpaError;
+import org.iwarp4j.mpa.MpaException;
+
+import java.util.zip.CRC32C;
+
+/**
+ * The receive side of FPDU framing for one half connection, as a pure state machine over
+ * {@link ByteBuf} (RFC 5044 §4, §5.2, §6). No Netty channel code: {@code FpduDecoder} adapts it.
+ *
+ * <p>{@link #read} locates the next FPDU from ULPDU_Length (RFC 5044 §6: receivers delimit FPDUs by
+ * length, markers are only a cross-check), checks ULPDU_Length against the receive limit before
+ * waiting for the rest (a bogus length fails at once, it never makes the reader wait for 64 KiB),
+ * waits until the whole FPDU is present (§6: passed up only when complete and verified), verifies the
+ * CRC when CRCs are on, checks every marker's FPDUPTR (low two bits ignored, §4.2) and returns the
+ * ULPDU with ULPDU_Length, markers, PAD and CRC removed (§4.3: DDP gets the ULPDU only).
+ *
+ * <p>After an error the reader is <em>failed</em>: RFC 5044 §8 forbids delivering any further FPDU
+ * of that half connection, so every later {@link #read} throws {@link IllegalStateException}.
+ *
+ * <p><b>Error for an over-long ULPDU_Length.</b> RFC 5044 names no code for a ULPDU_Length above
+ * what the receiver accepts (a conforming sender never exceeds 64768, §3). The reader reports
+ * {@link MpaError#CRC_ERROR} (0x02): the FPDU cannot be validated, a corrupted length field is by far
+ * the most likely cause, and a CRC check over the octets the bogus length claims would fail anyway;
+ * it also yields the Terminate a peer expects for a damaged FPDU (0x2/0x0/0x02). 0x03 would claim a
+ * marker disagreement that was never observed, and 0x01/0x04 describe other conditions.
+ */
+public final class FpduReader {
+
+    private final boolean crcEnabled;
+    private final boolean markersEnabled;
+    private final int ulpduLimit;
+    private final CRC32C crc = new CRC32C();
+    private int streamOffset;
+    private long fpdusRead;
+    private boolean failed;
+
+    // Details of the last FPDU read, for the frame log (no allocation).
+    private int lastUlpduLength;
+    private int lastWireLength;
+    private long lastCrcField;
+    private int lastMarkerCount;
+
+    /**
+     * @param crcEnabled     whether CRCs were negotiated (RFC 5044 §4.4); when off the CRC field is not checked
+     * @param markersEnabled whether the peer inserts markers into this half connection
+     * @param ulpduLimit     largest ULPDU_Length accepted (0…65535)
+     * @param streamOffset   stream offset (from SeqStart, mod 2^32) of the first octet the reader will see
+     */
+    public FpduReader(boolean crcEnabled, boolean markersEnabled, int ulpduLimit, int streamOffset) {
+        if (ulpduLimit < 0 || ulpduLimit > FpduLayout.MAX_ULPDU_LENGTH_FIELD) {
+            throw new IllegalArgumentException("ULPDU limit must be 0..65535: " + ulpduLimit);
+        }
+        if ((streamOffset & 3) != 0) {
+            throw new IllegalArgumentException("FPDUs start 4-aligned relative to SeqStart: " + streamOffset);
+        }
+        this.crcEnabled = crcEnabled;
+        this.markersEnabled = markersEnabled;
+        this.ulpduLimit = ulpduLimit;
+        this.streamOffset = streamOffset;
+    }
+
+    /**
+     * Reads one FPDU starting at {@code in.readerIndex()}.
+     *
+     * @return the ULPDU (a retained slice of {@code in}, or a composite of retained slices when a
+     *         marker falls inside it; the caller owns and releases it), with {@code in}'s reader index
+     *         moved past the FPDU; or {@code null} when the FPDU is not complete yet ({@code in} untouched)
+     * @throws MpaException  0x02 (CRC mismatch, or ULPDU_Length above the limit) or 0x03 (marker
+     *                       mismatch); the reader is then failed and {@code in} untouched
+     * @throws IllegalStateException if called after a failure
+     */
+    public ByteBuf read(ByteBuf in, ByteBufAllocator alloc) {
+        if (failed) {
+            throw new IllegalStateException("FPDU reader failed earlier: no FPDU may be delivered (RFC 5044 §8)");
+        }
+        int start = in.readerIndex();
+        int available = in.readableBytes();
+        int off = streamOffset;
+        int hdr = FpduLayout.headerPosition(off, markersEnabled);
+        if (available < hdr + FpduLayout.LENGTH_FIELD) {
+            return null;
+        }
+        int ulpduLength = in.getUnsignedShort(start + hdr);
+        if (ulpduLength > ulpduLimit) {
+            throw fail(MpaError.CRC_ERROR, "ULPDU_Length " + ulpduLength + " exceeds the receive limit of "
+                    + ulpduLimit + " octets: the FPDU cannot be valid");
+        }
+        int wire = FpduLayout.wireLength(off, ulpduLength, markersEnabled);
+        if (available < wire) {
+            return null;
+        }
+        long crcField = in.getUnsignedIntLE(start + wire - Crc32c.LENGTH);
+        if (crcEnabled) {
+            crc.reset();
+            Crc32c.update(crc, in, start, FpduLayout.crcCoveredLength(wire));
+            long computed = crc.getValue();
+            if (computed != crcField) {
+                throw fail(MpaError.CRC_ERROR, String.format(
+                        "CRC field 0x%08x, computed 0x%08x over %d octets (ULPDU_Length %d)",
+                        crcField, computed, FpduLayout.crcCoveredLength(wire), ulpduLength));
+            }
+        }
+        int inner = 0;
+        if (markersEnabled) {
+            if (hdr != 0) {
+                checkMarker(in, start, 0, 0);
+            }
+            inner = FpduLayout.innerMarkerCount(off, ulpduLength);
+            for (int k = 0; k < inner; k++) {
+                checkMarker(in, start, FpduLayout.innerMarkerPosition(off, k), FpduLayout.innerMarkerFpduptr(off, k));
+            }
+        }
+        ByteBuf ulpdu = extractUlpdu(in, start, off, hdr, ulpduLength, inner, alloc);
+        in.readerIndex(start + wire);
+        streamOffset = off + wire;
+        fpdusRead++;
+        lastUlpduLength = ulpduLength;
+        lastWireLength = wire;
+        lastCrcField = crcField;
+        lastMarkerCount = inner + (hdr != 0 ? 1 : 0);
+        return ulpdu;
+    }
+
+    private void checkMarker(ByteBuf in, int start, int position, int expectedFpduptr) {
+        int fpduptr = in.getUnsignedShort(start + position + FpduLayout.FPDUPTR_OFFSET);
+        // RFC 5044 §4.2: low two bits treated as 0; RESERVED ignored. FPDUPTR is 16 bits on the wire.
+        if ((fpduptr & FpduLayout.FPDUPTR_MASK) != (expectedFpduptr & 0xFFFF)) {
+            throw fail(MpaError.MARKER_MISMATCH, "marker at FPDU offset " + position + " has FPDUPTR "
+                    + fpduptr + ", but ULPDU_Length places the FPDU start " + expectedFpduptr + " octets back");
+        }
+    }
+
+    private static ByteBuf extractUlpdu(ByteBuf in, int start, int off, int hdr, int ulpduLength, int inner,
+                                        ByteBufAllocator alloc) {
+        int ulpduEnd = FpduLayout.LENGTH_FIELD + ulpduLength; // content index just past the ULPDU
+        int splitting = 0;
+        int first = FpduLayout.firstInnerMarkerIndex(off);
+        // count markers whose content index lies strictly inside the ULPDU
+        for (int k = 0; k < inner; k++) {
+            if (first + k * FpduLayout.CONTENT_PER_MARKER < ulpduEnd) {
+                splitting++;
+            }
+        }
+        int dataStart = start + hdr + FpduLayout.LENGTH_FIELD;
+        if (splitting == 0) {
+            return in.retainedSlice(dataStart, ulpduLength);
+        }
+        CompositeByteBuf composite = alloc.compositeBuffer(splitting + 1);
+        try {
+            int from = FpduLayout.LENGTH_FIELD; // content index
+            for (int k = 0; k < splitting; k++) {
+                int at = first + k * FpduLayout.CONTENT_PER_MARKER;
+                composite.addComponent(true, in.retainedSlice(start + hdr + from + k * FpduLayout.MARKER_LENGTH, at - from));
+                from = at;
+            }
+            composite.addComponent(true,
+                    in.retainedSlice(start + hdr + from + splitting * FpduLayout.MARKER_LENGTH, ulpduEnd - from));
+            return composite;
+        } catch (RuntimeException e) {
+            composite.release();
+            throw e;
+        }
+    }
+
+    private MpaException fail(MpaError error, String message) {
+        failed = true;
+        return new MpaException(error, message, Integer.toUnsignedLong(streamOffset));
+    }
+
+    /** Stream offset (from SeqStart, mod 2^32) of the next octet the reader expects. */
+    public int streamOffset() {
+        return streamOffset;
+    }
+
+    /** FPDUs delivered so far. */
+    public long fpdusRead() {
+        return fpdusRead;
+    }
+
+    /** Whether an error was reported (nothing more will be delivered). */
+    public boolean failed() {
+        return failed;
+    }
+
+    public boolean crcEnabled() {
+        return crcEnabled;
+    }
+
+    public boolean markersEnabled() {
+        return markersEnabled;
+    }
+
+    public int ulpduLimit() {
+        return ulpduLimit;
+    }
+
+    /** ULPDU_Length of the last FPDU read. */
+    public int lastUlpduLength() {
+        return lastUlpduLength;
+    }
+
+    /** Wire length of the last FPDU read. */
+    public int lastWireLength() {
+        return lastWireLength;
+    }
+
+    /** CRC field of the last FPDU read, as {@code CRC32C.getValue()} would give it. */
+    public long lastCrcField() {
+        return lastCrcField;
+    }
+
+    /** Markers (leading one included) of the last FPDU read. */
+    public int lastMarkerCount() {
+        return lastMarkerCount;
+    }
+
+    /** Most octets the reader ever needs buffered for one FPDU: the limit plus the MPA overhead. */
+    public int maxFpduWireLength() {
+        return FpduLayout.maxWireLength(ulpduLimit, markersEnabled);
+    }
+}

@@ -1,0 +1,261 @@
+package org.iwarp4j.mpa.fpdu;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.CompositeByteBuf;
+import io.netty.util.ReferenceCountUtil;
+
+import java.util.zip.CRC32C;
+
+/**
+ * The send side of FPDU framing for one half connection, as a pure state machine over
+ * {@link ByteBuf} (RFC 5044 §4): it turns a ULPDU into the parts of one FPDU without copying the
+ * ULPDU. {@code FpduEncoder} adapts it to a Netty pipeline (one gathered write per FPDU).
+ *
+ * <p>The ULPDU is given as a header and an optional payload (for example a DDP header and the user's
+ * data), so the caller never builds a {@code CompositeByteBuf}. The parts handed to the
+ * {@link PartSink}, in wire order, are:
+ * <ol>
+ *   <li>a small buffer with the leading FPDUPTR-0 marker (when the FPDU starts on a 512 boundary)
+ *       and ULPDU_Length;</li>
+ *   <li>the header and payload themselves, or, when markers fall inside the ULPDU, retained slices
+ *       of them with 4-octet marker buffers between them;</li>
+ *   <li>a small buffer with PAD (zeros), a marker that falls between PAD and CRC, and the CRC (CRC32c
+ *       of everything before it, least-significant octet first; zeros when CRCs are off, RFC 5044
+ *       §4.1 — the field is always present).</li>
+ * </ol>
+ * All the small buffers are slices of one pooled allocation per FPDU.
+ */
+public final class FpduWriter {
+
+    /** Receives the parts of one FPDU in wire order; ownership of each part passes to the sink. */
+    @FunctionalInterface
+    public interface PartSink {
+        /**
+         * @param part the next octets of the FPDU (the sink must release it)
+         * @param last whether this is the final part (the trailer with the CRC)
+         */
+        void part(ByteBuf part, boolean last);
+    }
+
+    private final boolean crcEnabled;
+    private final boolean markersEnabled;
+    private final int maxUlpduLength;
+    private final CRC32C crc = new CRC32C();
+    private int streamOffset;
+    private long fpdusWritten;
+
+    private int lastStreamOffset;
+    private int lastUlpduLength;
+    private int lastWireLength;
+    private long lastCrc;
+    private int lastMarkerCount;
+
+    /**
+     * @param crcEnabled     whether CRCs were negotiated (else the CRC field is sent as zeros)
+     * @param markersEnabled whether the peer asked for markers in this half connection (RFC 5044 §7.1.1 M bit)
+     * @param maxUlpduLength largest ULPDU accepted (the MULPDU reported to the user; at most 64768, RFC 5044 §3)
+     * @param streamOffset   stream offset (from SeqStart) of the first octet this writer produces; normally 0
+     */
+    public FpduWriter(boolean crcEnabled, boolean markersEnabled, int maxUlpduLength, int streamOffset) {
+        if (maxUlpduLength < 0 || maxUlpduLength > FpduLayout.MAX_ULPDU_LENGTH_FIELD) {
+            throw new IllegalArgumentException("max ULPDU length must be 0..65535: " + maxUlpduLength);
+        }
+        if ((streamOffset & 3) != 0) {
+            throw new IllegalArgumentException("FPDUs start 4-aligned relative to SeqStart: " + streamOffset);
+        }
+        this.crcEnabled = crcEnabled;
+        this.markersEnabled = markersEnabled;
+        this.maxUlpduLength = maxUlpduLength;
+        this.streamOffset = streamOffset;
+    }
+
+    /**
+     * Frames one ULPDU ({@code header} followed by {@code payload}) and hands its parts to {@code sink}.
+     * Takes ownership of {@code header} and {@code payload} on every path.
+     *
+     * @param payload may be {@code null}
+     * @throws IllegalArgumentException if the ULPDU is longer than the maximum (RFC 5044 §3, MPA-04);
+     *                                  nothing was written and both buffers were released
+     */
+    public void write(ByteBuf header, ByteBuf payload, ByteBufAllocator alloc, PartSink sink) {
+        int hl = header.readableBytes();
+        int pl = payload == null ? 0 : payload.readableBytes();
+        int ulpduLength = hl + pl;
+        if (ulpduLength > maxUlpduLength) {
+            ReferenceCountUtil.safeRelease(header);
+            if (payload != null) {
+                ReferenceCountUtil.safeRelease(payload);
+            }
+            throw new IllegalArgumentException("ULPDU of " + ulpduLength + " octets exceeds MULPDU "
+                    + maxUlpduLength + " (RFC 5044 §3: DDP must not hand MPA a larger ULPDU)");
+        }
+        int off = streamOffset;
+        int hdr = FpduLayout.headerPosition(off, markersEnabled);
+        int inner = markersEnabled ? FpduLayout.innerMarkerCount(off, ulpduLength) : 0;
+        int pad = FpduLayout.padLength(ulpduLength);
+        int ulpduEnd = FpduLayout.LENGTH_FIELD + ulpduLength;
+        int first = FpduLayout.firstInnerMarkerIndex(off);
+        int splitting = 0;
+        for (int k = 0; k < inner; k++) {
+            if (first + k * FpduLayout.CONTENT_PER_MARKER < ulpduEnd) {
+                splitting++;
+            }
+        }
+        int beforeCrc = inner - splitting; // 0 or 1: a marker between PAD and CRC
+        int prefix = hdr + FpduLayout.LENGTH_FIELD;
+        int overhead = prefix + FpduLayout.MARKER_LENGTH * (splitting + beforeCrc) + pad + Crc32c.LENGTH;
+        ByteBuf ovh = alloc.ioBuffer(overhead);
+        crc.reset();
+        try {
+            if (hdr != 0) {
+                ovh.writeInt(0); // RFC 5044 §4.3: marker between FPDUs: RESERVED 0, FPDUPTR 0, covered by this CRC
+            }
+            ovh.writeShort(ulpduLength);
+            crcUpdate(ovh, 0, prefix);
+            sink.part(ovh.retainedSlice(0, prefix), false);
+            if (splitting == 0) {
+                crcUpdate(header, header.readerIndex(), hl);
+                ByteBuf h = header;
+                header = null;
+                sink.part(h, false);
+                if (payload != null) {
+                    crcUpdate(payload, payload.readerIndex(), pl);
+                    ByteBuf p = payload;
+                    payload = null;
+                    sink.part(p, false);
+                }
+            } else {
+                int from = FpduLayout.LENGTH_FIELD;
+                for (int k = 0; k < splitting; k++) {
+                    int at = first + k * FpduLayout.CONTENT_PER_MARKER;
+                    emitRange(header, hl, payload, from - FpduLayout.LENGTH_FIELD, at - FpduLayout.LENGTH_FIELD, sink);
+                    int m = ovh.writerIndex();
+                    ovh.writeShort(0).writeShort(FpduLayout.innerMarkerFpduptr(off, k));
+                    crcUpdate(ovh, m, FpduLayout.MARKER_LENGTH);
+                    sink.part(ovh.retainedSlice(m, FpduLayout.MARKER_LENGTH), false);
+                    from = at;
+                }
+                emitRange(header, hl, payload, from - FpduLayout.LENGTH_FIELD, ulpduLength, sink);
+            }
+            int t = ovh.writerIndex();
+            ovh.writeZero(pad); // RFC 5044 §4.1: PAD sent as zeros
+            if (beforeCrc != 0) {
+                // RFC 5044 §4.4: a marker right after the PAD belongs to this FPDU and its CRC.
+                ovh.writeShort(0).writeShort(FpduLayout.innerMarkerFpduptr(off, inner - 1));
+            }
+            crcUpdate(ovh, t, ovh.writerIndex() - t);
+            long value = crcEnabled ? crc.getValue() : 0;
+            ovh.writeIntLE((int) value); // RFC 5044 §4.4: least-significant octet first
+            ovh.readerIndex(t);
+            ByteBuf trailer = ovh;
+            ovh = null;
+            int wire = FpduLayout.wireLength(off, ulpduLength, markersEnabled);
+            lastStreamOffset = off;
+            lastUlpduLength = ulpduLength;
+            lastWireLength = wire;
+            lastCrc = value;
+            lastMarkerCount = inner + (hdr != 0 ? 1 : 0);
+            streamOffset = off + wire;
+            fpdusWritten++;
+            sink.part(trailer, true);
+        } finally {
+            if (ovh != null) {
+                ovh.release();
+            }
+            if (header != null) {
+                header.release();
+            }
+            if (payload != null) {
+                payload.release();
+            }
+        }
+    }
+
+    /** Emits ULPDU octets [a, b) as retained slices of header/payload. */
+    private void emitRange(ByteBuf header, int hl, ByteBuf payload, int a, int b, PartSink sink) {
+        if (a < hl) {
+            int e = Math.min(b, hl);
+            if (e > a) {
+                int idx = header.readerIndex() + a;
+                crcUpdate(header, idx, e - a);
+                sink.part(header.retainedSlice(idx, e - a), false);
+            }
+        }
+        if (b > hl && payload != null) {
+            int s = Math.max(a, hl) - hl;
+            int e = b - hl;
+            if (e > s) {
+                int idx = payload.readerIndex() + s;
+                crcUpdate(payload, idx, e - s);
+                sink.part(payload.retainedSlice(idx, e - s), false);
+            }
+        }
+    }
+
+    private void crcUpdate(ByteBuf buf, int index, int length) {
+        if (crcEnabled) {
+            Crc32c.update(crc, buf, index, length);
+        }
+    }
+
+    /**
+     * Frames one ULPDU into a single (composite) buffer holding the whole FPDU: for tests, tools and
+     * the dissector. Takes ownership of {@code ulpdu}.
+     */
+    public ByteBuf encode(ByteBuf ulpdu, ByteBufAllocator alloc) {
+        CompositeByteBuf out = alloc.compositeBuffer(Integer.MAX_VALUE);
+        try {
+            write(ulpdu, null, alloc, (part, last) -> out.addComponent(true, part));
+            return out;
+        } catch (RuntimeException e) {
+            out.release();
+            throw e;
+        }
+    }
+
+    /** Stream offset (from SeqStart, mod 2^32) of the next FPDU. */
+    public int streamOffset() {
+        return streamOffset;
+    }
+
+    public long fpdusWritten() {
+        return fpdusWritten;
+    }
+
+    public boolean crcEnabled() {
+        return crcEnabled;
+    }
+
+    public boolean markersEnabled() {
+        return markersEnabled;
+    }
+
+    /** Largest ULPDU accepted (the MULPDU). */
+    public int maxUlpduLength() {
+        return maxUlpduLength;
+    }
+
+    /** Stream offset of the last FPDU written. */
+    public int lastStreamOffset() {
+        return lastStreamOffset;
+    }
+
+    public int lastUlpduLength() {
+        return lastUlpduLength;
+    }
+
+    public int lastWireLength() {
+        return lastWireLength;
+    }
+
+    /** CRC value sent in the last FPDU (0 when CRCs are off). */
+    public long lastCrc() {
+        return lastCrc;
+    }
+
+    /** Markers (leading one included) of the last FPDU. */
+    public int lastMarkerCount() {
+        return lastMarkerCount;
+    }
+}

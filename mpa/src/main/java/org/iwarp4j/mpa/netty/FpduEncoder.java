@@ -1,0 +1,191 @@
+package org.iwarp4j.mpa.netty;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelOutboundHandlerAdapter;
+import io.netty.channel.ChannelPromise;
+import io.netty.channel.VoidChannelPromise;
+import io.netty.util.ReferenceCountUtil;
+import org.iwarp4j.mpa.fpdu.FpduWriter;
+
+import java.nio.channels.ClosedChannelException;
+import java.util.ArrayDeque;
+
+/**
+ * Netty adapter of {@link FpduWriter}: frames every outbound {@link ByteBuf} (one ULPDU each) into an
+ * FPDU, written as a gathered write of retained slices (the ULPDU is never copied). The
+ * allocation-free two-part path is {@link FpduSender#send}.
+ *
+ * <p><b>Responder hold (RFC 5044 §7.1.2 rule 4, MPA-38).</b> A Responder MUST NOT send any FPDU or
+ * marker before it has received and validated one FPDU. When created with {@code hold = true} the
+ * encoder queues outbound ULPDUs (with their promises, and remembers flushes) until
+ * {@link FpduDecoder} reports the first valid inbound FPDU, then frames and flushes them in order —
+ * transparent to the layer above. Queued ULPDUs are released and their promises failed if the
+ * handler is removed (e.g. the channel closes) first.
+ */
+public final class FpduEncoder extends ChannelOutboundHandlerAdapter implements FpduSender, FpduWriter.PartSink {
+
+    private record Held(ByteBuf header, ByteBuf payload, ChannelPromise promise) {}
+
+    private final FpduWriter writer;
+    private ChannelHandlerContext ctx;
+    private VoidChannelPromise silentVoid;
+    private ChannelPromise currentPromise;
+    private boolean holding;
+    private boolean flushRequested;
+    private ArrayDeque<Held> held;
+    private String channelName = "";
+
+    /**
+     * @param writer the FPDU writer of this half connection
+     * @param hold   hold outbound FPDUs until {@link #releaseHold()} (Responder, RFC 5044 §7.1.2 rule 4)
+     */
+    public FpduEncoder(FpduWriter writer, boolean hold) {
+        this.writer = writer;
+        this.holding = hold;
+    }
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        this.ctx = ctx;
+        this.silentVoid = new VoidChannelPromise(ctx.channel(), false);
+        this.channelName = ctx.channel().toString();
+    }
+
+    @Override
+    public void handlerRemoved(ChannelHandlerContext ctx) {
+        failHeld(new ClosedChannelException());
+    }
+
+    @Override
+    public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
+        if (msg instanceof ByteBuf buf) {
+            send(buf, null, promise);
+        } else {
+            ReferenceCountUtil.release(msg);
+            promise.tryFailure(new IllegalArgumentException("the FPDU encoder takes ByteBuf ULPDUs, not "
+                    + (msg == null ? "null" : msg.getClass().getName())));
+        }
+    }
+
+    @Override
+    public void flush(ChannelHandlerContext ctx) {
+        if (holding) {
+            flushRequested = true;
+        } else {
+            ctx.flush();
+        }
+    }
+
+    @Override
+    public void send(ByteBuf header, ByteBuf payload, ChannelPromise promise) {
+        ChannelHandlerContext c = ctx;
+        if (c == null) {
+            release(header, payload);
+            promise.tryFailure(new IllegalStateException("FPDU encoder is not in a pipeline"));
+            return;
+        }
+        if (!c.executor().inEventLoop()) {
+            c.executor().execute(() -> send(header, payload, promise));
+            return;
+        }
+        if (holding) {
+            if (held == null) {
+                held = new ArrayDeque<>();
+            }
+            held.add(new Held(header, payload, promise));
+            return;
+        }
+        frame(header, payload, promise);
+    }
+
+    private void frame(ByteBuf header, ByteBuf payload, ChannelPromise promise) {
+        currentPromise = promise;
+        try {
+            writer.write(header, payload, ctx.alloc(), this);
+        } catch (RuntimeException e) {
+            promise.tryFailure(e);
+            return;
+        } finally {
+            currentPromise = null;
+        }
+        if (MpaFrameLog.enabled()) {
+            MpaFrameLog.outbound(channelName, writer);
+        }
+    }
+
+    @Override
+    public void part(ByteBuf part, boolean last) {
+        ctx.write(part, last ? currentPromise : silentVoid);
+    }
+
+    @Override
+    public void flush() {
+        ChannelHandlerContext c = ctx;
+        if (c == null) {
+            return;
+        }
+        if (!c.executor().inEventLoop()) {
+            c.executor().execute(this::flush);
+            return;
+        }
+        flush(c);
+    }
+
+    @Override
+    public int mulpdu() {
+        return writer.maxUlpduLength();
+    }
+
+    /** Whether outbound FPDUs are still held (Responder before the first inbound FPDU). */
+    public boolean holding() {
+        return holding;
+    }
+
+    /**
+     * Ends the Responder hold: frames every queued ULPDU in order and flushes if a flush was
+     * requested meanwhile. Called by {@link FpduDecoder} after the first valid inbound FPDU. Must run
+     * on the event loop.
+     */
+    public void releaseHold() {
+        if (!holding) {
+            return;
+        }
+        holding = false;
+        if (held != null) {
+            Held h;
+            while ((h = held.poll()) != null) {
+                frame(h.header(), h.payload(), h.promise());
+            }
+            held = null;
+        }
+        if (flushRequested && ctx != null) {
+            flushRequested = false;
+            ctx.flush();
+        }
+    }
+
+    private void failHeld(Throwable cause) {
+        if (held == null) {
+            return;
+        }
+        Held h;
+        while ((h = held.poll()) != null) {
+            release(h.header(), h.payload());
+            h.promise().tryFailure(cause);
+        }
+        held = null;
+    }
+
+    private static void release(ByteBuf header, ByteBuf payload) {
+        ReferenceCountUtil.safeRelease(header);
+        if (payload != null) {
+            ReferenceCountUtil.safeRelease(payload);
+        }
+    }
+
+    /** The core writer (stream offset, counters). */
+    public FpduWriter writer() {
+        return writer;
+    }
+}

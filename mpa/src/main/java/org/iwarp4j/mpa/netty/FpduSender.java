@@ -1,0 +1,32 @@
+package org.iwarp4j.mpa.netty;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelPromise;
+
+/**
+ * The allocation-free send path of the FPDU encoder, for the layer above (DDP): a ULPDU given as a
+ * header and a payload, framed into one FPDU and written as one gathered write (the parts are written
+ * to the channel without a flush in between; RFC 5044 §5.1 and siw-interop: one FPDU per gathered
+ * write). No {@code CompositeByteBuf} is built and the payload is never copied.
+ *
+ * <p>Obtain it from {@link MpaEstablishedEvent#sender()}. Call it on the channel's event loop (calls
+ * from other threads are handed over to the loop, which costs an allocation).
+ */
+public interface FpduSender {
+
+    /**
+     * Frames and writes one ULPDU = {@code header || payload}. Takes ownership of both buffers on
+     * every path. Does not flush.
+     *
+     * @param payload may be {@code null}
+     * @param promise completed when the whole FPDU was written; failed with
+     *                {@link IllegalArgumentException} when the ULPDU exceeds {@link #mulpdu()} (RFC 5044 §3)
+     */
+    void send(ByteBuf header, ByteBuf payload, ChannelPromise promise);
+
+    /** Flushes what was sent. */
+    void flush();
+
+    /** MULPDU: the largest ULPDU {@link #send} accepts (RFC 5044 §4.5). */
+    int mulpdu();
+}

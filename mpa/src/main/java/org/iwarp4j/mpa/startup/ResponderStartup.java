@@ -1,0 +1,205 @@
+package org.iwarp4j.mpa.startup;
+
+import org.iwarp4j.mpa.MpaConfig;
+import org.iwarp4j.mpa.MpaError;
+import org.iwarp4j.mpa.MpaException;
+import org.iwarp4j.mpa.MpaParameters;
+import org.iwarp4j.mpa.MpaRejection;
+import org.iwarp4j.mpa.MpaRole;
+import org.iwarp4j.mpa.Mulpdu;
+import org.iwarp4j.mpa.RtrReplyPolicy;
+import org.iwarp4j.mpa.RtrType;
+import org.iwarp4j.mpa.frame.EnhancedConnectionData;
+import org.iwarp4j.mpa.frame.MpaFrame;
+import org.iwarp4j.mpa.frame.MpaFrameType;
+
+import java.util.EnumSet;
+import java.util.Set;
+
+/**
+ * The Responder's side of MPA startup as a pure state machine (RFC 5044 §7.1.2 rule 2,
+ * RFC 6581 §9, §10): validates the Request, then builds an accepting Reply (with the IRD/ORD and RTR
+ * negotiation) or a rejecting one.
+ *
+ * <p>Usage: {@link #onRequest} once; then exactly one of {@link #accept} or {@link #reject}.
+ */
+public final class ResponderStartup {
+
+    /** The values a Responder accepts with (from its configuration or its user). */
+    public record Acceptance(byte[] privateData, int ird, int ord) {
+        public Acceptance {
+            privateData = privateData == null ? new byte[0] : privateData.clone();
+        }
+    }
+
+    /** An accepting Reply and the parameters it establishes. */
+    public record Accepted(MpaFrame reply, MpaParameters parameters) {}
+
+    private final MpaConfig config;
+    private final int emss;
+    private MpaFrame request;
+    private boolean decided;
+
+    /**
+     * @param config the Responder's configuration
+     * @param emss   effective MSS of the connection (for MULPDU)
+     */
+    public ResponderStartup(MpaConfig config, int emss) {
+        this.config = config;
+        this.emss = emss;
+    }
+
+    /**
+     * Validates the peer's frame (expected: the Request).
+     *
+     * @throws MpaException {@link MpaError#INVALID_STARTUP_FRAME} for a Reply (Responder/Responder or a
+     *                      confused peer) or a revision above the configured one (RFC 6581 §10: a Responder
+     *                      that does not support the enhanced format treats it as badly formatted)
+     */
+    public void onRequest(MpaFrame frame) {
+        if (request != null) {
+            throw new IllegalStateException("the Request was already processed");
+        }
+        if (frame.type() != MpaFrameType.REQUEST) {
+            throw new MpaException(MpaError.INVALID_STARTUP_FRAME,
+                    "received an MPA Reply while waiting for the Request: both ends are Responders");
+        }
+        if (frame.revision() > config.revision()) {
+            throw new MpaException(MpaError.INVALID_STARTUP_FRAME, "Request has Rev " + frame.revision()
+                    + " but this Responder is configured for Rev " + config.revision() + " at most");
+        }
+        request = frame;
+    }
+
+    /** The validated Request. */
+    public MpaFrame request() {
+        return request;
+    }
+
+    /**
+     * Whether the configuration asks to reject this Request because the Initiator's IRD is below the
+     * ORD this Responder needs ({@link MpaConfig#requiredOrd()}, RFC 6581 §9.1).
+     */
+    public boolean insufficientInitiatorIrd() {
+        EnhancedConnectionData q = request.enhancedData();
+        return q != null && config.requiredOrd() > 0 && q.ird() != EnhancedConnectionData.NO_NEGOTIATION
+                && q.ird() < config.requiredOrd();
+    }
+
+    /** The acceptance values of the configuration. */
+    public Acceptance defaultAcceptance() {
+        return new Acceptance(config.privateData(), config.ird(), config.ord());
+    }
+
+    /** Builds the accepting Reply (R=0) and the negotiated parameters. */
+    public Accepted accept(Acceptance acceptance) {
+        checkDecidable();
+        EnhancedConnectionData q = request.enhancedData();
+        int maxPd = MpaFrame.MAX_PRIVATE_DATA_LENGTH - (q != null ? EnhancedConnectionData.LENGTH : 0);
+        if (acceptance.privateData().length > maxPd) {
+            throw new IllegalArgumentException("private data of " + acceptance.privateData().length
+                    + " octets exceeds " + maxPd + " (RFC 5044 §7.1.1, RFC 6581 §7)");
+        }
+        checkValue("ird", acceptance.ird());
+        checkValue("ord", acceptance.ord());
+        decided = true;
+        int irdLimit = Math.max(config.irdLimit(), acceptance.ird());
+        int ird = acceptance.ird();
+        int ord = acceptance.ord();
+        Set<RtrType> flags = EnumSet.noneOf(RtrType.class);
+        MpaFrame reply;
+        boolean p2p = false;
+        if (q != null) {
+            p2p = q.peerToPeer();
+            if (p2p) {
+                flags = replyRtrFlags(q.rtrFlags());
+            }
+            // RFC 6581 §9.1: a Read RTR consumes an IRD slot, so the IRD is raised to at least 1.
+            int minimumIrd = flags.contains(RtrType.READ) ? 1 : 0;
+            int replyIrd = IrdOrd.responderReplyIrd(ird, irdLimit, q.ord(), minimumIrd);
+            int replyOrd = IrdOrd.responderReplyOrd(ord, q.ird());
+            int finalIrd = IrdOrd.responderFinalIrd(ird, irdLimit, q.ord(), minimumIrd);
+            int finalOrd = IrdOrd.responderFinalOrd(ord, q.ird());
+            // RFC 6581 §9.2: A echoes the Request; with A=0 the flags are sent as 0.
+            EnhancedConnectionData data = EnhancedConnectionData.of(p2p, flags, replyIrd, replyOrd);
+            reply = new MpaFrame(MpaFrameType.REPLY, config.markers(), config.crc(), false, true, 0,
+                    request.revision(), data, acceptance.privateData());
+            ird = finalIrd;
+            ord = finalOrd;
+        } else {
+            // RFC 6581 §10: an S=0 Request gets an unenhanced Reply (same revision).
+            reply = new MpaFrame(MpaFrameType.REPLY, config.markers(), config.crc(), false, false, 0,
+                    request.revision(), null, acceptance.privateData());
+        }
+        boolean txMarkers = request.markers(); // RFC 5044 §7.1.1: M in the Request binds the Responder
+        MpaParameters params = new MpaParameters(MpaRole.RESPONDER, request, reply, request.crc() || reply.crc(),
+                txMarkers, reply.markers(), ird, ord, p2p ? flags : Set.of(), null, null,
+                Mulpdu.of(emss, txMarkers), config.receiveUlpduLimit());
+        return new Accepted(reply, params);
+    }
+
+    /**
+     * Builds a rejecting Reply (R=1) with the given ULP private data (RFC 5044 §7.1.2 rule 2).
+     *
+     * @param neededOrd the ORD to put in an enhanced reject (RFC 6581 §9.1: the ORD the Responder
+     *                  needs when rejecting for insufficient Initiator IRD), or -1 for the configured ORD
+     */
+    public MpaRejection reject(byte[] privateData, int neededOrd) {
+        checkDecidable();
+        EnhancedConnectionData q = request.enhancedData();
+        byte[] pd = privateData == null ? new byte[0] : privateData;
+        int maxPd = MpaFrame.MAX_PRIVATE_DATA_LENGTH - (q != null ? EnhancedConnectionData.LENGTH : 0);
+        if (pd.length > maxPd) {
+            throw new IllegalArgumentException("private data of " + pd.length + " octets exceeds " + maxPd);
+        }
+        decided = true;
+        MpaFrame reply;
+        if (q != null) {
+            int ord = neededOrd >= 0 ? Math.min(neededOrd, EnhancedConnectionData.NO_NEGOTIATION) : config.ord();
+            EnhancedConnectionData data = EnhancedConnectionData.of(q.peerToPeer(), EnumSet.noneOf(RtrType.class),
+                    config.ird(), ord);
+            reply = new MpaFrame(MpaFrameType.REPLY, config.markers(), config.crc(), true, true, 0,
+                    request.revision(), data, pd);
+        } else {
+            reply = new MpaFrame(MpaFrameType.REPLY, config.markers(), config.crc(), true, false, 0,
+                    request.revision(), null, pd);
+        }
+        return new MpaRejection(MpaRole.RESPONDER, false, request, reply,
+                neededOrd >= 0 ? MpaError.INSUFFICIENT_IRD : null);
+    }
+
+    /**
+     * RFC 6581 §9.2: set each offered type this Responder supports (or only the preferred one, by
+     * policy); if none of the offered types is supported, set the most preferred supported type.
+     */
+    Set<RtrType> replyRtrFlags(Set<RtrType> offered) {
+        EnumSet<RtrType> flags = EnumSet.noneOf(RtrType.class);
+        for (RtrType t : config.rtrTypes()) {
+            if (offered.contains(t)) {
+                flags.add(t);
+                if (config.rtrReplyPolicy() == RtrReplyPolicy.PREFERRED_ONLY) {
+                    break;
+                }
+            }
+        }
+        if (flags.isEmpty()) {
+            flags.add(config.rtrTypes().get(0));
+        }
+        return flags;
+    }
+
+    private void checkDecidable() {
+        if (request == null) {
+            throw new IllegalStateException("no Request yet");
+        }
+        if (decided) {
+            throw new IllegalStateException("the Request was already accepted or rejected");
+        }
+    }
+
+    private static void checkValue(String name, int v) {
+        if (v < 0 || v > EnhancedConnectionData.NO_NEGOTIATION) {
+            throw new IllegalArgumentException(name + " must be 0..0x3FFF: " + v);
+        }
+    }
+}
