@@ -17,6 +17,7 @@ final class Endpoint implements AutoCloseable {
     final TestMemory memory = new TestMemory();
     final RecordingListener listener = new RecordingListener();
     final CapturingLlp llp;
+    private final AutoCloseable lowerLayer;
     final RdmapStream stream;
     final Object identity;
     private final List<ByteBuf> receiveBuffers = new ArrayList<>();
@@ -28,7 +29,17 @@ final class Endpoint implements AutoCloseable {
     Endpoint(RdmapStreamConfig config, int mulpdu, AtomicExecutor atomics) {
         this.identity = config.streamIdentity() != null ? config.streamIdentity() : new Object();
         this.llp = new CapturingLlp(mulpdu);
+        this.lowerLayer = llp;
         this.stream = new RdmapStream(config.withProtectionDomain(PD, identity), memory, atomics, llp,
+                ByteBufAllocator.DEFAULT, listener);
+    }
+
+    /** An endpoint writing into another lower layer (e.g. {@link MpaLink}), which the caller closes. */
+    Endpoint(RdmapStreamConfig config, org.iwarp4j.ddp.send.LlpSegmentWriter lower, AtomicExecutor atomics) {
+        this.identity = new Object();
+        this.llp = new CapturingLlp(0);
+        this.lowerLayer = null;
+        this.stream = new RdmapStream(config.withProtectionDomain(PD, identity), memory, atomics, lower,
                 ByteBufAllocator.DEFAULT, listener);
     }
 
