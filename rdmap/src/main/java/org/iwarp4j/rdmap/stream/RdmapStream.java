@@ -159,7 +159,8 @@ public final class RdmapStream {
      * verbs QP in the error state).
      *
      * @throws IllegalArgumentException for an operation that cannot be built: RFC 7306 operation on a
-     *                                  plain RFC 5040 stream, misaligned atomic target [EXT-04], Read length
+     *                                  plain RFC 5040 stream, Read/Atomic with ORD 0, misaligned atomic
+     *                                  target [EXT-04], Read length
      *                                  beyond 2^32−1 or a local sink that is not registered with local-write
      *                                  access and large enough, a sink TO range that wraps 2^64
      * @throws IllegalStateException    if the send queue is full
@@ -187,6 +188,10 @@ public final class RdmapStream {
     private void validate(RdmapOperation op) {
         if (op.type().isRfc7306() && !config.rfc7306()) {
             throw new IllegalArgumentException(op.type() + " needs RFC 7306, which is not enabled on this stream");
+        }
+        if (op.type().awaitsResponse() && config.ord() == 0) {
+            // RFC 5040 §6.1: with an outbound limit of 0 the request could never be sent
+            throw new IllegalArgumentException(op.type() + " needs an ORD of at least 1; this stream's ORD is 0");
         }
         if (op instanceof RdmapOperation.RdmaWrite w) {
             checkSink(w.data(), w.sinkTaggedOffset());
@@ -363,10 +368,6 @@ public final class RdmapStream {
     }
 
     // ------------------------------------------------------------------ collaborators
-
-    RdmapStreamConfig configInternal() {
-        return config;
-    }
 
     RdmapMemory memory() {
         return memory;

@@ -264,6 +264,10 @@ class RdmapStreamTest {
             assertThatThrownBy(() -> e.stream.submit(new RdmaRead(1, 1, 0, 1L << 32, 2, 0, false)))
                     .hasMessageContaining("2^32");
         }
+        try (Endpoint e = new Endpoint(RdmapStreamConfig.defaults().withReadDepths(4, 0), 1500)) {
+            assertThatThrownBy(() -> e.stream.submit(new RdmaRead(1, 1, 0, 0, 2, 0, false)))
+                    .hasMessageContaining("ORD");
+        }
     }
 
     @Test
