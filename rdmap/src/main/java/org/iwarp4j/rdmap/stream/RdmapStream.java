@@ -79,7 +79,7 @@ public final class RdmapStream {
     private Terminate terminateSent;
     private Terminate terminateReceived;
     private RdmapException firstError;
-    private RtrType expectedRtr;
+    private java.util.Set<RtrType> expectedRtr;
     private boolean firstMessageSeen;
 
     /**
@@ -257,19 +257,29 @@ public final class RdmapStream {
     }
 
     /**
-     * Responder in RFC 6581 peer-to-peer mode: the first message from the peer is {@code type}'s RTR.
-     * For a Send RTR an internal zero-length receive is posted for QN 0 MSN 1, so it does not consume a
-     * user receive; call before {@link #postReceive}.
+     * Responder in RFC 6581 peer-to-peer mode: the peer's first message is the RTR of one of
+     * {@code possible} (the types the MPA Reply allowed; the initiator picks one, RFC 6581 §9.2). The
+     * listener hears {@link RdmapListener#onRtrReceived} when it arrives. If a Send RTR is possible, user
+     * receives posted before the first segment are held back; when the first segment is the zero-length
+     * Send RTR (QN 0, MSN 1) an internal receive absorbs it, so the RTR never consumes a user receive and
+     * the peer's first real Send (MSN 2) lands in the first user receive. Call before {@link #postReceive}.
      */
+    public void expectRtr(java.util.Set<RtrType> possible) {
+        if (possible.isEmpty()) {
+            throw new IllegalArgumentException("no RTR type");
+        }
+        if (receives.posted() > 0 || firstMessageSeen) {
+            throw new IllegalStateException("expectRtr must come before the first postReceive and the first message");
+        }
+        expectedRtr = java.util.EnumSet.copyOf(possible);
+        if (expectedRtr.contains(RtrType.SEND)) {
+            receives.hold();
+        }
+    }
+
+    /** {@link #expectRtr(java.util.Set)} for exactly one type. */
     public void expectRtr(RtrType type) {
-        Objects.requireNonNull(type, "type");
-        if (type == RtrType.SEND && receives.posted() > 0) {
-            throw new IllegalStateException("expectRtr(SEND) must come before the first postReceive");
-        }
-        expectedRtr = type;
-        if (type == RtrType.SEND) {
-            receives.postRtrSlot();
-        }
+        expectRtr(java.util.EnumSet.of(type));
     }
 
     /**
@@ -420,8 +430,21 @@ public final class RdmapStream {
     }
 
     void rtrReceived(RtrType type) {
-        if (!firstMessageSeen && expectedRtr == type) {
+        if (!firstMessageSeen && expectedRtr != null && expectedRtr.contains(type)) {
             listener.onRtrReceived(type);
+        }
+    }
+
+    /**
+     * Called before any check of each admitted segment: the first one tells whether held receives follow
+     * a Send RTR (see {@link #expectRtr(java.util.Set)}).
+     */
+    void segmentArriving(boolean tagged, int rdmapControl, int qn, int msn, int mo, int payloadLength,
+                         boolean last) {
+        if (receives.holding()) {
+            boolean sendRtr = !tagged && qn == RdmapOpcode.QN_SEND && msn == 1 && mo == 0 && payloadLength == 0
+                    && last && RdmapControl.opcodeCode(rdmapControl) == RdmapOpcode.SEND.code();
+            receives.release(sendRtr);
         }
     }
 

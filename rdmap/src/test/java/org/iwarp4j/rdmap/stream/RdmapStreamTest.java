@@ -245,6 +245,40 @@ class RdmapStreamTest {
     }
 
     @Test
+    void responderOfferingSeveralRtrTypesNeverLosesAUserReceive() {
+        // RFC 6581 §9.2 [MPA-72]: the Reply may allow several RTR types, the initiator picks one
+        for (RtrType chosen : RtrType.values()) {
+            try (Pair p = Pair.create()) {
+                p.b.stream.expectRtr(EnumSet.allOf(RtrType.class));
+                ByteBuf r1 = p.b.postReceive(1, 16);
+                p.b.postReceive(2, 16);
+                p.a.stream.sendRtr(chosen);
+                p.a.stream.submit(Send.of(7, Endpoint.data("first".getBytes())));
+                p.run();
+                assertThat(p.b.listener.rtrsReceived).as(chosen.name()).containsExactly(chosen);
+                assertThat(p.b.listener.receives).as(chosen.name()).containsExactly(
+                        new ReceiveCompletion(1, CompletionStatus.SUCCESS, RdmapOpcode.SEND, 5, 0, 0));
+                assertThat(r1.toString(0, 5, java.nio.charset.StandardCharsets.US_ASCII)).isEqualTo("first");
+                assertThat(p.a.listener.rtrsSent).containsExactly(chosen);
+                assertThat(p.a.listener.sends).containsExactly(
+                        new SendCompletion(7, OperationType.SEND, CompletionStatus.SUCCESS, 5, 0));
+            }
+        }
+    }
+
+    @Test
+    void rtrMustBeTheFirstMessage() {
+        try (Endpoint e = Endpoint.create()) {
+            e.stream.submit(Send.of(1, Endpoint.data(new byte[1])));
+            assertThatThrownBy(() -> e.stream.sendRtr(RtrType.WRITE)).isInstanceOf(IllegalStateException.class);
+        }
+        try (Endpoint e = Endpoint.create()) {
+            e.postReceive(1, 1);
+            assertThatThrownBy(() -> e.stream.expectRtr(RtrType.SEND)).isInstanceOf(IllegalStateException.class);
+        }
+    }
+
+    @Test
     void invalidSubmissionsAreRefusedWithoutHarmingTheStream() {
         RdmapStreamConfig plain = RdmapStreamConfig.defaults().withRfc7306(false);
         try (Endpoint e = new Endpoint(plain, 1500)) {
