@@ -194,14 +194,8 @@ public final class DdpReceiver {
     }
 
     private void receiveTagged(ByteBuf segment, int base, int length, int control) {
-        if (length < TaggedHeaderFlyweight.HEADER_LENGTH) {
-            reject(DdpError.LOCAL_CATASTROPHIC, segment, "tagged segment of " + length
-                    + " octets is shorter than the 14-octet tagged header");
-            return;
-        }
-        // RFC 5041 §4.1: DV MUST be 1 (RFC 5041 §7.2: tagged "Invalid DDP version").
-        if (DdpControl.version(control) != DdpControl.DDP_VERSION) {
-            reject(DdpError.TAGGED_INVALID_DDP_VERSION, segment, "DV=" + DdpControl.version(control));
+        if (!headerUsable(segment, length, control, TaggedHeaderFlyweight.HEADER_LENGTH,
+                DdpError.TAGGED_INVALID_DDP_VERSION)) {
             return;
         }
         boolean last = DdpControl.isLast(control);
@@ -243,14 +237,8 @@ public final class DdpReceiver {
     }
 
     private void receiveUntagged(ByteBuf segment, int base, int length, int control) {
-        if (length < UntaggedHeaderFlyweight.HEADER_LENGTH) {
-            reject(DdpError.LOCAL_CATASTROPHIC, segment, "untagged segment of " + length
-                    + " octets is shorter than the 18-octet untagged header");
-            return;
-        }
-        // RFC 5041 §4.1: DV MUST be 1 (RFC 5041 §7.2: untagged "Invalid DDP version").
-        if (DdpControl.version(control) != DdpControl.DDP_VERSION) {
-            reject(DdpError.UNTAGGED_INVALID_DDP_VERSION, segment, "DV=" + DdpControl.version(control));
+        if (!headerUsable(segment, length, control, UntaggedHeaderFlyweight.HEADER_LENGTH,
+                DdpError.UNTAGGED_INVALID_DDP_VERSION)) {
             return;
         }
         boolean last = DdpControl.isLast(control);
@@ -307,6 +295,22 @@ public final class DdpReceiver {
                 queue.deliverHead(qn, listener);
             }
         }
+    }
+
+    /** The segment holds its whole header and speaks DDP version 1; otherwise rejects it. */
+    private boolean headerUsable(ByteBuf segment, int length, int control, int headerLength, DdpError versionError) {
+        if (length < headerLength) {
+            // RFC 5041 §4: every segment carries a complete header; no RFC code exists for a truncated one.
+            reject(DdpError.LOCAL_CATASTROPHIC, segment, "segment of " + length + " octets is shorter than its "
+                    + headerLength + "-octet DDP header");
+            return false;
+        }
+        // RFC 5041 §4.1: DV MUST be 1 (RFC 5041 §7.2: "Invalid DDP version", tagged 0x04 / untagged 0x06).
+        if (DdpControl.version(control) != DdpControl.DDP_VERSION) {
+            reject(versionError, segment, "DV=" + DdpControl.version(control));
+            return false;
+        }
+        return true;
     }
 
     private static String window(UntaggedQueue queue) {
