@@ -530,7 +530,7 @@ public final class RdmapStream {
     /** A Terminate arrived on QN 2 (called at admission with the whole segment). */
     void terminateReceived(ByteBuf segment, int msn, int payloadLength) {
         Terminate t = TerminateDecoder.decode(segment, segment.readerIndex() + 18, payloadLength,
-                config.peerTerminateLayout());
+                config.peerTerminateLayout(), !firstMessageSeen);
         frames.terminate(false, msn, t);
         if (terminateReceived == null) {
             terminateReceived = t;
