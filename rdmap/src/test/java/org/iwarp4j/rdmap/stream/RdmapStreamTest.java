@@ -72,6 +72,40 @@ class RdmapStreamTest {
     }
 
     @Test
+    void readResponsePayloadsAreSlicesOfTheRegisteredMemory() {
+        // zero-copy: each Read Response segment's payload is a retained slice of the source region
+        java.util.List<long[]> payloads = new java.util.ArrayList<>();
+        org.iwarp4j.ddp.send.LlpSegmentWriter inspecting = new org.iwarp4j.ddp.send.LlpSegmentWriter() {
+            @Override
+            public int mulpdu() {
+                return 200;
+            }
+
+            @Override
+            public void writeSegment(ByteBuf header, ByteBuf payload) {
+                if (payload.isReadable()) {
+                    payloads.add(new long[] {payload.memoryAddress() + payload.readerIndex(), payload.readableBytes()});
+                }
+                header.release();
+                payload.release();
+            }
+        };
+        try (Endpoint e = new Endpoint(RdmapStreamConfig.defaults(), inspecting,
+                new org.iwarp4j.rdmap.atomic.LockingAtomicExecutor())) {
+            TestRegion source = e.memory.register(0x2000, 0x4000, 1024, EnumSet.of(REMOTE_READ), Endpoint.PD);
+            e.stream.receive(Conversations.segment(Ulpdus.readRequest(1, 0x5, 0, 500, 0x2000, 0x4000 + 100)));
+            while (e.stream.writeNextSegment()) {
+                // pull every segment
+            }
+            long base = source.memory.memoryAddress() + 100;
+            assertThat(payloads).hasSize(3); // 500 octets at 186 per segment
+            assertThat(payloads.get(0)).containsExactly(base, 186);
+            assertThat(payloads.get(1)).containsExactly(base + 186, 186);
+            assertThat(payloads.get(2)).containsExactly(base + 372, 128);
+        }
+    }
+
+    @Test
     void zeroLengthReadIsNotValidatedAndGetsAZeroLengthResponse() {
         try (Pair p = Pair.create()) {
             // RFC 5040 §5.2.1 [RDMAP-14]: no STag exists at b, still a valid zero-length response
