@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
 import java.util.function.Predicate;
 
 /**
@@ -15,7 +16,7 @@ import java.util.function.Predicate;
  */
 public final class FpduExpectation implements ScriptStep {
 
-    private record Check(String expected, Predicate<DecodedFpdu> test) {}
+    private record Check(String expected, Predicate<DecodedFpdu> test, Function<DecodedFpdu, String> detail) {}
 
     private final ScriptedPeer peer;
     private final List<Check> checks = new ArrayList<>();
@@ -27,8 +28,12 @@ public final class FpduExpectation implements ScriptStep {
     }
 
     private FpduExpectation check(String expected, Predicate<DecodedFpdu> test) {
+        return check(expected, test, f -> "");
+    }
+
+    private FpduExpectation check(String expected, Predicate<DecodedFpdu> test, Function<DecodedFpdu, String> detail) {
         synchronized (checks) {
-            checks.add(new Check(expected, test));
+            checks.add(new Check(expected, test, detail));
         }
         return this;
     }
@@ -36,7 +41,9 @@ public final class FpduExpectation implements ScriptStep {
     /** The ULPDU (markers, length field, PAD and CRC removed) is exactly {@code ulpdu}. */
     public FpduExpectation withUlpdu(byte[] ulpdu) {
         byte[] copy = ulpdu.clone();
-        return check("ULPDU " + Hex.of(copy), f -> Arrays.equals(f.ulpdu(), copy));
+        String shown = copy.length <= 32 ? Hex.of(copy)
+                : "of " + copy.length + " octets " + Hex.of(Arrays.copyOf(copy, 16)) + "…";
+        return check("ULPDU " + shown, f -> Arrays.equals(f.ulpdu(), copy), f -> ": " + Hex.diff(copy, f.ulpdu()));
     }
 
     public FpduExpectation withUlpduLength(int n) {
@@ -100,13 +107,12 @@ public final class FpduExpectation implements ScriptStep {
         synchronized (checks) {
             for (Check ch : checks) {
                 if (!ch.test().test(f)) {
-                    failed.add("expected " + ch.expected());
+                    failed.add("expected " + ch.expected() + ch.detail().apply(f));
                 }
             }
         }
         if (!failed.isEmpty()) {
-            throw new ScriptFailure(what + ":\n  " + String.join("\n  ", failed) + "\n  arrived: " + f + " ULPDU "
-                    + Hex.of(f.ulpdu()));
+            throw new ScriptFailure(what + ":\n  " + String.join("\n  ", failed) + "\n  arrived: " + f);
         }
     }
 }
