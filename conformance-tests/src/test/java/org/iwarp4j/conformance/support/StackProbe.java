@@ -91,6 +91,7 @@ public final class StackProbe extends ChannelInboundHandlerAdapter {
             }
             add(r);
             onUlpdu.accept(r);
+            wakeWaiters(); // the callback may have changed what a waiter waits for
         } else {
             add(msg);
         }
@@ -100,6 +101,7 @@ public final class StackProbe extends ChannelInboundHandlerAdapter {
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
         add(evt instanceof ChannelInputShutdownEvent ? Signal.INPUT_SHUTDOWN : evt);
         onEvent.accept(evt);
+        wakeWaiters();
     }
 
     @Override
@@ -115,6 +117,12 @@ public final class StackProbe extends ChannelInboundHandlerAdapter {
     private void add(Object o) {
         synchronized (log) {
             log.add(o);
+            log.notifyAll();
+        }
+    }
+
+    private void wakeWaiters() {
+        synchronized (log) {
             log.notifyAll();
         }
     }
