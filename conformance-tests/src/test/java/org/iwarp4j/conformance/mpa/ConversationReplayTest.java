@@ -1,6 +1,7 @@
 package org.iwarp4j.conformance.mpa;
 
 import org.iwarp4j.conformance.Requirement;
+import org.iwarp4j.conformance.support.CaptureStreams;
 import org.iwarp4j.conformance.support.LoopbackStack;
 import org.iwarp4j.conformance.support.RecordedSide;
 import org.iwarp4j.conformance.support.StackProbe;
@@ -18,7 +19,8 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Every golden conversation ({@code vectors/streams}), in both roles, over real sockets: the scripted peer
+ * Every golden conversation ({@code vectors/streams}) and the Linux siw rping capture
+ * ({@code samples/siw-rping-crc.pcap}), in both roles, over real sockets: the scripted peer
  * replays one side segment by segment (each of its segments only after the stack's octets recorded
  * before it have arrived), the stack plays the other side from above MPA, ULPDU by ULPDU. The stack must
  * produce the recorded octets exactly — startup frame, ULPDU_Length, PAD, CRC and, in conv-markers,
@@ -26,8 +28,14 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class ConversationReplayTest {
 
+    /** The golden conversations and every MPA connection of the Linux siw rping capture in samples/. */
     static List<ConversationStream> streams() {
-        return GoldenVectors.streams();
+        List<ConversationStream> all = new java.util.ArrayList<>(GoldenVectors.streams());
+        List<ConversationStream> siw = CaptureStreams.conversations("siw-rping-crc.pcap",
+                CaptureStreams.sample("siw-rping-crc.pcap"));
+        assertThat(siw).as("the siw capture holds an MPA connection").isNotEmpty();
+        all.addAll(siw);
+        return all;
     }
 
     @ParameterizedTest(name = "{0}")
