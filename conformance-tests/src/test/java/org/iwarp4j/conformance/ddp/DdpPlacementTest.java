@@ -106,9 +106,9 @@ class DdpPlacementTest {
     /**
      * DDP-22, DDP-23 (RFC 5041 §5.3, §5.4): the sink may place out of order but delivers each message at
      * most once and in the order sent, and only when its L=1 segment arrived, all its segments and all
-     * earlier messages are placed and every earlier message delivered. MSN 2 complete before MSN 1 waits;
-     * when MSN 1 completes both are delivered, 1 then 2, once each; a repeated placement of an already
-     * delivered message is not delivered again.
+     * earlier messages are placed and every earlier message delivered. MSN 2 — one of its segments placed
+     * twice — is complete before MSN 1 and waits; when MSN 1 completes both are delivered, 1 then 2, once
+     * each; a segment of MSN 1 arriving again after its delivery does not deliver it again.
      */
     @Test
     @Requirement({"DDP-22", "DDP-23"})
@@ -120,14 +120,19 @@ class DdpPlacementTest {
             ulp.post(rx, 0, 16);
             ulp.post(rx, 0, 16);
             rx.receive(Bytes.direct(untagged(false, 0x43, 0, 1, 0, Bytes.pattern(4, 0))));
-            rx.receive(Bytes.direct(untagged(true, 0x43, 0, 2, 0, Bytes.pattern(6, 2))));
+            rx.receive(Bytes.direct(untagged(false, 0x43, 0, 2, 0, Bytes.pattern(3, 2))));
+            rx.receive(Bytes.direct(untagged(false, 0x43, 0, 2, 0, Bytes.pattern(3, 2)))); // placed again
+            rx.receive(Bytes.direct(untagged(true, 0x43, 0, 2, 3, Bytes.pattern(3, 5))));
             rx.receive(Bytes.direct(untagged(false, 0x43, 0, 3, 0, Bytes.pattern(2, 3))));
             assertThat(ulp.all(UntaggedDelivered.class)).as("MSN 2 waits for MSN 1").isEmpty();
             rx.receive(Bytes.direct(untagged(true, 0x43, 0, 1, 4, Bytes.pattern(4, 4))));
             assertThat(ulp.all(UntaggedDelivered.class)).extracting(UntaggedDelivered::msn).containsExactly(1, 2);
             assertThat(ulp.all(UntaggedDelivered.class).get(0).content()).isEqualTo(Bytes.pattern(8, 0));
+            assertThat(ulp.all(UntaggedDelivered.class).get(1).content()).isEqualTo(Bytes.pattern(6, 2));
             rx.receive(Bytes.direct(untagged(true, 0x43, 0, 3, 2, Bytes.pattern(1, 5))));
             assertThat(ulp.all(UntaggedDelivered.class)).extracting(UntaggedDelivered::msn).containsExactly(1, 2, 3);
+            rx.receive(Bytes.direct(untagged(true, 0x43, 0, 1, 4, Bytes.pattern(4, 4))));
+            assertThat(ulp.all(UntaggedDelivered.class)).as("at most once").hasSize(3);
         }
     }
 

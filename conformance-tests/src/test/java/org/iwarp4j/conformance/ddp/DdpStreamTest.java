@@ -10,7 +10,6 @@ import org.iwarp4j.conformance.support.DdpRecorder.UntaggedDelivered;
 import org.iwarp4j.conformance.support.Embedded;
 import org.iwarp4j.conformance.support.EmbeddedPair;
 import org.iwarp4j.conformance.support.MpaLlp;
-import org.iwarp4j.conformance.support.StackProbe;
 import org.iwarp4j.conformance.support.TestRegion;
 import org.iwarp4j.ddp.memory.TaggedBufferRegistry;
 import org.iwarp4j.ddp.memory.UntaggedBuffer;

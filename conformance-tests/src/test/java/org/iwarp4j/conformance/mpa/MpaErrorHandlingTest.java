@@ -59,14 +59,14 @@ class MpaErrorHandlingTest {
     @Requirement("MPA-43")
     @DisplayName("MPA-43: TCP loss 0x01, CRC 0x02, marker 0x03 and invalid frame 0x04 are detected and reported (socket)")
     void errorCodesOverSocket() {
-        assertThat(stackErrorAfter(p -> p.sendFpdu(Bytes.pattern(40, 0), FpduTamper.BAD_CRC)).error())
-                .isEqualTo(MpaError.CRC_ERROR);
-        assertThat(stackErrorAfter(p -> p.sendFpdu(Bytes.pattern(600, 0), FpduTamper.BAD_MARKER_FPDUPTR)).error())
-                .isEqualTo(MpaError.MARKER_MISMATCH);
+        MpaException crc = stackErrorAfter(p -> p.sendFpdu(Bytes.pattern(40, 0), FpduTamper.BAD_CRC));
+        assertThat(crc.error()).isEqualTo(MpaError.CRC_ERROR);
+        MpaException marker = stackErrorAfter(p -> p.sendFpdu(Bytes.pattern(600, 0), FpduTamper.BAD_MARKER_FPDUPTR));
+        assertThat(marker.error()).isEqualTo(MpaError.MARKER_MISMATCH);
         MpaException lost = stackErrorAfter(p -> p.send(Arrays.copyOf(
                 new FpduFraming(true, true, 0).encode(Bytes.pattern(100, 0)), 50)).closeConnection());
         assertThat(lost.error()).isEqualTo(MpaError.TCP_CONNECTION_LOST);
-        for (MpaException e : List.of(lost)) {
+        for (MpaException e : List.of(crc, marker, lost)) {
             assertThat(e.terminateLayer()).isEqualTo(2);
             assertThat(e.terminateErrorType()).isZero();
         }
