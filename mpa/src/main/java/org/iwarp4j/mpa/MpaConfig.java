@@ -47,9 +47,11 @@ import java.util.List;
  *     on Linux loopback sends FPDUs of one MSS ≈ 64 KiB).</td></tr>
  * <tr><td>autoAccept</td><td>true</td><td>Responder: accept every valid Request with this
  *     configuration; when false, fire a {@code MpaConnectRequest} event and wait for the user.</td></tr>
- * <tr><td>rejectDataBeforeReply</td><td>false</td><td>Responder: treat octets that arrive after the
- *     Request but before our Reply as a PD_Length mismatch (0x04, RFC 5044 §7.1.1; like siw). When
- *     false they are kept and handed to the FPDU decoder after an accepting Reply.</td></tr>
+ * <tr><td>rejectDataBeforeReply</td><td>false</td><td>Treat octets the peer may not send yet as a
+ *     PD_Length mismatch (0x04, close; RFC 5044 §7.1.1): at the Responder, octets that arrive after the
+ *     Request before our Reply (the Initiator sends nothing until it has the Reply; siw does the same); at
+ *     the Initiator, octets that arrive together with an accepting Reply (the Responder sends no FPDU
+ *     before it received one, §7.1.2 rule 4). When false they are kept and handed to the FPDU decoder.</td></tr>
  * </table>
  */
 public final class MpaConfig {
@@ -166,7 +168,9 @@ public final class MpaConfig {
         b.rtrReplyPolicy = rtrReplyPolicy;
         b.privateData = privateData.clone();
         b.startupTimeout = startupTimeout;
-        b.requestTimeout = requestTimeout;
+        // a requestTimeout equal to the startup timeout was (or behaves as) the derived default: keep it
+        // derived, so that lowering startupTimeout on the copy does not trip the requestTimeout check
+        b.requestTimeout = requestTimeout.equals(startupTimeout) ? null : requestTimeout;
         b.emss = emss;
         b.receiveUlpduLimit = receiveUlpduLimit;
         b.autoAccept = autoAccept;

@@ -40,9 +40,10 @@ import java.util.concurrent.TimeUnit;
  * rule 8), then accepts automatically or fires {@link MpaConnectRequest} and waits for its user.
  * The whole startup is bounded by {@code startupTimeout} (rule 10). Invalid frames (bad key, Rev 0 or
  * ≥ 3, PD_Length &gt; 512, S=1 with PD_Length &lt; 4, a frame of the wrong role) fail with 0x04 and
- * close the TCP connection at once. Octets that follow the Reply (at the Initiator) or an accepted
- * Request (at the Responder, unless {@code rejectDataBeforeReply}) in the same read are kept and handed
- * to the FPDU decoder, never lost; SeqStart of each direction is the first octet after its frame.
+ * close the TCP connection at once. Octets that follow an accepting Reply (at the Initiator) or an
+ * accepted Request (at the Responder) in the same read are kept and handed to the FPDU decoder, never
+ * lost — unless {@code rejectDataBeforeReply}, which treats them as a PD_Length mismatch (0x04, close);
+ * SeqStart of each direction is the first octet after its frame.
  *
  * <p>Writes arriving while startup is in progress are refused (the promise fails, the buffer is
  * released): nothing but the startup frames may go out before Full Operation (§7.1.2).
@@ -182,6 +183,15 @@ public final class MpaStartupHandler extends ChannelDuplexHandler {
             return;
         }
         if (outcome instanceof MpaParameters params) {
+            if (config.rejectDataBeforeReply() && cumulation.isReadable()) {
+                // RFC 5044 §7.1.1: these octets arrived with the Reply, before this Initiator could send its
+                // first FPDU, and the Responder may not send one before that (§7.1.2 rule 4): PD_Length
+                // does not match the private data actually sent.
+                fail(MpaStartupFailedEvent.Reason.INVALID_FRAME, new MpaException(MpaError.INVALID_STARTUP_FRAME,
+                        cumulation.readableBytes() + " octets arrived with the MPA Reply, before the Initiator sent"
+                                + " its first FPDU: PD_Length does not match the private data"), true);
+                return;
+            }
             establish(params);
         } else {
             rejected((MpaRejection) outcome);

@@ -80,6 +80,22 @@ class MpaStartupHandlerTest {
     }
 
     @Test
+    void rejectDataBeforeReplyAtTheInitiatorTreatsOctetsWithTheReplyAsPdLengthMismatch() {
+        Collector up = new Collector();
+        EmbeddedChannel ch = new EmbeddedChannel(MpaStartupHandler.initiator(
+                MpaConfig.builder().revision(1).rejectDataBeforeReply(true).build()), up);
+        out(ch);
+        MpaFrame reply = MpaFrame.rev1(org.iwarp4j.mpa.frame.MpaFrameType.REPLY, false, true, false, "hi".getBytes());
+        ch.writeInbound(TestBuffers.direct(concat(reply.toByteArray(), fpdu(true, false, 0, "early".getBytes()))));
+        MpaStartupFailedEvent failed = up.single(MpaStartupFailedEvent.class);
+        assertThat(failed.cause().error()).isEqualTo(MpaError.INVALID_STARTUP_FRAME);
+        assertThat(failed.connectionClosed()).isTrue();
+        assertThat(up.ulpdus).isEmpty();
+        assertThat(ch.isOpen()).isFalse();
+        ch.finishAndReleaseAll();
+    }
+
+    @Test
     void initiatorSendsNothingBeforeTheReplyAndRefusesWrites() {
         Collector up = new Collector();
         EmbeddedChannel ch = new EmbeddedChannel(MpaStartupHandler.initiator(MpaConfig.defaults()), up);
