@@ -47,11 +47,14 @@ import java.util.List;
  *     on Linux loopback sends FPDUs of one MSS ≈ 64 KiB).</td></tr>
  * <tr><td>autoAccept</td><td>true</td><td>Responder: accept every valid Request with this
  *     configuration; when false, fire a {@code MpaConnectRequest} event and wait for the user.</td></tr>
- * <tr><td>rejectDataBeforeReply</td><td>false</td><td>Treat octets the peer may not send yet as a
- *     PD_Length mismatch (0x04, close; RFC 5044 §7.1.1): at the Responder, octets that arrive after the
- *     Request before our Reply (the Initiator sends nothing until it has the Reply; siw does the same); at
- *     the Initiator, octets that arrive together with an accepting Reply (the Responder sends no FPDU
- *     before it received one, §7.1.2 rule 4). When false they are kept and handed to the FPDU decoder.</td></tr>
+ * <tr><td>rejectDataBeforeReply</td><td>by role: Responder true, Initiator false</td><td>Treat octets the
+ *     peer may not send yet as a PD_Length mismatch (0x04, close; RFC 5044 §7.1.1, MPA-32): at the
+ *     Responder, octets that arrive after the Request before our Reply (the Initiator sends nothing until it
+ *     has the Reply, §7.1.2 rule 3; siw closes in this case too); at the Initiator, octets that arrive
+ *     together with an accepting Reply (the Responder sends no FPDU before it received one, §7.1.2 rule 4).
+ *     When false they are kept and handed to the FPDU decoder. The Initiator keeps them by default because
+ *     a Linux siw Responder sends first whenever its application does (interop/FINDINGS.md, R8), so
+ *     strictness there would break interoperability; set it explicitly to be strict in both roles.</td></tr>
  * </table>
  */
 public final class MpaConfig {
@@ -77,7 +80,7 @@ public final class MpaConfig {
     private final int emss;
     private final int receiveUlpduLimit;
     private final boolean autoAccept;
-    private final boolean rejectDataBeforeReply;
+    private final Boolean rejectDataBeforeReply;
 
     private MpaConfig(Builder b) {
         if (b.revision != 1 && b.revision != 2) {
@@ -197,7 +200,14 @@ public final class MpaConfig {
     public int emss() { return emss; }
     public int receiveUlpduLimit() { return receiveUlpduLimit; }
     public boolean autoAccept() { return autoAccept; }
-    public boolean rejectDataBeforeReply() { return rejectDataBeforeReply; }
+    /**
+     * Whether a peer's octets that arrive before this side may receive them make the startup fail (see the
+     * table above), for the given role: the explicit setting, or by default true for the Responder and
+     * false for the Initiator.
+     */
+    public boolean rejectDataBeforeReply(MpaRole role) {
+        return rejectDataBeforeReply != null ? rejectDataBeforeReply : role == MpaRole.RESPONDER;
+    }
 
     @Override
     public String toString() {
@@ -226,7 +236,7 @@ public final class MpaConfig {
         private int emss;
         private int receiveUlpduLimit = Mulpdu.MAX;
         private boolean autoAccept = true;
-        private boolean rejectDataBeforeReply;
+        private Boolean rejectDataBeforeReply;
 
         private Builder() {}
 

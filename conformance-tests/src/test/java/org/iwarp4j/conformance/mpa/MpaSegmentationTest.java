@@ -46,8 +46,13 @@ class MpaSegmentationTest {
         return new Stream(out.toByteArray(), ulpdus);
     }
 
+    /**
+     * The stream is fed in one go, so the FPDUs reach the Responder before its Reply could have: it is
+     * configured to keep such early octets (by default it rejects them as a PD_Length mismatch, MPA-32),
+     * which lets every cut point of the whole stream be exercised.
+     */
     private static MpaConfig responderConfig() {
-        return MpaConfig.builder().revision(1).markers(true).build();
+        return MpaConfig.builder().revision(1).markers(true).rejectDataBeforeReply(false).build();
     }
 
     private static void feedAndCheck(Stream s, int[] cuts) {

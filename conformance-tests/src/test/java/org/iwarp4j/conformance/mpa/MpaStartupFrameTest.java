@@ -224,9 +224,10 @@ class MpaStartupFrameTest {
      * mismatch closes the connection and reports an error. The end of the Private Data is known only from
      * PD_Length, so a mismatch shows as octets the peer may not send yet: after a Request, before the Reply
      * (the Initiator waits for it), or together with an accepting Reply (the Responder sends no FPDU
-     * before receiving one). With {@code rejectDataBeforeReply} the stack closes with 0x04 in both roles; a
-     * PD_Length larger than the octets sent leaves the startup incomplete until its timeout closes it.
-     * (The option is off by default — see PENDING-RDMAP.md.)
+     * before receiving one). The Responder closes with 0x04 by default; the Initiator does so with
+     * {@code rejectDataBeforeReply(true)} (by default it keeps such octets, because a Linux siw Responder
+     * sends first — interop/FINDINGS.md R8). A PD_Length larger than the octets sent leaves the startup
+     * incomplete until its timeout closes it.
      */
     @Test
     @Requirement("MPA-32")
@@ -234,7 +235,7 @@ class MpaStartupFrameTest {
     void pdLengthMismatch() {
         MpaConfig strict = REV1.toBuilder().rejectDataBeforeReply(true).build();
         StackProbe r = new StackProbe();
-        EmbeddedChannel responder = Embedded.responder(strict, r);
+        EmbeddedChannel responder = Embedded.responder(REV1, r);
         Embedded.inbound(responder, StartupFrame.request().crc(true).privateData(new byte[8]).pdLengthField(4).toBytes());
         assertInvalidFrameAndClosed(r, responder);
         assertThat(Embedded.outbound(responder)).as("no Reply").isEmpty();
@@ -291,8 +292,9 @@ class MpaStartupFrameTest {
      * MPA-34 (RFC 5044 §7.1.2 rule 9): PD_Length is validated, the Private Data buffer is large enough and
      * the Private Data never exceeds PD_Length or the application's buffer. 512 octets of Private Data are
      * handed to the application intact; the frame ends exactly PD_Length octets after the header, so an FPDU
-     * packed behind it in the same read is not taken into the Private Data; an oversized PD_Length (600) is
-     * an improperly formatted frame.
+     * packed behind it in the same read is not taken into the Private Data (shown with a Responder configured
+     * to keep such early octets; by default it rejects them, see MPA-32); an oversized PD_Length (600) is an
+     * improperly formatted frame.
      */
     @Test
     @Requirement("MPA-34")
@@ -301,7 +303,8 @@ class MpaStartupFrameTest {
         byte[] pd = Bytes.pattern(512, 3);
         byte[] ulpdu = Bytes.ascii("an FPDU packed right behind the Request");
         StackProbe r = new StackProbe();
-        EmbeddedChannel responder = Embedded.responder(REV1.toBuilder().autoAccept(false).build(), r);
+        EmbeddedChannel responder = Embedded.responder(
+                REV1.toBuilder().autoAccept(false).rejectDataBeforeReply(false).build(), r);
         Embedded.inbound(responder, Bytes.concat(StartupFrame.request().crc(true).privateData(pd).toBytes(),
                 new FpduFraming(true, false, 0).encode(ulpdu)));
         MpaConnectRequest cr = r.awaitOne(MpaConnectRequest.class);

@@ -339,7 +339,8 @@ class MpaStartupRulesTest {
     /**
      * MPA-42 (RFC 5044 §7.1): a DDP endpoint is bound when Full Operation starts — the layer above learns
      * of Full Operation before the first ULPDU reaches it, even when the peer's frame and first FPDU
-     * arrive in one read, in both roles.
+     * arrive in one read, in both roles (the Responder configured to keep such early octets, which it
+     * rejects by default — MPA-32).
      */
     @Test
     @Requirement("MPA-42")
@@ -347,7 +348,7 @@ class MpaStartupRulesTest {
     void fullOperationBeforeFirstUlpdu() {
         byte[] u = Bytes.ascii("first ULPDU");
         StackProbe r = new StackProbe();
-        EmbeddedChannel responder = Embedded.responder(REV1, r);
+        EmbeddedChannel responder = Embedded.responder(REV1.toBuilder().rejectDataBeforeReply(false).build(), r);
         Embedded.inbound(responder, Bytes.concat(StartupFrame.request().crc(true).toBytes(),
                 new FpduFraming(true, false, 0).encode(u)));
         assertThat(r.log()).hasSize(2);
@@ -381,7 +382,7 @@ class MpaStartupRulesTest {
         Embedded.inbound(ch, Bytes.ascii("STREAMING HELLO\n"));
         assertThat(app.ulpdus()).containsExactly(Bytes.ascii("STREAMING HELLO\n"));
         ch.writeAndFlush(Bytes.direct(Bytes.ascii("OK, SWITCHING TO MPA\n")));
-        ch.pipeline().addFirst(MpaStartupHandler.responder(REV1));
+        ch.pipeline().addFirst(MpaStartupHandler.responder(REV1.toBuilder().rejectDataBeforeReply(false).build()));
         byte[] u = Bytes.ascii("after the switch");
         Embedded.inbound(ch, Bytes.concat(StartupFrame.request().crc(true).toBytes(), new FpduFraming(true, false, 0).encode(u)));
         byte[] out = Embedded.outbound(ch);

@@ -183,7 +183,7 @@ public final class MpaStartupHandler extends ChannelDuplexHandler {
             return;
         }
         if (outcome instanceof MpaParameters params) {
-            if (config.rejectDataBeforeReply() && cumulation.isReadable()) {
+            if (config.rejectDataBeforeReply(MpaRole.INITIATOR) && cumulation.isReadable()) {
                 // RFC 5044 §7.1.1: these octets arrived with the Reply, before this Initiator could send its
                 // first FPDU, and the Responder may not send one before that (§7.1.2 rule 4): PD_Length
                 // does not match the private data actually sent.
@@ -228,7 +228,7 @@ public final class MpaStartupHandler extends ChannelDuplexHandler {
         if (cumulation == null || !cumulation.isReadable()) {
             return true;
         }
-        if (config.rejectDataBeforeReply()) {
+        if (config.rejectDataBeforeReply(MpaRole.RESPONDER)) {
             // RFC 5044 §7.1.1 / §7.1.2: the Initiator sends nothing after its Request until the Reply, so
             // extra octets mean PD_Length did not match the private data actually sent.
             fail(MpaStartupFailedEvent.Reason.INVALID_FRAME, new MpaException(MpaError.INVALID_STARTUP_FRAME,

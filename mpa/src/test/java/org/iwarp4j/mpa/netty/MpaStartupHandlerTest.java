@@ -7,6 +7,7 @@ import io.netty.channel.embedded.EmbeddedChannel;
 import org.iwarp4j.mpa.MpaConfig;
 import org.iwarp4j.mpa.MpaError;
 import org.iwarp4j.mpa.MpaParameters;
+import org.iwarp4j.mpa.MpaRole;
 import org.iwarp4j.mpa.TestBuffers;
 import org.iwarp4j.mpa.fpdu.FpduWriter;
 import org.iwarp4j.mpa.frame.MpaFrame;
@@ -286,14 +287,29 @@ class MpaStartupHandlerTest {
     }
 
     @Test
-    void rejectDataBeforeReplyTreatsExtraOctetsAsPdLengthMismatch() {
+    void byDefaultTheResponderTreatsOctetsAfterTheRequestAsPdLengthMismatch() {
+        assertThat(MpaConfig.defaults().rejectDataBeforeReply(MpaRole.RESPONDER)).isTrue();
+        assertThat(MpaConfig.defaults().rejectDataBeforeReply(MpaRole.INITIATOR)).isFalse();
         Collector up = new Collector();
-        EmbeddedChannel ch = new EmbeddedChannel(MpaStartupHandler.responder(
-                MpaConfig.builder().rejectDataBeforeReply(true).build()), up);
+        EmbeddedChannel ch = new EmbeddedChannel(MpaStartupHandler.responder(MpaConfig.defaults()), up);
         byte[] req = new InitiatorStartup(MpaConfig.defaults(), 1460).request().toByteArray();
         ch.writeInbound(TestBuffers.direct(concat(req, new byte[] {0, 0})));
         assertThat(up.single(MpaStartupFailedEvent.class).cause().getMessage()).contains("PD_Length");
         assertThat(ch.isOpen()).isFalse();
+        ch.finishAndReleaseAll();
+    }
+
+    @Test
+    void aResponderConfiguredLenientKeepsOctetsAfterTheRequestForTheFpduDecoder() {
+        MpaConfig lenient = MpaConfig.builder().rejectDataBeforeReply(false).build();
+        assertThat(lenient.rejectDataBeforeReply(MpaRole.RESPONDER)).isFalse();
+        Collector up = new Collector();
+        EmbeddedChannel ch = new EmbeddedChannel(MpaStartupHandler.responder(lenient), up);
+        byte[] req = new InitiatorStartup(MpaConfig.defaults(), 1460).request().toByteArray();
+        ch.writeInbound(TestBuffers.direct(concat(req, new byte[] {0, 0})));
+        assertThat(up.events).noneMatch(MpaStartupFailedEvent.class::isInstance);
+        assertThat(up.single(MpaEstablishedEvent.class).parameters().role()).isEqualTo(MpaRole.RESPONDER);
+        assertThat(ch.isOpen()).isTrue();
         ch.finishAndReleaseAll();
     }
 
