@@ -1,0 +1,152 @@
+package org.iwarp4j.rdmap.stream;
+
+import io.netty.buffer.ByteBuf;
+import org.iwarp4j.ddp.memory.TaggedBuffer;
+import org.iwarp4j.ddp.memory.UntaggedBuffer;
+import org.iwarp4j.rdmap.terminate.TerminateCause;
+import org.iwarp4j.rdmap.wire.RdmapOpcode;
+
+import java.util.ArrayDeque;
+import java.util.List;
+
+/**
+ * The receive side of QN 0 (RFC 5040 §5.3, RFC 7306 §6): receives posted by the verbs layer, wrapped in
+ * {@link ReceiveSlot}s and posted to DDP, and their completion when a Send or Immediate Data message is
+ * delivered.
+ *
+ * <p>Guarantees: each message consumes exactly one receive (DDP's MSN matching); receives complete in
+ * the order the messages were sent, only after DDP delivered them [RDMAP-17, RDMAP-23, EXT-07]; a Send
+ * with Invalidate invalidates its STag before its completion is reported [RDMAP-18].
+ */
+final class ReceiveQueue {
+
+    private final RdmapStream stream;
+    private final MsnRing<ReceiveSlot> posted = new MsnRing<>();
+    private final ArrayDeque<ReceiveSlot> free = new ArrayDeque<>();
+    private final int depth;
+    private int userPosted;
+
+    ReceiveQueue(RdmapStream stream, int depth) {
+        this.stream = stream;
+        this.depth = depth;
+    }
+
+    int posted() {
+        return userPosted;
+    }
+
+    void post(long workRequestId, UntaggedBuffer buffer) {
+        if (userPosted >= depth) {
+            throw new IllegalStateException("receive queue full (" + depth + " receives posted)");
+        }
+        ReceiveSlot slot = take();
+        slot.reset(workRequestId, buffer, false);
+        slot.msn = stream.receiver().post(RdmapOpcode.QN_SEND, slot);
+        posted.add(slot);
+        userPosted++;
+    }
+
+    /** Responder of an RFC 6581 Send RTR: an internal zero-length receive absorbs QN 0 MSN 1. */
+    void postRtrSlot() {
+        ReceiveSlot slot = take();
+        slot.reset(0, null, true);
+        slot.msn = stream.receiver().post(RdmapOpcode.QN_SEND, slot);
+        posted.add(slot);
+    }
+
+    private ReceiveSlot take() {
+        ReceiveSlot slot = free.poll();
+        return slot != null ? slot : new ReceiveSlot();
+    }
+
+    /** Admission of a QN 0 segment: switch the slot to Immediate Data mode / capture the header. */
+    void admit(RdmapOpcode opcode, int msn, boolean last, ByteBuf segment) {
+        ReceiveSlot slot = posted.find(msn);
+        if (slot == null) {
+            return; // DDP will report "no buffer" / "MSN range" itself
+        }
+        if (opcode == RdmapOpcode.IMMEDIATE_DATA || opcode == RdmapOpcode.IMMEDIATE_DATA_WITH_SE) {
+            slot.immediate = true;
+        }
+        if (last && opcode.carriesInvalidateStag()) {
+            slot.captureHeader(segment);
+        }
+    }
+
+    /** A Send variant or Immediate Data message was delivered into {@code slot}. */
+    void onDelivered(ReceiveSlot slot, int msn, RdmapOpcode opcode, int length, int invalidateStag) {
+        posted.remove(slot);
+        if (!slot.rtr) {
+            userPosted--;
+        }
+        boolean immediate = slot.immediate;
+        long immediateData = slot.immediateData;
+        long id = slot.workRequestId;
+        boolean rtr = slot.rtr;
+        FrameLog log = stream.frames();
+        if (immediate) {
+            log.immediateData(false, opcode, msn, immediateData);
+        } else if (opcode.carriesInvalidateStag()) {
+            log.sendWithInvalidate(false, opcode, msn, length, invalidateStag);
+        } else {
+            log.untagged(false, opcode, msn, length);
+        }
+        if (opcode.carriesInvalidateStag() && !invalidate(invalidateStag)) {
+            // RFC 5040 §5.3 [RDMAP-18]: the receive is consumed by an erroneous message.
+            byte[] header = slot.capturedHeader();
+            int segmentLength = slot.capturedSegmentLength();
+            recycle(slot);
+            if (!rtr) {
+                stream.listener().onReceiveComplete(id, CompletionStatus.LOCAL_ERROR, opcode, length, invalidateStag, 0);
+            }
+            stream.failWithHeader(TerminateCause.RDMAP_STAG_CANNOT_BE_INVALIDATED, segmentLength, header, null,
+                    String.format("Send with Invalidate names STag 0x%08x, which this stream may not invalidate",
+                            invalidateStag));
+            return;
+        }
+        recycle(slot);
+        if (rtr) {
+            stream.rtrReceived(RtrType.SEND);
+            return;
+        }
+        stream.listener().onReceiveComplete(id, CompletionStatus.SUCCESS, opcode, immediate ? 0 : length,
+                opcode.carriesInvalidateStag() ? invalidateStag : 0, immediate ? immediateData : 0);
+    }
+
+    /**
+     * RFC 5040 §5.3 / §7.2: the STag must be valid and associated with this stream's PD (or bound to this
+     * stream); RFC 5040 §8.1.1: the memory owner may still refuse remote invalidation.
+     */
+    private boolean invalidate(int stag) {
+        TaggedBuffer buffer = stream.memory().lookup(stag);
+        if (buffer == null || !buffer.isValid() || buffer.protectionDomain() != stream.config().protectionDomain()) {
+            return false;
+        }
+        Object bound = buffer.associatedStream();
+        if (bound != null && bound != stream.config().streamIdentity()) {
+            return false;
+        }
+        return stream.memory().invalidate(buffer);
+    }
+
+    private void recycle(ReceiveSlot slot) {
+        slot.reset(0, null, false);
+        free.add(slot);
+    }
+
+    /** The stream failed: every posted receive completes FLUSHED, oldest first. */
+    void flush(List<org.iwarp4j.ddp.memory.UntaggedBuffer> removed) {
+        posted.clear();
+        for (org.iwarp4j.ddp.memory.UntaggedBuffer buffer : removed) {
+            if (buffer instanceof ReceiveSlot slot) {
+                long id = slot.workRequestId;
+                boolean rtr = slot.rtr;
+                recycle(slot);
+                if (!rtr) {
+                    userPosted--;
+                    stream.listener().onReceiveComplete(id, CompletionStatus.FLUSHED, null, 0, 0, 0);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,566 @@
+package org.iwarp4j.rdmap.stream;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import org.iwarp4j.ddp.receive.TaggedAdmission;
+import org.iwarp4j.ddp.send.OutboundMessage;
+import org.iwarp4j.rdmap.terminate.Terminate;
+import org.iwarp4j.rdmap.terminate.TerminateCause;
+import org.iwarp4j.rdmap.terminate.TerminateErrorType;
+import org.iwarp4j.rdmap.wire.AtomicOpcode;
+import org.iwarp4j.rdmap.wire.AtomicRequestHeader;
+import org.iwarp4j.rdmap.wire.AtomicResponseHeader;
+import org.iwarp4j.rdmap.wire.ImmediateDataHeader;
+import org.iwarp4j.rdmap.wire.RdmapControl;
+import org.iwarp4j.rdmap.wire.RdmapOpcode;
+import org.iwarp4j.rdmap.wire.ReadRequestHeader;
+
+import java.util.ArrayDeque;
+
+/**
+ * The requester half of a stream: the send queue, its transmission in order, the ORD limit, fences,
+ * the matching of Read and Atomic Responses, and local completions in order.
+ *
+ * <h2>How the ordering rules of RFC 5040 §5.5 / RFC 7306 §5.4 hold on this side</h2>
+ * <ul>
+ *   <li>Submission order on the wire [RDMAP-20]: entries are started strictly in submission order
+ *       ({@code started} only moves forward) and one message is written completely before the next one
+ *       starts, so DDP receives messages in submission order.</li>
+ *   <li>Completion order [RDMAP-22]: completions are reported only from the oldest entry forward
+ *       ({@link #tryComplete()}); a later entry that is done waits for every earlier one.</li>
+ *   <li>Write/Send complete when the lower layer took them [RDMAP-21]: an entry completes only once
+ *       {@code segmentsWritten} acknowledged its last segment.</li>
+ *   <li>Read/Atomic complete when their response was delivered [RDMAP-25, EXT-12]: the entry waits for
+ *       the L=1 Read Response segment / the delivered Atomic Response.</li>
+ *   <li>Read Responses in order [RDMAP-26]: responses are matched against the outstanding-request queue
+ *       (ORQ) head only; a response that does not fit the head is a protocol error.</li>
+ *   <li>ORD [RDMAP-16]: a Read/Atomic entry is not started while ORD requests are outstanding; since
+ *       later entries may not overtake it, the whole send queue stalls.</li>
+ *   <li>Fence: an entry with {@code fence} is not started while any earlier Read/Atomic is outstanding.</li>
+ *   <li>Write → Send/Read, Send → Send/Read: need nothing here — submission order on an in-order LLP makes
+ *       the peer place/deliver them in that order (its DDP delivers in order, RFC 5041 §5.3).</li>
+ * </ul>
+ */
+final class Requester implements TransmitSource {
+
+    private final RdmapStream stream;
+    private final SendWork[] ring;
+    private long submitted;
+    private long started;
+    private long completed;
+    private SendWork current;
+
+    /** Outstanding Read / Atomic requests, oldest first (the ORQ). */
+    private final SendWork[] orq;
+    private int orqHead;
+    private int orqSize;
+
+    /** QN 3 slots for Atomic Responses: posted one per started Atomic Request. */
+    private final ArrayDeque<ControlSlot> freeResponseSlots = new ArrayDeque<>();
+    private final MsnRing<ControlSlot> postedResponseSlots = new MsnRing<>();
+    private int nextAtomicRequestId = 1;
+
+    private final ReadRequestHeader readRequestHeader = new ReadRequestHeader();
+    private final AtomicRequestHeader atomicRequestHeader = new AtomicRequestHeader();
+    private final AtomicResponseHeader atomicResponseHeader = new AtomicResponseHeader();
+
+    Requester(RdmapStream stream, int sendQueueDepth, int ord) {
+        this.stream = stream;
+        // +1: the internal RTR entry never counts against the caller's queue depth
+        this.ring = new SendWork[sendQueueDepth + 1];
+        for (int i = 0; i < ring.length; i++) {
+            ring[i] = new SendWork();
+        }
+        this.orq = new SendWork[ord + 1];
+    }
+
+    // ------------------------------------------------------------------ submission
+
+    int queued() {
+        return (int) (submitted - completed);
+    }
+
+    boolean isEmpty() {
+        return submitted == 0;
+    }
+
+    /** Adds an operation (already validated by the stream) at the tail. */
+    void enqueue(RdmapOperation op) {
+        SendWork w = slot(submitted);
+        w.reset();
+        w.operation = op;
+        w.type = op.type();
+        w.workRequestId = op.workRequestId();
+        w.fence = op.fence();
+        w.awaitsResponse = w.type.awaitsResponse();
+        if (op.data() != null) {
+            w.data = op.data();
+            w.byteLength = w.data.readableBytes();
+        } else if (op instanceof RdmapOperation.RdmaRead read) {
+            w.byteLength = read.length();
+        } else if (w.type.isAtomic()) {
+            w.byteLength = 8;
+        }
+        submitted++;
+    }
+
+    /** Adds the RFC 6581 RTR; must be the very first entry (MPA-74/75). */
+    void enqueueRtr(RtrType type) {
+        SendWork w = slot(submitted);
+        w.reset();
+        w.rtr = type;
+        w.awaitsResponse = type == RtrType.READ;
+        submitted++;
+    }
+
+    private SendWork slot(long sequence) {
+        return ring[(int) (sequence % ring.length)];
+    }
+
+    // ------------------------------------------------------------------ transmission
+
+    @Override
+    public boolean hasMessageInProgress() {
+        return current != null && current.message != null && current.message.isStarted();
+    }
+
+    @Override
+    public boolean canWrite() {
+        if (current != null) {
+            return true;
+        }
+        if (started == submitted) {
+            return false;
+        }
+        SendWork next = slot(started);
+        if (next.fence && orqSize > 0) {
+            return false; // fence: wait for every earlier Read/Atomic to complete
+        }
+        if (next.awaitsResponse) {
+            // RFC 5040 §6.1 [RDMAP-16]: never more than ORD outstanding. The Read RTR takes an ORD slot
+            // too (mpa.md §8.3); MPA made sure the peer's IRD is at least 1 for it.
+            int limit = next.rtr != null ? Math.max(1, stream.config().ord()) : stream.config().ord();
+            return orqSize < limit;
+        }
+        return true;
+    }
+
+    @Override
+    public OutboundMessage inProgressMessage() {
+        return hasMessageInProgress() ? current.message : null;
+    }
+
+    @Override
+    public void detachInProgress() {
+        if (current != null) {
+            current.message = null;
+        }
+    }
+
+    @Override
+    public void writeSegment() {
+        if (current == null) {
+            current = slot(started);
+        }
+        SendWork w = current;
+        if (w.message == null) {
+            try {
+                w.message = buildMessage(w);
+            } catch (RuntimeException e) {
+                w.failure = CompletionStatus.LOCAL_ERROR;
+                current = null;
+                stream.failLocal(TerminateCause.RDMAP_LOCAL_CATASTROPHIC,
+                        "cannot build the message of work request " + w.workRequestId + ": " + e);
+                return;
+            }
+        }
+        OutboundMessage m = w.message;
+        boolean first = !m.isStarted();
+        m.writeNextSegment();
+        if (first) {
+            logOutbound(w, m);
+        }
+        if (!m.isDone()) {
+            return;
+        }
+        w.message = null;
+        if (w.type == OperationType.RDMA_WRITE_WITH_IMMEDIATE && w.phase == 0) {
+            w.phase = 1; // RFC 7306 §6: the Immediate Data follows the Write
+            return;
+        }
+        w.transmitted = true;
+        w.lastSegment = stream.segmentsProduced();
+        started++;
+        current = null;
+        if (w.rtr != null) {
+            stream.listener().onRtrSent(w.rtr);
+        }
+        tryComplete();
+    }
+
+    private OutboundMessage buildMessage(SendWork w) {
+        if (w.rtr != null) {
+            return buildRtr(w);
+        }
+        RdmapOperation op = w.operation;
+        if (op instanceof RdmapOperation.RdmaWrite write) {
+            return tagged(w, RdmapOpcode.RDMA_WRITE, write.sinkStag(), write.sinkTaggedOffset());
+        }
+        if (op instanceof RdmapOperation.Send send) {
+            RdmapOpcode opcode = opcodeOf(send);
+            ByteBuf data = takeData(w);
+            w.requestQueue = RdmapOpcode.QN_SEND;
+            // RFC 5040 §4.1 [RDMAP-04]: the Invalidate STag is 0 unless this is a "with Invalidate" Send.
+            return stream.sender().untagged(RdmapOpcode.QN_SEND, RdmapControl.encode(opcode),
+                    send.invalidate() ? send.invalidateStag() : 0, data);
+        }
+        if (op instanceof RdmapOperation.ImmediateData imm) {
+            return immediate(w, imm.immediateData(), imm.solicitedEvent());
+        }
+        if (op instanceof RdmapOperation.RdmaWriteWithImmediate wwi) {
+            return w.phase == 0 ? tagged(w, RdmapOpcode.RDMA_WRITE, wwi.sinkStag(), wwi.sinkTaggedOffset())
+                    : immediate(w, wwi.immediateData(), wwi.solicitedEvent());
+        }
+        if (op instanceof RdmapOperation.RdmaRead read) {
+            return readRequest(w, read.sinkStag(), read.sinkTaggedOffset(), read.length(), read.sourceStag(),
+                    read.sourceTaggedOffset());
+        }
+        if (op instanceof RdmapOperation.AtomicFetchAdd fa) {
+            return atomicRequest(w, AtomicOpcode.FETCH_ADD, fa.remoteStag(), fa.remoteTaggedOffset(), fa.addData(),
+                    fa.addMask(), 0L, -1L);
+        }
+        RdmapOperation.AtomicCompareSwap cs = (RdmapOperation.AtomicCompareSwap) op;
+        return atomicRequest(w, AtomicOpcode.CMP_SWAP, cs.remoteStag(), cs.remoteTaggedOffset(), cs.swapData(),
+                cs.swapMask(), cs.compareData(), cs.compareMask());
+    }
+
+    private OutboundMessage buildRtr(SendWork w) {
+        return switch (w.rtr) {
+            case SEND -> {
+                w.requestQueue = RdmapOpcode.QN_SEND;
+                yield stream.sender().untagged(RdmapOpcode.QN_SEND, RdmapControl.encode(RdmapOpcode.SEND), 0,
+                        Unpooled.EMPTY_BUFFER);
+            }
+            // siw: a non-zero STag (1) and TO 0; RFC 5041 §5.2 forbids checking them at the sink.
+            case WRITE -> stream.sender().tagged(RdmapControl.encode(RdmapOpcode.RDMA_WRITE), RtrType.RTR_STAG, 0,
+                    Unpooled.EMPTY_BUFFER);
+            case READ -> readRequest(w, 0, 0, 0, RtrType.RTR_STAG, 0);
+        };
+    }
+
+    private OutboundMessage tagged(SendWork w, RdmapOpcode opcode, int stag, long to) {
+        return stream.sender().tagged(RdmapControl.encode(opcode), stag, to, takeData(w));
+    }
+
+    private OutboundMessage immediate(SendWork w, long data, boolean solicited) {
+        RdmapOpcode opcode = solicited ? RdmapOpcode.IMMEDIATE_DATA_WITH_SE : RdmapOpcode.IMMEDIATE_DATA;
+        ByteBuf header = stream.allocator().buffer(ImmediateDataHeader.LENGTH);
+        header.writeLong(data);
+        w.requestQueue = RdmapOpcode.QN_SEND;
+        return stream.sender().untagged(RdmapOpcode.QN_SEND, RdmapControl.encode(opcode), 0, header);
+    }
+
+    private OutboundMessage readRequest(SendWork w, int sinkStag, long sinkTo, long length, int srcStag, long srcTo) {
+        ByteBuf header = stream.allocator().buffer(ReadRequestHeader.LENGTH);
+        header.writerIndex(ReadRequestHeader.LENGTH);
+        readRequestHeader.wrap(header, 0).sinkStag(sinkStag).sinkTaggedOffset(sinkTo).messageSize((int) length)
+                .sourceStag(srcStag).sourceTaggedOffset(srcTo);
+        OutboundMessage m = stream.sender().untagged(RdmapOpcode.QN_READ_REQUEST,
+                RdmapControl.encode(RdmapOpcode.RDMA_READ_REQUEST), 0, header);
+        w.requestQueue = RdmapOpcode.QN_READ_REQUEST;
+        w.sinkStag = sinkStag;
+        w.sinkTaggedOffset = sinkTo;
+        w.expectedTaggedOffset = sinkTo;
+        w.remaining = length;
+        pushOutstanding(w);
+        return m;
+    }
+
+    private OutboundMessage atomicRequest(SendWork w, AtomicOpcode opcode, int stag, long to, long data, long mask,
+                                          long compare, long compareMask) {
+        // RFC 7306 §5.2.2 [EXT-11]: the requester provisions a QN 3 buffer for every outstanding atomic.
+        ControlSlot slot = freeResponseSlots.poll();
+        if (slot == null) {
+            slot = new ControlSlot(AtomicResponseHeader.LENGTH);
+        }
+        slot.clearCapture();
+        slot.msn = stream.receiver().post(RdmapOpcode.QN_ATOMIC_RESPONSE, slot);
+        postedResponseSlots.add(slot);
+        w.atomicRequestId = nextAtomicRequestId++;
+        ByteBuf header = stream.allocator().buffer(AtomicRequestHeader.LENGTH);
+        header.writerIndex(AtomicRequestHeader.LENGTH);
+        atomicRequestHeader.wrap(header, 0).atomicOpcode(opcode).requestId(w.atomicRequestId).remoteStag(stag)
+                .remoteTaggedOffset(to).addOrSwapData(data).addOrSwapMask(mask).compareData(compare)
+                .compareMask(compareMask);
+        OutboundMessage m = stream.sender().untagged(RdmapOpcode.QN_READ_REQUEST,
+                RdmapControl.encode(RdmapOpcode.ATOMIC_REQUEST), 0, header);
+        w.requestQueue = RdmapOpcode.QN_READ_REQUEST;
+        pushOutstanding(w);
+        return m;
+    }
+
+    private ByteBuf takeData(SendWork w) {
+        ByteBuf data = w.data;
+        w.data = null; // DDP owns it from here on
+        return data;
+    }
+
+    private static RdmapOpcode opcodeOf(RdmapOperation.Send send) {
+        if (send.invalidate()) {
+            return send.solicitedEvent() ? RdmapOpcode.SEND_WITH_SE_AND_INVALIDATE : RdmapOpcode.SEND_WITH_INVALIDATE;
+        }
+        return send.solicitedEvent() ? RdmapOpcode.SEND_WITH_SE : RdmapOpcode.SEND;
+    }
+
+    private void pushOutstanding(SendWork w) {
+        orq[(orqHead + orqSize) % orq.length] = w;
+        orqSize++;
+    }
+
+    private SendWork outstandingHead() {
+        return orqSize == 0 ? null : orq[orqHead];
+    }
+
+    private void popOutstanding() {
+        orq[orqHead] = null;
+        orqHead = (orqHead + 1) % orq.length;
+        orqSize--;
+    }
+
+    /** Read and Atomic Requests sent and not yet answered (never above ORD, RFC 5040 §6.1). */
+    int outstandingRequests() {
+        return orqSize;
+    }
+
+    private void logOutbound(SendWork w, OutboundMessage m) {
+        FrameLog log = stream.frames();
+        if (w.requestQueue >= 0) {
+            w.requestMsn = m.msn();
+        }
+        if (!log.enabled()) {
+            return;
+        }
+        if (w.rtr != null) {
+            switch (w.rtr) {
+                case SEND -> log.untagged(true, RdmapOpcode.SEND, m.msn(), 0);
+                case WRITE -> log.tagged(true, RdmapOpcode.RDMA_WRITE, RtrType.RTR_STAG, 0, 0);
+                default -> log.readRequest(true, m.msn(), 0, 0, 0, RtrType.RTR_STAG, 0);
+            }
+            return;
+        }
+        RdmapOperation op = w.operation;
+        if (op instanceof RdmapOperation.RdmaWrite wr) {
+            log.tagged(true, RdmapOpcode.RDMA_WRITE, wr.sinkStag(), wr.sinkTaggedOffset(), m.length());
+        } else if (op instanceof RdmapOperation.RdmaWriteWithImmediate wwi) {
+            if (w.phase == 0) {
+                log.tagged(true, RdmapOpcode.RDMA_WRITE, wwi.sinkStag(), wwi.sinkTaggedOffset(), m.length());
+            } else {
+                log.immediateData(true, wwi.solicitedEvent() ? RdmapOpcode.IMMEDIATE_DATA_WITH_SE
+                        : RdmapOpcode.IMMEDIATE_DATA, m.msn(), wwi.immediateData());
+            }
+        } else if (op instanceof RdmapOperation.Send send) {
+            if (send.invalidate()) {
+                log.sendWithInvalidate(true, opcodeOf(send), m.msn(), m.length(), send.invalidateStag());
+            } else {
+                log.untagged(true, opcodeOf(send), m.msn(), m.length());
+            }
+        } else if (op instanceof RdmapOperation.ImmediateData imm) {
+            log.immediateData(true, imm.solicitedEvent() ? RdmapOpcode.IMMEDIATE_DATA_WITH_SE
+                    : RdmapOpcode.IMMEDIATE_DATA, m.msn(), imm.immediateData());
+        } else if (op instanceof RdmapOperation.RdmaRead r) {
+            log.readRequest(true, m.msn(), r.sinkStag(), r.sinkTaggedOffset(), r.length(), r.sourceStag(),
+                    r.sourceTaggedOffset());
+        } else if (op instanceof RdmapOperation.AtomicFetchAdd fa) {
+            log.atomicRequest(true, m.msn(), AtomicOpcode.FETCH_ADD, 0, w.atomicRequestId, fa.remoteStag(),
+                    fa.remoteTaggedOffset(), fa.addData(), fa.addMask(), 0, -1);
+        } else if (op instanceof RdmapOperation.AtomicCompareSwap cs) {
+            log.atomicRequest(true, m.msn(), AtomicOpcode.CMP_SWAP, 2, w.atomicRequestId, cs.remoteStag(),
+                    cs.remoteTaggedOffset(), cs.swapData(), cs.swapMask(), cs.compareData(), cs.compareMask());
+        }
+    }
+
+    // ------------------------------------------------------------------ responses
+
+    /**
+     * Admission of an incoming Read Response segment (RFC 5040 §4.5, §5.2.2): it must continue the Read at
+     * the ORQ head — same sink STag, contiguous TO, not beyond the requested size, and the L=1 segment
+     * must end exactly at it (the requester MAY check; Linux siw does, with DDP tagged-buffer codes).
+     */
+    TaggedAdmission admitReadResponse(int stag, long to, int payloadLength, boolean last, io.netty.buffer.ByteBuf segment) {
+        SendWork head = outstandingHead();
+        if (head == null || !head.isRead()) {
+            stream.failIncoming(TerminateCause.RDMAP_UNEXPECTED_OPCODE, segment,
+                    head == null ? "Read Response with no Read outstanding" : "Read Response while an Atomic is the oldest outstanding request");
+            return TaggedAdmission.REJECT;
+        }
+        if (payloadLength > 0) {
+            if (stag != head.sinkStag) {
+                stream.failIncoming(TerminateCause.DDP_INVALID_STAG, segment, String.format(
+                        "Read Response STag 0x%08x, the Read's sink STag is 0x%08x", stag, head.sinkStag));
+                return TaggedAdmission.REJECT;
+            }
+            if (to != head.expectedTaggedOffset || payloadLength > head.remaining) {
+                stream.failIncoming(TerminateCause.DDP_BASE_OR_BOUNDS_VIOLATION, segment, String.format(
+                        "Read Response TO 0x%x length %d, expected TO 0x%x with %d octets left", to,
+                        payloadLength, head.expectedTaggedOffset, head.remaining));
+                return TaggedAdmission.REJECT;
+            }
+        }
+        if (last && head.remaining != payloadLength) {
+            stream.failIncoming(TerminateCause.DDP_BASE_OR_BOUNDS_VIOLATION, segment, "Read Response ends "
+                    + (head.remaining - payloadLength) + " octets short of the requested size");
+            return TaggedAdmission.REJECT;
+        }
+        head.expectedTaggedOffset += payloadLength;
+        head.remaining -= payloadLength;
+        // The sink belongs to us: in verbs terms placing into it needs local-write access.
+        return TaggedAdmission.LOCAL_WRITE;
+    }
+
+    /** The L=1 Read Response segment was placed: the Read at the ORQ head is complete [RDMAP-25]. */
+    void onReadResponseDelivered() {
+        SendWork head = outstandingHead();
+        if (head == null) {
+            return; // cannot happen: admission checked the head
+        }
+        popOutstanding();
+        head.responseDone = true;
+        tryComplete();
+        stream.transmitReady(); // an ORD slot or a fence may have opened
+    }
+
+    /** Remembers the DDP header of an incoming Atomic Response segment (for a Terminate about it). */
+    void admitAtomicResponse(int msn, io.netty.buffer.ByteBuf segment) {
+        ControlSlot slot = postedResponseSlots.find(msn);
+        if (slot != null) {
+            slot.captureHeader(segment);
+        }
+    }
+
+    /** An Atomic Response was delivered on QN 3 (RFC 7306 §5.2.2): completes the Atomic at the ORQ head. */
+    void onAtomicResponseDelivered(ControlSlot slot, int msn) {
+        postedResponseSlots.remove(slot);
+        freeResponseSlots.add(slot);
+        atomicResponseHeader.wrap(slot.bytes, 0);
+        int requestId = atomicResponseHeader.originalRequestId();
+        long original = atomicResponseHeader.originalRemoteData();
+        stream.frames().atomicResponse(false, msn, requestId, original);
+        SendWork head = outstandingHead();
+        if (head == null || !head.isAtomic()) {
+            stream.failCaptured(TerminateCause.RDMAP_UNEXPECTED_OPCODE, slot, null,
+                    "Atomic Response while " + (head == null ? "nothing" : "a Read") + " is the oldest outstanding request");
+            return;
+        }
+        if (requestId != head.atomicRequestId) {
+            head.failure = CompletionStatus.LOCAL_ERROR;
+            stream.failCaptured(TerminateCause.RDMAP_REMOTE_OPERATION_UNSPECIFIED, slot, null,
+                    "Atomic Response for request " + Integer.toUnsignedString(requestId) + ", expected "
+                            + Integer.toUnsignedString(head.atomicRequestId));
+            return;
+        }
+        popOutstanding();
+        head.atomicOriginalValue = original;
+        head.responseDone = true;
+        tryComplete();
+        stream.transmitReady();
+    }
+
+    // ------------------------------------------------------------------ completions
+
+    /** Reports every completed entry from the oldest forward, stopping at the first incomplete one. */
+    void tryComplete() {
+        long acked = stream.segmentsAcknowledged();
+        while (completed < started) {
+            SendWork w = slot(completed);
+            if (!w.isComplete(acked)) {
+                return;
+            }
+            completed++;
+            report(w, CompletionStatus.SUCCESS);
+        }
+    }
+
+    private void report(SendWork w, CompletionStatus status) {
+        RtrType rtr = w.rtr;
+        OperationType type = w.type;
+        long id = w.workRequestId;
+        long length = w.byteLength;
+        long original = w.atomicOriginalValue;
+        w.reset();
+        if (rtr == null) {
+            stream.listener().onSendComplete(id, type, status, length, status == CompletionStatus.SUCCESS ? original : 0);
+        }
+    }
+
+    /**
+     * Marks the entry whose message a peer's Terminate copied (matched by QN and MSN of the copied
+     * untagged header, or by STag and TO range of a copied tagged header).
+     */
+    void attribute(Terminate terminate) {
+        byte[] h = terminate.terminatedDdpHeader();
+        if (h == null || h.length < 14) {
+            return;
+        }
+        TerminateCause cause = terminate.cause();
+        boolean protection = cause != null && (cause.errorType() == TerminateErrorType.RDMAP_REMOTE_PROTECTION
+                || cause.layer() == org.iwarp4j.rdmap.terminate.TerminateLayer.DDP);
+        CompletionStatus status = protection ? CompletionStatus.REMOTE_ACCESS_ERROR
+                : CompletionStatus.REMOTE_OPERATION_ERROR;
+        ByteBuf header = Unpooled.wrappedBuffer(h);
+        boolean tagged = (h[0] & 0x80) != 0;
+        for (long s = completed; s < started + (current != null ? 1 : 0) && s < submitted; s++) {
+            SendWork w = slot(s);
+            if (!tagged && h.length >= 18) {
+                int qn = header.getInt(6);
+                int msn = header.getInt(10);
+                if (w.requestQueue == qn && w.requestMsn == msn && (w.transmitted || w == current)) {
+                    w.failure = status;
+                    return;
+                }
+            } else if (tagged && w.operation instanceof RdmapOperation.RdmaWrite write) {
+                int stag = header.getInt(2);
+                long to = header.getLong(6);
+                long offset = to - write.sinkTaggedOffset();
+                if (stag == write.sinkStag() && Long.compareUnsigned(offset, Math.max(1, w.byteLength)) < 0) {
+                    w.failure = status;
+                    return;
+                }
+            }
+        }
+    }
+
+    /**
+     * The stream failed: completes every entry in order — done ones with SUCCESS, the one an error was
+     * attributed to with its status, all others FLUSHED — releasing data DDP never took.
+     */
+    void flush() {
+        long acked = stream.segmentsAcknowledged();
+        if (current != null && current.message != null) {
+            current.message.abandon();
+            current.message = null;
+        }
+        current = null;
+        while (completed < submitted) {
+            SendWork w = slot(completed);
+            completed++;
+            if (w.data != null) {
+                w.data.release();
+                w.data = null;
+            }
+            if (w.message != null) {
+                w.message.abandon();
+                w.message = null;
+            }
+            CompletionStatus status = w.failure != null ? w.failure
+                    : w.isComplete(acked) ? CompletionStatus.SUCCESS : CompletionStatus.FLUSHED;
+            report(w, status);
+        }
+        started = submitted;
+        while (orqSize > 0) {
+            popOutstanding();
+        }
+        while (postedResponseSlots.size() > 0) {
+            postedResponseSlots.clear();
+        }
+    }
+}

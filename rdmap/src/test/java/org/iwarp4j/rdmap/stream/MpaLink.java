@@ -1,0 +1,68 @@
+package org.iwarp4j.rdmap.stream;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import org.iwarp4j.ddp.send.LlpSegmentWriter;
+import org.iwarp4j.mpa.fpdu.FpduReader;
+import org.iwarp4j.mpa.fpdu.FpduWriter;
+
+/**
+ * One direction of a test connection through MPA's real FPDU codec: segments are framed by
+ * {@link FpduWriter} (CRC, optionally markers) into a byte queue ("the wire"); {@link #deliver} moves any
+ * number of those bytes to the receiver, whose {@link FpduReader} cuts them back into ULPDUs for the
+ * receiving stream — so every split of the byte stream is exercised.
+ */
+final class MpaLink implements LlpSegmentWriter, AutoCloseable {
+
+    int mulpdu;
+    private final FpduWriter writer;
+    private final FpduReader reader;
+    private final ByteBuf wire = ByteBufAllocator.DEFAULT.buffer();
+    private final ByteBuf inbound = ByteBufAllocator.DEFAULT.buffer();
+    long produced;
+
+    MpaLink(int mulpdu, boolean markers) {
+        this.mulpdu = mulpdu;
+        this.writer = new FpduWriter(true, markers, 65535, 0);
+        this.reader = new FpduReader(true, markers, 65535, 0);
+    }
+
+    @Override
+    public int mulpdu() {
+        return mulpdu;
+    }
+
+    @Override
+    public void writeSegment(ByteBuf header, ByteBuf payload) {
+        writer.write(header, payload, ByteBufAllocator.DEFAULT, (part, last) -> {
+            wire.writeBytes(part, part.readerIndex(), part.readableBytes());
+            part.release();
+        });
+        produced++;
+    }
+
+    int pendingBytes() {
+        return wire.readableBytes();
+    }
+
+    /** Moves up to {@code n} octets to the receiver and feeds every complete ULPDU to {@code to}. */
+    int deliver(int n, RdmapStream to) {
+        int take = Math.min(n, wire.readableBytes());
+        inbound.writeBytes(wire, take);
+        wire.discardSomeReadBytes();
+        int ulpdus = 0;
+        ByteBuf ulpdu;
+        while (inbound.isReadable() && (ulpdu = reader.read(inbound, ByteBufAllocator.DEFAULT)) != null) {
+            to.receive(ulpdu);
+            ulpdus++;
+        }
+        inbound.discardSomeReadBytes();
+        return ulpdus;
+    }
+
+    @Override
+    public void close() {
+        wire.release();
+        inbound.release();
+    }
+}

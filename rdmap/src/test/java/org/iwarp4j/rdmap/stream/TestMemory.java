@@ -1,0 +1,81 @@
+package org.iwarp4j.rdmap.stream;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import org.iwarp4j.ddp.memory.TaggedBuffer;
+import org.iwarp4j.ddp.memory.TaggedBufferAccess;
+
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The verbs side's memory for tests: regions in pooled direct buffers (leak-tracked), each framed by
+ * guard octets so that a write outside a region is detected ({@link #guardsIntact()}).
+ */
+final class TestMemory implements RdmapMemory, AutoCloseable {
+
+    static final Set<TaggedBufferAccess> ALL = EnumSet.allOf(TaggedBufferAccess.class);
+    static final int GUARD = 16;
+    static final byte GUARD_BYTE = (byte) 0xA5;
+
+    private final Map<Integer, TestRegion> regions = new HashMap<>();
+    private final List<ByteBuf> arenas = new ArrayList<>();
+    final List<Integer> invalidated = new ArrayList<>();
+
+    TestRegion register(int stag, long base, int length, Set<TaggedBufferAccess> access, long pd) {
+        ByteBuf arena = ByteBufAllocator.DEFAULT.directBuffer(length + 2 * GUARD, length + 2 * GUARD);
+        for (int i = 0; i < arena.capacity(); i++) {
+            arena.setByte(i, GUARD_BYTE);
+        }
+        arena.setZero(GUARD, length);
+        arenas.add(arena);
+        TestRegion region = new TestRegion(stag, base, arena.slice(GUARD, length), access, pd);
+        regions.put(stag, region);
+        return region;
+    }
+
+    TestRegion region(int stag) {
+        return regions.get(stag);
+    }
+
+    boolean guardsIntact() {
+        for (ByteBuf arena : arenas) {
+            int length = arena.capacity() - 2 * GUARD;
+            for (int i = 0; i < GUARD; i++) {
+                if (arena.getByte(i) != GUARD_BYTE || arena.getByte(GUARD + length + i) != GUARD_BYTE) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    @Override
+    public TaggedBuffer lookup(int stag) {
+        return regions.get(stag);
+    }
+
+    @Override
+    public boolean invalidate(TaggedBuffer buffer) {
+        TestRegion region = (TestRegion) buffer;
+        if (!region.remotelyInvalidatable) {
+            return false;
+        }
+        region.valid = false;
+        invalidated.add(region.stag);
+        return true;
+    }
+
+    @Override
+    public void close() {
+        for (ByteBuf arena : arenas) {
+            arena.release();
+        }
+        arenas.clear();
+        regions.clear();
+    }
+}
