@@ -56,6 +56,17 @@ final class Completions {
         return got > 0;
     }
 
+    /** Waits (spinning on the condition, bounded) until {@code cq} holds at least {@code n} completions. */
+    static void awaitSize(CompletionQueue cq, int n) {
+        long deadline = System.nanoTime() + TIMEOUT.toNanos();
+        while (cq.size() < n) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("completion queue never held " + n + " completions");
+            }
+            Thread.onSpinWait();
+        }
+    }
+
     static WorkCompletion one(CompletionQueue cq) {
         return await(cq, 1).get(0);
     }

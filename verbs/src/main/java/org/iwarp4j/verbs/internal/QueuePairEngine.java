@@ -77,8 +77,18 @@ final class QueuePairEngine implements RdmapListener {
         sendQueue.onRdmapComplete(status, atomicOriginalValue);
     }
 
+    /**
+     * A Send arrived with no receive posted in RDMAP: receives the application posted before (still in
+     * the hand-over queue) go first — postReceive having returned, the receive counts as posted — then a
+     * shared receive queue.
+     */
     @Override
     public void onReceiveNeeded() {
+        ReceiveWorkRequest r = qp.pollReceive();
+        if (r != null) {
+            receiveQueue.post(r);
+            return;
+        }
         receiveQueue.supplyFromShared();
     }
 
