@@ -107,6 +107,7 @@ final class QueuePairEngine implements RdmapListener {
 
     @Override
     public void onFatalError(Throwable cause) {
+        receiveQueue.streamFailed();
         if (cause instanceof RdmapException e) {
             qp.state(QueuePairState.TERMINATE);
             TerminateInfo info = new TerminateInfo(TerminateInfo.Direction.SENT, e.terminate());

@@ -60,7 +60,29 @@ final class ReceiveQueue {
             head++;
         }
         releaseSlot();
+        if (rdmapStatus == org.iwarp4j.rdmap.stream.CompletionStatus.LOCAL_ERROR) {
+            // RDMAP reports the receive an erroneous message consumed just before it fails the stream;
+            // the completion waits for that (onFatalError) so that it can carry the Terminate.
+            pendingErrorWrId = wrId;
+            pendingErrorOpcode = opcode;
+            pendingError = true;
+            return;
+        }
         completions.receive(wrId, completions.receiveStatus(rdmapStatus), opcode, length, invalidatedStag, immediate);
+    }
+
+    private boolean pendingError;
+    private long pendingErrorWrId;
+    private RdmapOpcode pendingErrorOpcode;
+
+    /** The stream failed: report the receive its erroneous message consumed, now with the Terminate known. */
+    void streamFailed() {
+        if (pendingError) {
+            pendingError = false;
+            CompletionStatus status = pendingErrorOpcode != null && pendingErrorOpcode.carriesInvalidateStag()
+                    ? CompletionStatus.LOCAL_PROTECTION_ERROR : CompletionStatus.LOCAL_QP_OPERATION_ERROR;
+            completions.receive(pendingErrorWrId, status, pendingErrorOpcode, 0, 0, 0);
+        }
     }
 
     private void releaseSlot() {
