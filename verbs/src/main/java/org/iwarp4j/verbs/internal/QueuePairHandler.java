@@ -3,7 +3,6 @@ package org.iwarp4j.verbs.internal;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelDuplexHandler;
-import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelOption;
@@ -219,6 +218,7 @@ final class QueuePairHandler extends ChannelDuplexHandler {
         if (role == Role.RESPONDER) {
             return; // we rejected; ConnectionRequestImpl closes once the Reply is written
         }
+        qp.flushUnstarted();
         ConnectionRejectedException e = new ConnectionRejectedException("the peer rejected the connection"
                 + (rejection.reason() != null ? " (" + rejection.reason() + ")" : ""), rejection.replyPrivateData(),
                 rejection.responderIrd(), rejection.responderOrd());
@@ -243,6 +243,7 @@ final class QueuePairHandler extends ChannelDuplexHandler {
         }
         if (qp != null) {
             qp.stateError();
+            qp.flushUnstarted();
         }
         fire(e.event(), null, e);
         established.completeExceptionally(e);
@@ -554,8 +555,4 @@ final class QueuePairHandler extends ChannelDuplexHandler {
         }
     }
 
-    /** For the connection's close future. */
-    ChannelFuture closeFuture() {
-        return ctx.channel().closeFuture();
-    }
 }
