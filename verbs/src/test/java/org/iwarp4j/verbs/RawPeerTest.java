@@ -69,8 +69,17 @@ class RawPeerTest {
         }
     }
 
+    /** A socket connected to {@code server} past the MPA startup. */
+    private static Socket open(Server server) throws Exception {
+        Socket s = new Socket(InetAddress.getLoopbackAddress(), server.listener.localAddress().getPort());
+        s.setSoTimeout(20_000);
+        handshake(s);
+        server.accepted.get(20, TimeUnit.SECONDS);
+        return s;
+    }
+
     /** Connects, sends a siw-style Request (Rev 2, enhanced, C=1, IRD=ORD=1) and reads the Reply. */
-    private static MpaFrame handshake(Socket s) throws Exception {
+    private static void handshake(Socket s) throws Exception {
         MpaFrame request = MpaFrame.enhanced(MpaFrameType.REQUEST, false, true, false,
                 EnhancedConnectionData.of(false, Set.<RtrType>of(), 1, 1), new byte[0]);
         s.getOutputStream().write(request.toByteArray());
@@ -83,7 +92,7 @@ class RawPeerTest {
         assertThat(header[16] & 0x20).as("not rejected").isZero();
         assertThat(header[17]).as("Rev 2").isEqualTo((byte) 2);
         assertThat(pdLength).isEqualTo(4);
-        return null;
+        assertThat(pd).hasSize(4);
     }
 
     /** One FPDU carrying a Send (QN 0, MSN {@code msn}) with {@code payload}; the CRC is spoiled on request. */
@@ -104,11 +113,7 @@ class RawPeerTest {
     @ParameterizedTest
     @MethodSource("transports")
     void validSendFromAHandWrittenPeer(Transport t) throws Exception {
-        try (Server server = new Server(t); Socket s = new Socket(InetAddress.getLoopbackAddress(),
-                server.listener.localAddress().getPort())) {
-            s.setSoTimeout(20_000);
-            handshake(s);
-            server.accepted.get(20, TimeUnit.SECONDS);
+        try (Server server = new Server(t); Socket s = open(server)) {
             s.getOutputStream().write(sendFpdu(1, "from siw".getBytes(java.nio.charset.StandardCharsets.US_ASCII), false));
             WorkCompletion wc = Completions.one(server.side.recvCq);
             assertThat(wc.status()).isEqualTo(CompletionStatus.SUCCESS);
@@ -127,11 +132,7 @@ class RawPeerTest {
     @ParameterizedTest
     @MethodSource("transports")
     void crcErrorInTheFirstFpduClosesWithoutATerminate(Transport t) throws Exception {
-        try (Server server = new Server(t); Socket s = new Socket(InetAddress.getLoopbackAddress(),
-                server.listener.localAddress().getPort())) {
-            s.setSoTimeout(20_000);
-            handshake(s);
-            server.accepted.get(20, TimeUnit.SECONDS);
+        try (Server server = new Server(t); Socket s = open(server)) {
             s.getOutputStream().write(sendFpdu(1, new byte[] {1, 2, 3}, true));
             // RFC 5044 §7.1.2 rule 4: no FPDU (not even a Terminate) before one was validated; just the close
             assertThat(s.getInputStream().read()).isEqualTo(-1);
@@ -144,11 +145,7 @@ class RawPeerTest {
     @ParameterizedTest
     @MethodSource("transports")
     void crcErrorIsAnsweredWithAnLlpTerminateThenClose(Transport t) throws Exception {
-        try (Server server = new Server(t); Socket s = new Socket(InetAddress.getLoopbackAddress(),
-                server.listener.localAddress().getPort())) {
-            s.setSoTimeout(20_000);
-            handshake(s);
-            server.accepted.get(20, TimeUnit.SECONDS);
+        try (Server server = new Server(t); Socket s = open(server)) {
             OutputStream out = s.getOutputStream();
             out.write(sendFpdu(1, new byte[] {9}, false));
             assertThat(Completions.one(server.side.recvCq).status()).isEqualTo(CompletionStatus.SUCCESS);
