@@ -230,7 +230,7 @@ class ConnectionManagerTest {
     @ParameterizedTest
     @MethodSource("transports")
     void peerToPeerModeSendsTheRtrFirstThenWorks(Transport t) throws Exception {
-        for (RtrType rtr : List.of(RtrType.WRITE, RtrType.READ)) {
+        for (RtrType rtr : List.of(RtrType.WRITE, RtrType.READ, RtrType.SEND)) {
             try (Peers p = new Peers(t, s -> { }, c -> { }, ConnectOptions.builder().peerToPeer(rtr).build(),
                     AcceptOptions.defaults(), x -> { })) {
                 assertThat(p.clientConnection.parameters().peerToPeer()).isTrue();

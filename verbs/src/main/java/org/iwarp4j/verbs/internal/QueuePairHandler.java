@@ -195,6 +195,14 @@ final class QueuePairHandler extends ChannelDuplexHandler {
             pump();
             return;
         }
+        if (role == Role.RESPONDER && params.peerToPeer()) {
+            // RFC 6581 §9.3: the Initiator picks one of the mutually supported RTRs; none consumes a user receive.
+            java.util.EnumSet<RtrType> possible = java.util.EnumSet.noneOf(RtrType.class);
+            params.rtrTypes().forEach(r -> possible.add(RtrType.valueOf(r.name())));
+            if (!possible.isEmpty()) {
+                stream.expectRtr(possible);
+            }
+        }
         qp.start(engine);
         announceEstablished();
         pump();

@@ -249,8 +249,6 @@ public final class RnicImpl implements Rnic {
                 .irdLimit(config.maxIrdOrd())
                 .ird(Math.min(16, config.maxIrdOrd()))
                 .ord(Math.min(16, config.maxIrdOrd()))
-                // Only RTRs that consume no receive: which one the Initiator picks is its choice (RFC 6581 §9.3).
-                .rtrTypes(org.iwarp4j.mpa.RtrType.WRITE, org.iwarp4j.mpa.RtrType.READ)
                 .startupTimeout(options.mpaStartupTimeout())
                 .emss(options.emss())
                 .receiveUlpduLimit(options.receiveUlpduLimit())
