@@ -62,6 +62,7 @@ final class QueuePairHandler extends ChannelDuplexHandler {
     private final RnicImpl rnic;
     private final Role role;
     private final Duration disconnectTimeout;
+    private final TerminateLayout peerTerminateLayout;
     private final CmEventListener events;
     private final ListenerImpl listener;
     private final CompletableFuture<Void> disconnected = new CompletableFuture<>();
@@ -90,12 +91,13 @@ final class QueuePairHandler extends ChannelDuplexHandler {
 
     /** An Initiator's handler for {@code qp}; {@code result} completes at ESTABLISHED. */
     QueuePairHandler(RnicImpl rnic, QueuePairImpl qp, CompletableFuture<Connection> result, Duration disconnectTimeout,
-                     CmEventListener events) {
+                     TerminateLayout peerTerminateLayout, CmEventListener events) {
         this.rnic = rnic;
         this.role = Role.INITIATOR;
         this.qp = qp;
         this.established = result;
         this.disconnectTimeout = disconnectTimeout;
+        this.peerTerminateLayout = peerTerminateLayout;
         this.events = events;
         this.listener = null;
     }
@@ -106,6 +108,7 @@ final class QueuePairHandler extends ChannelDuplexHandler {
         this.role = Role.RESPONDER;
         this.listener = listener;
         this.disconnectTimeout = listener.options().disconnectTimeout();
+        this.peerTerminateLayout = listener.options().peerTerminateLayout();
         this.events = listener.options().eventListener();
     }
 
@@ -174,7 +177,7 @@ final class QueuePairHandler extends ChannelDuplexHandler {
         // The stream identity names the stream in the RDMAP frame log ("[qp3 /127.0.0.1:41234] >> SEND ...").
         Object identity = new StreamName("qp" + qp.number() + " " + ctx.channel().remoteAddress());
         RdmapStreamConfig config = new RdmapStreamConfig(ird, ord, qp.config().rfc7306(), qp.pd().number(), identity,
-                qp.config().maxSendWr(), qp.receiveDepth(), TerminateLayout.RFC);
+                qp.config().maxSendWr(), qp.receiveDepth(), peerTerminateLayout);
         stream = new RdmapStream(config, rnic.memory(), rnic.atomics(), new Llp(), rnic.config().allocator(), engine);
         engine.start(stream);
         connection = new ConnectionImpl(this, qp, params, ctx.channel());
