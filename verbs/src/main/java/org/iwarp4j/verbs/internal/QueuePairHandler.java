@@ -473,6 +473,9 @@ final class QueuePairHandler extends ChannelDuplexHandler {
         ChannelPromise written = ctx.newPromise();
         (encoderCtx != null ? encoderCtx : ctx).writeAndFlush(Unpooled.EMPTY_BUFFER, written);
         written.addListener(f -> {
+            if (qp != null) {
+                qp.stateError();
+            }
             if (stream != null) {
                 engine.completions().ending(Completions.Ending.DISCONNECT);
                 stream.close();
@@ -495,6 +498,9 @@ final class QueuePairHandler extends ChannelDuplexHandler {
             return;
         }
         closing = Closing.ABORT;
+        if (qp != null) {
+            qp.stateError();
+        }
         if (stream != null) {
             engine.completions().ending(Completions.Ending.DISCONNECT);
             stream.close();
@@ -510,6 +516,9 @@ final class QueuePairHandler extends ChannelDuplexHandler {
     @Override
     public void channelInactive(ChannelHandlerContext c) {
         cancelTimer();
+        if (qp != null) {
+            qp.stateError(); // before the flush completions, so that whoever sees them sees ERROR
+        }
         if (stream != null) {
             engine.completions().ending(transportError && closing == Closing.NONE ? Completions.Ending.TRANSPORT
                     : Completions.Ending.DISCONNECT);
@@ -520,9 +529,6 @@ final class QueuePairHandler extends ChannelDuplexHandler {
             // RFC 5044 §8 code 0x01: nothing can be sent any more; outstanding work is flushed.
             stream.connectionLost(new ClosedChannelException());
             stream.close();
-        }
-        if (qp != null) {
-            qp.stateError();
         }
         if (established != null && !established.isDone()) {
             failEstablishment(new ConnectionFailedException(CmEvent.CONNECT_ERROR, "the connection closed", null));
