@@ -68,6 +68,14 @@ public final class MpaException extends RuntimeException {
         return error.code();
     }
 
+    /**
+     * What was wrong, in words, without the {@code "0x2/0x0/0x04 … at stream offset N: "} prefix that
+     * {@link #getMessage()} adds (for tools that print the code and offset themselves).
+     */
+    public String detail() {
+        return super.getMessage();
+    }
+
     @Override
     public String getMessage() {
         String m = super.getMessage();

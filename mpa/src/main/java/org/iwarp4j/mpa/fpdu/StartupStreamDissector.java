@@ -1,5 +1,6 @@
 package org.iwarp4j.mpa.fpdu;
 
+import org.iwarp4j.mpa.FramingNegotiation;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import org.iwarp4j.mpa.MpaException;
@@ -56,9 +57,9 @@ public final class StartupStreamDissector {
         if (i.frame() == null || r.frame() == null) {
             return new Conversation(i, r, false, false, false);
         }
-        boolean crc = i.frame().crc() || r.frame().crc();
-        boolean mI2R = r.frame().markers();
-        boolean mR2I = i.frame().markers();
+        boolean crc = FramingNegotiation.crc(i.frame(), r.frame());
+        boolean mI2R = FramingNegotiation.senderInsertsMarkers(r.frame());
+        boolean mR2I = FramingNegotiation.senderInsertsMarkers(i.frame());
         if (r.frame().rejected()) {
             return new Conversation(new HalfConnection(i.frame(), null, null), new HalfConnection(r.frame(), null, null),
                     crc, mI2R, mR2I);

@@ -1,6 +1,7 @@
 package org.iwarp4j.mpa.startup;
 
 import org.iwarp4j.mpa.MpaConfig;
+import org.iwarp4j.mpa.FramingNegotiation;
 import org.iwarp4j.mpa.MpaError;
 import org.iwarp4j.mpa.MpaException;
 import org.iwarp4j.mpa.MpaParameters;
@@ -89,9 +90,9 @@ public final class InitiatorStartup {
         if (reply.rejected()) {
             return new MpaRejection(MpaRole.INITIATOR, true, request, reply, rejectReason(reply));
         }
-        boolean crc = request.crc() || reply.crc();           // RFC 5044 §4.4 / §7.1.1 C bit
-        boolean txMarkers = reply.markers();                    // RFC 5044 §7.1.1: M in the Reply binds the Initiator
-        boolean rxMarkers = request.markers();
+        boolean crc = FramingNegotiation.crc(request, reply);
+        boolean txMarkers = FramingNegotiation.senderInsertsMarkers(reply);
+        boolean rxMarkers = FramingNegotiation.senderInsertsMarkers(request);
         int ird = config.ird();
         int ord = config.ord();
         MpaError terminate = null;

@@ -1,6 +1,7 @@
 package org.iwarp4j.mpa.startup;
 
 import org.iwarp4j.mpa.MpaConfig;
+import org.iwarp4j.mpa.FramingNegotiation;
 import org.iwarp4j.mpa.MpaError;
 import org.iwarp4j.mpa.MpaException;
 import org.iwarp4j.mpa.MpaParameters;
@@ -131,9 +132,9 @@ public final class ResponderStartup {
             reply = new MpaFrame(MpaFrameType.REPLY, config.markers(), config.crc(), false, false, 0,
                     request.revision(), null, acceptance.privateData());
         }
-        boolean txMarkers = request.markers(); // RFC 5044 §7.1.1: M in the Request binds the Responder
-        MpaParameters params = new MpaParameters(MpaRole.RESPONDER, request, reply, request.crc() || reply.crc(),
-                txMarkers, reply.markers(), ird, ord, p2p ? flags : Set.of(), null, null,
+        boolean txMarkers = FramingNegotiation.senderInsertsMarkers(request);
+        MpaParameters params = new MpaParameters(MpaRole.RESPONDER, request, reply,
+                FramingNegotiation.crc(request, reply), txMarkers, FramingNegotiation.senderInsertsMarkers(reply), ird, ord, p2p ? flags : Set.of(), null, null,
                 Mulpdu.of(emss, txMarkers), config.receiveUlpduLimit());
         return new Accepted(reply, params);
     }

@@ -89,6 +89,15 @@ public interface RdmapListener {
     }
 
     /**
+     * A Send or Immediate Data message arrived on QN 0 and no receive is posted for its MSN. The verbs
+     * layer may post one right now with {@link RdmapStream#postReceive} (a queue pair attached to a
+     * shared receive queue takes one from it as the message arrives); if it does not, DDP reports
+     * "Invalid MSN - no buffer available" (RFC 5041 §7.2, 0x1/0x2/0x02), as iWARP has no RNR.
+     */
+    default void onReceiveNeeded() {
+    }
+
+    /**
      * Something is waiting to be sent (an operation was submitted, a response or a Terminate queued):
      * the adapter should call {@link RdmapStream#writeNextSegment()} while the channel is writable.
      */

@@ -294,6 +294,15 @@ public final class RdmapStream {
         return transmitter.writeNextSegment();
     }
 
+    /**
+     * Whether a message is partly written (some of its segments handed to the lower layer, not all).
+     * A graceful close (RFC 5040 §6.2.1, siw-interop §G) keeps calling {@link #writeNextSegment()} while
+     * this is true — that finishes the message and starts no new one — then closes.
+     */
+    public boolean isMessageInProgress() {
+        return state != RdmapStreamState.CLOSED && transmitter.messageInProgress();
+    }
+
     /** Whether {@link #writeNextSegment()} has something to write. */
     public boolean hasPendingTransmit() {
         return state != RdmapStreamState.CLOSED && state != RdmapStreamState.ERROR && transmitter.hasPending();

@@ -96,6 +96,11 @@ final class ReceiveQueue {
     /** Admission of a QN 0 segment: switch the slot to Immediate Data mode / capture the header. */
     void admit(RdmapOpcode opcode, int msn, boolean last, ByteBuf segment) {
         ReceiveSlot slot = posted.find(msn);
+        if (slot == null && isNextUnposted(msn)) {
+            // A shared receive queue supplies receives on demand, as the message arrives.
+            stream.listener().onReceiveNeeded();
+            slot = posted.find(msn);
+        }
         if (slot == null) {
             return; // DDP will report "no buffer" / "MSN range" itself
         }
@@ -105,6 +110,12 @@ final class ReceiveQueue {
         if (last && opcode.carriesInvalidateStag()) {
             slot.captureHeader(segment);
         }
+    }
+
+    /** Whether {@code msn} is the MSN the next posted receive would get (RFC 5041 §4.3). */
+    private boolean isNextUnposted(int msn) {
+        int qn = RdmapOpcode.QN_SEND;
+        return msn == stream.receiver().expectedMsn(qn) + stream.receiver().postedCount(qn);
     }
 
     /** A Send variant or Immediate Data message was delivered into {@code slot}. */

@@ -44,6 +44,11 @@ final class Transmitter {
         return stream.operational() && (active != null || requests.canWrite() || responses.canWrite());
     }
 
+    /** A message is partly written: its source, or the untagged message drained before a Terminate. */
+    boolean messageInProgress() {
+        return (draining != null && !draining.isDone()) || (active != null && active.hasMessageInProgress());
+    }
+
     boolean terminatePending() {
         return pendingTerminate != null;
     }

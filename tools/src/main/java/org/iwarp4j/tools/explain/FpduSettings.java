@@ -1,5 +1,6 @@
 package org.iwarp4j.tools.explain;
 
+import org.iwarp4j.mpa.FramingNegotiation;
 import org.iwarp4j.mpa.frame.MpaFrame;
 
 /**
@@ -28,7 +29,7 @@ record FpduSettings(boolean crc, boolean markers, String crcWhy, String markersW
         String ownName = HalfConnectionDecoder.name(own.type());
         String peerName = HalfConnectionDecoder.name(own.type().other());
         // RFC 5044 §4.4: CRCs are used in both directions when either frame has C=1.
-        boolean crc = own.crc() || (peer != null && peer.crc());
+        boolean crc = peer == null ? own.crc() : FramingNegotiation.crc(own, peer);
         String crcWhy;
         if (peer == null) {
             crcWhy = own.crc() ? "CRC on (" + ownName + " C=1)"
@@ -38,7 +39,7 @@ record FpduSettings(boolean crc, boolean markers, String crcWhy, String markersW
                     + bit(peer.crc()) + ")";
         }
         // RFC 5044 §7.1.1: a frame's M bit asks the *other* side to insert markers in what it sends.
-        boolean markers = peer != null && peer.markers();
+        boolean markers = peer != null && FramingNegotiation.senderInsertsMarkers(peer);
         String markersWhy = peer == null
                 ? "no markers (set by the M bit of the " + peerName + ", which is not in the input; assumed M=0)"
                 : (markers ? "markers" : "no markers") + " (" + peerName + " M=" + bit(peer.markers()) + ")";

@@ -78,7 +78,7 @@ final class HalfConnectionDecoder {
             frame = MpaFrameCodec.parse(in);
         } catch (MpaException e) {
             long at = e.streamOffset() == MpaException.NO_OFFSET ? 0 : e.streamOffset();
-            mpaError(e.error(), rawMessage(e), at, "MPA closes the TCP connection at once ("
+            mpaError(e.error(), e.detail(), at, "MPA closes the TCP connection at once ("
                     + Rfc.MPA_STARTUP + "): nothing after this is MPA.");
             return new Invalid();
         }
@@ -180,12 +180,6 @@ final class HalfConnectionDecoder {
         return bytes.length + " of 20 + PD_Length " + pdLength + " = " + (20 + pdLength) + " octets present";
     }
 
-    /** The exception's message without the code and offset its {@code getMessage()} prefixes. */
-    private static String rawMessage(MpaException e) {
-        String m = e.getMessage();
-        int colon = m.indexOf(": ");
-        return colon < 0 ? m : m.substring(colon + 2);
-    }
 
     static String name(MpaFrameType type) {
         return type == MpaFrameType.REQUEST ? "Request" : "Reply";

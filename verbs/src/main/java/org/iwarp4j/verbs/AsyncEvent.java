@@ -1,0 +1,23 @@
+package org.iwarp4j.verbs;
+
+/**
+ * An asynchronous event of a queue pair ({@code ibv_get_async_event}).
+ *
+ * @param type      what happened
+ * @param queuePair the queue pair
+ * @param terminate the Terminate sent or received, if one is involved
+ * @param detail    a human-readable description
+ */
+public record AsyncEvent(Type type, QueuePair queuePair, TerminateInfo terminate, String detail) {
+
+    public enum Type {
+        /** The peer sent a Terminate: the connection is going down (RFC 5040 §5.4). */
+        TERMINATE_RECEIVED,
+        /** This side detected a protocol error and sent a Terminate: the queue pair is fatal. */
+        TERMINATE_SENT,
+        /** TCP failed (I/O error) while the connection was up: the "path error" of iWARP. */
+        CONNECTION_LOST,
+        /** A completion queue of this queue pair overflowed; completions were lost, the queue pair fails. */
+        COMPLETION_QUEUE_OVERFLOW
+    }
+}

@@ -1,0 +1,153 @@
+package org.iwarp4j.verbs.internal;
+
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
+import org.iwarp4j.mpa.RtrType;
+import org.iwarp4j.mpa.netty.MpaConnectRequest;
+import org.iwarp4j.verbs.QueuePair;
+import org.iwarp4j.verbs.cm.AcceptOptions;
+import org.iwarp4j.verbs.cm.CmEvent;
+import org.iwarp4j.verbs.cm.Connection;
+import org.iwarp4j.verbs.cm.ConnectionFailedException;
+import org.iwarp4j.verbs.cm.ConnectionRequest;
+
+import java.net.InetSocketAddress;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/** A valid MPA Request waiting for the application: accept binds a queue pair, reject answers R=1. */
+final class ConnectionRequestImpl implements ConnectionRequest {
+
+    private final QueuePairHandler handler;
+    private final MpaConnectRequest mpa;
+    private final Channel channel;
+    private final ListenerImpl listener;
+    private final AtomicBoolean decided = new AtomicBoolean();
+
+    ConnectionRequestImpl(QueuePairHandler handler, MpaConnectRequest mpa, Channel channel, ListenerImpl listener) {
+        this.handler = handler;
+        this.mpa = mpa;
+        this.channel = channel;
+        this.listener = listener;
+    }
+
+    @Override
+    public InetSocketAddress remoteAddress() {
+        return (InetSocketAddress) channel.remoteAddress();
+    }
+
+    @Override
+    public InetSocketAddress localAddress() {
+        return (InetSocketAddress) channel.localAddress();
+    }
+
+    @Override
+    public int mpaRevision() {
+        return mpa.revision();
+    }
+
+    @Override
+    public byte[] privateData() {
+        return mpa.privateData();
+    }
+
+    @Override
+    public int ird() {
+        return mpa.initiatorIrd();
+    }
+
+    @Override
+    public int ord() {
+        return mpa.initiatorOrd();
+    }
+
+    @Override
+    public boolean peerToPeer() {
+        return mpa.peerToPeer();
+    }
+
+    @Override
+    public Set<RtrType> offeredRtrTypes() {
+        return mpa.offeredRtrTypes();
+    }
+
+    @Override
+    public boolean crcRequested() {
+        return mpa.request().crc();
+    }
+
+    @Override
+    public boolean markersRequested() {
+        return mpa.request().markers();
+    }
+
+    @Override
+    public CompletionStage<Connection> accept(QueuePair queuePair, AcceptOptions options) {
+        Objects.requireNonNull(options, "options");
+        CompletableFuture<Connection> result = new CompletableFuture<>();
+        if (!(queuePair instanceof QueuePairImpl qp) || qp.rnic() != listener.rnic()) {
+            result.completeExceptionally(new IllegalArgumentException("the queue pair belongs to another RNIC"));
+            return result;
+        }
+        if (!decided.compareAndSet(false, true)) {
+            result.completeExceptionally(new IllegalStateException("this request was already accepted or rejected"));
+            return result;
+        }
+        if (!qp.claim()) {
+            decided.set(false);
+            result.completeExceptionally(new IllegalStateException("queue pair " + qp.number() + " is " + qp.state()
+                    + " or already connecting; accept needs a fresh IDLE queue pair"));
+            return result;
+        }
+        int ird = options.ird() >= 0 ? options.ird() : qp.config().ird();
+        int ord = options.ord() >= 0 ? options.ord() : qp.config().ord();
+        byte[] privateData = options.privateData();
+        qp.bind(channel.eventLoop(), handler);
+        channel.eventLoop().execute(() -> {
+            handler.accepting(qp, result);
+            mpa.accept(privateData, ird, ord).addListener(f -> {
+                if (!f.isSuccess()) {
+                    qp.stateError();
+                    result.completeExceptionally(new ConnectionFailedException(CmEvent.CONNECT_ERROR,
+                            "accept failed: " + f.cause(), f.cause()));
+                    channel.close();
+                }
+            });
+        });
+        return result;
+    }
+
+    @Override
+    public CompletionStage<Void> reject(byte[] privateData) {
+        CompletableFuture<Void> result = new CompletableFuture<>();
+        if (!decided.compareAndSet(false, true)) {
+            result.completeExceptionally(new IllegalStateException("this request was already accepted or rejected"));
+            return result;
+        }
+        byte[] data = privateData == null ? new byte[0] : privateData.clone();
+        mpa.reject(data).addListener((ChannelFutureListener) f -> {
+            // RFC 5044 §7.1.2: MPA leaves TCP open after a reject; the connection manager closes it.
+            f.channel().close();
+            if (f.isSuccess()) {
+                result.complete(null);
+            } else {
+                result.completeExceptionally(f.cause());
+            }
+        });
+        return result;
+    }
+
+    /** The decision timer ran out: reject with no private data. */
+    void rejectUnanswered() {
+        if (!decided.get()) {
+            reject(new byte[0]);
+        }
+    }
+
+    void connectionClosed() {
+        decided.set(true);
+    }
+}

@@ -1,0 +1,136 @@
+package org.iwarp4j.verbs.internal;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import org.iwarp4j.verbs.Access;
+import org.iwarp4j.verbs.MemoryRegion;
+import org.iwarp4j.verbs.ProtectionDomain;
+import org.iwarp4j.verbs.QueuePair;
+import org.iwarp4j.verbs.QueuePairConfig;
+import org.iwarp4j.verbs.Rnic;
+import org.iwarp4j.verbs.SharedReceiveQueue;
+import org.iwarp4j.verbs.VerbsException;
+
+import java.nio.ByteBuffer;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/** A protection domain: a number, and the factory of regions, queue pairs and shared receive queues. */
+final class ProtectionDomainImpl implements ProtectionDomain {
+
+    private final RnicImpl rnic;
+    private final long number;
+    private final AtomicInteger regions = new AtomicInteger();
+    private volatile boolean closed;
+
+    ProtectionDomainImpl(RnicImpl rnic, long number) {
+        this.rnic = rnic;
+        this.number = number;
+    }
+
+    @Override
+    public Rnic rnic() {
+        return rnic;
+    }
+
+    RnicImpl rnicImpl() {
+        return rnic;
+    }
+
+    @Override
+    public long number() {
+        return number;
+    }
+
+    @Override
+    public MemoryRegion register(ByteBuffer buffer, Set<Access> access) throws VerbsException {
+        Objects.requireNonNull(buffer, "buffer");
+        if (!buffer.isDirect()) {
+            throw new IllegalArgumentException("register(ByteBuffer) needs a direct buffer; wrap heap memory in a ByteBuf");
+        }
+        // Netty's wrapper over the position..limit octets; it never frees the caller's ByteBuffer.
+        ByteBuf memory = Unpooled.wrappedBuffer(buffer.slice());
+        return register(memory, access, "register(ByteBuffer)");
+    }
+
+    @Override
+    public MemoryRegion register(ByteBuf buffer, Set<Access> access) throws VerbsException {
+        Objects.requireNonNull(buffer, "buffer");
+        return register(buffer.retainedSlice(0, buffer.capacity()), access, "register(ByteBuf)");
+    }
+
+    private MemoryRegion register(ByteBuf memory, Set<Access> access, String what) throws VerbsException {
+        Set<Access> rights;
+        try {
+            checkOpen();
+            rights = Access.validate(access);
+        } catch (RuntimeException e) {
+            memory.release();
+            throw e;
+        }
+        long base = memory.hasMemoryAddress() ? memory.memoryAddress() : rnic.syntheticBase(memory.capacity());
+        RegionImpl region = RegionImpl.register(this, rnic.stagTable(), memory, base, rights);
+        if (region == null) {
+            memory.release();
+            throw new VerbsException(VerbsException.Reason.LIMIT_EXCEEDED, null, what + ": the STag table is full ("
+                    + rnic.config().maxMemoryRegions() + " regions)");
+        }
+        regions.incrementAndGet();
+        return region;
+    }
+
+    @Override
+    public MemoryRegion allocateFastRegistration(int maxLength) throws VerbsException {
+        checkOpen();
+        if (maxLength < 1) {
+            throw new IllegalArgumentException("maxLength must be positive: " + maxLength);
+        }
+        RegionImpl region = RegionImpl.fastRegistration(this, rnic.stagTable(), maxLength);
+        if (region == null) {
+            throw new VerbsException(VerbsException.Reason.LIMIT_EXCEEDED, null,
+                    "allocateFastRegistration: the STag table is full");
+        }
+        regions.incrementAndGet();
+        return region;
+    }
+
+    void regionClosed() {
+        regions.decrementAndGet();
+    }
+
+    @Override
+    public QueuePair createQueuePair(QueuePairConfig config) throws VerbsException {
+        checkOpen();
+        return rnic.createQueuePair(this, config);
+    }
+
+    @Override
+    public SharedReceiveQueue createSharedReceiveQueue(int capacity, int maxSge) throws VerbsException {
+        checkOpen();
+        if (capacity < 1 || maxSge < 1) {
+            throw new IllegalArgumentException("capacity and maxSge must be positive");
+        }
+        if (maxSge > rnic.config().maxSge()) {
+            throw new VerbsException(VerbsException.Reason.LIMIT_EXCEEDED, null, "maxSge " + maxSge + " exceeds the RNIC's "
+                    + rnic.config().maxSge());
+        }
+        return new SharedReceiveQueueImpl(this, capacity, maxSge);
+    }
+
+    private void checkOpen() {
+        if (closed || rnic.isClosed()) {
+            throw new IllegalStateException("protection domain or RNIC is closed");
+        }
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+    }
+
+    @Override
+    public String toString() {
+        return "ProtectionDomain[" + number + " regions=" + regions.get() + "]";
+    }
+}

@@ -1,0 +1,365 @@
+package org.iwarp4j.verbs.internal;
+
+import io.netty.channel.EventLoop;
+import io.netty.util.internal.PlatformDependent;
+import org.iwarp4j.verbs.AsyncEvent;
+import org.iwarp4j.verbs.AsyncEventListener;
+import org.iwarp4j.verbs.PreparedSend;
+import org.iwarp4j.verbs.ProtectionDomain;
+import org.iwarp4j.verbs.QueuePair;
+import org.iwarp4j.verbs.QueuePairConfig;
+import org.iwarp4j.verbs.QueuePairState;
+import org.iwarp4j.verbs.ReceiveWorkRequest;
+import org.iwarp4j.verbs.SendWorkRequest;
+import org.iwarp4j.verbs.VerbsException;
+import org.iwarp4j.verbs.cm.Connection;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.Objects;
+import java.util.Queue;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The thread-safe face of a queue pair. Posting validates on the caller's thread, reserves capacity with
+ * one CAS, puts the request on an MPSC queue and wakes the event loop only when the wake-up flag was
+ * clear (one atomic flag): lock-free, and nothing allocated beyond the request itself. Everything else
+ * happens on the loop in {@link QueuePairEngine}.
+ *
+ * <p>Before the queue pair is bound to a connection's loop, requests wait in the queue (receives may be
+ * posted in IDLE); binding drains them.
+ */
+final class QueuePairImpl implements QueuePair {
+
+    private static final Logger LOG = LoggerFactory.getLogger(QueuePairImpl.class);
+    /** Receives a queue pair on a shared receive queue holds at once (taken on demand, one per message). */
+    private static final int SHARED_RECEIVE_WINDOW = 16;
+
+    private final RnicImpl rnic;
+    private final ProtectionDomainImpl pd;
+    private final QueuePairConfig config;
+    private final int number;
+    private final CompletionQueueImpl sendCq;
+    private final CompletionQueueImpl receiveCq;
+    private final SharedReceiveQueueImpl shared;
+    private final SendPostBuilder builder;
+
+    private final Queue<SendPost> sendInbox = PlatformDependent.newMpscQueue();
+    private final Queue<ReceiveWorkRequest> receiveInbox = PlatformDependent.newMpscQueue();
+    private final AtomicBoolean wakeup = new AtomicBoolean();
+    private final Runnable drainTask = this::drain;
+    private final AtomicInteger sendUsed = new AtomicInteger();
+    private final AtomicInteger receiveUsed = new AtomicInteger();
+    private final AtomicBoolean claimed = new AtomicBoolean();
+
+    private volatile EventLoop loop;
+    private volatile QueuePairEngine engine;
+    private volatile QueuePairState state = QueuePairState.IDLE;
+    private volatile AsyncEventListener asyncListener;
+    private volatile Connection connection;
+    private volatile QueuePairHandler handler;
+    private volatile boolean closed;
+
+    QueuePairImpl(RnicImpl rnic, ProtectionDomainImpl pd, QueuePairConfig config, int number) {
+        this.rnic = rnic;
+        this.pd = pd;
+        this.config = config;
+        this.number = number;
+        this.sendCq = (CompletionQueueImpl) config.sendCompletionQueue();
+        this.receiveCq = (CompletionQueueImpl) config.receiveCompletionQueue();
+        this.shared = (SharedReceiveQueueImpl) config.sharedReceiveQueue();
+        this.builder = new SendPostBuilder(this);
+        sendCq.attach(this);
+        receiveCq.attach(this);
+    }
+
+    // ------------------------------------------------------------------ accessors
+
+    RnicImpl rnic() {
+        return rnic;
+    }
+
+    ProtectionDomainImpl pd() {
+        return pd;
+    }
+
+    CompletionQueueImpl sendCq() {
+        return sendCq;
+    }
+
+    CompletionQueueImpl receiveCq() {
+        return receiveCq;
+    }
+
+    SharedReceiveQueueImpl shared() {
+        return shared;
+    }
+
+    int receiveDepth() {
+        return shared != null ? SHARED_RECEIVE_WINDOW : config.maxRecvWr();
+    }
+
+    EventLoop loop() {
+        return loop;
+    }
+
+    @Override
+    public int number() {
+        return number;
+    }
+
+    @Override
+    public QueuePairState state() {
+        return state;
+    }
+
+    void state(QueuePairState s) {
+        if (state != QueuePairState.ERROR) {
+            state = s;
+        }
+    }
+
+    void stateError() {
+        state = QueuePairState.ERROR;
+    }
+
+    @Override
+    public QueuePairConfig config() {
+        return config;
+    }
+
+    @Override
+    public ProtectionDomain protectionDomain() {
+        return pd;
+    }
+
+    @Override
+    public Connection connection() {
+        return connection;
+    }
+
+    void connection(Connection c) {
+        this.connection = c;
+    }
+
+    // ------------------------------------------------------------------ posting
+
+    @Override
+    public void postSend(SendWorkRequest request) throws VerbsException {
+        Objects.requireNonNull(request, "request");
+        checkSendState(request);
+        enqueue(builder.build(request, false));
+    }
+
+    @Override
+    public PreparedSend prepare(SendWorkRequest request) throws VerbsException {
+        Objects.requireNonNull(request, "request");
+        SendPost post = builder.build(request, true);
+        return new PreparedSend() {
+            @Override
+            public SendWorkRequest workRequest() {
+                return request;
+            }
+
+            @Override
+            public void execute() throws VerbsException {
+                checkSendState(request);
+                if (closedPrepared) {
+                    throw new VerbsException(VerbsException.Reason.WRONG_STATE, request, "prepared send is closed");
+                }
+                post.retainData();
+                enqueue(post);
+            }
+
+            private volatile boolean closedPrepared;
+
+            @Override
+            public synchronized void close() {
+                if (!closedPrepared) {
+                    closedPrepared = true;
+                    post.releaseData();
+                }
+            }
+        };
+    }
+
+    private void checkSendState(SendWorkRequest request) throws VerbsException {
+        QueuePairState s = state;
+        if (s != QueuePairState.RTS || closed) {
+            throw new VerbsException(VerbsException.Reason.WRONG_STATE, request, "queue pair " + number + " is " + s
+                    + (closed ? " (closed)" : "") + "; sends need RTS");
+        }
+    }
+
+    private void enqueue(SendPost post) throws VerbsException {
+        int slots = post.slots();
+        while (true) {
+            int used = sendUsed.get();
+            if (used + slots > config.maxSendWr()) {
+                post.releaseData();
+                throw new VerbsException(VerbsException.Reason.QUEUE_FULL, post.request, "send queue holds " + used
+                        + " of " + config.maxSendWr() + " requests");
+            }
+            if (sendUsed.compareAndSet(used, used + slots)) {
+                break;
+            }
+        }
+        sendInbox.offer(post);
+        wake();
+    }
+
+    @Override
+    public void postReceive(ReceiveWorkRequest request) throws VerbsException {
+        Objects.requireNonNull(request, "request");
+        if (shared != null) {
+            throw new VerbsException(VerbsException.Reason.WRONG_STATE, request,
+                    "queue pair " + number + " takes its receives from a shared receive queue");
+        }
+        if (closed || (state == QueuePairState.ERROR && engine == null)) {
+            throw new VerbsException(VerbsException.Reason.WRONG_STATE, request, "queue pair " + number + " is "
+                    + (closed ? "closed" : state));
+        }
+        SendPostBuilder.checkReceive(pd, request, config.maxSge());
+        while (true) {
+            int used = receiveUsed.get();
+            if (used >= config.maxRecvWr()) {
+                throw new VerbsException(VerbsException.Reason.QUEUE_FULL, request, "receive queue holds " + used
+                        + " of " + config.maxRecvWr() + " requests");
+            }
+            if (receiveUsed.compareAndSet(used, used + 1)) {
+                break;
+            }
+        }
+        receiveInbox.offer(request);
+        wake();
+    }
+
+    void releaseSendSlots(int n) {
+        sendUsed.addAndGet(-n);
+    }
+
+    void releaseReceiveSlot() {
+        receiveUsed.decrementAndGet();
+    }
+
+    SendPost pollSend() {
+        return sendInbox.poll();
+    }
+
+    ReceiveWorkRequest pollReceive() {
+        return receiveInbox.poll();
+    }
+
+    /** Wakes the loop if the flag was clear; before binding, the flag stays set and binding drains. */
+    private void wake() {
+        if (wakeup.compareAndSet(false, true)) {
+            EventLoop l = loop;
+            if (l != null) {
+                l.execute(drainTask);
+            }
+        }
+    }
+
+    /** On the loop: a fenced local operation was released; continue draining. */
+    void requestDrain() {
+        EventLoop l = loop;
+        if (l != null) {
+            l.execute(drainTask);
+        }
+    }
+
+    private void drain() {
+        QueuePairEngine e = engine;
+        if (e == null) {
+            return; // not connected yet: the flag stays set, start() drains
+        }
+        wakeup.set(false);
+        e.drainInbox();
+    }
+
+    // ------------------------------------------------------------------ connection life
+
+    /** Claims the queue pair for one connect/accept; false if it is not IDLE or already claimed. */
+    boolean claim() {
+        return !closed && state == QueuePairState.IDLE && claimed.compareAndSet(false, true);
+    }
+
+    void bind(EventLoop eventLoop, QueuePairHandler h) {
+        this.handler = h;
+        this.loop = eventLoop;
+        eventLoop.execute(drainTask);
+    }
+
+    /** On the loop, at Full Operation: the engine exists, waiting requests go to RDMAP now. */
+    void start(QueuePairEngine e) {
+        this.engine = e;
+        drain();
+    }
+
+    /**
+     * The connection never reached Full Operation: receives posted while IDLE complete as flushed (there
+     * never was a stream to post them to). On the loop.
+     */
+    void flushUnstarted() {
+        if (engine != null) {
+            return;
+        }
+        Completions c = new Completions(this);
+        ReceiveWorkRequest r;
+        while ((r = receiveInbox.poll()) != null) {
+            releaseReceiveSlot();
+            c.receive(r.wrId(), org.iwarp4j.verbs.CompletionStatus.WORK_REQUEST_FLUSHED, null, 0, 0, 0);
+        }
+    }
+
+    void fireAsync(AsyncEvent event) {
+        AsyncEventListener l = asyncListener;
+        LOG.debug("queue pair {}: {}", number, event);
+        if (l != null) {
+            try {
+                l.onAsyncEvent(event);
+            } catch (RuntimeException ex) {
+                LOG.warn("async event listener failed", ex);
+            }
+        }
+    }
+
+    @Override
+    public void onAsyncEvent(AsyncEventListener listener) {
+        this.asyncListener = listener;
+    }
+
+    void completionQueueOverflowed(CompletionQueueImpl cq) {
+        QueuePairHandler h = handler;
+        if (h != null) {
+            h.completionQueueOverflowed();
+        }
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        QueuePairHandler h = handler;
+        if (h != null) {
+            h.abort();
+        } else {
+            state = QueuePairState.ERROR;
+        }
+        sendCq.detach(this);
+        receiveCq.detach(this);
+        rnic.queuePairClosed(this);
+    }
+
+    boolean isClosed() {
+        return closed;
+    }
+
+    @Override
+    public String toString() {
+        return "QueuePair[" + number + " " + state + "]";
+    }
+}

@@ -1,0 +1,104 @@
+package org.iwarp4j.verbs.internal;
+
+import org.iwarp4j.rdmap.stream.RdmapStream;
+import org.iwarp4j.rdmap.wire.RdmapOpcode;
+import org.iwarp4j.verbs.CompletionStatus;
+import org.iwarp4j.verbs.ReceiveWorkRequest;
+
+/**
+ * The verbs receive queue on the queue pair's event loop: a ring of {@link SgeReceiveBuffer}s posted to
+ * RDMAP's QN 0 in order. Receives complete in the order they were posted (RFC 5040 §5.3, messages are
+ * delivered in order [RDMAP-23], flushes too), so the ring is retired from its head. With a shared
+ * receive queue nothing is posted in advance: {@link #supplyFromShared()} takes one as a message arrives.
+ */
+final class ReceiveQueue {
+
+    private final QueuePairImpl qp;
+    private final Completions completions;
+    private final SgeReceiveBuffer[] ring;
+    private final SharedReceiveQueueImpl shared;
+    private RdmapStream stream;
+    private long head;
+    private long tail;
+
+    ReceiveQueue(QueuePairImpl qp, Completions completions, int depth, SharedReceiveQueueImpl shared) {
+        this.qp = qp;
+        this.completions = completions;
+        this.shared = shared;
+        this.ring = new SgeReceiveBuffer[depth];
+        for (int i = 0; i < depth; i++) {
+            ring[i] = new SgeReceiveBuffer();
+        }
+    }
+
+    void stream(RdmapStream s) {
+        this.stream = s;
+    }
+
+    /** Posts one receive to RDMAP (QN 0). */
+    void post(ReceiveWorkRequest request) {
+        if (tail - head >= ring.length) {
+            // cannot happen: the queue pair bounds posted receives by the ring's size
+            throw new IllegalStateException("receive ring full");
+        }
+        SgeReceiveBuffer buffer = ring[(int) (tail % ring.length)];
+        if (!buffer.reset(request)) {
+            // a region was deregistered after the request was validated
+            releaseSlot();
+            completions.receive(request.wrId(), CompletionStatus.LOCAL_PROTECTION_ERROR, null, 0, 0, 0);
+            return;
+        }
+        tail++;
+        stream.postReceive(request.wrId(), buffer);
+    }
+
+    /** RDMAP completed the oldest posted receive. */
+    void onComplete(long wrId, org.iwarp4j.rdmap.stream.CompletionStatus rdmapStatus, RdmapOpcode opcode, int length,
+                    int invalidatedStag, long immediate) {
+        if (head < tail) {
+            ring[(int) (head % ring.length)].release();
+            head++;
+        }
+        releaseSlot();
+        if (rdmapStatus == org.iwarp4j.rdmap.stream.CompletionStatus.LOCAL_ERROR) {
+            // RDMAP reports the receive an erroneous message consumed just before it fails the stream;
+            // the completion waits for that (onFatalError) so that it can carry the Terminate.
+            pendingErrorWrId = wrId;
+            pendingErrorOpcode = opcode;
+            pendingError = true;
+            return;
+        }
+        completions.receive(wrId, completions.receiveStatus(rdmapStatus), opcode, length, invalidatedStag, immediate);
+    }
+
+    private boolean pendingError;
+    private long pendingErrorWrId;
+    private RdmapOpcode pendingErrorOpcode;
+
+    /** The stream failed: report the receive its erroneous message consumed, now with the Terminate known. */
+    void streamFailed() {
+        if (pendingError) {
+            pendingError = false;
+            CompletionStatus status = pendingErrorOpcode != null && pendingErrorOpcode.carriesInvalidateStag()
+                    ? CompletionStatus.LOCAL_PROTECTION_ERROR : CompletionStatus.LOCAL_QP_OPERATION_ERROR;
+            completions.receive(pendingErrorWrId, status, pendingErrorOpcode, 0, 0, 0);
+        }
+    }
+
+    private void releaseSlot() {
+        if (shared == null) {
+            qp.releaseReceiveSlot();
+        }
+    }
+
+    /** RDMAP found no receive for an arriving message: take one from the shared receive queue. */
+    void supplyFromShared() {
+        if (shared == null || tail - head >= ring.length) {
+            return;
+        }
+        ReceiveWorkRequest request = shared.take();
+        if (request != null) {
+            post(request);
+        }
+    }
+}

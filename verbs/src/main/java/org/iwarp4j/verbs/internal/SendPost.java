@@ -1,0 +1,74 @@
+package org.iwarp4j.verbs.internal;
+
+import io.netty.buffer.ByteBuf;
+import org.iwarp4j.rdmap.stream.RdmapOperation;
+import org.iwarp4j.verbs.CompletionOpcode;
+import org.iwarp4j.verbs.SendWorkRequest;
+
+/**
+ * A send work request validated and translated on the poster's thread, ready for the queue pair's
+ * event loop: either RDMAP operations (one per Read SGE, else one) or a local operation.
+ *
+ * <p>{@code workRequestId}s of the RDMAP operations are filled in on the loop (they index the send
+ * ring); the records are rebuilt there only when a sequence must be attached, see
+ * {@link SendQueue#submit}. Data buffers are owned by the post (one reference each); a prepared post
+ * ({@link #reusable}) keeps its own reference and hands out a new one per execution.
+ */
+final class SendPost {
+
+    final SendWorkRequest request;
+    final long wrId;
+    final boolean signaled;
+    final boolean fence;
+    final CompletionOpcode opcode;
+    final long byteLength;
+    /** RDMAP operations, in order (workRequestId 0: replaced on the loop); empty for local operations. */
+    final RdmapOperation[] operations;
+    /** For atomics: where the original value goes (or null). */
+    final RegionImpl resultRegion;
+    final long resultOffset;
+    final boolean reusable;
+
+    SendPost(SendWorkRequest request, boolean signaled, CompletionOpcode opcode, long byteLength,
+             RdmapOperation[] operations, RegionImpl resultRegion, long resultOffset, boolean reusable) {
+        this.request = request;
+        this.wrId = request.wrId();
+        this.signaled = signaled;
+        this.fence = request.flags().contains(org.iwarp4j.verbs.SendFlag.FENCE);
+        this.opcode = opcode;
+        this.byteLength = byteLength;
+        this.operations = operations;
+        this.resultRegion = resultRegion;
+        this.resultOffset = resultOffset;
+        this.reusable = reusable;
+    }
+
+    /** Send-queue slots this request takes: one per RDMAP operation, one for a local operation. */
+    int slots() {
+        return Math.max(1, operations.length);
+    }
+
+    boolean isLocal() {
+        return operations.length == 0;
+    }
+
+    /** One more reference on every data buffer (a prepared post, before each execution). */
+    void retainData() {
+        for (RdmapOperation op : operations) {
+            ByteBuf d = op.data();
+            if (d != null) {
+                d.retain();
+            }
+        }
+    }
+
+    /** Drops the references this post holds (a refused or discarded post). */
+    void releaseData() {
+        for (RdmapOperation op : operations) {
+            ByteBuf d = op.data();
+            if (d != null && d.refCnt() > 0) {
+                d.release();
+            }
+        }
+    }
+}

@@ -1,0 +1,211 @@
+package org.iwarp4j.verbs.internal;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import org.iwarp4j.rdmap.stream.RdmapOperation;
+import org.iwarp4j.rdmap.stream.RdmapStream;
+import org.iwarp4j.rdmap.stream.RdmapStreamState;
+import org.iwarp4j.verbs.CompletionOpcode;
+import org.iwarp4j.verbs.CompletionStatus;
+import org.iwarp4j.verbs.SendWorkRequest;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.nio.ByteOrder;
+
+/**
+ * The verbs send queue on the queue pair's event loop: a ring of slots in posting order, one per RDMAP
+ * operation or local operation. RDMAP completes its operations in submission order [RDMAP-22], so the
+ * n-th RDMAP completion belongs to the n-th RDMAP slot; local operations (local invalidate, fast
+ * register) execute when they reach the loop — after every earlier request was handed to RDMAP and
+ * before any later one — or, with FENCE, once every earlier request has completed. Completions leave
+ * in posting order; a multi-SGE Read completes once, with its last part.
+ */
+final class SendQueue {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SendQueue.class);
+
+    private final QueuePairImpl qp;
+    private final Completions completions;
+    private final ByteOrder atomicOrder;
+    private RdmapStream stream;
+
+    private final SendPost[] posts;
+    private final boolean[] rdmap;
+    private final boolean[] lastPart;
+    private final boolean[] done;
+    private final CompletionStatus[] status;
+    private final long[] atomicOriginal;
+    private long head;
+    private long tail;
+    private long rdmapNext;
+
+    /** Status of the request being retired, across its parts. */
+    private CompletionStatus requestStatus;
+    private SendPost fenced;
+
+    SendQueue(QueuePairImpl qp, Completions completions, int depth, ByteOrder atomicOrder) {
+        this.qp = qp;
+        this.completions = completions;
+        this.atomicOrder = atomicOrder;
+        this.posts = new SendPost[depth];
+        this.rdmap = new boolean[depth];
+        this.lastPart = new boolean[depth];
+        this.done = new boolean[depth];
+        this.status = new CompletionStatus[depth];
+        this.atomicOriginal = new long[depth];
+    }
+
+    void stream(RdmapStream s) {
+        this.stream = s;
+    }
+
+    /** Whether a FENCEd local operation holds the queue. */
+    boolean blocked() {
+        return fenced != null;
+    }
+
+    private int index(long seq) {
+        return (int) (seq % posts.length);
+    }
+
+    /** Takes one request from the inbox (in posting order). */
+    void submit(SendPost p) {
+        if (p.isLocal()) {
+            long seq = tail++;
+            int i = index(seq);
+            posts[i] = p;
+            rdmap[i] = false;
+            lastPart[i] = true;
+            done[i] = false;
+            if (p.fence && head != seq) {
+                fenced = p; // executes when every earlier request has completed (retire)
+                return;
+            }
+            executeLocal(i);
+            retire();
+            return;
+        }
+        RdmapOperation[] ops = p.operations;
+        for (int k = 0; k < ops.length; k++) {
+            long seq = tail++;
+            int i = index(seq);
+            posts[i] = p;
+            rdmap[i] = true;
+            lastPart[i] = k == ops.length - 1;
+            done[i] = false;
+            try {
+                stream.submit(ops[k]);
+            } catch (RuntimeException e) {
+                // RDMAP refused the operation (e.g. a Read sink deregistered since posting); it released the data.
+                LOG.debug("RDMAP refused work request {}: {}", p.wrId, e.getMessage());
+                rdmap[i] = false;
+                done[i] = true;
+                status[i] = CompletionStatus.LOCAL_PROTECTION_ERROR;
+                for (int rest = k + 1; rest < ops.length; rest++) {
+                    ByteBuf d = ops[rest].data();
+                    if (d != null) {
+                        d.release();
+                    }
+                    long s = tail++;
+                    int j = index(s);
+                    posts[j] = p;
+                    rdmap[j] = false;
+                    lastPart[j] = rest == ops.length - 1;
+                    done[j] = true;
+                    status[j] = CompletionStatus.WORK_REQUEST_FLUSHED;
+                }
+                retire();
+                return;
+            }
+        }
+    }
+
+    /** RDMAP completed its oldest outstanding operation. */
+    void onRdmapComplete(org.iwarp4j.rdmap.stream.CompletionStatus rdmapStatus, long originalValue) {
+        if (rdmapNext < head) {
+            rdmapNext = head; // everything retired is done; its ring slots may already hold newer requests
+        }
+        while (rdmapNext < tail && (!rdmap[index(rdmapNext)] || done[index(rdmapNext)])) {
+            rdmapNext++;
+        }
+        if (rdmapNext >= tail) {
+            LOG.warn("RDMAP completion with no operation outstanding");
+            return;
+        }
+        int i = index(rdmapNext++);
+        done[i] = true;
+        status[i] = completions.sendStatus(rdmapStatus, posts[i].opcode);
+        atomicOriginal[i] = originalValue;
+        retire();
+    }
+
+    /** Reports completed slots from the oldest forward [RDMAP-22]. */
+    void retire() {
+        while (head < tail) {
+            int i = index(head);
+            if (!done[i]) {
+                if (fenced != null && posts[i] == fenced) {
+                    fenced = null;
+                    executeLocal(i);
+                    qp.requestDrain();
+                    continue;
+                }
+                return;
+            }
+            SendPost p = posts[i];
+            CompletionStatus s = status[i];
+            if (requestStatus == null || requestStatus == CompletionStatus.SUCCESS) {
+                requestStatus = s;
+            }
+            if (lastPart[i]) {
+                CompletionStatus finalStatus = requestStatus;
+                requestStatus = null;
+                if (finalStatus == CompletionStatus.SUCCESS && p.resultRegion != null) {
+                    writeAtomicResult(p, atomicOriginal[i]);
+                }
+                if (p.signaled || finalStatus != CompletionStatus.SUCCESS) {
+                    completions.send(p.wrId, finalStatus, p.opcode, p.byteLength, atomicOriginal[i]);
+                }
+            }
+            posts[i] = null;
+            head++;
+            qp.releaseSendSlots(1);
+        }
+    }
+
+    private void writeAtomicResult(SendPost p, long original) {
+        ByteBuf m = p.resultRegion.buffer();
+        if (m == null) {
+            return;
+        }
+        int at = (int) p.resultOffset;
+        if (atomicOrder == ByteOrder.LITTLE_ENDIAN) {
+            m.setLongLE(at, original);
+        } else {
+            m.setLong(at, original);
+        }
+    }
+
+    private void executeLocal(int i) {
+        SendPost p = posts[i];
+        done[i] = true;
+        if (stream != null && stream.state() != RdmapStreamState.OPERATIONAL) {
+            status[i] = completions.flushed();
+            return;
+        }
+        if (p.request instanceof SendWorkRequest.LocalInvalidate li) {
+            status[i] = ((RegionImpl) li.region()).invalidate() ? CompletionStatus.SUCCESS
+                    : CompletionStatus.LOCAL_PROTECTION_ERROR;
+            return;
+        }
+        SendWorkRequest.FastRegister fr = (SendWorkRequest.FastRegister) p.request;
+        ByteBuf memory = Unpooled.wrappedBuffer(fr.memory().slice());
+        long base = memory.hasMemoryAddress() ? memory.memoryAddress() : qp.rnic().syntheticBase(memory.capacity());
+        String error = ((RegionImpl) fr.region()).bind(memory, base, fr.access(), fr.stag());
+        if (error != null) {
+            LOG.debug("fast registration of work request {} failed: {}", p.wrId, error);
+        }
+        status[i] = error == null ? CompletionStatus.SUCCESS : CompletionStatus.LOCAL_PROTECTION_ERROR;
+    }
+}

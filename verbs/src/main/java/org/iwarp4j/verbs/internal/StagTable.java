@@ -1,0 +1,85 @@
+package org.iwarp4j.verbs.internal;
+
+import org.iwarp4j.ddp.memory.TaggedBuffer;
+import org.iwarp4j.verbs.Stag;
+
+import java.security.SecureRandom;
+import java.util.ArrayDeque;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+
+/**
+ * The RNIC's STag table: 24-bit index → region, with an 8-bit key per index that changes on every
+ * registration, so a stale STag never finds new memory (RFC 5040 §8.1.1: STags hard to guess; the
+ * lookup compares the full 32 bits, as {@code TaggedBufferRegistry} requires).
+ *
+ * <p>Lookups run on every event loop for every incoming tagged segment: one volatile array read and a
+ * compare, no lock, no allocation. Registration (rare, from user threads) is synchronized. Index 0 is
+ * never used, so no STag is 0 (siw-interop §E: some peers treat STag 0 specially).
+ */
+final class StagTable {
+
+    private final AtomicReferenceArray<RegionImpl> regions;
+    private final int[] keys;
+    private final ArrayDeque<Integer> free = new ArrayDeque<>();
+    private int nextUnused = 1;
+
+    StagTable(int capacity) {
+        this.regions = new AtomicReferenceArray<>(capacity + 1);
+        this.keys = new int[capacity + 1];
+        SecureRandom random = new SecureRandom();
+        for (int i = 0; i < keys.length; i++) {
+            keys[i] = random.nextInt(256);
+        }
+    }
+
+    /** The region whose current STag is exactly {@code stag}, or {@code null}. */
+    RegionImpl region(int stag) {
+        int index = stag >>> 8;
+        if (index == 0 || index >= regions.length()) {
+            return null;
+        }
+        RegionImpl r = regions.get(index);
+        return r != null && r.stagValue() == stag ? r : null;
+    }
+
+    /** DDP's view of the region whose current STag is exactly {@code stag}, or {@code null}. */
+    TaggedBuffer lookup(int stag) {
+        int index = stag >>> 8;
+        if (index == 0 || index >= regions.length()) {
+            return null;
+        }
+        RegionImpl r = regions.get(index);
+        return r != null && r.stagValue() == stag ? r.tagged() : null;
+    }
+
+    /** Takes a free index for {@code region}; returns its first STag, or {@code null} if the table is full. */
+    synchronized Stag allocate(RegionImpl region) {
+        int index;
+        if (!free.isEmpty()) {
+            index = free.poll();
+        } else if (nextUnused < regions.length()) {
+            index = nextUnused++;
+        } else {
+            return null;
+        }
+        Stag stag = nextKey(index);
+        regions.set(index, region);
+        return stag;
+    }
+
+    /** A new key for {@code index} (fast registration rebinding). */
+    synchronized Stag nextKey(int index) {
+        keys[index] = (keys[index] + 1) & 0xFF;
+        return Stag.of(index, keys[index]);
+    }
+
+    synchronized void release(int index, RegionImpl region) {
+        if (regions.compareAndSet(index, region, null)) {
+            free.add(index);
+        }
+    }
+
+    synchronized int inUse() {
+        return nextUnused - 1 - free.size();
+    }
+}

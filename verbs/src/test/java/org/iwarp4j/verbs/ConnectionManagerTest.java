@@ -1,0 +1,309 @@
+package org.iwarp4j.verbs;
+
+import org.iwarp4j.mpa.RtrType;
+import org.iwarp4j.verbs.Peers.Mem;
+import org.iwarp4j.verbs.cm.AcceptOptions;
+import org.iwarp4j.verbs.cm.CmEvent;
+import org.iwarp4j.verbs.cm.CmEventListener;
+import org.iwarp4j.verbs.cm.ConnectOptions;
+import org.iwarp4j.verbs.cm.Connection;
+import org.iwarp4j.verbs.cm.ConnectionFailedException;
+import org.iwarp4j.verbs.cm.ConnectionRejectedException;
+import org.iwarp4j.verbs.cm.ConnectionRequest;
+import org.iwarp4j.verbs.cm.ListenOptions;
+import org.iwarp4j.verbs.cm.Listener;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.io.InputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class ConnectionManagerTest {
+
+    static java.util.stream.Stream<Transport> transports() {
+        return Peers.transports();
+    }
+
+    private static final InetSocketAddress ANY_LOOPBACK = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
+
+    private static Rnic rnic(Transport t, String name) {
+        return Rnic.open(RnicConfig.builder().name(name).transport(t).eventLoopThreads(1).build());
+    }
+
+    private static QueuePair qp(Rnic rnic) throws VerbsException {
+        ProtectionDomain pd = rnic.allocateProtectionDomain();
+        CompletionQueue cq = rnic.createCompletionQueue(64);
+        return pd.createQueuePair(QueuePairConfig.builder(cq, cq).ird(4).ord(2).build());
+    }
+
+    @ParameterizedTest
+    @MethodSource("transports")
+    void connectExchangesPrivateDataAndNegotiatesParameters(Transport t) throws Exception {
+        try (Rnic server = rnic(t, "s"); Rnic client = rnic(t, "c")) {
+            QueuePair sqp = qp(server);
+            QueuePair cqp = qp(client);
+            CompletableFuture<ConnectionRequest> seen = new CompletableFuture<>();
+            CompletableFuture<Connection> accepted = new CompletableFuture<>();
+            List<CmEvent> clientEvents = new CopyOnWriteArrayList<>();
+            List<CmEvent> serverEvents = new CopyOnWriteArrayList<>();
+            CompletableFuture<Void> serverDone = new CompletableFuture<>();
+            Listener listener = server.listen(ANY_LOOPBACK, ListenOptions.builder()
+                    .eventListener((e, q, c, cause) -> {
+                        serverEvents.add(e);
+                        if (e == CmEvent.TIMEWAIT_EXIT) {
+                            serverDone.complete(null);
+                        }
+                    }).build(), request -> {
+                seen.complete(request);
+                request.accept(sqp, new AcceptOptions("server says hi".getBytes(StandardCharsets.US_ASCII), -1, -1))
+                        .whenComplete((c, e) -> {
+                            if (e != null) {
+                                accepted.completeExceptionally(e);
+                            } else {
+                                accepted.complete(c);
+                            }
+                        });
+            });
+            Connection c = client.connect(listener.localAddress(), cqp, ConnectOptions.builder()
+                    .privateData("client says hi".getBytes(StandardCharsets.US_ASCII))
+                    .eventListener((e, q, conn, cause) -> clientEvents.add(e)).build())
+                    .toCompletableFuture().get(20, TimeUnit.SECONDS);
+            Connection s = accepted.get(20, TimeUnit.SECONDS);
+            ConnectionRequest request = seen.get();
+            assertThat(new String(request.privateData(), StandardCharsets.US_ASCII)).isEqualTo("client says hi");
+            assertThat(request.mpaRevision()).isEqualTo(2);
+            assertThat(request.ird()).isEqualTo(4);
+            assertThat(request.ord()).isEqualTo(2);
+            assertThat(request.crcRequested()).isTrue();
+            assertThat(request.remoteAddress()).isEqualTo(c.localAddress());
+            assertThat(new String(c.parameters().peerPrivateData(), StandardCharsets.US_ASCII)).isEqualTo("server says hi");
+            assertThat(c.parameters().mpaRevision()).isEqualTo(2);
+            assertThat(c.parameters().crc()).isTrue();
+            assertThat(c.parameters().txMarkers()).isFalse();
+            // RFC 6581 §9.1: initiator ORD ≤ responder IRD, responder ORD ≤ initiator IRD
+            assertThat(c.parameters().ord()).isLessThanOrEqualTo(s.parameters().ird());
+            assertThat(s.parameters().ord()).isLessThanOrEqualTo(c.parameters().ird());
+            assertThat(cqp.state()).isEqualTo(QueuePairState.RTS);
+            assertThat(sqp.state()).isEqualTo(QueuePairState.RTS);
+            assertThat(cqp.connection()).isSameAs(c);
+            c.disconnect().toCompletableFuture().get(20, TimeUnit.SECONDS);
+            serverDone.get(20, TimeUnit.SECONDS);
+            assertThat(clientEvents).containsExactly(CmEvent.ADDR_RESOLVED, CmEvent.ROUTE_RESOLVED, CmEvent.ESTABLISHED,
+                    CmEvent.DISCONNECTED, CmEvent.TIMEWAIT_EXIT);
+            assertThat(serverEvents).containsExactly(CmEvent.CONNECT_REQUEST, CmEvent.ESTABLISHED,
+                    CmEvent.DISCONNECTED, CmEvent.TIMEWAIT_EXIT);
+            assertThat(cqp.state()).isEqualTo(QueuePairState.ERROR);
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("transports")
+    void rejectCarriesPrivateDataBothWays(Transport t) throws Exception {
+        try (Rnic server = rnic(t, "s"); Rnic client = rnic(t, "c")) {
+            ProtectionDomain pd = client.allocateProtectionDomain();
+            CompletionQueue cq = client.createCompletionQueue(8);
+            QueuePair cqp = pd.createQueuePair(QueuePairConfig.builder(cq, cq).build());
+            MemoryRegion buf = pd.register(java.nio.ByteBuffer.allocateDirect(16), Set.of(Access.LOCAL_WRITE));
+            cqp.postReceive(ReceiveWorkRequest.of(5, Sge.of(buf)));
+            CompletableFuture<byte[]> requestData = new CompletableFuture<>();
+            Listener listener = server.listen(ANY_LOOPBACK, ListenOptions.defaults(), request -> {
+                requestData.complete(request.privateData());
+                request.reject("go away".getBytes(StandardCharsets.US_ASCII));
+            });
+            List<CmEvent> events = new CopyOnWriteArrayList<>();
+            CompletableFuture<Connection> f = client.connect(listener.localAddress(), cqp, ConnectOptions.builder()
+                    .privateData(new byte[] {1, 2, 3}).eventListener((e, q, c, cause) -> events.add(e)).build())
+                    .toCompletableFuture();
+            assertThatThrownBy(() -> f.get(20, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
+                    .cause().isInstanceOfSatisfying(ConnectionRejectedException.class, e -> {
+                        assertThat(new String(e.privateData(), StandardCharsets.US_ASCII)).isEqualTo("go away");
+                        assertThat(e.ird()).isGreaterThanOrEqualTo(0);
+                    });
+            assertThat(requestData.get()).containsExactly(1, 2, 3);
+            assertThat(events).contains(CmEvent.REJECTED);
+            assertThat(cqp.state()).isEqualTo(QueuePairState.ERROR);
+            WorkCompletion flushed = Completions.one(cq);
+            assertThat(flushed.wrId()).as("a receive posted while IDLE is flushed").isEqualTo(5);
+            assertThat(flushed.status()).isEqualTo(CompletionStatus.WORK_REQUEST_FLUSHED);
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("transports")
+    void connectTimesOutWhenTheListenerNeverAnswersTheMpaRequest(Transport t) throws Exception {
+        try (Rnic client = rnic(t, "c"); ServerSocket silent = new ServerSocket(0, 10, InetAddress.getLoopbackAddress())) {
+            QueuePair cqp = qp(client);
+            CompletableFuture<Socket> accepted = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return silent.accept();
+                } catch (Exception e) {
+                    throw new RuntimeException(e);
+                }
+            });
+            long start = System.nanoTime();
+            CompletableFuture<Connection> f = client.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(),
+                    silent.getLocalPort()), cqp, ConnectOptions.builder().mpaStartupTimeout(Duration.ofMillis(500))
+                    .build()).toCompletableFuture();
+            assertThatThrownBy(() -> f.get(20, TimeUnit.SECONDS)).cause()
+                    .isInstanceOfSatisfying(ConnectionFailedException.class,
+                            e -> assertThat(e.event()).isEqualTo(CmEvent.UNREACHABLE));
+            long elapsedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+            assertThat(elapsedMs).isBetween(400L, 10_000L);
+            try (Socket s = accepted.get(20, TimeUnit.SECONDS)) {
+                // the silent peer got our MPA Request, then the connection was closed
+                InputStream in = s.getInputStream();
+                byte[] key = in.readNBytes(16);
+                assertThat(new String(key, StandardCharsets.US_ASCII)).isEqualTo("MPA ID Req Frame");
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("transports")
+    void connectToAClosedPortIsUnreachable(Transport t) throws Exception {
+        int port;
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            port = s.getLocalPort();
+        }
+        try (Rnic client = rnic(t, "c")) {
+            CompletableFuture<Connection> f = client.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port),
+                    qp(client), ConnectOptions.builder().connectTimeout(Duration.ofSeconds(2)).build()).toCompletableFuture();
+            assertThatThrownBy(() -> f.get(20, TimeUnit.SECONDS)).cause()
+                    .isInstanceOfSatisfying(ConnectionFailedException.class,
+                            e -> assertThat(e.event()).isEqualTo(CmEvent.UNREACHABLE));
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("transports")
+    void responderStartupTimesOutWhenNoMpaRequestComes(Transport t) throws Exception {
+        try (Rnic server = rnic(t, "s")) {
+            CompletableFuture<Throwable> failure = new CompletableFuture<>();
+            CmEventListener events = (e, q, c, cause) -> {
+                if (e == CmEvent.UNREACHABLE || e == CmEvent.CONNECT_ERROR) {
+                    failure.complete(cause);
+                }
+            };
+            Listener listener = server.listen(ANY_LOOPBACK, ListenOptions.builder()
+                    .mpaStartupTimeout(Duration.ofMillis(400)).eventListener(events).build(), r -> { });
+            try (Socket s = new Socket(InetAddress.getLoopbackAddress(), listener.localAddress().getPort())) {
+                // send nothing: the Responder gives up and closes (RFC 5044 §7.1.2 rule 8)
+                s.setSoTimeout(20_000);
+                assertThat(s.getInputStream().read()).isEqualTo(-1);
+            }
+            // no queue pair was bound, so no CM event is required; the close above is the observable result
+            assertThat(failure.isDone() ? failure.get() : null).satisfiesAnyOf(
+                    c -> assertThat(c).isNull(), c -> assertThat(c).isInstanceOf(ConnectionFailedException.class));
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("transports")
+    void unansweredRequestIsRejectedBeforeTheStartupTimeout(Transport t) throws Exception {
+        try (Rnic server = rnic(t, "s"); Rnic client = rnic(t, "c")) {
+            Listener listener = server.listen(ANY_LOOPBACK, ListenOptions.builder()
+                    .mpaStartupTimeout(Duration.ofMillis(600)).build(), request -> { /* never decides */ });
+            CompletableFuture<Connection> f = client.connect(listener.localAddress(), qp(client),
+                    ConnectOptions.defaults()).toCompletableFuture();
+            assertThatThrownBy(() -> f.get(20, TimeUnit.SECONDS)).cause()
+                    .isInstanceOf(ConnectionRejectedException.class);
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("transports")
+    void peerToPeerModeSendsTheRtrFirstThenWorks(Transport t) throws Exception {
+        for (RtrType rtr : List.of(RtrType.WRITE, RtrType.READ, RtrType.SEND)) {
+            try (Peers p = new Peers(t, s -> { }, c -> { }, ConnectOptions.builder().peerToPeer(rtr).build(),
+                    AcceptOptions.defaults(), x -> { })) {
+                assertThat(p.clientConnection.parameters().peerToPeer()).isTrue();
+                assertThat(p.clientConnection.parameters().rtr()).isEqualTo(rtr);
+                Mem recv = p.server.region(32, Access.LOCAL_WRITE);
+                p.server.receive(1, recv.sge(0, 32));
+                Mem src = p.client.region(32);
+                src.put(0, "after the RTR".getBytes(StandardCharsets.US_ASCII));
+                p.client.post(new SendWorkRequest.Send(1, List.of(src.sge(0, 13)), Set.of()));
+                WorkCompletion wc = Completions.one(p.server.recvCq);
+                assertThat(wc.status()).isEqualTo(CompletionStatus.SUCCESS);
+                assertThat(wc.wrId()).as("the RTR consumed no receive").isEqualTo(1);
+                assertThat(wc.byteLength()).isEqualTo(13);
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("transports")
+    void revisionOneWithMarkersBothWaysAndNoCrc(Transport t) throws Exception {
+        try (Peers p = new Peers(t, s -> { }, c -> { }, ListenOptions.builder().crc(false).markers(true).build(),
+                ConnectOptions.builder().mpaRevision(1).crc(false).markers(true).emss(1000).build(),
+                AcceptOptions.defaults(), x -> { })) {
+            var params = p.clientConnection.parameters();
+            assertThat(params.mpaRevision()).isEqualTo(1);
+            assertThat(params.crc()).isFalse();
+            assertThat(params.txMarkers()).isTrue();
+            assertThat(params.rxMarkers()).isTrue();
+            assertThat(params.mulpdu()).isLessThan(1000);
+            // a 100 KiB Write and Read across many marker-carrying FPDUs
+            Mem remote = p.server.region(1 << 17, Access.LOCAL_WRITE, Access.REMOTE_WRITE, Access.REMOTE_READ);
+            Mem src = p.client.region(1 << 17);
+            byte[] data = new byte[100_000];
+            new java.util.Random(3).nextBytes(data);
+            src.put(0, data);
+            Mem sink = p.client.region(1 << 17, Access.LOCAL_WRITE);
+            p.client.post(new SendWorkRequest.RdmaWrite(1, List.of(src.sge(0, data.length)), remote.stag(),
+                    remote.address() + 5, Set.of()));
+            p.client.post(new SendWorkRequest.RdmaRead(2, List.of(sink.sge(0, data.length)), remote.stag(),
+                    remote.address() + 5, Set.of(SendFlag.SIGNALED)));
+            assertThat(Completions.one(p.client.sendCq).status()).isEqualTo(CompletionStatus.SUCCESS);
+            assertThat(sink.bytes(0, data.length)).isEqualTo(data);
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("transports")
+    void pcapOptionCapturesTheConnection(Transport t, @TempDir Path dir) throws Exception {
+        Path file = dir.resolve("client.pcap");
+        try (Peers p = new Peers(t, s -> { }, c -> { }, ConnectOptions.builder().pcapFile(file).build(),
+                AcceptOptions.defaults(), x -> { })) {
+            Mem recv = p.server.region(32, Access.LOCAL_WRITE);
+            p.server.receive(1, recv.sge(0, 32));
+            Mem src = p.client.region(32);
+            p.client.post(new SendWorkRequest.Send(1, List.of(src.sge(0, 5)), Set.of()));
+            Completions.one(p.server.recvCq);
+            p.clientConnection.disconnect().toCompletableFuture().get(20, TimeUnit.SECONDS);
+        }
+        byte[] pcap = Files.readAllBytes(file);
+        // pcap global header magic 0xa1b2c3d4 (Netty writes it big-endian)
+        assertThat(pcap).startsWith((byte) 0xa1, (byte) 0xb2, (byte) 0xc3, (byte) 0xd4);
+        String text = new String(pcap, StandardCharsets.ISO_8859_1);
+        assertThat(text).contains("MPA ID Req Frame").contains("MPA ID Rep Frame");
+    }
+
+    @ParameterizedTest
+    @MethodSource("transports")
+    void privateDataIsLengthChecked(Transport t) {
+        assertThatThrownBy(() -> ConnectOptions.builder().privateData(new byte[509]).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("508");
+        assertThat(ConnectOptions.builder().privateData(new byte[508]).build().privateData()).hasSize(508);
+        assertThat(ConnectOptions.builder().mpaRevision(1).privateData(new byte[512]).build().privateData()).hasSize(512);
+        assertThatThrownBy(() -> ConnectOptions.builder().connectTimeout(null).build())
+                .isInstanceOf(NullPointerException.class).hasMessageContaining("mandatory");
+    }
+}
