@@ -1,0 +1,77 @@
+package org.iwarp4j.verbs.internal;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.CompositeByteBuf;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelOutboundHandlerAdapter;
+import io.netty.channel.ChannelPromise;
+import io.netty.util.ReferenceCountUtil;
+
+/**
+ * Sits between the pcap capture ({@code PcapWriteHandler}, which records every outbound {@link ByteBuf}
+ * as one TCP packet) and MPA, only when a capture is taken: it joins the parts of one gathered write
+ * into one buffer, so the capture shows each FPDU as one TCP segment — as it leaves the socket (one
+ * {@code writev}) and as Wireshark's MPA dissector needs it (it does not reassemble an FPDU split over
+ * several segments).
+ *
+ * <p>The FPDU encoder writes an FPDU's parts with void promises and the last part with the FPDU's
+ * promise (one gathered write, RFC 5044 §5.1), so a write with a real promise ends a packet; so do a
+ * flush and reaching {@link #MAX_PACKET} octets (the most an IPv4 packet of the capture can carry).
+ * Costs one {@link CompositeByteBuf} per FPDU: a debugging aid, never on the uncaptured path.
+ */
+final class PcapPacketCoalescer extends ChannelOutboundHandlerAdapter {
+
+    /** 65535 − 20 (IPv4 header) − 20 (TCP header). */
+    static final int MAX_PACKET = 65_495;
+
+    private CompositeByteBuf pending;
+
+    @Override
+    public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
+        if (!(msg instanceof ByteBuf buf)) {
+            emit(ctx);
+            ctx.write(msg, promise);
+            return;
+        }
+        if (pending != null && pending.readableBytes() + buf.readableBytes() > MAX_PACKET) {
+            emit(ctx);
+        }
+        if (promise.isVoid()) {
+            if (pending == null) {
+                pending = ctx.alloc().compositeDirectBuffer(Integer.MAX_VALUE);
+            }
+            pending.addComponent(true, buf);
+            return;
+        }
+        if (pending == null) {
+            ctx.write(buf, promise);
+            return;
+        }
+        pending.addComponent(true, buf);
+        CompositeByteBuf packet = pending;
+        pending = null;
+        ctx.write(packet, promise);
+    }
+
+    @Override
+    public void flush(ChannelHandlerContext ctx) {
+        emit(ctx);
+        ctx.flush();
+    }
+
+    @Override
+    public void handlerRemoved(ChannelHandlerContext ctx) {
+        if (pending != null) {
+            ReferenceCountUtil.safeRelease(pending);
+            pending = null;
+        }
+    }
+
+    private void emit(ChannelHandlerContext ctx) {
+        if (pending != null) {
+            CompositeByteBuf packet = pending;
+            pending = null;
+            ctx.write(packet, ctx.voidPromise());
+        }
+    }
+}
