@@ -117,7 +117,11 @@ class ConnectionManagerTest {
     @MethodSource("transports")
     void rejectCarriesPrivateDataBothWays(Transport t) throws Exception {
         try (Rnic server = rnic(t, "s"); Rnic client = rnic(t, "c")) {
-            QueuePair cqp = qp(client);
+            ProtectionDomain pd = client.allocateProtectionDomain();
+            CompletionQueue cq = client.createCompletionQueue(8);
+            QueuePair cqp = pd.createQueuePair(QueuePairConfig.builder(cq, cq).build());
+            MemoryRegion buf = pd.register(java.nio.ByteBuffer.allocateDirect(16), Set.of(Access.LOCAL_WRITE));
+            cqp.postReceive(ReceiveWorkRequest.of(5, Sge.of(buf)));
             CompletableFuture<byte[]> requestData = new CompletableFuture<>();
             Listener listener = server.listen(ANY_LOOPBACK, ListenOptions.defaults(), request -> {
                 requestData.complete(request.privateData());
@@ -135,6 +139,9 @@ class ConnectionManagerTest {
             assertThat(requestData.get()).containsExactly(1, 2, 3);
             assertThat(events).contains(CmEvent.REJECTED);
             assertThat(cqp.state()).isEqualTo(QueuePairState.ERROR);
+            WorkCompletion flushed = Completions.one(cq);
+            assertThat(flushed.wrId()).as("a receive posted while IDLE is flushed").isEqualTo(5);
+            assertThat(flushed.status()).isEqualTo(CompletionStatus.WORK_REQUEST_FLUSHED);
         }
     }
 

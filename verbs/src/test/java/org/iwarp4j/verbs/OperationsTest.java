@@ -235,8 +235,8 @@ class OperationsTest {
                 postWithRetry(p.client.qp, new SendWorkRequest.RdmaWrite(i, List.of(src.sge(0, 64)), target.stag(),
                         target.address(), Set.of()));
             }
-            p.client.post(new SendWorkRequest.RdmaWrite(1000, List.of(src.sge(0, 64)), target.stag(), target.address(),
-                    SIGNALED));
+            postWithRetry(p.client.qp, new SendWorkRequest.RdmaWrite(1000, List.of(src.sge(0, 64)), target.stag(),
+                    target.address(), SIGNALED));
             WorkCompletion only = Completions.one(p.client.sendCq);
             assertThat(only.wrId()).isEqualTo(1000);
             assertThat(p.client.sendCq.size()).isZero();

@@ -52,6 +52,7 @@ final class InboundDispatcher implements DdpReceiveListener {
         if (!stream.operational()) {
             return TaggedAdmission.REJECT;
         }
+        stream.segmentArriving(true, rsvdUlp, 0, 0, 0, payloadLength, last);
         RdmapOpcode opcode = checkControl(rsvdUlp, segment);
         if (opcode == null) {
             return TaggedAdmission.REJECT;
@@ -73,6 +74,7 @@ final class InboundDispatcher implements DdpReceiveListener {
         if (!stream.operational()) {
             return UntaggedAdmission.REJECT;
         }
+        stream.segmentArriving(false, rsvdUlp, qn, msn, mo, payloadLength, last);
         if (qn == RdmapOpcode.QN_TERMINATE && RdmapControl.opcodeCode(rsvdUlp) == RdmapOpcode.TERMINATE.code()) {
             // RFC 5040 §5.4: a Terminate ends the stream; read it leniently, whatever else is wrong with it.
             stream.terminateReceived(segment, msn, payloadLength);

@@ -79,7 +79,7 @@ public final class RdmapStream {
     private Terminate terminateSent;
     private Terminate terminateReceived;
     private RdmapException firstError;
-    private RtrType expectedRtr;
+    private java.util.Set<RtrType> expectedRtr;
     private boolean firstMessageSeen;
 
     /**
@@ -159,7 +159,8 @@ public final class RdmapStream {
      * verbs QP in the error state).
      *
      * @throws IllegalArgumentException for an operation that cannot be built: RFC 7306 operation on a
-     *                                  plain RFC 5040 stream, misaligned atomic target [EXT-04], Read length
+     *                                  plain RFC 5040 stream, Read/Atomic with ORD 0, misaligned atomic
+     *                                  target [EXT-04], Read length
      *                                  beyond 2^32−1 or a local sink that is not registered with local-write
      *                                  access and large enough, a sink TO range that wraps 2^64
      * @throws IllegalStateException    if the send queue is full
@@ -187,6 +188,10 @@ public final class RdmapStream {
     private void validate(RdmapOperation op) {
         if (op.type().isRfc7306() && !config.rfc7306()) {
             throw new IllegalArgumentException(op.type() + " needs RFC 7306, which is not enabled on this stream");
+        }
+        if (op.type().awaitsResponse() && config.ord() == 0) {
+            // RFC 5040 §6.1: with an outbound limit of 0 the request could never be sent
+            throw new IllegalArgumentException(op.type() + " needs an ORD of at least 1; this stream's ORD is 0");
         }
         if (op instanceof RdmapOperation.RdmaWrite w) {
             checkSink(w.data(), w.sinkTaggedOffset());
@@ -252,19 +257,29 @@ public final class RdmapStream {
     }
 
     /**
-     * Responder in RFC 6581 peer-to-peer mode: the first message from the peer is {@code type}'s RTR.
-     * For a Send RTR an internal zero-length receive is posted for QN 0 MSN 1, so it does not consume a
-     * user receive; call before {@link #postReceive}.
+     * Responder in RFC 6581 peer-to-peer mode: the peer's first message is the RTR of one of
+     * {@code possible} (the types the MPA Reply allowed; the initiator picks one, RFC 6581 §9.2). The
+     * listener hears {@link RdmapListener#onRtrReceived} when it arrives. If a Send RTR is possible, user
+     * receives posted before the first segment are held back; when the first segment is the zero-length
+     * Send RTR (QN 0, MSN 1) an internal receive absorbs it, so the RTR never consumes a user receive and
+     * the peer's first real Send (MSN 2) lands in the first user receive. Call before {@link #postReceive}.
      */
+    public void expectRtr(java.util.Set<RtrType> possible) {
+        if (possible.isEmpty()) {
+            throw new IllegalArgumentException("no RTR type");
+        }
+        if (receives.posted() > 0 || firstMessageSeen) {
+            throw new IllegalStateException("expectRtr must come before the first postReceive and the first message");
+        }
+        expectedRtr = java.util.EnumSet.copyOf(possible);
+        if (expectedRtr.contains(RtrType.SEND)) {
+            receives.hold();
+        }
+    }
+
+    /** {@link #expectRtr(java.util.Set)} for exactly one type. */
     public void expectRtr(RtrType type) {
-        Objects.requireNonNull(type, "type");
-        if (type == RtrType.SEND && receives.posted() > 0) {
-            throw new IllegalStateException("expectRtr(SEND) must come before the first postReceive");
-        }
-        expectedRtr = type;
-        if (type == RtrType.SEND) {
-            receives.postRtrSlot();
-        }
+        expectRtr(java.util.EnumSet.of(type));
     }
 
     /**
@@ -373,10 +388,6 @@ public final class RdmapStream {
 
     // ------------------------------------------------------------------ collaborators
 
-    RdmapStreamConfig configInternal() {
-        return config;
-    }
-
     RdmapMemory memory() {
         return memory;
     }
@@ -428,8 +439,21 @@ public final class RdmapStream {
     }
 
     void rtrReceived(RtrType type) {
-        if (!firstMessageSeen && expectedRtr == type) {
+        if (!firstMessageSeen && expectedRtr != null && expectedRtr.contains(type)) {
             listener.onRtrReceived(type);
+        }
+    }
+
+    /**
+     * Called before any check of each admitted segment: the first one tells whether held receives follow
+     * a Send RTR (see {@link #expectRtr(java.util.Set)}).
+     */
+    void segmentArriving(boolean tagged, int rdmapControl, int qn, int msn, int mo, int payloadLength,
+                         boolean last) {
+        if (receives.holding()) {
+            boolean sendRtr = !tagged && qn == RdmapOpcode.QN_SEND && msn == 1 && mo == 0 && payloadLength == 0
+                    && last && RdmapControl.opcodeCode(rdmapControl) == RdmapOpcode.SEND.code();
+            receives.release(sendRtr);
         }
     }
 
@@ -515,7 +539,7 @@ public final class RdmapStream {
     /** A Terminate arrived on QN 2 (called at admission with the whole segment). */
     void terminateReceived(ByteBuf segment, int msn, int payloadLength) {
         Terminate t = TerminateDecoder.decode(segment, segment.readerIndex() + 18, payloadLength,
-                config.peerTerminateLayout());
+                config.peerTerminateLayout(), !firstMessageSeen);
         frames.terminate(false, msn, t);
         if (terminateReceived == null) {
             terminateReceived = t;

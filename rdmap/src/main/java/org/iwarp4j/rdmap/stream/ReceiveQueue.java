@@ -25,6 +25,8 @@ final class ReceiveQueue {
     private final ArrayDeque<ReceiveSlot> free = new ArrayDeque<>();
     private final int depth;
     private int userPosted;
+    /** Responder awaiting an RFC 6581 RTR that may be a Send: receives wait here until the first segment. */
+    private ArrayDeque<ReceiveSlot> held;
 
     ReceiveQueue(RdmapStream stream, int depth) {
         this.stream = stream;
@@ -41,17 +43,49 @@ final class ReceiveQueue {
         }
         ReceiveSlot slot = take();
         slot.reset(workRequestId, buffer, false);
-        slot.msn = stream.receiver().post(RdmapOpcode.QN_SEND, slot);
-        posted.add(slot);
         userPosted++;
+        if (held != null) {
+            held.add(slot);
+        } else {
+            postToDdp(slot);
+        }
     }
 
-    /** Responder of an RFC 6581 Send RTR: an internal zero-length receive absorbs QN 0 MSN 1. */
-    void postRtrSlot() {
-        ReceiveSlot slot = take();
-        slot.reset(0, null, true);
+    private void postToDdp(ReceiveSlot slot) {
         slot.msn = stream.receiver().post(RdmapOpcode.QN_SEND, slot);
         posted.add(slot);
+    }
+
+    /**
+     * Responder in RFC 6581 peer-to-peer mode whose initiator may choose a Send RTR: a zero-length Send
+     * with QN 0 MSN 1 that must not consume a user receive — but only if it really is the RTR. Receives
+     * are held back until the first segment arrives ({@link #release}).
+     */
+    void hold() {
+        if (held == null) {
+            held = new ArrayDeque<>();
+        }
+    }
+
+    boolean holding() {
+        return held != null;
+    }
+
+    /**
+     * The first segment arrived: if it is the Send RTR an internal zero-capacity receive takes QN 0 MSN 1
+     * (posted before DDP looks the MSN up), then the held receives follow in order.
+     */
+    void release(boolean sendRtr) {
+        ArrayDeque<ReceiveSlot> waiting = held;
+        held = null;
+        if (sendRtr) {
+            ReceiveSlot slot = take();
+            slot.reset(0, null, true);
+            postToDdp(slot);
+        }
+        for (ReceiveSlot slot : waiting) {
+            postToDdp(slot);
+        }
     }
 
     private ReceiveSlot take() {
@@ -103,7 +137,10 @@ final class ReceiveQueue {
             log.untagged(false, opcode, msn, length);
         }
         if (opcode.carriesInvalidateStag() && !invalidate(invalidateStag)) {
-            // RFC 5040 §5.3 [RDMAP-18]: the receive is consumed by an erroneous message.
+            // RFC 5040 §5.3 [RDMAP-18]: the receive is consumed by an erroneous message. EType 0x1 Remote
+            // Protection (not 0x2 Remote Operation, which also has a code 0x09): RFC 5040 Fig 10 lists Send
+            // with Invalidate among the only messages that can cause Remote Protection errors, the failure
+            // is a protection check on an STag (errors.md §5), and Linux siw reports it the same way.
             byte[] header = slot.capturedHeader();
             int segmentLength = slot.capturedSegmentLength();
             recycle(slot);
@@ -146,9 +183,14 @@ final class ReceiveQueue {
     }
 
     /** The stream failed: every posted receive completes FLUSHED, oldest first. */
-    void flush(List<org.iwarp4j.ddp.memory.UntaggedBuffer> removed) {
+    void flush(List<UntaggedBuffer> removed) {
         posted.clear();
-        for (org.iwarp4j.ddp.memory.UntaggedBuffer buffer : removed) {
+        List<UntaggedBuffer> all = new java.util.ArrayList<>(removed);
+        if (held != null) {
+            all.addAll(held);
+            held.clear();
+        }
+        for (UntaggedBuffer buffer : all) {
             if (buffer instanceof ReceiveSlot slot) {
                 long id = slot.workRequestId;
                 boolean rtr = slot.rtr;

@@ -2,11 +2,14 @@ package org.iwarp4j.rdmap.stream;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import org.iwarp4j.ddp.header.TaggedHeaderFlyweight;
+import org.iwarp4j.ddp.header.UntaggedHeaderFlyweight;
 import org.iwarp4j.ddp.receive.TaggedAdmission;
 import org.iwarp4j.ddp.send.OutboundMessage;
 import org.iwarp4j.rdmap.terminate.Terminate;
 import org.iwarp4j.rdmap.terminate.TerminateCause;
 import org.iwarp4j.rdmap.terminate.TerminateErrorType;
+import org.iwarp4j.rdmap.terminate.TerminateLayer;
 import org.iwarp4j.rdmap.wire.AtomicOpcode;
 import org.iwarp4j.rdmap.wire.AtomicRequestHeader;
 import org.iwarp4j.rdmap.wire.AtomicResponseHeader;
@@ -386,7 +389,7 @@ final class Requester implements TransmitSource {
      * the ORQ head — same sink STag, contiguous TO, not beyond the requested size, and the L=1 segment
      * must end exactly at it (the requester MAY check; Linux siw does, with DDP tagged-buffer codes).
      */
-    TaggedAdmission admitReadResponse(int stag, long to, int payloadLength, boolean last, io.netty.buffer.ByteBuf segment) {
+    TaggedAdmission admitReadResponse(int stag, long to, int payloadLength, boolean last, ByteBuf segment) {
         SendWork head = outstandingHead();
         if (head == null || !head.isRead()) {
             stream.failIncoming(TerminateCause.RDMAP_UNEXPECTED_OPCODE, segment,
@@ -430,7 +433,7 @@ final class Requester implements TransmitSource {
     }
 
     /** Remembers the DDP header of an incoming Atomic Response segment (for a Terminate about it). */
-    void admitAtomicResponse(int msn, io.netty.buffer.ByteBuf segment) {
+    void admitAtomicResponse(int msn, ByteBuf segment) {
         ControlSlot slot = postedResponseSlots.find(msn);
         if (slot != null) {
             slot.captureHeader(segment);
@@ -498,33 +501,33 @@ final class Requester implements TransmitSource {
      */
     void attribute(Terminate terminate) {
         byte[] h = terminate.terminatedDdpHeader();
-        if (h == null || h.length < 14) {
+        if (h == null || h.length < TaggedHeaderFlyweight.HEADER_LENGTH) {
             return;
         }
         TerminateCause cause = terminate.cause();
         boolean protection = cause != null && (cause.errorType() == TerminateErrorType.RDMAP_REMOTE_PROTECTION
-                || cause.layer() == org.iwarp4j.rdmap.terminate.TerminateLayer.DDP);
+                || cause.layer() == TerminateLayer.DDP);
         CompletionStatus status = protection ? CompletionStatus.REMOTE_ACCESS_ERROR
                 : CompletionStatus.REMOTE_OPERATION_ERROR;
         ByteBuf header = Unpooled.wrappedBuffer(h);
         boolean tagged = (h[0] & 0x80) != 0;
-        for (long s = completed; s < started + (current != null ? 1 : 0) && s < submitted; s++) {
+        for (long s = completed; s < submitted; s++) {
             SendWork w = slot(s);
-            if (!tagged && h.length >= 18) {
-                int qn = header.getInt(6);
-                int msn = header.getInt(10);
-                if (w.requestQueue == qn && w.requestMsn == msn && (w.transmitted || w == current)) {
+            boolean sent = w.transmitted || w == current;
+            if (!sent) {
+                return; // later entries never reached the wire
+            }
+            if (!tagged && h.length == UntaggedHeaderFlyweight.HEADER_LENGTH) {
+                if (w.requestQueue == header.getInt(UntaggedHeaderFlyweight.QN_OFFSET)
+                        && w.requestMsn == header.getInt(UntaggedHeaderFlyweight.MSN_OFFSET)) {
                     w.failure = status;
                     return;
                 }
-            } else if (tagged && w.operation instanceof RdmapOperation.RdmaWrite write) {
-                int stag = header.getInt(2);
-                long to = header.getLong(6);
-                long offset = to - write.sinkTaggedOffset();
-                if (stag == write.sinkStag() && Long.compareUnsigned(offset, Math.max(1, w.byteLength)) < 0) {
-                    w.failure = status;
-                    return;
-                }
+            } else if (tagged && w.isWrite() && w.sinkStagOf() == header.getInt(TaggedHeaderFlyweight.STAG_OFFSET)
+                    && Long.compareUnsigned(header.getLong(TaggedHeaderFlyweight.TO_OFFSET) - w.sinkToOf(),
+                    Math.max(1, w.byteLength)) < 0) {
+                w.failure = status;
+                return;
             }
         }
     }
@@ -559,8 +562,6 @@ final class Requester implements TransmitSource {
         while (orqSize > 0) {
             popOutstanding();
         }
-        while (postedResponseSlots.size() > 0) {
-            postedResponseSlots.clear();
-        }
+        postedResponseSlots.clear();
     }
 }

@@ -76,6 +76,26 @@ final class SendWork {
         return type == OperationType.ATOMIC_FETCH_ADD || type == OperationType.ATOMIC_COMPARE_SWAP;
     }
 
+    boolean isWrite() {
+        return type == OperationType.RDMA_WRITE || type == OperationType.RDMA_WRITE_WITH_IMMEDIATE;
+    }
+
+    /** The sink STag of an RDMA Write (with or without Immediate), else 0. */
+    int sinkStagOf() {
+        if (operation instanceof RdmapOperation.RdmaWrite w) {
+            return w.sinkStag();
+        }
+        return operation instanceof RdmapOperation.RdmaWriteWithImmediate w ? w.sinkStag() : 0;
+    }
+
+    /** The first sink TO of an RDMA Write (with or without Immediate), else 0. */
+    long sinkToOf() {
+        if (operation instanceof RdmapOperation.RdmaWrite w) {
+            return w.sinkTaggedOffset();
+        }
+        return operation instanceof RdmapOperation.RdmaWriteWithImmediate w ? w.sinkTaggedOffset() : 0;
+    }
+
     /** Complete: handed to DDP, acknowledged by the lower layer, and (Read/Atomic) answered. */
     boolean isComplete(long segmentsAcknowledged) {
         return transmitted && segmentsAcknowledged >= lastSegment && (!awaitsResponse || responseDone);

@@ -25,11 +25,16 @@ import java.util.List;
  *   <li>+1 the flags agree with Figure 10 for the error type (DDP errors copy the DDP header, Local
  *       Catastrophic and LLP errors copy nothing).</li>
  * </ul>
+ * <ul>
+ *   <li>+1 when the Terminate is the first message of the stream and the reading is one of the RFC 6581
+ *       setup errors 0x2/0x0/0x05–0x07, which are only ever sent as the initiator's first FPDU
+ *       (RFC 6581 §9.1, §9.3).</li>
+ * </ul>
  * On a tie the caller's {@code preferred} layout wins (default RFC) and the result is marked
  * ambiguous in its notes. For example siw's CRC-error Terminate {@code 02 02 00 00} reads as the
  * undefined 0x0/0x2/0x02 in the RFC layout but as 0x2/0x0/0x02 "MPA CRC Error" mirrored, so it is
- * recognised; {@code 02 06 00 00} is both 0x0/0x2/0x06 (RFC) and 0x2/0x0/0x06 (siw) and is therefore
- * decided by {@code preferred}.
+ * recognised; {@code 20 06 00 00} (RFC) and {@code 02 06 00 00} (siw) are each both 0x0/0x2/0x06 and
+ * 0x2/0x0/0x06 — as a first message they are read as Insufficient IRD, later by {@code preferred}.
  *
  * <h2>siw's copied header</h2>
  * siw copies the offending header including MPA's 2-octet length field, which it first overwrites with
@@ -56,9 +61,18 @@ public final class TerminateDecoder {
      *                  {@link TerminateLayout#SIW_MIRRORED} when the peer is known to be Linux siw)
      */
     public static Terminate decode(ByteBuf buffer, int index, int length, TerminateLayout preferred) {
+        return decode(buffer, index, length, preferred, false);
+    }
+
+    /**
+     * As {@link #decode(ByteBuf, int, int, TerminateLayout)}, knowing whether the Terminate is the first
+     * message the stream received (then the RFC 6581 setup errors are the likely reading).
+     */
+    public static Terminate decode(ByteBuf buffer, int index, int length, TerminateLayout preferred,
+                                   boolean firstMessage) {
         try {
             return decodeUnchecked(buffer, index, Math.max(0, Math.min(length, buffer.capacity() - index)),
-                    preferred == null ? TerminateLayout.RFC : preferred);
+                    preferred == null ? TerminateLayout.RFC : preferred, firstMessage);
         } catch (RuntimeException e) {
             // Defensive: a Terminate must never crash the receiver (siw-interop.md §F).
             return new Terminate(0, 0, 0, false, false, false, -1, null, null, TerminateLayout.RFC,
@@ -66,7 +80,8 @@ public final class TerminateDecoder {
         }
     }
 
-    private static Terminate decodeUnchecked(ByteBuf buffer, int index, int length, TerminateLayout preferred) {
+    private static Terminate decodeUnchecked(ByteBuf buffer, int index, int length, TerminateLayout preferred,
+                                             boolean firstMessage) {
         if (length < TerminateHeader.CONTROL_LENGTH) {
             return new Terminate(0, 0, 0, false, false, false, -1, null, null, TerminateLayout.RFC,
                     "truncated: " + length + " octets, the Terminate Control needs 4");
@@ -82,8 +97,8 @@ public final class TerminateDecoder {
                 (b2 & 0x80) != 0, (b2 & 0x40) != 0, (b2 & 0x20) != 0, (b2 & 0x1F) == 0 && b3 == 0);
         Reading siw = new Reading(TerminateLayout.SIW_MIRRORED, b0 & 0x0F, b0 >>> 4, code,
                 (b2 & 0x01) != 0, (b2 & 0x02) != 0, (b2 & 0x04) != 0, (b2 & 0xF8) == 0 && b3 == 0);
-        int rfcScore = rfc.score(bodyLength, firstBodyOctet);
-        int siwScore = siw.score(bodyLength, firstBodyOctet);
+        int rfcScore = rfc.score(bodyLength, firstBodyOctet, firstMessage);
+        int siwScore = siw.score(bodyLength, firstBodyOctet, firstMessage);
         boolean sameMeaning = rfc.sameMeaning(siw);
         Reading chosen;
         List<String> notes = new ArrayList<>();
@@ -152,7 +167,7 @@ public final class TerminateDecoder {
     private record Reading(TerminateLayout layout, int layer, int errorType, int code, boolean m, boolean d,
                            boolean r, boolean reservedZero) {
 
-        int score(int bodyLength, int firstBodyOctet) {
+        int score(int bodyLength, int firstBodyOctet, boolean firstMessage) {
             TerminateCause cause = TerminateCause.of(layer, errorType, code);
             int score = 0;
             if (cause != null) {
@@ -168,6 +183,9 @@ public final class TerminateDecoder {
                 score += 2;
             }
             if (cause != null && flagsAgreeWithFigure10(cause.errorType())) {
+                score += 1;
+            }
+            if (firstMessage && cause != null && cause.errorType() == TerminateErrorType.MPA && code >= 0x05) {
                 score += 1;
             }
             return score;

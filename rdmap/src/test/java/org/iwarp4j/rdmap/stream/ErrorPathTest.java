@@ -494,6 +494,35 @@ class ErrorPathTest {
     }
 
     @Test
+    void aPeersTerminateIsAttributedToTheOperationWhoseMessageItCopies() {
+        try (Subject s = new Subject()) {
+            s.e.stream.submit(Send.of(1, Endpoint.data(new byte[4])));
+            s.e.stream.submit(new RdmaWrite(2, 0x42, 0x1000, Endpoint.data(new byte[64]), false));
+            s.e.stream.submit(Send.of(3, Endpoint.data(new byte[4])));
+            while (s.e.stream.writeNextSegment()) {
+                // written, but the lower layer has not acknowledged anything yet
+            }
+            byte[] writeHeader = Ulpdus.tagged(true, 0x40, 0x42, 0x1000, new byte[0]);
+            byte[] body = java.util.HexFormat.of().parseHex("1101c000" + "004e" + hex(writeHeader));
+            s.e.stream.receive(Conversations.segment(Ulpdus.untagged(true, 0x47, 0, 2, 1, 0, body)));
+            assertThat(s.e.listener.sends).extracting(SendCompletion::status).containsExactly(
+                    CompletionStatus.FLUSHED, CompletionStatus.REMOTE_ACCESS_ERROR, CompletionStatus.FLUSHED);
+        }
+        try (Subject s = new Subject()) {
+            s.e.memory.register(0x5, 0, 64, EnumSet.of(LOCAL_WRITE), Endpoint.PD);
+            s.e.stream.submit(Send.of(1, Endpoint.data(new byte[4])));
+            s.e.stream.submit(new RdmaRead(2, 0x5, 0, 8, 0x9, 0, false));
+            assertThat(s.feed()).hasSize(2); // the Send is complete now, the Read waits for its response
+            // the peer had no QN-1 buffer for our Read Request (QN 1, MSN 1): a DDP untagged-buffer error
+            byte[] rrHeader = Ulpdus.untagged(true, 0x41, 0, 1, 1, 0, new byte[0]);
+            byte[] body = java.util.HexFormat.of().parseHex("1202c000" + "002e" + hex(rrHeader));
+            s.e.stream.receive(Conversations.segment(Ulpdus.untagged(true, 0x47, 0, 2, 1, 0, body)));
+            assertThat(s.e.listener.sends).extracting(SendCompletion::status)
+                    .containsExactly(CompletionStatus.SUCCESS, CompletionStatus.REMOTE_ACCESS_ERROR);
+        }
+    }
+
+    @Test
     void connectionLostFlushesWithoutATerminate() {
         try (Subject s = new Subject()) {
             s.e.stream.submit(Send.of(1, Endpoint.data(new byte[4])));

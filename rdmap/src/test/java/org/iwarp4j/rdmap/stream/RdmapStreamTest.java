@@ -72,6 +72,40 @@ class RdmapStreamTest {
     }
 
     @Test
+    void readResponsePayloadsAreSlicesOfTheRegisteredMemory() {
+        // zero-copy: each Read Response segment's payload is a retained slice of the source region
+        java.util.List<long[]> payloads = new java.util.ArrayList<>();
+        org.iwarp4j.ddp.send.LlpSegmentWriter inspecting = new org.iwarp4j.ddp.send.LlpSegmentWriter() {
+            @Override
+            public int mulpdu() {
+                return 200;
+            }
+
+            @Override
+            public void writeSegment(ByteBuf header, ByteBuf payload) {
+                if (payload.isReadable()) {
+                    payloads.add(new long[] {payload.memoryAddress() + payload.readerIndex(), payload.readableBytes()});
+                }
+                header.release();
+                payload.release();
+            }
+        };
+        try (Endpoint e = new Endpoint(RdmapStreamConfig.defaults(), inspecting,
+                new org.iwarp4j.rdmap.atomic.LockingAtomicExecutor())) {
+            TestRegion source = e.memory.register(0x2000, 0x4000, 1024, EnumSet.of(REMOTE_READ), Endpoint.PD);
+            e.stream.receive(Conversations.segment(Ulpdus.readRequest(1, 0x5, 0, 500, 0x2000, 0x4000 + 100)));
+            while (e.stream.writeNextSegment()) {
+                // pull every segment
+            }
+            long base = source.memory.memoryAddress() + 100;
+            assertThat(payloads).hasSize(3); // 500 octets at 186 per segment
+            assertThat(payloads.get(0)).containsExactly(base, 186);
+            assertThat(payloads.get(1)).containsExactly(base + 186, 186);
+            assertThat(payloads.get(2)).containsExactly(base + 372, 128);
+        }
+    }
+
+    @Test
     void zeroLengthReadIsNotValidatedAndGetsAZeroLengthResponse() {
         try (Pair p = Pair.create()) {
             // RFC 5040 §5.2.1 [RDMAP-14]: no STag exists at b, still a valid zero-length response
@@ -245,6 +279,40 @@ class RdmapStreamTest {
     }
 
     @Test
+    void responderOfferingSeveralRtrTypesNeverLosesAUserReceive() {
+        // RFC 6581 §9.2 [MPA-72]: the Reply may allow several RTR types, the initiator picks one
+        for (RtrType chosen : RtrType.values()) {
+            try (Pair p = Pair.create()) {
+                p.b.stream.expectRtr(EnumSet.allOf(RtrType.class));
+                ByteBuf r1 = p.b.postReceive(1, 16);
+                p.b.postReceive(2, 16);
+                p.a.stream.sendRtr(chosen);
+                p.a.stream.submit(Send.of(7, Endpoint.data("first".getBytes())));
+                p.run();
+                assertThat(p.b.listener.rtrsReceived).as(chosen.name()).containsExactly(chosen);
+                assertThat(p.b.listener.receives).as(chosen.name()).containsExactly(
+                        new ReceiveCompletion(1, CompletionStatus.SUCCESS, RdmapOpcode.SEND, 5, 0, 0));
+                assertThat(r1.toString(0, 5, java.nio.charset.StandardCharsets.US_ASCII)).isEqualTo("first");
+                assertThat(p.a.listener.rtrsSent).containsExactly(chosen);
+                assertThat(p.a.listener.sends).containsExactly(
+                        new SendCompletion(7, OperationType.SEND, CompletionStatus.SUCCESS, 5, 0));
+            }
+        }
+    }
+
+    @Test
+    void rtrMustBeTheFirstMessage() {
+        try (Endpoint e = Endpoint.create()) {
+            e.stream.submit(Send.of(1, Endpoint.data(new byte[1])));
+            assertThatThrownBy(() -> e.stream.sendRtr(RtrType.WRITE)).isInstanceOf(IllegalStateException.class);
+        }
+        try (Endpoint e = Endpoint.create()) {
+            e.postReceive(1, 1);
+            assertThatThrownBy(() -> e.stream.expectRtr(RtrType.SEND)).isInstanceOf(IllegalStateException.class);
+        }
+    }
+
+    @Test
     void invalidSubmissionsAreRefusedWithoutHarmingTheStream() {
         RdmapStreamConfig plain = RdmapStreamConfig.defaults().withRfc7306(false);
         try (Endpoint e = new Endpoint(plain, 1500)) {
@@ -263,6 +331,10 @@ class RdmapStreamTest {
                     .hasMessageContaining("aligned");
             assertThatThrownBy(() -> e.stream.submit(new RdmaRead(1, 1, 0, 1L << 32, 2, 0, false)))
                     .hasMessageContaining("2^32");
+        }
+        try (Endpoint e = new Endpoint(RdmapStreamConfig.defaults().withReadDepths(4, 0), 1500)) {
+            assertThatThrownBy(() -> e.stream.submit(new RdmaRead(1, 1, 0, 0, 2, 0, false)))
+                    .hasMessageContaining("ORD");
         }
     }
 

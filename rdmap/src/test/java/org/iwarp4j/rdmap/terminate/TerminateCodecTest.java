@@ -154,6 +154,19 @@ class TerminateCodecTest {
     }
 
     @Test
+    void asTheFirstMessageBothLayoutsOfInsufficientIrdAreRecognised() {
+        // RFC 6581 §9.1: 0x2/0x0/0x06 is only sent as the initiator's first FPDU
+        for (String control : new String[] {"20060000", "02060000"}) {
+            ByteBuf buf = Unpooled.wrappedBuffer(hex(control));
+            Terminate t = TerminateDecoder.decode(buf, 0, 4, TerminateLayout.RFC, true);
+            assertThat(t.cause()).as(control).isEqualTo(TerminateCause.MPA_INSUFFICIENT_IRD);
+            assertThat(t.notes()).isEmpty();
+        }
+        assertThat(TerminateDecoder.decode(Unpooled.wrappedBuffer(hex("02070000")), 0, 4, TerminateLayout.RFC, true)
+                .layout()).isEqualTo(TerminateLayout.SIW_MIRRORED);
+    }
+
+    @Test
     void rfcLayoutFromARealPeerIsNotMistakenForSiw() {
         assertThat(decode("20020000").cause()).isEqualTo(TerminateCause.MPA_CRC_ERROR);
         assertThat(decode("20020000").layout()).isEqualTo(TerminateLayout.RFC);

@@ -62,10 +62,6 @@ final class ConnectionImpl implements Connection {
         return closed;
     }
 
-    Channel channel() {
-        return channel;
-    }
-
     @Override
     public String toString() {
         return "Connection[" + channel + " qp=" + qp.number() + "]";

@@ -41,10 +41,6 @@ final class ListenerImpl implements Listener {
         return options;
     }
 
-    OutputStream pcap() {
-        return pcap;
-    }
-
     void dispatch(ConnectionRequestImpl request) {
         try {
             handler.onConnectionRequest(request);

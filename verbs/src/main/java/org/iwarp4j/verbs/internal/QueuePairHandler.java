@@ -3,7 +3,6 @@ package org.iwarp4j.verbs.internal;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelDuplexHandler;
-import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelOption;
@@ -172,7 +171,9 @@ final class QueuePairHandler extends ChannelDuplexHandler {
         engine = new QueuePairEngine(qp, this);
         int ird = Math.min(params.ird(), RdmapStreamConfig.MAX_READ_DEPTH);
         int ord = Math.min(params.ord(), RdmapStreamConfig.MAX_READ_DEPTH);
-        RdmapStreamConfig config = new RdmapStreamConfig(ird, ord, qp.config().rfc7306(), qp.pd().number(), qp,
+        // The stream identity names the stream in the RDMAP frame log ("[qp3 /127.0.0.1:41234] >> SEND ...").
+        Object identity = new StreamName("qp" + qp.number() + " " + ctx.channel().remoteAddress());
+        RdmapStreamConfig config = new RdmapStreamConfig(ird, ord, qp.config().rfc7306(), qp.pd().number(), identity,
                 qp.config().maxSendWr(), qp.receiveDepth(), TerminateLayout.RFC);
         stream = new RdmapStream(config, rnic.memory(), rnic.atomics(), new Llp(), rnic.config().allocator(), engine);
         engine.start(stream);
@@ -217,6 +218,7 @@ final class QueuePairHandler extends ChannelDuplexHandler {
         if (role == Role.RESPONDER) {
             return; // we rejected; ConnectionRequestImpl closes once the Reply is written
         }
+        qp.flushUnstarted();
         ConnectionRejectedException e = new ConnectionRejectedException("the peer rejected the connection"
                 + (rejection.reason() != null ? " (" + rejection.reason() + ")" : ""), rejection.replyPrivateData(),
                 rejection.responderIrd(), rejection.responderOrd());
@@ -241,6 +243,7 @@ final class QueuePairHandler extends ChannelDuplexHandler {
         }
         if (qp != null) {
             qp.stateError();
+            qp.flushUnstarted();
         }
         fire(e.event(), null, e);
         established.completeExceptionally(e);
@@ -286,7 +289,16 @@ final class QueuePairHandler extends ChannelDuplexHandler {
     /** Hands segments to MPA while the channel is writable, then flushes them as one batch. */
     private void pump() {
         pumpScheduled = false;
-        if (stream == null || pumping || encoder == null || encoder.holding()) {
+        if (stream == null || pumping || encoder == null) {
+            return;
+        }
+        if (encoder.holding()) {
+            if (stream.state() != RdmapStreamState.OPERATIONAL && closing == Closing.NONE) {
+                // RFC 5044 §7.1.2 rule 4 (MPA-38): a Responder sends no FPDU before it validated one, so an
+                // error found before that (e.g. the first FPDU fails its CRC) closes without a Terminate.
+                closing = Closing.TERMINATE;
+                ctx.close();
+            }
             return;
         }
         pumping = true;
@@ -535,8 +547,12 @@ final class QueuePairHandler extends ChannelDuplexHandler {
         return "QueuePairHandler[" + role + " " + qp + "]";
     }
 
-    /** For the connection's close future. */
-    ChannelFuture closeFuture() {
-        return ctx.channel().closeFuture();
+    /** A stream's identity (compared by reference) that prints as its queue pair and peer. */
+    private record StreamName(String name) {
+        @Override
+        public String toString() {
+            return name;
+        }
     }
+
 }

@@ -297,6 +297,22 @@ final class QueuePairImpl implements QueuePair {
         drain();
     }
 
+    /**
+     * The connection never reached Full Operation: receives posted while IDLE complete as flushed (there
+     * never was a stream to post them to). On the loop.
+     */
+    void flushUnstarted() {
+        if (engine != null) {
+            return;
+        }
+        Completions c = new Completions(this);
+        ReceiveWorkRequest r;
+        while ((r = receiveInbox.poll()) != null) {
+            releaseReceiveSlot();
+            c.receive(r.wrId(), org.iwarp4j.verbs.CompletionStatus.WORK_REQUEST_FLUSHED, null, 0, 0, 0);
+        }
+    }
+
     void fireAsync(AsyncEvent event) {
         AsyncEventListener l = asyncListener;
         LOG.debug("queue pair {}: {}", number, event);

@@ -31,7 +31,6 @@ import org.iwarp4j.verbs.CompletionQueue;
 import org.iwarp4j.verbs.ProtectionDomain;
 import org.iwarp4j.verbs.QueuePair;
 import org.iwarp4j.verbs.QueuePairConfig;
-import org.iwarp4j.verbs.QueuePairState;
 import org.iwarp4j.verbs.Rnic;
 import org.iwarp4j.verbs.RnicConfig;
 import org.iwarp4j.verbs.Transport;
@@ -408,16 +407,5 @@ public final class RnicImpl implements Rnic {
     @Override
     public String toString() {
         return "Rnic[" + config.name() + " " + transport + "]";
-    }
-
-    /** Queue pairs in a state other than ERROR (for tests and tools). */
-    int activeQueuePairs() {
-        int n = 0;
-        for (QueuePairImpl qp : openQueuePairs) {
-            if (qp.state() != QueuePairState.ERROR) {
-                n++;
-            }
-        }
-        return n;
     }
 }
