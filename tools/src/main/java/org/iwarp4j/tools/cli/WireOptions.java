@@ -13,7 +13,7 @@ import picocli.CommandLine.Option;
  */
 public final class WireOptions {
 
-    @Option(names = "--crc", paramLabel = "on|off", converter = OnOffConverter.class, defaultValue = "on",
+    @Option(names = "--crc", paramLabel = "on|off", arity = "1", converter = OnOffConverter.class, defaultValue = "on",
             description = "ask for MPA CRC32c (RFC 5044 §4.4; default on). CRCs are on if either side asks; "
                     + "Linux siw accepts both")
     boolean crc = true;

@@ -14,10 +14,12 @@ import io.netty.util.ReferenceCountUtil;
  * {@code writev}) and as Wireshark's MPA dissector needs it (it does not reassemble an FPDU split over
  * several segments).
  *
- * <p>The FPDU encoder writes an FPDU's parts with void promises and the last part with the FPDU's
- * promise (one gathered write, RFC 5044 §5.1), so a write with a real promise ends a packet; so do a
- * flush and reaching {@link #MAX_PACKET} octets (the most an IPv4 packet of the capture can carry).
- * Costs one {@link CompositeByteBuf} per FPDU: a debugging aid, never on the uncaptured path.
+ * <p>The FPDU encoder writes the parts of an FPDU but the last with a void promise of its own, and the last
+ * part with the promise the FPDU was sent with (one gathered write, RFC 5044 §5.1): a real promise, or the
+ * channel's own void promise, which {@code QueuePairHandler} uses. So a write with a real promise or with
+ * the channel's void promise ends a packet; so do a flush and reaching {@link #MAX_PACKET} octets (the
+ * most an IPv4 packet of the capture can carry). Costs one {@link CompositeByteBuf} per FPDU: a debugging
+ * aid, never on the uncaptured path.
  */
 final class PcapPacketCoalescer extends ChannelOutboundHandlerAdapter {
 
@@ -36,7 +38,8 @@ final class PcapPacketCoalescer extends ChannelOutboundHandlerAdapter {
         if (pending != null && pending.readableBytes() + buf.readableBytes() > MAX_PACKET) {
             emit(ctx);
         }
-        if (promise.isVoid()) {
+        boolean endsWrite = !promise.isVoid() || promise == ctx.channel().voidPromise();
+        if (!endsWrite) {
             if (pending == null) {
                 pending = ctx.alloc().compositeDirectBuffer(Integer.MAX_VALUE);
             }

@@ -6,6 +6,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.channel.ChannelPromise;
+import io.netty.channel.VoidChannelPromise;
 import io.netty.channel.embedded.EmbeddedChannel;
 import org.junit.jupiter.api.Test;
 
@@ -23,8 +24,9 @@ class PcapPacketCoalescerTest {
     @Test
     void partsOfOneFpduBecomeOnePacketAndThePromiseCompletes() {
         EmbeddedChannel ch = new EmbeddedChannel(new PcapPacketCoalescer());
-        ch.write(bytes(2, 1), ch.voidPromise());
-        ch.write(bytes(34, 2), ch.voidPromise());
+        VoidChannelPromise part = new VoidChannelPromise(ch, false);
+        ch.write(bytes(2, 1), part);
+        ch.write(bytes(34, 2), part);
         ChannelPromise last = ch.newPromise();
         ch.write(bytes(4, 3), last);
         ch.flush();
@@ -42,6 +44,24 @@ class PcapPacketCoalescerTest {
     }
 
     @Test
+    void theChannelsVoidPromiseEndsAnFpduAndOtherVoidPromisesContinueIt() {
+        EmbeddedChannel ch = new EmbeddedChannel(new PcapPacketCoalescer());
+        VoidChannelPromise part = new VoidChannelPromise(ch, false);
+        for (int fpdu = 0; fpdu < 2; fpdu++) {
+            ch.write(bytes(2, 1), part);
+            ch.write(bytes(18, 2), part);
+            ch.write(bytes(4, 3), ch.voidPromise());
+        }
+        ch.flush();
+        for (int fpdu = 0; fpdu < 2; fpdu++) {
+            ByteBuf packet = ch.readOutbound();
+            assertThat(packet.readableBytes()).isEqualTo(24);
+            packet.release();
+        }
+        assertThat(ch.finish()).isFalse();
+    }
+
+    @Test
     void aWriteWithAPromiseAloneIsPassedOnAsItIs() {
         EmbeddedChannel ch = new EmbeddedChannel(new PcapPacketCoalescer());
         ByteBuf frame = bytes(24, 7);
@@ -55,12 +75,12 @@ class PcapPacketCoalescerTest {
     @Test
     void aFlushEndsAPacketAndTheSizeLimitSplitsOne() {
         EmbeddedChannel ch = new EmbeddedChannel(new PcapPacketCoalescer());
-        ch.write(bytes(10, 1), ch.voidPromise());
+        ch.write(bytes(10, 1), new VoidChannelPromise(ch, false));
         ch.flush();
         ByteBuf first = ch.readOutbound();
         assertThat(first.readableBytes()).isEqualTo(10);
         first.release();
-        ch.write(bytes(PcapPacketCoalescer.MAX_PACKET - 5, 2), ch.voidPromise());
+        ch.write(bytes(PcapPacketCoalescer.MAX_PACKET - 5, 2), new VoidChannelPromise(ch, false));
         ch.write(bytes(10, 3), ch.newPromise());
         ch.flush();
         ByteBuf a = ch.readOutbound();
@@ -76,7 +96,7 @@ class PcapPacketCoalescerTest {
     void pendingPartsAreReleasedWhenTheHandlerGoes() {
         EmbeddedChannel ch = new EmbeddedChannel(new PcapPacketCoalescer());
         ByteBuf part = bytes(8, 1);
-        ch.write(part, ch.voidPromise());
+        ch.write(part, new VoidChannelPromise(ch, false));
         ch.pipeline().removeFirst();
         assertThat(part.refCnt()).isZero();
         ch.finish();
