@@ -230,7 +230,7 @@ class ConnectionManagerTest {
     @ParameterizedTest
     @MethodSource("transports")
     void peerToPeerModeSendsTheRtrFirstThenWorks(Transport t) throws Exception {
-        for (RtrType rtr : List.of(RtrType.WRITE, RtrType.READ)) {
+        for (RtrType rtr : List.of(RtrType.WRITE, RtrType.READ, RtrType.SEND)) {
             try (Peers p = new Peers(t, s -> { }, c -> { }, ConnectOptions.builder().peerToPeer(rtr).build(),
                     AcceptOptions.defaults(), x -> { })) {
                 assertThat(p.clientConnection.parameters().peerToPeer()).isTrue();
@@ -245,6 +245,34 @@ class ConnectionManagerTest {
                 assertThat(wc.wrId()).as("the RTR consumed no receive").isEqualTo(1);
                 assertThat(wc.byteLength()).isEqualTo(13);
             }
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("transports")
+    void revisionOneWithMarkersBothWaysAndNoCrc(Transport t) throws Exception {
+        try (Peers p = new Peers(t, s -> { }, c -> { }, ListenOptions.builder().crc(false).markers(true).build(),
+                ConnectOptions.builder().mpaRevision(1).crc(false).markers(true).emss(1000).build(),
+                AcceptOptions.defaults(), x -> { })) {
+            var params = p.clientConnection.parameters();
+            assertThat(params.mpaRevision()).isEqualTo(1);
+            assertThat(params.crc()).isFalse();
+            assertThat(params.txMarkers()).isTrue();
+            assertThat(params.rxMarkers()).isTrue();
+            assertThat(params.mulpdu()).isLessThan(1000);
+            // a 100 KiB Write and Read across many marker-carrying FPDUs
+            Mem remote = p.server.region(1 << 17, Access.LOCAL_WRITE, Access.REMOTE_WRITE, Access.REMOTE_READ);
+            Mem src = p.client.region(1 << 17);
+            byte[] data = new byte[100_000];
+            new java.util.Random(3).nextBytes(data);
+            src.put(0, data);
+            Mem sink = p.client.region(1 << 17, Access.LOCAL_WRITE);
+            p.client.post(new SendWorkRequest.RdmaWrite(1, List.of(src.sge(0, data.length)), remote.stag(),
+                    remote.address() + 5, Set.of()));
+            p.client.post(new SendWorkRequest.RdmaRead(2, List.of(sink.sge(0, data.length)), remote.stag(),
+                    remote.address() + 5, Set.of(SendFlag.SIGNALED)));
+            assertThat(Completions.one(p.client.sendCq).status()).isEqualTo(CompletionStatus.SUCCESS);
+            assertThat(sink.bytes(0, data.length)).isEqualTo(data);
         }
     }
 

@@ -254,6 +254,43 @@ class OperationsTest {
         }
     }
 
+    @ParameterizedTest
+    @MethodSource("transports")
+    void localAndRdmaOperationsCompleteInPostingOrderThroughASmallSendQueue(Transport transport) throws Exception {
+        try (Peers p = new Peers(transport, s -> { }, c -> c.maxSendWr(3), org.iwarp4j.verbs.cm.ConnectOptions.defaults(),
+                org.iwarp4j.verbs.cm.AcceptOptions.defaults(), x -> { })) {
+            Mem target = p.server.region(4096, Access.LOCAL_WRITE, Access.REMOTE_WRITE);
+            Mem src = p.client.region(4096);
+            MemoryRegion fr = p.client.pd.allocateFastRegistration(4096);
+            ByteBuffer memory = ByteBuffer.allocateDirect(4096);
+            long id = 0;
+            // FastRegister (its next key depends on the previous one) then a Write, waited for in pairs
+            for (int i = 0; i < 10; i++) {
+                postWithRetry(p.client.qp, new SendWorkRequest.FastRegister(id++, fr, memory, fr.stag().withNextKey(),
+                        Set.of(), SIGNALED));
+                postWithRetry(p.client.qp, new SendWorkRequest.RdmaWrite(id++, List.of(src.sge(0, 100)), target.stag(),
+                        target.address(), SIGNALED));
+                List<WorkCompletion> two = Completions.await(p.client.sendCq, 2);
+                assertThat(two).extracting(WorkCompletion::status).containsOnly(CompletionStatus.SUCCESS);
+                assertThat(two).extracting(WorkCompletion::wrId).containsExactly(id - 2, id - 1);
+                assertThat(two.get(0).opcode()).isEqualTo(CompletionOpcode.FAST_REGISTER);
+            }
+            // then local invalidates and Writes back to back through the 3-deep queue: the ring wraps many times
+            List<Long> expected = new java.util.ArrayList<>();
+            for (int i = 0; i < 40; i++) {
+                SendWorkRequest wr = i % 2 == 0 ? new SendWorkRequest.LocalInvalidate(id, fr, SIGNALED)
+                        : new SendWorkRequest.RdmaWrite(id, List.of(src.sge(0, 100)), target.stag(), target.address(),
+                                SIGNALED);
+                postWithRetry(p.client.qp, wr);
+                expected.add(id++);
+            }
+            List<WorkCompletion> rest = Completions.await(p.client.sendCq, expected.size());
+            assertThat(rest).extracting(WorkCompletion::wrId).isEqualTo(expected);
+            assertThat(rest).extracting(WorkCompletion::status).containsOnly(CompletionStatus.SUCCESS);
+            assertThat(fr.isValid()).isFalse();
+        }
+    }
+
     /** Posts, waiting for the loop to free slots when the queue is full (QUEUE_FULL is the backpressure). */
     static void postWithRetry(QueuePair qp, SendWorkRequest wr) throws VerbsException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);

@@ -83,6 +83,12 @@ final class Peers implements AutoCloseable {
      */
     Peers(Transport transport, Consumer<QueuePairConfig.Builder> serverQp, Consumer<QueuePairConfig.Builder> clientQp,
           ConnectOptions connect, AcceptOptions accept, ThrowingConsumer<Peers> beforeConnect) throws Exception {
+        this(transport, serverQp, clientQp, ListenOptions.defaults(), connect, accept, beforeConnect);
+    }
+
+    Peers(Transport transport, Consumer<QueuePairConfig.Builder> serverQp, Consumer<QueuePairConfig.Builder> clientQp,
+          ListenOptions listen, ConnectOptions connect, AcceptOptions accept, ThrowingConsumer<Peers> beforeConnect)
+            throws Exception {
         serverRnic = Rnic.open(RnicConfig.builder().name("server").transport(transport).eventLoopThreads(2).build());
         clientRnic = Rnic.open(RnicConfig.builder().name("client").transport(transport).eventLoopThreads(2).build());
         server = new Side(serverRnic, 4096);
@@ -95,7 +101,7 @@ final class Peers implements AutoCloseable {
         client.qp = client.pd.createQueuePair(cb.build());
         CompletableFuture<Connection> accepted = new CompletableFuture<>();
         listener = serverRnic.listen(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
-                ListenOptions.defaults(), request -> request.accept(server.qp, accept).whenComplete((c, e) -> {
+                listen, request -> request.accept(server.qp, accept).whenComplete((c, e) -> {
                     if (e != null) {
                         accepted.completeExceptionally(e);
                     } else {

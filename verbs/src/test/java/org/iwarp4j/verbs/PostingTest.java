@@ -173,6 +173,40 @@ class PostingTest {
 
     @ParameterizedTest
     @MethodSource("transports")
+    void executingAPreparedSendAllocatesNothingOnTheCallersThread(Transport t) throws Exception {
+        com.sun.management.ThreadMXBean threads =
+                (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        long self = Thread.currentThread().getId();
+        try (Peers p = new Peers(t, s -> { }, c -> c.maxSendWr(4096), ConnectOptions.defaults(),
+                AcceptOptions.defaults(), x -> { })) {
+            Mem target = p.server.region(64, Access.LOCAL_WRITE, Access.REMOTE_WRITE);
+            Mem src = p.client.region(64);
+            try (PreparedSend write = p.client.qp.prepare(new SendWorkRequest.RdmaWrite(1, List.of(src.sge(0, 8)),
+                    target.stag(), target.address(), Set.of()));
+                 PreparedSend marker = p.client.qp.prepare(new SendWorkRequest.RdmaWrite(2, List.of(src.sge(0, 8)),
+                         target.stag(), target.address(), SIGNALED))) {
+                long measured = 0;
+                int executions = 0;
+                for (int round = 0; round < 4; round++) {
+                    long before = threads.getThreadAllocatedBytes(self);
+                    for (int i = 0; i < 2000; i++) {
+                        write.execute();
+                    }
+                    long after = threads.getThreadAllocatedBytes(self);
+                    if (round > 0) { // round 0 warms up (JIT, queue chunks)
+                        measured += after - before;
+                        executions += 2000;
+                    }
+                    marker.execute();
+                    Completions.one(p.client.sendCq);
+                }
+                assertThat((double) measured / executions).as("bytes allocated per execute()").isLessThan(8.0);
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("transports")
     void sharedReceiveQueueFeedsTwoQueuePairs(Transport t) throws Exception {
         try (Peers p = new Peers(t)) {
             // a second server queue pair and the first, both on one shared receive queue, via a fresh listener

@@ -539,7 +539,8 @@ public final class RdmapStream {
     /** A Terminate arrived on QN 2 (called at admission with the whole segment). */
     void terminateReceived(ByteBuf segment, int msn, int payloadLength) {
         Terminate t = TerminateDecoder.decode(segment, segment.readerIndex() + 18, payloadLength,
-                config.peerTerminateLayout(), !firstMessageSeen);
+                config.peerTerminateLayout(), !firstMessageSeen && llp.produced() == 0
+                        ? TerminateDecoder.Phase.SETUP : TerminateDecoder.Phase.RUNNING);
         frames.terminate(false, msn, t);
         if (terminateReceived == null) {
             terminateReceived = t;

@@ -511,6 +511,20 @@ final class Requester implements TransmitSource {
                 : CompletionStatus.REMOTE_OPERATION_ERROR;
         ByteBuf header = Unpooled.wrappedBuffer(h);
         boolean tagged = (h[0] & 0x80) != 0;
+        byte[] rr = terminate.terminatedRdmaHeader();
+        if (rr != null) {
+            // A Read Request: match by its header (siw rebuilds the copied DDP header with the read size in
+            // the MSN field, interop FINDINGS F2, so the MSN cannot be trusted).
+            ReadRequestHeader copied = new ReadRequestHeader().wrap(Unpooled.wrappedBuffer(rr), 0);
+            for (long s = completed; s < started; s++) {
+                SendWork w = slot(s);
+                if (w.isRead() && !w.responseDone && w.sinkStag == copied.sinkStag()
+                        && w.operation instanceof RdmapOperation.RdmaRead read && read.sourceStag() == copied.sourceStag()) {
+                    w.failure = status;
+                    return;
+                }
+            }
+        }
         for (long s = completed; s < submitted; s++) {
             SendWork w = slot(s);
             boolean sent = w.transmitted || w == current;

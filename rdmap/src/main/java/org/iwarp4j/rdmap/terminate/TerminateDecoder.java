@@ -26,15 +26,17 @@ import java.util.List;
  *       Catastrophic and LLP errors copy nothing).</li>
  * </ul>
  * <ul>
- *   <li>+1 when the Terminate is the first message of the stream and the reading is one of the RFC 6581
- *       setup errors 0x2/0x0/0x05–0x07, which are only ever sent as the initiator's first FPDU
- *       (RFC 6581 §9.1, §9.3).</li>
+ *   <li>the RFC 6581 setup errors 0x2/0x0/0x05–0x07 are only ever sent as an initiator's first FPDU,
+ *       before it received anything (RFC 6581 §9.1, §9.3): such a reading gets +1 in {@link Phase#SETUP}
+ *       (nothing sent, nothing received yet) and −2 in {@link Phase#RUNNING}.</li>
  * </ul>
- * On a tie the caller's {@code preferred} layout wins (default RFC) and the result is marked
- * ambiguous in its notes. For example siw's CRC-error Terminate {@code 02 02 00 00} reads as the
- * undefined 0x0/0x2/0x02 in the RFC layout but as 0x2/0x0/0x02 "MPA CRC Error" mirrored, so it is
- * recognised; {@code 20 06 00 00} (RFC) and {@code 02 06 00 00} (siw) are each both 0x0/0x2/0x06 and
- * 0x2/0x0/0x06 — as a first message they are read as Insufficient IRD, later by {@code preferred}.
+ * On a remaining tie the caller's {@code preferred} layout wins (default RFC) and the result is marked
+ * ambiguous in its notes. Examples, all as captured from Linux siw (interop FINDINGS F1/F2): the CRC
+ * error {@code 02 02 00 00} reads as the undefined 0x0/0x2/0x02 in the RFC layout, so the mirrored
+ * 0x2/0x0/0x02 wins; siw's "unexpected opcode" {@code 20 06 00 00} after our message is 0x0/0x2/0x06
+ * (the RFC reading 0x2/0x0/0x06 is impossible then); siw's first-FPDU {@code 02 06 00 00} /
+ * {@code 02 07 00 00} are 0x2/0x0/0x06 / 0x07; an RFC-layout initiator's first-FPDU {@code 20 06 00 00}
+ * stays 0x2/0x0/0x06.
  *
  * <h2>siw's copied header</h2>
  * siw copies the offending header including MPA's 2-octet length field, which it first overwrites with
@@ -44,6 +46,16 @@ import java.util.List;
  * reported absent with a note.
  */
 public final class TerminateDecoder {
+
+    /** What the receiver knows about when the Terminate arrived. */
+    public enum Phase {
+        /** No context (e.g. a Terminate decoded on its own, out of a capture). */
+        UNKNOWN,
+        /** Nothing was sent or received on the stream before: it may be an RFC 6581 initiator's first FPDU. */
+        SETUP,
+        /** Something was sent or received before: it cannot be an RFC 6581 setup error. */
+        RUNNING
+    }
 
     private TerminateDecoder() {
     }
@@ -61,18 +73,18 @@ public final class TerminateDecoder {
      *                  {@link TerminateLayout#SIW_MIRRORED} when the peer is known to be Linux siw)
      */
     public static Terminate decode(ByteBuf buffer, int index, int length, TerminateLayout preferred) {
-        return decode(buffer, index, length, preferred, false);
+        return decode(buffer, index, length, preferred, Phase.UNKNOWN);
     }
 
     /**
-     * As {@link #decode(ByteBuf, int, int, TerminateLayout)}, knowing whether the Terminate is the first
-     * message the stream received (then the RFC 6581 setup errors are the likely reading).
+     * As {@link #decode(ByteBuf, int, int, TerminateLayout)}, with context.
+     *
+     * @param phase whether this Terminate may be an RFC 6581 initiator's first FPDU
      */
-    public static Terminate decode(ByteBuf buffer, int index, int length, TerminateLayout preferred,
-                                   boolean firstMessage) {
+    public static Terminate decode(ByteBuf buffer, int index, int length, TerminateLayout preferred, Phase phase) {
         try {
             return decodeUnchecked(buffer, index, Math.max(0, Math.min(length, buffer.capacity() - index)),
-                    preferred == null ? TerminateLayout.RFC : preferred, firstMessage);
+                    preferred == null ? TerminateLayout.RFC : preferred, phase == null ? Phase.UNKNOWN : phase);
         } catch (RuntimeException e) {
             // Defensive: a Terminate must never crash the receiver (siw-interop.md §F).
             return new Terminate(0, 0, 0, false, false, false, -1, null, null, TerminateLayout.RFC,
@@ -81,7 +93,7 @@ public final class TerminateDecoder {
     }
 
     private static Terminate decodeUnchecked(ByteBuf buffer, int index, int length, TerminateLayout preferred,
-                                             boolean firstMessage) {
+                                             Phase phase) {
         if (length < TerminateHeader.CONTROL_LENGTH) {
             return new Terminate(0, 0, 0, false, false, false, -1, null, null, TerminateLayout.RFC,
                     "truncated: " + length + " octets, the Terminate Control needs 4");
@@ -97,8 +109,8 @@ public final class TerminateDecoder {
                 (b2 & 0x80) != 0, (b2 & 0x40) != 0, (b2 & 0x20) != 0, (b2 & 0x1F) == 0 && b3 == 0);
         Reading siw = new Reading(TerminateLayout.SIW_MIRRORED, b0 & 0x0F, b0 >>> 4, code,
                 (b2 & 0x01) != 0, (b2 & 0x02) != 0, (b2 & 0x04) != 0, (b2 & 0xF8) == 0 && b3 == 0);
-        int rfcScore = rfc.score(bodyLength, firstBodyOctet, firstMessage);
-        int siwScore = siw.score(bodyLength, firstBodyOctet, firstMessage);
+        int rfcScore = rfc.score(bodyLength, firstBodyOctet, phase);
+        int siwScore = siw.score(bodyLength, firstBodyOctet, phase);
         boolean sameMeaning = rfc.sameMeaning(siw);
         Reading chosen;
         List<String> notes = new ArrayList<>();
@@ -167,7 +179,7 @@ public final class TerminateDecoder {
     private record Reading(TerminateLayout layout, int layer, int errorType, int code, boolean m, boolean d,
                            boolean r, boolean reservedZero) {
 
-        int score(int bodyLength, int firstBodyOctet, boolean firstMessage) {
+        int score(int bodyLength, int firstBodyOctet, Phase phase) {
             TerminateCause cause = TerminateCause.of(layer, errorType, code);
             int score = 0;
             if (cause != null) {
@@ -185,8 +197,8 @@ public final class TerminateDecoder {
             if (cause != null && flagsAgreeWithFigure10(cause.errorType())) {
                 score += 1;
             }
-            if (firstMessage && cause != null && cause.errorType() == TerminateErrorType.MPA && code >= 0x05) {
-                score += 1;
+            if (cause != null && cause.errorType() == TerminateErrorType.MPA && code >= 0x05) {
+                score += phase == Phase.SETUP ? 1 : phase == Phase.RUNNING ? -2 : 0;
             }
             return score;
         }

@@ -523,6 +523,41 @@ class ErrorPathTest {
     }
 
     @Test
+    void siwsMirroredReadRequestTerminateIsAttributedByItsReadRequestHeader() {
+        // interop FINDINGS F2: siw rebuilds the copied header with the read size (8) in the MSN field
+        try (Subject s = new Subject()) {
+            s.e.memory.register(0x5, 0, 64, EnumSet.of(LOCAL_WRITE), Endpoint.PD);
+            s.e.stream.submit(Send.of(1, Endpoint.data(new byte[4])));
+            s.e.stream.submit(new RdmaRead(2, 0x5, 0x10, 8, 0x9, 0x20, false));
+            assertThat(s.feed()).hasSize(2);
+            byte[] rr = Ulpdus.readRequest(8, 0x5, 0x10, 8, 0x9, 0x20); // MSN field = the size, as siw writes it
+            byte[] body = java.util.HexFormat.of().parseHex("10000700" + "0000" + hex(rr));
+            s.e.stream.receive(Conversations.segment(Ulpdus.untagged(true, 0x47, 0, 2, 1, 0, body)));
+            assertThat(s.e.stream.terminateReceived().cause()).isEqualTo(TerminateCause.RDMAP_INVALID_STAG);
+            assertThat(s.e.stream.terminateReceived().layout())
+                    .isEqualTo(org.iwarp4j.rdmap.terminate.TerminateLayout.SIW_MIRRORED);
+            assertThat(s.e.listener.sends).extracting(SendCompletion::status)
+                    .containsExactly(CompletionStatus.SUCCESS, CompletionStatus.REMOTE_ACCESS_ERROR);
+        }
+    }
+
+    @Test
+    void siwsUnexpectedOpcodeTerminateAfterOurMessageIsNotReadAsAnMpaSetupError() {
+        try (Subject s = new Subject()) {
+            s.e.stream.submit(new RdmapOperation.ImmediateData(1, 42, false, false));
+            assertThat(s.feed()).hasSize(1);
+            s.e.stream.receive(Conversations.segment(Ulpdus.untagged(true, 0x47, 0, 2, 1, 0,
+                    java.util.HexFormat.of().parseHex("20060000"))));
+            assertThat(s.e.stream.terminateReceived().cause()).isEqualTo(TerminateCause.RDMAP_UNEXPECTED_OPCODE);
+        }
+        try (Subject s = new Subject()) { // as a responder's first message, the same octets are RFC 6581's
+            s.e.stream.receive(Conversations.segment(Ulpdus.untagged(true, 0x47, 0, 2, 1, 0,
+                    java.util.HexFormat.of().parseHex("20060000"))));
+            assertThat(s.e.stream.terminateReceived().cause()).isEqualTo(TerminateCause.MPA_INSUFFICIENT_IRD);
+        }
+    }
+
+    @Test
     void connectionLostFlushesWithoutATerminate() {
         try (Subject s = new Subject()) {
             s.e.stream.submit(Send.of(1, Endpoint.data(new byte[4])));

@@ -154,16 +154,69 @@ class TerminateCodecTest {
     }
 
     @Test
-    void asTheFirstMessageBothLayoutsOfInsufficientIrdAreRecognised() {
+    void inTheSetupPhaseBothLayoutsOfInsufficientIrdAreRecognised() {
         // RFC 6581 §9.1: 0x2/0x0/0x06 is only sent as the initiator's first FPDU
         for (String control : new String[] {"20060000", "02060000"}) {
             ByteBuf buf = Unpooled.wrappedBuffer(hex(control));
-            Terminate t = TerminateDecoder.decode(buf, 0, 4, TerminateLayout.RFC, true);
+            Terminate t = TerminateDecoder.decode(buf, 0, 4, TerminateLayout.RFC, TerminateDecoder.Phase.SETUP);
             assertThat(t.cause()).as(control).isEqualTo(TerminateCause.MPA_INSUFFICIENT_IRD);
             assertThat(t.notes()).isEmpty();
         }
-        assertThat(TerminateDecoder.decode(Unpooled.wrappedBuffer(hex("02070000")), 0, 4, TerminateLayout.RFC, true)
+        assertThat(TerminateDecoder.decode(Unpooled.wrappedBuffer(hex("02070000")), 0, 4, TerminateLayout.RFC, TerminateDecoder.Phase.SETUP)
                 .layout()).isEqualTo(TerminateLayout.SIW_MIRRORED);
+        // outside the setup phase an LLP 0x05-0x07 reading is impossible: an RFC peer's headerless
+        // 0x0/0x2/0x06 stays what it says
+        Terminate later = TerminateDecoder.decode(Unpooled.wrappedBuffer(hex("02060000")), 0, 4, TerminateLayout.RFC,
+                TerminateDecoder.Phase.RUNNING);
+        assertThat(later.cause()).isEqualTo(TerminateCause.RDMAP_UNEXPECTED_OPCODE);
+        assertThat(later.layout()).isEqualTo(TerminateLayout.RFC);
+    }
+
+    /**
+     * The Terminates Linux siw sent in the interop lab (interop FINDINGS.md F2, bytes after the untagged
+     * DDP header), with the context they arrived in.
+     */
+    @Test
+    void terminatesCapturedFromSiw() {
+        record Case(String body, boolean setupPhase, TerminateCause cause, boolean m, boolean d, boolean r,
+                    int segmentLength, int ddpHeaderLength) {
+        }
+        String readRequestHeaders = "414100000000000000010000004000000000"
+                + "0000210000007f000030000000000040" + "1e915d0000005654a53c3598";
+        Case[] cases = {
+                new Case("02020000", false, TerminateCause.MPA_CRC_ERROR, false, false, false, -1, 0),
+                new Case("11000300" + "0010" + "c140deadbe000000000000001000", false, TerminateCause.DDP_INVALID_STAG,
+                        true, true, false, 16, 14),
+                new Case("11010300" + "0040" + "c140e10e8800000055bdddbd3598", false,
+                        TerminateCause.DDP_BASE_OR_BOUNDS_VIOLATION, true, true, false, 64, 14),
+                new Case("10010700" + "0000" + readRequestHeaders, false, TerminateCause.RDMAP_BASE_OR_BOUNDS_VIOLATION,
+                        true, true, true, 0, 18),
+                new Case("21020300" + "0040" + "414300000000000000000000000100000000", false,
+                        TerminateCause.DDP_INVALID_MSN_NO_BUFFER, true, true, false, 64, 18),
+                new Case("21030300" + "0010" + "414300000000000000000000000700000000", false,
+                        TerminateCause.DDP_INVALID_MSN_RANGE, true, true, false, 16, 18),
+                new Case("20070300" + "0000" + "414100000000000000010000000300000000", false,
+                        TerminateCause.RDMAP_CATASTROPHIC_LOCALIZED, true, true, false, 0, 18),
+                new Case("20060000", false, TerminateCause.RDMAP_UNEXPECTED_OPCODE, false, false, false, -1, 0),
+                new Case("21060000", false, TerminateCause.DDP_UNTAGGED_INVALID_VERSION, false, false, false, -1, 0),
+                new Case("11040000", false, TerminateCause.DDP_TAGGED_INVALID_VERSION, false, false, false, -1, 0),
+                new Case("20050000", false, TerminateCause.RDMAP_INVALID_VERSION, false, false, false, -1, 0),
+                new Case("02060000", true, TerminateCause.MPA_INSUFFICIENT_IRD, false, false, false, -1, 0),
+                new Case("02070000", true, TerminateCause.MPA_NO_MATCHING_RTR, false, false, false, -1, 0),
+        };
+        for (Case c : cases) {
+            ByteBuf buf = Unpooled.wrappedBuffer(hex(c.body()));
+            Terminate t = TerminateDecoder.decode(buf, 0, buf.capacity(), TerminateLayout.RFC,
+                    c.setupPhase() ? TerminateDecoder.Phase.SETUP : TerminateDecoder.Phase.RUNNING);
+            assertThat(t.cause()).as(c.body()).isEqualTo(c.cause());
+            assertThat(new boolean[] {t.m(), t.d(), t.r()}).as(c.body()).containsExactly(c.m(), c.d(), c.r());
+            assertThat(t.ddpSegmentLength()).as(c.body()).isEqualTo(c.segmentLength());
+            assertThat(t.terminatedDdpHeader() == null ? 0 : t.terminatedDdpHeader().length).isEqualTo(c.ddpHeaderLength());
+            assertThat(t.notes()).as(c.body()).isEmpty();
+            if (c.r()) {
+                assertThat(t.terminatedRdmaHeader()).hasSize(28);
+            }
+        }
     }
 
     @Test

@@ -1,6 +1,7 @@
 package org.iwarp4j.verbs.cm;
 
 import org.iwarp4j.mpa.RtrType;
+import org.iwarp4j.rdmap.terminate.TerminateLayout;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -28,12 +29,14 @@ import java.util.Objects;
  * @param emss              effective MSS for the FPDU size (RFC 5044 §4.5), 0 = ask TCP
  * @param receiveUlpduLimit largest ULPDU accepted from the peer (up to 65535: siw on loopback sends ~64 KiB)
  * @param pcapFile          write this connection's TCP traffic to a pcap file (Wireshark), or {@code null}
+ * @param peerTerminateLayout how to read an ambiguous Terminate control word from the peer:
+ *                          {@link TerminateLayout#SIW_MIRRORED} when the peer is Linux siw (siw-interop §F)
  * @param eventListener     hears the {@link CmEvent}s of this connection
  */
 public record ConnectOptions(byte[] privateData, int mpaRevision, boolean crc, boolean markers, List<RtrType> rtrTypes,
                              int ird, int ord, Duration connectTimeout, Duration mpaStartupTimeout,
                              Duration disconnectTimeout, int emss, int receiveUlpduLimit, Path pcapFile,
-                             CmEventListener eventListener) {
+                             TerminateLayout peerTerminateLayout, CmEventListener eventListener) {
 
     public ConnectOptions {
         if (mpaRevision != 1 && mpaRevision != 2) {
@@ -47,6 +50,7 @@ public record ConnectOptions(byte[] privateData, int mpaRevision, boolean crc, b
         positive("connectTimeout", connectTimeout);
         positive("mpaStartupTimeout", mpaStartupTimeout);
         positive("disconnectTimeout", disconnectTimeout);
+        Objects.requireNonNull(peerTerminateLayout, "peerTerminateLayout");
         Objects.requireNonNull(eventListener, "eventListener");
     }
 
@@ -85,6 +89,7 @@ public record ConnectOptions(byte[] privateData, int mpaRevision, boolean crc, b
         b.emss = emss;
         b.receiveUlpduLimit = receiveUlpduLimit;
         b.pcapFile = pcapFile;
+        b.peerTerminateLayout = peerTerminateLayout;
         b.eventListener = eventListener;
         return b;
     }
@@ -104,6 +109,7 @@ public record ConnectOptions(byte[] privateData, int mpaRevision, boolean crc, b
         private int emss;
         private int receiveUlpduLimit = 65535;
         private Path pcapFile;
+        private TerminateLayout peerTerminateLayout = TerminateLayout.RFC;
         private CmEventListener eventListener = CmEventListener.NONE;
 
         private Builder() {}
@@ -121,11 +127,13 @@ public record ConnectOptions(byte[] privateData, int mpaRevision, boolean crc, b
         public Builder emss(int v) { emss = v; return this; }
         public Builder receiveUlpduLimit(int v) { receiveUlpduLimit = v; return this; }
         public Builder pcapFile(Path v) { pcapFile = v; return this; }
+        public Builder peerTerminateLayout(TerminateLayout v) { peerTerminateLayout = v; return this; }
         public Builder eventListener(CmEventListener v) { eventListener = v; return this; }
 
         public ConnectOptions build() {
             return new ConnectOptions(privateData, mpaRevision, crc, markers, rtrTypes, ird, ord, connectTimeout,
-                    mpaStartupTimeout, disconnectTimeout, emss, receiveUlpduLimit, pcapFile, eventListener);
+                    mpaStartupTimeout, disconnectTimeout, emss, receiveUlpduLimit, pcapFile, peerTerminateLayout,
+                    eventListener);
         }
     }
 }

@@ -1,5 +1,7 @@
 package org.iwarp4j.verbs.cm;
 
+import org.iwarp4j.rdmap.terminate.TerminateLayout;
+
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
@@ -19,11 +21,13 @@ import java.util.Objects;
  * @param receiveUlpduLimit largest ULPDU accepted
  * @param pcapFile          write every accepted connection's traffic to this pcap file (one file, appended
  *                          per connection: use one listener per capture), or {@code null}
+ * @param peerTerminateLayout how to read an ambiguous Terminate control word from peers (see
+ *                          {@link ConnectOptions#peerTerminateLayout()})
  * @param eventListener     hears the {@link CmEvent}s of the listener's connections
  */
 public record ListenOptions(int backlog, int mpaRevision, boolean crc, boolean markers, Duration mpaStartupTimeout,
                             Duration disconnectTimeout, int emss, int receiveUlpduLimit, Path pcapFile,
-                            CmEventListener eventListener) {
+                            TerminateLayout peerTerminateLayout, CmEventListener eventListener) {
 
     public ListenOptions {
         if (backlog < 1) {
@@ -34,6 +38,7 @@ public record ListenOptions(int backlog, int mpaRevision, boolean crc, boolean m
         }
         ConnectOptions.positive("mpaStartupTimeout", mpaStartupTimeout);
         ConnectOptions.positive("disconnectTimeout", disconnectTimeout);
+        Objects.requireNonNull(peerTerminateLayout, "peerTerminateLayout");
         Objects.requireNonNull(eventListener, "eventListener");
     }
 
@@ -56,6 +61,7 @@ public record ListenOptions(int backlog, int mpaRevision, boolean crc, boolean m
         private int emss;
         private int receiveUlpduLimit = 65535;
         private Path pcapFile;
+        private TerminateLayout peerTerminateLayout = TerminateLayout.RFC;
         private CmEventListener eventListener = CmEventListener.NONE;
 
         private Builder() {}
@@ -69,11 +75,12 @@ public record ListenOptions(int backlog, int mpaRevision, boolean crc, boolean m
         public Builder emss(int v) { emss = v; return this; }
         public Builder receiveUlpduLimit(int v) { receiveUlpduLimit = v; return this; }
         public Builder pcapFile(Path v) { pcapFile = v; return this; }
+        public Builder peerTerminateLayout(TerminateLayout v) { peerTerminateLayout = v; return this; }
         public Builder eventListener(CmEventListener v) { eventListener = v; return this; }
 
         public ListenOptions build() {
             return new ListenOptions(backlog, mpaRevision, crc, markers, mpaStartupTimeout, disconnectTimeout, emss,
-                    receiveUlpduLimit, pcapFile, eventListener);
+                    receiveUlpduLimit, pcapFile, peerTerminateLayout, eventListener);
         }
     }
 }

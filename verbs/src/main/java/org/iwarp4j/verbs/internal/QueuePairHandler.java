@@ -62,6 +62,7 @@ final class QueuePairHandler extends ChannelDuplexHandler {
     private final RnicImpl rnic;
     private final Role role;
     private final Duration disconnectTimeout;
+    private final TerminateLayout peerTerminateLayout;
     private final CmEventListener events;
     private final ListenerImpl listener;
     private final CompletableFuture<Void> disconnected = new CompletableFuture<>();
@@ -90,12 +91,13 @@ final class QueuePairHandler extends ChannelDuplexHandler {
 
     /** An Initiator's handler for {@code qp}; {@code result} completes at ESTABLISHED. */
     QueuePairHandler(RnicImpl rnic, QueuePairImpl qp, CompletableFuture<Connection> result, Duration disconnectTimeout,
-                     CmEventListener events) {
+                     TerminateLayout peerTerminateLayout, CmEventListener events) {
         this.rnic = rnic;
         this.role = Role.INITIATOR;
         this.qp = qp;
         this.established = result;
         this.disconnectTimeout = disconnectTimeout;
+        this.peerTerminateLayout = peerTerminateLayout;
         this.events = events;
         this.listener = null;
     }
@@ -106,6 +108,7 @@ final class QueuePairHandler extends ChannelDuplexHandler {
         this.role = Role.RESPONDER;
         this.listener = listener;
         this.disconnectTimeout = listener.options().disconnectTimeout();
+        this.peerTerminateLayout = listener.options().peerTerminateLayout();
         this.events = listener.options().eventListener();
     }
 
@@ -174,7 +177,7 @@ final class QueuePairHandler extends ChannelDuplexHandler {
         // The stream identity names the stream in the RDMAP frame log ("[qp3 /127.0.0.1:41234] >> SEND ...").
         Object identity = new StreamName("qp" + qp.number() + " " + ctx.channel().remoteAddress());
         RdmapStreamConfig config = new RdmapStreamConfig(ird, ord, qp.config().rfc7306(), qp.pd().number(), identity,
-                qp.config().maxSendWr(), qp.receiveDepth(), TerminateLayout.RFC);
+                qp.config().maxSendWr(), qp.receiveDepth(), peerTerminateLayout);
         stream = new RdmapStream(config, rnic.memory(), rnic.atomics(), new Llp(), rnic.config().allocator(), engine);
         engine.start(stream);
         connection = new ConnectionImpl(this, qp, params, ctx.channel());
@@ -194,6 +197,14 @@ final class QueuePairHandler extends ChannelDuplexHandler {
             qp.start(engine);
             pump();
             return;
+        }
+        if (role == Role.RESPONDER && params.peerToPeer()) {
+            // RFC 6581 §9.3: the Initiator picks one of the mutually supported RTRs; none consumes a user receive.
+            java.util.EnumSet<RtrType> possible = java.util.EnumSet.noneOf(RtrType.class);
+            params.rtrTypes().forEach(r -> possible.add(RtrType.valueOf(r.name())));
+            if (!possible.isEmpty()) {
+                stream.expectRtr(possible);
+            }
         }
         qp.start(engine);
         announceEstablished();
@@ -462,6 +473,9 @@ final class QueuePairHandler extends ChannelDuplexHandler {
         ChannelPromise written = ctx.newPromise();
         (encoderCtx != null ? encoderCtx : ctx).writeAndFlush(Unpooled.EMPTY_BUFFER, written);
         written.addListener(f -> {
+            if (qp != null) {
+                qp.stateError();
+            }
             if (stream != null) {
                 engine.completions().ending(Completions.Ending.DISCONNECT);
                 stream.close();
@@ -484,6 +498,9 @@ final class QueuePairHandler extends ChannelDuplexHandler {
             return;
         }
         closing = Closing.ABORT;
+        if (qp != null) {
+            qp.stateError();
+        }
         if (stream != null) {
             engine.completions().ending(Completions.Ending.DISCONNECT);
             stream.close();
@@ -499,6 +516,9 @@ final class QueuePairHandler extends ChannelDuplexHandler {
     @Override
     public void channelInactive(ChannelHandlerContext c) {
         cancelTimer();
+        if (qp != null) {
+            qp.stateError(); // before the flush completions, so that whoever sees them sees ERROR
+        }
         if (stream != null) {
             engine.completions().ending(transportError && closing == Closing.NONE ? Completions.Ending.TRANSPORT
                     : Completions.Ending.DISCONNECT);
@@ -509,9 +529,6 @@ final class QueuePairHandler extends ChannelDuplexHandler {
             // RFC 5044 §8 code 0x01: nothing can be sent any more; outstanding work is flushed.
             stream.connectionLost(new ClosedChannelException());
             stream.close();
-        }
-        if (qp != null) {
-            qp.stateError();
         }
         if (established != null && !established.isDone()) {
             failEstablishment(new ConnectionFailedException(CmEvent.CONNECT_ERROR, "the connection closed", null));

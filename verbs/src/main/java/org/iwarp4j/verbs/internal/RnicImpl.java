@@ -250,8 +250,6 @@ public final class RnicImpl implements Rnic {
                 .irdLimit(config.maxIrdOrd())
                 .ird(Math.min(16, config.maxIrdOrd()))
                 .ord(Math.min(16, config.maxIrdOrd()))
-                // Only RTRs that consume no receive: which one the Initiator picks is its choice (RFC 6581 §9.3).
-                .rtrTypes(org.iwarp4j.mpa.RtrType.WRITE, org.iwarp4j.mpa.RtrType.READ)
                 .startupTimeout(options.mpaStartupTimeout())
                 .emss(options.emss())
                 .receiveUlpduLimit(options.receiveUlpduLimit())
@@ -338,7 +336,7 @@ public final class RnicImpl implements Rnic {
         InetSocketAddress target = address.isUnresolved()
                 ? new InetSocketAddress(address.getHostString(), address.getPort()) : address;
         QueuePairHandler handler = new QueuePairHandler(this, qp, result, options.disconnectTimeout(),
-                options.eventListener());
+                options.peerTerminateLayout(), options.eventListener());
         qp.bind(loop, handler);
         Path pcapFile = options.pcapFile();
         Bootstrap b = new Bootstrap()

@@ -123,6 +123,9 @@ final class SendQueue {
 
     /** RDMAP completed its oldest outstanding operation. */
     void onRdmapComplete(org.iwarp4j.rdmap.stream.CompletionStatus rdmapStatus, long originalValue) {
+        if (rdmapNext < head) {
+            rdmapNext = head; // everything retired is done; its ring slots may already hold newer requests
+        }
         while (rdmapNext < tail && (!rdmap[index(rdmapNext)] || done[index(rdmapNext)])) {
             rdmapNext++;
         }
