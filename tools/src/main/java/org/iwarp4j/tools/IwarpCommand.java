@@ -5,6 +5,7 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import org.iwarp4j.tools.demo.DemoCommand;
 import org.iwarp4j.tools.explain.ExplainCommand;
+import org.iwarp4j.tools.perf.PerfCommand;
 import org.iwarp4j.tools.rdmacm.RdmaClientCommand;
 import org.iwarp4j.tools.rdmacm.RdmaServerCommand;
 import org.iwarp4j.tools.rping.RpingCommand;
@@ -18,7 +19,7 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = IwarpCommand.Version.class,
         description = "iwarp4j: an iWARP stack (RDMAP / DDP / MPA over TCP) in Java.",
-        subcommands = {DemoCommand.class, ExplainCommand.class, RpingCommand.class, RdmaServerCommand.class,
+        subcommands = {DemoCommand.class, ExplainCommand.class, RpingCommand.class, PerfCommand.class, RdmaServerCommand.class,
                 RdmaClientCommand.class, CommandLine.HelpCommand.class})
 public final class IwarpCommand implements Runnable {
 

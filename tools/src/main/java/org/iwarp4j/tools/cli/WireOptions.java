@@ -39,6 +39,14 @@ public final class WireOptions {
         return pcap;
     }
 
+    /** The same settings without a capture (the second end of a loopback run: one capture is enough). */
+    public WireOptions withoutPcap() {
+        WireOptions w = new WireOptions();
+        w.crc = crc;
+        w.markers = markers;
+        return w;
+    }
+
     /** Connect options with these settings (and the capture), MPA revision 2 like siw. */
     public ConnectOptions.Builder connect() {
         return ConnectOptions.builder().mpaRevision(2).crc(crc).markers(markers).pcapFile(pcap);
