@@ -56,8 +56,13 @@ public final class CompletionWaiter {
         }
         if (spinNanos > 0) {
             long spinUntil = start + Math.min(spinNanos, unit.toNanos(timeout));
-            while (System.nanoTime() < spinUntil) {
-                Thread.onSpinWait();
+            for (int spins = 1; System.nanoTime() < spinUntil; spins++) {
+                // Yield now and then: the event loops that produce the completions may need this core.
+                if ((spins & 0x3F) == 0) {
+                    Thread.yield();
+                } else {
+                    Thread.onSpinWait();
+                }
                 n = cq.poll(into);
                 if (n > 0) {
                     return n;
