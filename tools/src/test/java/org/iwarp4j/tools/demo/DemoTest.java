@@ -95,6 +95,15 @@ class DemoTest {
         }
     }
 
+    /** The README starts with the two set-up commands: the demo (main job) and the test suite. */
+    @Test
+    void theReadmeStartsWithTheDemoAndTheTests() throws Exception {
+        List<String> lines = Files.readAllLines(Path.of("..", "README.md"));
+        assertThat(lines.get(2)).startsWith("./iwarp demo ");
+        assertThat(lines.get(3)).startsWith("mvn -B verify ");
+        assertThat(ToolRun.run("demo", "--help").exit()).isZero();
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"--mss 5", "--crc maybe", "--bogus", "--mss"})
     void usageErrors(String args) {
