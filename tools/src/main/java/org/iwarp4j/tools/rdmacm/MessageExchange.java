@@ -45,7 +45,7 @@ final class MessageExchange implements AutoCloseable {
     Connection connection;
 
     MessageExchange(String name) throws VerbsException {
-        rnic = Stacks.openRnic(name);
+        rnic = Stacks.openRnic(name.replace('_', '-'));
         try {
             pd = rnic.allocateProtectionDomain();
             sendCq = rnic.createCompletionQueue(4);
@@ -82,6 +82,35 @@ final class MessageExchange implements AutoCloseable {
         if (opcode == CompletionOpcode.RECV && wc.byteLength() != MESSAGE_LENGTH) {
             throw new Exception(verb + ": received " + wc.byteLength() + " octets, expected " + MESSAGE_LENGTH);
         }
+    }
+
+    /** What one example does once its queue pair exists: connect or accept, then the exchange. */
+    @FunctionalInterface
+    interface Body {
+        void run(MessageExchange x) throws Exception;
+    }
+
+    /**
+     * Runs {@code body} in a fresh exchange as the example {@code program} does: 0 on success, -1 (with the
+     * reason on {@code err}) on any failure; the connection is disconnected either way.
+     */
+    static int run(String program, PrintWriter err, Body body) {
+        try (MessageExchange x = new MessageExchange(program)) {
+            try {
+                body.run(x);
+            } finally {
+                x.disconnect(err);
+            }
+            return 0;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            err.println(program + ": interrupted");
+        } catch (Exception e) {
+            err.println(program + ": " + Stacks.describe(e));
+        } finally {
+            err.flush();
+        }
+        return -1;
     }
 
     /** {@code rdma_disconnect}: graceful (siw-interop §G). */

@@ -59,27 +59,14 @@ public final class RdmaClientCommand implements Callable<Integer> {
     }
 
     private int run(InetSocketAddress target, PrintWriter err) {
-        try (MessageExchange x = new MessageExchange("rdma-client")) {
+        return MessageExchange.run("rdma_client", err, x -> {
             x.createQueuePairAndPostReceive(MessageExchange.IRD_ORD, MessageExchange.IRD_ORD);
             x.connection = Stacks.await(x.rnic.connect(target, x.qp, wire.connect().ird(MessageExchange.IRD_ORD)
                     .ord(MessageExchange.IRD_ORD).build()), Duration.ofSeconds(30));
-            try {
-                x.postSend();
-                x.awaitCompletion(x.sendCq, CompletionOpcode.SEND, "rdma_get_send_comp");
-                x.awaitCompletion(x.recvCq, CompletionOpcode.RECV, "rdma_get_recv_comp");
-            } finally {
-                x.disconnect(err);
-            }
-            return 0;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            err.println("rdma_client: interrupted");
-        } catch (Exception e) {
-            err.println("rdma_client: " + Stacks.describe(e));
-        } finally {
-            err.flush();
-        }
-        return -1;
+            x.postSend();
+            x.awaitCompletion(x.sendCq, CompletionOpcode.SEND, "rdma_get_send_comp");
+            x.awaitCompletion(x.recvCq, CompletionOpcode.RECV, "rdma_get_recv_comp");
+        });
     }
 
     /** {@code host}:{@code port} resolved, or a usage error. */

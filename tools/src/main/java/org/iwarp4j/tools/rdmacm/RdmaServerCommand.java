@@ -62,34 +62,23 @@ public final class RdmaServerCommand implements Callable<Integer> {
 
     private int run(InetSocketAddress bind, PrintWriter out, PrintWriter err) {
         CompletableFuture<ConnectionRequest> request = new CompletableFuture<>();
-        try (MessageExchange x = new MessageExchange("rdma-server");
-             Listener listener = x.rnic.listen(bind, wire.listen().build(), r -> {
-                 if (!request.complete(r)) {
-                     r.reject(new byte[0]); // rdma_server serves one connection
-                 }
-             })) {
-            ConnectionRequest r = request.get(); // rdma_get_request: waits like rdma_server
-            // rdma_accept(id, NULL): IRD/ORD derived from the request (IRD = its ORD, ORD = its IRD), at most 128.
-            int ird = r.ord() >= 0 ? Math.min(r.ord(), MessageExchange.IRD_ORD) : -1;
-            int ord = r.ird() >= 0 ? Math.min(r.ird(), MessageExchange.IRD_ORD) : -1;
-            x.createQueuePairAndPostReceive(MessageExchange.IRD_ORD, MessageExchange.IRD_ORD);
-            x.connection = Stacks.await(r.accept(x.qp, new AcceptOptions(new byte[0], ird, ord)), Duration.ofSeconds(30));
-            try {
+        return MessageExchange.run("rdma_server", err, x -> {
+            try (Listener listener = x.rnic.listen(bind, wire.listen().build(), r -> {
+                if (!request.complete(r)) {
+                    r.reject(new byte[0]); // rdma_server serves one connection
+                }
+            })) {
+                ConnectionRequest r = request.get(); // rdma_get_request: waits like rdma_server
+                // rdma_accept(id, NULL): IRD/ORD derived from the request (IRD = its ORD, ORD = its IRD), at most 128.
+                int ird = r.ord() >= 0 ? Math.min(r.ord(), MessageExchange.IRD_ORD) : -1;
+                int ord = r.ird() >= 0 ? Math.min(r.ird(), MessageExchange.IRD_ORD) : -1;
+                x.createQueuePairAndPostReceive(MessageExchange.IRD_ORD, MessageExchange.IRD_ORD);
+                x.connection = Stacks.await(r.accept(x.qp, new AcceptOptions(new byte[0], ird, ord)),
+                        Duration.ofSeconds(30));
                 x.awaitCompletion(x.recvCq, CompletionOpcode.RECV, "rdma_get_recv_comp");
                 x.postSend();
                 x.awaitCompletion(x.sendCq, CompletionOpcode.SEND, "rdma_get_send_comp");
-            } finally {
-                x.disconnect(err);
             }
-            return 0;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            err.println("rdma_server: interrupted");
-        } catch (Exception e) {
-            err.println("rdma_server: " + Stacks.describe(e));
-        } finally {
-            err.flush();
-        }
-        return -1;
+        });
     }
 }

@@ -99,8 +99,9 @@ class DemoTest {
     @Test
     void theReadmeStartsWithTheDemoAndTheTests() throws Exception {
         List<String> lines = Files.readAllLines(Path.of("..", "README.md"));
-        assertThat(lines.get(2)).startsWith("./iwarp demo ");
-        assertThat(lines.get(3)).startsWith("mvn -B verify ");
+        assertThat(lines.get(2)).isEqualTo("```sh");
+        assertThat(lines.get(3)).startsWith("./iwarp demo ");
+        assertThat(lines.get(4)).startsWith("mvn -B verify ");
         assertThat(ToolRun.run("demo", "--help").exit()).isZero();
     }
 
