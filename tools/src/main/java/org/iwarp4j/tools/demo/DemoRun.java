@@ -156,7 +156,7 @@ final class DemoRun implements AutoCloseable {
                 List.of("client.qp.postSend(" + WorkRequests.describe(wr) + ")"),
                 List.of(WorkRequests.completion("client", "send", wc)),
                 List.of(new Check(String.format("server memory at STag %s TO 0x%x holds the %d octets written (polled: the "
-                        + "client's completion says TCP took them, RFC 5040 §5.1; the server's CPU is not told)", sink.stag(),
+                        + "client's completion says TCP took them, RFC 5040 §5.5; the server's CPU is not told)", sink.stag(),
                         to, payload.length), arrives(sink.buffer(), 16, payload)),
                         new Check("completion length " + wc.byteLength() + " = " + payload.length,
                                 wc.byteLength() == payload.length)),
