@@ -13,6 +13,18 @@ final class Rfc {
     static final String ENHANCED_DATA = "RFC 6581 §9";
     static final String IRD_ORD = "RFC 6581 §9.1";
     static final String RTR = "RFC 6581 §9.2";
+    static final String DDP_CONTROL = "RFC 5041 §4.1";
+    static final String DDP_TAGGED = "RFC 5041 §4.2";
+    static final String DDP_UNTAGGED = "RFC 5041 §4.3";
+    static final String RDMAP_CONTROL = "RFC 5040 §4.1";
+    static final String RDMAP_WRITE = "RFC 5040 §4.3";
+    static final String RDMAP_READ_REQUEST = "RFC 5040 §4.4";
+    static final String RDMAP_READ_RESPONSE = "RFC 5040 §4.5";
+    static final String RDMAP_SEND = "RFC 5040 §4.6";
+    static final String RDMAP_TERMINATE = "RFC 5040 §4.8";
+    static final String IMMEDIATE_DATA = "RFC 7306 §6.2";
+    static final String ATOMIC_REQUEST = "RFC 7306 §5.2.1";
+    static final String ATOMIC_RESPONSE = "RFC 7306 §5.2.2";
 
     private Rfc() {}
 }
