@@ -65,6 +65,7 @@ class TerminateWireTest {
         final Region atomic;
         final Region foreign;
         final Region recv;
+        final Region revoked;
         final java.net.InetSocketAddress address;
 
         Subject(boolean rfc7306, int ird) {
@@ -85,6 +86,8 @@ class TerminateWireTest {
                 throw new IllegalStateException(e);
             }
             recv = stack.region(64, Access.LOCAL_WRITE);
+            revoked = stack.region(64, Access.LOCAL_WRITE, Access.REMOTE_WRITE);
+            revoked.mr().close(); // RFC 5040 §8.1.1: revocation takes effect at once
             stack.receive(1, recv.sge(0, 16));
             stack.receive(2, recv.sge(16, 16));
             address = stack.listen(ListenOptions.builder(), new AcceptOptions(new byte[0], ird, -1));
@@ -169,14 +172,16 @@ class TerminateWireTest {
                         s -> write(s.localOnly.stagValue(), s.localOnly.to(0), P16)),
                 ddp("Write to an STag of another PD -> 0x1/0x1/0x02", 1, 0x02,
                         s -> write(s.foreign.stagValue(), s.foreign.to(0), P16)),
+                ddp("Write to a deregistered region -> 0x1/0x1/0x00", 1, 0x00,
+                        s -> write(s.revoked.stagValue(), s.revoked.to(0), P16)),
                 ddp("Write with DV=2 -> 0x1/0x1/0x04", 1, 0x04,
                         s -> tagged(control(true, true, 0, 2), control(0), s.sink.stagValue(), s.sink.to(0), P16)));
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("taggedCases")
-    @Requirement({"RDMAP-07", "RDMAP-09", "RDMAP-10", "RDMAP-12", "RDMAP-13", "RDMAP-30", "RDMAP-31"})
-    @DisplayName("RDMAP-07, RDMAP-09, RDMAP-10, RDMAP-12, RDMAP-13, RDMAP-30, RDMAP-31: an invalid RDMA Write is not placed and "
+    @Requirement({"RDMAP-07", "RDMAP-09", "RDMAP-10", "RDMAP-12", "RDMAP-13", "RDMAP-30", "RDMAP-31", "RDMAP-32"})
+    @DisplayName("RDMAP-07, RDMAP-09, RDMAP-10, RDMAP-12, RDMAP-13, RDMAP-30, RDMAP-31, RDMAP-32: an invalid RDMA Write is not placed and "
             + "answered by a DDP tagged-buffer Terminate with M=D=1, its ULPDU length and its 14-octet DDP header")
     void taggedBufferErrors(Case c) {
         try (Subject s = new Subject()) {
