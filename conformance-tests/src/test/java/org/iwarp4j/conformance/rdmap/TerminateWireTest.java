@@ -180,8 +180,8 @@ class TerminateWireTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("taggedCases")
-    @Requirement({"RDMAP-07", "RDMAP-09", "RDMAP-10", "RDMAP-12", "RDMAP-13", "RDMAP-30", "RDMAP-31", "RDMAP-32"})
-    @DisplayName("RDMAP-07, RDMAP-09, RDMAP-10, RDMAP-12, RDMAP-13, RDMAP-30, RDMAP-31, RDMAP-32: an invalid RDMA Write is not placed and "
+    @Requirement({"RDMAP-07", "RDMAP-09", "RDMAP-10", "RDMAP-12", "RDMAP-13", "RDMAP-30", "RDMAP-31", "RDMAP-32", "DDP-30"})
+    @DisplayName("RDMAP-07, RDMAP-09, RDMAP-10, RDMAP-12, RDMAP-13, RDMAP-30, RDMAP-31, RDMAP-32, DDP-30: an invalid RDMA Write is not placed and "
             + "answered by a DDP tagged-buffer Terminate with M=D=1, its ULPDU length and its 14-octet DDP header")
     void taggedBufferErrors(Case c) {
         try (Subject s = new Subject()) {
