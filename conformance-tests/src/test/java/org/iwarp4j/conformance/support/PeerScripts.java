@@ -23,7 +23,7 @@ public final class PeerScripts {
      * S=1, IRD/ORD, C=1) and expects an accepting Reply; afterwards it is in Full Operation with CRCs.
      */
     public static ScriptedPeer initiator(InetSocketAddress address, int ird, int ord) {
-        ScriptedPeer peer = ScriptedPeer.client(address);
+        ScriptedPeer peer = ScriptedPeer.client(address).stepTimeout(VerbsStack.WAIT);
         peer.sendMpaFrame(StartupFrame.request().crc(true).enhanced(block(ird, ord)))
                 .expectMpaReply().withRejected(false).withCrc(true);
         return peer;
@@ -31,7 +31,7 @@ public final class PeerScripts {
 
     /** A peer that accepts the stack's connection with an enhanced Reply (C=1, IRD/ORD). */
     public static ScriptedPeer responder(int ird, int ord) {
-        ScriptedPeer peer = ScriptedPeer.server();
+        ScriptedPeer peer = ScriptedPeer.server().stepTimeout(VerbsStack.WAIT);
         peer.expectMpaRequest().respond(StartupFrame.reply().crc(true).enhanced(block(ird, ord)));
         return peer;
     }

@@ -1,11 +1,9 @@
 package org.iwarp4j.rdmap.stream;
 
-import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
-import io.netty.buffer.PooledByteBufAllocator;
-import io.netty.buffer.AbstractByteBufAllocator;
 import org.iwarp4j.rdmap.atomic.LockingAtomicExecutor;
 import org.iwarp4j.rdmap.terminate.TerminateCause;
+import org.iwarp4j.testkit.FailingAllocator;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -18,40 +16,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  * refuses exactly one allocation.
  */
 class EnhancedSetupErrorTest {
-
-    /** An allocator that fails the {@code failAt}-th allocation (1-based) and serves every other one. */
-    private static final class FailOnce extends AbstractByteBufAllocator {
-        private final int failAt;
-        private int calls;
-
-        FailOnce(int failAt) {
-            super(true);
-            this.failAt = failAt;
-        }
-
-        @Override
-        protected ByteBuf newHeapBuffer(int initialCapacity, int maxCapacity) {
-            check();
-            return PooledByteBufAllocator.DEFAULT.heapBuffer(initialCapacity, maxCapacity);
-        }
-
-        @Override
-        protected ByteBuf newDirectBuffer(int initialCapacity, int maxCapacity) {
-            check();
-            return PooledByteBufAllocator.DEFAULT.directBuffer(initialCapacity, maxCapacity);
-        }
-
-        @Override
-        public boolean isDirectBufferPooled() {
-            return true;
-        }
-
-        private void check() {
-            if (++calls == failAt) {
-                throw new IllegalStateException("injected: no buffer for a segment header");
-            }
-        }
-    }
 
     private static RdmapStream stream(CapturingLlp llp, ByteBufAllocator allocator, RecordingListener listener) {
         return new RdmapStream(RdmapStreamConfig.defaults().withProtectionDomain(Endpoint.PD, new Object()),
@@ -72,7 +36,7 @@ class EnhancedSetupErrorTest {
         RecordingListener listener = new RecordingListener();
         try (CapturingLlp llp = new CapturingLlp(1500)) {
             // allocation 1 is the Write RTR's DDP header
-            RdmapStream s = stream(llp, new FailOnce(1), listener);
+            RdmapStream s = stream(llp, new FailingAllocator(1), listener);
             s.sendRtr(RtrType.WRITE);
             assertThat(drain(s)).isEqualTo(1);
             assertThat(s.state()).isEqualTo(RdmapStreamState.ERROR);
@@ -89,7 +53,7 @@ class EnhancedSetupErrorTest {
         RecordingListener listener = new RecordingListener();
         try (CapturingLlp llp = new CapturingLlp(1500)) {
             // allocation 1: the RTR header; allocation 2: the Immediate Data message's RDMAP header
-            RdmapStream s = stream(llp, new FailOnce(2), listener);
+            RdmapStream s = stream(llp, new FailingAllocator(2), listener);
             s.sendRtr(RtrType.WRITE);
             drain(s);
             assertThat(Ulpdus.hex(llp.takeBytes())).isEqualTo("c140000000010000000000000000");

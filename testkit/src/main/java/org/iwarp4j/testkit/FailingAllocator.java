@@ -1,12 +1,13 @@
-package org.iwarp4j.conformance.support;
+package org.iwarp4j.testkit;
 
 import io.netty.buffer.AbstractByteBufAllocator;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.PooledByteBufAllocator;
 
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Fault injection as a decorator (STYLE.md): a pooled allocator that refuses exactly its {@code failAt}-th
+ * Fault injection as a decorator (STYLE.md) for tests: a pooled allocator that refuses exactly its {@code failAt}-th
  * allocation (1-based) with an exception, e.g. to make the stack meet a local error at a chosen point.
  */
 public final class FailingAllocator extends AbstractByteBufAllocator {
@@ -22,13 +23,13 @@ public final class FailingAllocator extends AbstractByteBufAllocator {
     @Override
     protected ByteBuf newHeapBuffer(int initialCapacity, int maxCapacity) {
         check();
-        return Bytes.ALLOC.heapBuffer(initialCapacity, maxCapacity);
+        return PooledByteBufAllocator.DEFAULT.heapBuffer(initialCapacity, maxCapacity);
     }
 
     @Override
     protected ByteBuf newDirectBuffer(int initialCapacity, int maxCapacity) {
         check();
-        return Bytes.ALLOC.directBuffer(initialCapacity, maxCapacity);
+        return PooledByteBufAllocator.DEFAULT.directBuffer(initialCapacity, maxCapacity);
     }
 
     @Override
