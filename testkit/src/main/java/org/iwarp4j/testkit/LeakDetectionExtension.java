@@ -8,6 +8,8 @@ import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
+import java.lang.ref.ReferenceQueue;
+import java.lang.ref.WeakReference;
 import java.lang.reflect.Field;
 import java.util.List;
 
@@ -29,7 +31,8 @@ import java.util.List;
  */
 public final class LeakDetectionExtension implements BeforeAllCallback, AfterEachCallback, AfterAllCallback {
 
-    private static final int GC_ROUNDS = 3;
+    private static final int GC_ROUNDS = 2;
+    private static final long REFERENCE_PROCESSING_TIMEOUT_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(5);
     static final String EACH_TEST_PROPERTY = "iwarp.leakCheck.eachTest";
 
     @Override
@@ -66,17 +69,40 @@ public final class LeakDetectionExtension implements BeforeAllCallback, AfterEac
      */
     public static List<String> collectLeaks() {
         for (int round = 0; round < GC_ROUNDS; round++) {
-            System.gc();
-            try {
-                // Reference processing (enqueueing of phantom references) happens on its own thread.
-                Thread.sleep(5);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+            if (!collectGarbageAndAwaitReferenceProcessing()) {
                 break;
             }
             pollLeakDetector();
         }
         return RecordingLeakDetector.drain();
+    }
+
+    /**
+     * Forces a collection and waits until its weak references have been enqueued. Netty's leak records are
+     * weak references; they are enqueued by the JVM's reference handler thread after the collection, which
+     * on a loaded machine can take far longer than any fixed pause. A sentinel weak reference of our own,
+     * cleared by the same collection, tells when that has happened.
+     *
+     * @return false if the thread was interrupted
+     */
+    private static boolean collectGarbageAndAwaitReferenceProcessing() {
+        ReferenceQueue<Object> queue = new ReferenceQueue<>();
+        WeakReference<Object> sentinel = new WeakReference<>(new Object(), queue);
+        long deadline = System.nanoTime() + REFERENCE_PROCESSING_TIMEOUT_NANOS;
+        try {
+            do {
+                System.gc();
+                if (queue.remove(20) != null) {
+                    return true;
+                }
+            } while (System.nanoTime() < deadline);
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        } finally {
+            sentinel.clear();
+        }
     }
 
     /** Netty reports leaks when it tracks a new buffer; allocate one of each kind to make it look. */

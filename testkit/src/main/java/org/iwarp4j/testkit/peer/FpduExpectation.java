@@ -63,10 +63,12 @@ public final class FpduExpectation implements ScriptStep {
 
     /** Completes with the FPDU once it arrived. */
     public CompletableFuture<DecodedFpdu> received() {
+        peer.seal();
         return received;
     }
 
     public ScriptedPeer and() {
+        peer.seal();
         return peer;
     }
 

@@ -92,6 +92,7 @@ public final class MpaFrameExpectation implements ScriptStep {
 
     /** Completes with the frame once it arrived (whether or not the conditions held). */
     public CompletableFuture<StartupFrame> received() {
+        peer.seal();
         return received;
     }
 
@@ -107,6 +108,7 @@ public final class MpaFrameExpectation implements ScriptStep {
 
     /** The peer, to continue the script. */
     public ScriptedPeer and() {
+        peer.seal();
         return peer;
     }
 

@@ -56,6 +56,8 @@ public final class ScriptedPeer implements AutoCloseable {
     private final ServerSocket server;
     private final InetSocketAddress target;
     private final Object lock = new Object();
+    /** Steps [0, sealed) are fully configured and may run; guarded by {@link #lock}. */
+    private int sealed;
     private final List<ScriptStep> steps = new ArrayList<>();
     private int done;
     private int running = -1;
@@ -121,21 +123,21 @@ public final class ScriptedPeer implements AutoCloseable {
     /** Expect an MPA Request; add conditions to the returned step. */
     public MpaFrameExpectation expectMpaRequest() {
         MpaFrameExpectation e = new MpaFrameExpectation(this, true);
-        add(e);
+        addUnsealed(e);
         return e;
     }
 
     /** Expect an MPA Reply; add conditions to the returned step. */
     public MpaFrameExpectation expectMpaReply() {
         MpaFrameExpectation e = new MpaFrameExpectation(this, false);
-        add(e);
+        addUnsealed(e);
         return e;
     }
 
     /** Expect a valid FPDU (Full Operation); add conditions to the returned step. */
     public FpduExpectation expectFpdu() {
         FpduExpectation e = new FpduExpectation(this);
-        add(e);
+        addUnsealed(e);
         return e;
     }
 
@@ -279,20 +281,47 @@ public final class ScriptedPeer implements AutoCloseable {
     }
 
     private ScriptedPeer add(ScriptStep step) {
+        append(step, true);
+        return this;
+    }
+
+    /**
+     * Adds an expectation that the test is still configuring ({@code withCrc(...)}, {@code matching(...)}):
+     * the peer does not run it until it is sealed — by the next step, {@code and()}, {@code received()},
+     * {@link #start()} or {@link #waitForScriptToComplete}. Without this, octets the stack had already sent
+     * could be consumed by the step before its conditions were attached.
+     */
+    private void addUnsealed(ScriptStep step) {
+        append(step, false);
+    }
+
+    private void append(ScriptStep step, boolean complete) {
         synchronized (lock) {
             if (closed) {
                 throw new IllegalStateException("peer closed");
             }
+            sealed = steps.size(); // a new step completes the configuration of every earlier one
             steps.add(step);
+            if (complete) {
+                sealed = steps.size();
+            }
             lock.notifyAll();
         }
-        return this;
+    }
+
+    /** Makes every step added so far runnable (their configuration is complete). */
+    void seal() {
+        synchronized (lock) {
+            sealed = steps.size();
+            lock.notifyAll();
+        }
     }
 
     // ------------------------------------------------------------------ running
 
     /** Starts the peer's thread: accept (server) or connect (client), then run the steps. */
     public ScriptedPeer start() {
+        seal();
         synchronized (lock) {
             if (thread != null) {
                 throw new IllegalStateException("already started");
@@ -320,7 +349,7 @@ public final class ScriptedPeer implements AutoCloseable {
             ScriptStep step;
             int index;
             synchronized (lock) {
-                while (!closed && done == steps.size()) {
+                while (!closed && done >= sealed) {
                     try {
                         lock.wait();
                     } catch (InterruptedException e) {
@@ -403,6 +432,7 @@ public final class ScriptedPeer implements AutoCloseable {
      */
     public void waitForScriptToComplete(Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
+        seal();
         synchronized (lock) {
             if (thread == null) {
                 throw new IllegalStateException("the peer was not started");

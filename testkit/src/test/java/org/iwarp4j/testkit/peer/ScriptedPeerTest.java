@@ -56,6 +56,44 @@ class ScriptedPeerTest {
         }
     }
 
+    /**
+     * An expectation's conditions may be attached after the stack's octets are already in the socket (a test
+     * that posts work first and scripts the checks afterwards): the peer must not run the step before its
+     * configuration is complete, or it would consume the octets unchecked.
+     */
+    @Test
+    void conditionsAttachedAfterTheOctetsArrivedAreStillChecked() throws Exception {
+        try (ScriptedPeer peer = ScriptedPeer.server()) {
+            peer.start();
+            try (Socket s = connect(peer)) {
+                MpaFrameExpectation request = peer.expectMpaRequest();
+                s.getOutputStream().write(StartupFrame.request().crc(false).toBytes());
+                s.getOutputStream().flush();
+                Thread.yield();
+                request.withCrc(true).and();
+                assertThatThrownBy(() -> peer.waitForScriptToComplete(WAIT))
+                        .isInstanceOf(ScriptFailure.class)
+                        .hasMessageContaining("C=1");
+            }
+        }
+    }
+
+    @Test
+    void anUnsealedExpectationRunsOnceTheNextStepIsAdded() throws Exception {
+        try (ScriptedPeer peer = ScriptedPeer.server()) {
+            peer.start();
+            try (Socket s = connect(peer)) {
+                CompletableFuture<StartupFrame> seen = new CompletableFuture<>();
+                peer.expectMpaRequest().matching(seen::complete, "any Request");
+                s.getOutputStream().write(StartupFrame.request().crc(true).toBytes());
+                peer.send(ascii("x"));          // adding the next step seals the expectation before it
+                assertThat(s.getInputStream().readNBytes(1)).isEqualTo(ascii("x"));
+                assertThat(seen).isDone();
+                peer.waitForScriptToComplete(WAIT);
+            }
+        }
+    }
+
     @Test
     void aSendAfterAnExpectationWaitsForTheExpectedOctets() throws Exception {
         try (ScriptedPeer peer = ScriptedPeer.server()) {
