@@ -67,19 +67,25 @@ class ExplainGoldenVectorTest {
     }
 
     /**
-     * Each FPDU vector three ways: JSON with CRCs on (every field as the vector lists it), JSON with
-     * CRCs off (the CRC shown but not checked), and the human view (fields with their RFC sections).
+     * Each FPDU vector three ways: JSON with CRCs on (every field as the vector lists it, MPA members and
+     * the nested {@code ddp} and {@code rdmap} objects), JSON with CRCs off (the CRC shown but not
+     * checked), and the human view (fields with their RFC sections).
      */
     @ParameterizedTest(name = "{0}")
     @MethodSource("fpdus")
     void fpdusDecodeToTheVectorsFields(GoldenVector v) {
         ExplainRun on = ExplainRun.json(dir, v.bytes(), fpduOptions(v, "--crc"));
         assertThat(on.exit()).as(on.toString()).isZero();
-        assertThat(on.entries()).containsExactly(expectedFpdu(v, true));
+        assertThat(on.entries()).hasSize(1);
+        assertThat(mpaMembers(on.entries().get(0))).isEqualTo(expectedFpdu(v, true));
+        VectorUpperLayers.assertMatches(v, on.entries().get(0));
+        assertThat(on.entries().get(0).get("notes")).as("one FPDU on its own breaks no sequence rule").isEqualTo(List.of());
 
         ExplainRun off = ExplainRun.json(dir, v.bytes(), fpduOptions(v, "--no-crc"));
         assertThat(off.exit()).as(off.toString()).isZero();
-        assertThat(off.entries()).containsExactly(expectedFpdu(v, null));
+        assertThat(off.entries()).hasSize(1);
+        assertThat(mpaMembers(off.entries().get(0))).isEqualTo(expectedFpdu(v, null));
+        VectorUpperLayers.assertMatches(v, off.entries().get(0));
 
         ExplainRun text = ExplainRun.text(dir, v.bytes(), fpduOptions(v, "--crc"));
         assertThat(text.exit()).as(text.toString()).isZero();
@@ -92,6 +98,47 @@ class ExplainGoldenVectorTest {
             assertThat(text.out()).containsPattern(String.format("Marker +FPDUPTR 0x%04x \\(%d\\) +RFC 5044 §4\\.3 +at FPDU\\+%d ",
                     m.get("fpduPtr"), m.get("fpduPtr"), m.get("offset")));
         }
+        assertUpperLayersShown(v, text.out());
+    }
+
+    /** People see each DDP and RDMAP field the vector lists, with its value and RFC section. */
+    static void assertUpperLayersShown(GoldenVector v, String text) {
+        boolean tagged = v.flag("ddp.t");
+        assertThat(text).contains(tagged ? "  DDP  tagged, 14-octet header + " : "  DDP  untagged, 18-octet header + ")
+                .containsPattern("T \\(tagged\\) +" + v.field("ddp.t") + " +RFC 5041 §4\\.1")
+                .containsPattern("L \\(last\\) +" + v.field("ddp.l") + " +RFC 5041 §4\\.1")
+                .containsPattern("DV +" + v.field("ddp.dv") + " +RFC 5041 §4\\.1")
+                .contains("RDMAP  " + v.field("rdmap.opcode_name") + " (RFC ")
+                .containsPattern(String.format("RV +%d +RFC 5040 §4\\.1", v.number("rdmap.rv")))
+                .containsPattern(String.format("Opcode +0x%x +RFC ", v.number("rdmap.opcode")));
+        if (tagged) {
+            assertThat(text).containsPattern(String.format("STag +0x%08x +RFC 5041 §4\\.2", v.number("ddp.stag")))
+                    .containsPattern(String.format("TO +0x%016x +RFC 5041 §4\\.2", v.number("ddp.to")));
+        } else {
+            assertThat(text).containsPattern(String.format("QN +%d +RFC 5041 §4\\.3", v.number("ddp.qn")))
+                    .containsPattern(String.format("MSN +%d +RFC 5041 §4\\.3", v.number("ddp.msn")))
+                    .containsPattern(String.format("MO +%d +RFC 5041 §4\\.3", v.number("ddp.mo")));
+        }
+        if (v.has("rr.src_stag")) {
+            assertThat(text).containsPattern(String.format("Data Source STag +0x%08x +RFC 5040 §4\\.4", v.number("rr.src_stag")));
+        }
+        if (v.has("term.error_code")) {
+            assertThat(text).containsPattern(String.format("Error Code +0x%02x +RFC ", v.number("term.error_code")));
+        }
+        if (v.has("atomic.request_id")) {
+            assertThat(text).containsPattern("Request Identifier +" + v.number("atomic.request_id") + " +RFC 7306 §5\\.2\\.1");
+        }
+        if (v.has("immediate_data")) {
+            assertThat(text).containsPattern("Immediate Data +" + String.format("%016x", v.number("immediate_data"))
+                    .replaceAll("(..)(?!$)", "$1 ") + " +RFC 7306 §6\\.2");
+        }
+    }
+
+    /** An FPDU entry without what DDP and RDMAP add to it. */
+    static Map<String, Object> mpaMembers(Map<String, Object> entry) {
+        Map<String, Object> m = new LinkedHashMap<>(entry);
+        m.keySet().removeAll(List.of("ddp", "rdmap", "notes"));
+        return m;
     }
 
     private static String[] fpduOptions(GoldenVector v, String crc) {
