@@ -75,6 +75,7 @@ final class RdmapView {
             if (header == 0 && opcode.headerLength() > 0 && opcode != RdmapOpcode.TERMINATE) {
                 l.row("Header", Origin.octets(available) + " of " + opcode.headerLength(), opcodeRfc(opcode),
                         "CUT SHORT: the " + opcode.displayName() + " header is incomplete");
+                header = available;
             }
         }
         payload(l, f, segment, opcode, header);
