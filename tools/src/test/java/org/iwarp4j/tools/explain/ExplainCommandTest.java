@@ -25,7 +25,8 @@ class ExplainCommandTest {
         assertThat(r.exit()).isZero();
         assertThat(r.out()).contains("Usage: iwarp explain").contains("--hex=FILE").contains("--pcap=FILE")
                 .contains("--fpdu").contains("--[no-]crc").contains("--markers").contains("--stream-offset=N")
-                .contains("--json").contains("--all-octets").contains("Exit status: 0").contains("2 usage error");
+                .contains("--json").contains("--all-octets").contains("--terminate-layout=rfc|siw")
+                .contains("Exit status: 0").contains("2 usage error");
         assertThat(ExplainRun.run("help", "explain").out()).isEqualTo(r.out());
         assertThat(ExplainRun.run("--help").out()).contains("explain");
         assertThat(ExplainRun.run("explain", "--version").out()).startsWith("iwarp4j ");
@@ -100,6 +101,14 @@ class ExplainCommandTest {
                 "'lots' is not a number");
         ExplainRun hexOffset = ExplainRun.run("explain", "--hex", hex.toString(), "--fpdu", "--markers", "--stream-offset", "0x1ec", "--json");
         assertThat(hexOffset.exit()).as(hexOffset.toString()).isZero();
+    }
+
+    @Test
+    void theTerminateLayoutIsRfcOrSiw() {
+        Path hex = ExplainRun.write(dir, GoldenVectors.named("fpdu-terminate-llp-crc").field("hex"));
+        assertUsage(ExplainRun.run("explain", "--hex", hex.toString(), "--fpdu", "--terminate-layout", "mirrored"),
+                "'mirrored' is not a layout: rfc or siw");
+        assertThat(ExplainRun.run("explain", "--hex", hex.toString(), "--fpdu", "--terminate-layout", "SIW").exit()).isZero();
     }
 
     @Test
