@@ -158,7 +158,7 @@ final class RdmapView {
             String range = String.format("TO 0x%x..0x%x of STag %s", t.taggedOffset(), t.taggedOffset() + length - 1,
                     Values.stag(t.stag()));
             return opcode == RdmapOpcode.RDMA_WRITE
-                    ? "written at " + range + "; the sink's application is not told"
+                    ? "written at " + range
                     : "the data read, placed at " + range + " of the requester";
         }
         return "message data for the sink's posted receive buffer";

@@ -7,6 +7,7 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.iwarp4j.testkit.GoldenVectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -48,9 +49,39 @@ class ExplainCommandTest {
                 .endsWith("2 frames (1 MPA Request, 1 FPDU), no errors.\n");
     }
 
+    /** The README's layered examples are excerpts of what explain prints: every line shown is printed as shown. */
+    @Test
+    void theReadmesLayeredExamplesAreWhatExplainPrints() throws Exception {
+        String readme = Files.readString(Path.of("..", "README.md"));
+        List<String> blocks = new java.util.ArrayList<>();
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("```(json)?\n(.*?)```", java.util.regex.Pattern.DOTALL).matcher(
+                readme.substring(readme.indexOf("Each FPDU nests its DDP segment")));
+        while (m.find() && blocks.size() < 3) {
+            blocks.add(m.group(2));
+        }
+        assertThat(blocks).hasSize(3);
+        Path samples = Path.of("..", "samples");
+        String send = ExplainRun.run("explain", "--hex", samples.resolve("siw-rping-first-fpdus.hex").toString()).out();
+        String terminate = ExplainRun.run("explain", "--hex", samples.resolve("siw-terminate-read-bounds.hex").toString(),
+                "--fpdu", "--no-crc").out();
+        String json = ExplainRun.run("explain", "--hex", samples.resolve("siw-rping-first-fpdus.hex").toString(), "--json").out();
+        for (String[] pair : new String[][] {{blocks.get(0), send}, {blocks.get(1), terminate}}) {
+            for (String line : pair[0].split("\n")) {
+                if (!line.trim().equals("...")) {
+                    assertThat(pair[1]).contains(line + "\n");
+                }
+            }
+        }
+        for (String part : blocks.get(2).trim().split(",\\.\\.\\.,")) {
+            assertThat(json).contains(part);
+        }
+    }
+
     @Test
     void everySampleInTheReadmeDecodesWithoutErrors() {
         Path samples = Path.of("..", "samples");
+        assertThat(ExplainRun.run("explain", "--hex", samples.resolve("siw-terminate-read-bounds.hex").toString(),
+                "--fpdu", "--no-crc").exit()).isZero();
         assertThat(ExplainRun.run("explain", "--hex", samples.resolve("markers-first-fpdus.hex").toString(), "--markers").exit()).isZero();
         assertThat(ExplainRun.run("explain", "--hex", samples.resolve("rfc5044-figure6-fpdu.hex").toString(),
                 "--fpdu", "--markers", "--stream-offset", "492").out()).contains("FPDUPTR 0x0014 (20)");
