@@ -3,7 +3,12 @@ package org.iwarp4j.tools;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import org.iwarp4j.tools.demo.DemoCommand;
 import org.iwarp4j.tools.explain.ExplainCommand;
+import org.iwarp4j.tools.perf.PerfCommand;
+import org.iwarp4j.tools.rdmacm.RdmaClientCommand;
+import org.iwarp4j.tools.rdmacm.RdmaServerCommand;
+import org.iwarp4j.tools.rping.RpingCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -14,7 +19,8 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = IwarpCommand.Version.class,
         description = "iwarp4j: an iWARP stack (RDMAP / DDP / MPA over TCP) in Java.",
-        subcommands = {ExplainCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {DemoCommand.class, ExplainCommand.class, RpingCommand.class, PerfCommand.class, RdmaServerCommand.class,
+                RdmaClientCommand.class, CommandLine.HelpCommand.class})
 public final class IwarpCommand implements Runnable {
 
     /** Exit status for a protocol or validation failure (bad bytes, failed verification). */

@@ -24,7 +24,12 @@ public interface QueuePair extends AutoCloseable {
     /** The connection, once connected; {@code null} before. */
     Connection connection();
 
-    /** {@code ibv_post_send}. Sends need {@link QueuePairState#RTS}. */
+    /**
+     * {@code ibv_post_send}. Sends need a connection: {@link QueuePairState#RTS}, or a connection that has
+     * since failed — in TERMINATE, CLOSING or ERROR the request is accepted and completes with a flush
+     * status naming the cause, as a libibverbs queue pair in the error state does. Refused (with
+     * {@link VerbsException.Reason#WRONG_STATE}) before the connection exists and after {@code close()}.
+     */
     void postSend(SendWorkRequest request) throws VerbsException;
 
     /** {@code ibv_post_recv}; allowed from {@link QueuePairState#IDLE} on (post receives before connecting). */

@@ -128,6 +128,14 @@ class AccessViolationTest {
         AsyncEvent ce = await(w.client);
         assertThat(ce.type()).isEqualTo(AsyncEvent.Type.TERMINATE_RECEIVED);
         assertTerminate(ce.terminate(), TerminateInfo.Direction.RECEIVED, 1, 1, code);
+        // a request posted after the Terminate arrived is accepted and flushed with it as the cause
+        assertThat(p.client.qp.state()).isIn(QueuePairState.TERMINATE, QueuePairState.CLOSING, QueuePairState.ERROR);
+        p.client.post(new SendWorkRequest.RdmaRead(3, List.of(sink.sge(0, 16)), readable.stag(), readable.address(),
+                SIGNALED));
+        WorkCompletion late = Completions.one(p.client.sendCq);
+        assertThat(late.wrId()).isEqualTo(3);
+        assertThat(late.status()).isEqualTo(CompletionStatus.TERMINATE_RECEIVED);
+        assertTerminate(late.terminate(), TerminateInfo.Direction.RECEIVED, 1, 1, code);
     }
 
     @ParameterizedTest

@@ -77,9 +77,15 @@ class DisconnectTest {
         p.serverConnection.closeFuture().toCompletableFuture().get(20, TimeUnit.SECONDS);
         assertThat(p.client.qp.state()).isEqualTo(QueuePairState.ERROR);
         assertThat(p.server.qp.state()).isEqualTo(QueuePairState.ERROR);
-        // posting to a dead queue pair is refused
+        // posting to a dead queue pair is accepted and flushed, as in the libibverbs error state
+        p.client.post(new SendWorkRequest.Send(9, List.of(), Set.of(SendFlag.SIGNALED)));
+        WorkCompletion late = Completions.one(p.client.sendCq);
+        assertThat(late.wrId()).isEqualTo(9);
+        assertThat(late.status()).isEqualTo(CompletionStatus.WORK_REQUEST_FLUSHED);
+        // ... until the queue pair is closed: then the post is refused
+        p.client.qp.close();
         assertThat(org.assertj.core.api.Assertions.catchThrowableOfType(VerbsException.class, () -> p.client.post(
-                new SendWorkRequest.Send(9, List.of(), Set.of()))).reason()).isEqualTo(VerbsException.Reason.WRONG_STATE);
+                new SendWorkRequest.Send(10, List.of(), Set.of()))).reason()).isEqualTo(VerbsException.Reason.WRONG_STATE);
     }
 
     @ParameterizedTest

@@ -114,6 +114,10 @@ public final class FpduEncoder extends ChannelOutboundHandlerAdapter implements 
         }
     }
 
+    /**
+     * The parts before the last carry {@link #silentVoid}, never the channel's void promise: a capture in
+     * the pipeline (verbs' pcap packet coalescer) tells the end of each FPDU by that.
+     */
     @Override
     public void part(ByteBuf part, boolean last) {
         ctx.write(part, last ? currentPromise : silentVoid);

@@ -14,8 +14,9 @@ import org.iwarp4j.tools.report.Layer;
 /**
  * The RDMAP message a DDP segment carries (RFC 5040 §4, RFC 7306 §4–§6): the control field in RsvdULP,
  * the Invalidate STag, the opcode's own header and the payload. JSON: {@code "rdmap": {"rv", "rsv",
- * "opcode", "opcodeCode", ..., "payloadLength"}} with the opcode's fields ({@code "invalidateStag"},
- * {@code "readRequest"}, {@code "terminate"}, {@code "atomic"}, {@code "immediate"}).
+ * "opcode", "opcodeCode", ...}} with the opcode's own fields: {@code "invalidateStag"},
+ * {@code "readRequest"}, {@code "terminate"}, {@code "atomic"}, {@code "immediate"}, and
+ * {@code "payloadLength"} for the opcodes that carry ULP payload (Write, Read Response, the Sends).
  */
 final class RdmapView {
 
@@ -127,32 +128,44 @@ final class RdmapView {
         return l;
     }
 
-    /** The ULP payload: what Sends and tagged messages carry after the headers; anything beyond other headers. */
+    /**
+     * The ULP payload of the opcodes that carry one (Write, Read Response, the Sends; JSON
+     * {@code payloadLength}); for the others, octets beyond their header.
+     */
     private static void payload(Layer l, DdpFields f, ByteBuf segment, RdmapOpcode opcode, int header) {
         if (!(f instanceof DdpFields.Tagged || f instanceof DdpFields.Untagged)) {
             return;
         }
         int ddpPayload = f.payloadLength();
-        boolean carries = opcode == null || opcode.carriesPayload();
-        int ulpPayload = carries ? ddpPayload : 0;
-        l.json("payloadLength", Json.num(ulpPayload));
-        int extra = ddpPayload - header;
-        if (!carries && extra > 0) {
-            l.row("Extra octets", Origin.octets(extra), opcodeRfc(opcode), "after the " + opcode.displayName()
-                    + " header: this message carries no payload");
+        if (opcode == null) {
+            if (ddpPayload > 0) {
+                byte[] data = new byte[ddpPayload];
+                segment.getBytes(f.headerLength(), data);
+                l.dump("Octets", data, Rfc.RDMAP_OPCODES, "after the DDP header, meaning unknown");
+            }
+            return;
         }
-        if (carries && ddpPayload > 0) {
+        if (!opcode.carriesPayload()) {
+            int extra = ddpPayload - header;
+            if (extra > 0) {
+                l.row("Extra octets", Origin.octets(extra), opcodeRfc(opcode), "after the " + opcode.displayName()
+                        + " header: this message carries no payload");
+            }
+            return;
+        }
+        l.json("payloadLength", Json.num(ddpPayload));
+        if (ddpPayload > 0) {
             byte[] data = new byte[ddpPayload];
             segment.getBytes(f.headerLength(), data);
             l.dump("Payload", data, opcodeRfc(opcode), payloadMeaning(f, opcode, ddpPayload));
-        } else if (carries) {
-            l.row("Payload", "none", opcodeRfc(opcode), opcode == null ? "" : "a zero-length " + opcode.displayName());
+        } else {
+            l.row("Payload", "none", opcodeRfc(opcode), "a zero-length " + opcode.displayName());
         }
     }
 
     private static String payloadMeaning(DdpFields f, RdmapOpcode opcode, int length) {
         if (opcode == null) {
-            return "octets after the DDP header of an unknown opcode";
+            return "";
         }
         if (f instanceof DdpFields.Tagged t) {
             String range = String.format("TO 0x%x..0x%x of STag %s", t.taggedOffset(), t.taggedOffset() + length - 1,

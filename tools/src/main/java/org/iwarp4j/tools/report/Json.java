@@ -6,7 +6,7 @@ import java.util.Objects;
 
 /**
  * A JSON value: just enough of JSON for the tools' machine-readable output. Numbers are integers
- * (every protocol field is one); {@link JsonWriter} turns a value into text.
+ * (every protocol field is one) or, for measurements, {@link Real}s; {@link JsonWriter} turns a value into text.
  */
 public sealed interface Json {
 
@@ -19,6 +19,15 @@ public sealed interface Json {
 
     /** A JSON integer. */
     record Num(long value) implements Json {}
+
+    /** A finite JSON number with a fraction (measurements); written with up to 6 decimals. */
+    record Real(double value) implements Json {
+        public Real {
+            if (!Double.isFinite(value)) {
+                throw new IllegalArgumentException("JSON has no " + value);
+            }
+        }
+    }
 
     /** {@code true} or {@code false}. */
     record Bool(boolean value) implements Json {}
@@ -64,6 +73,10 @@ public sealed interface Json {
 
     static Json num(long value) {
         return new Num(value);
+    }
+
+    static Json real(double value) {
+        return new Real(value);
     }
 
     static Json bool(boolean value) {

@@ -21,6 +21,9 @@ public final class JsonWriter {
             string(s.value(), out);
         } else if (value instanceof Json.Num n) {
             out.append(n.value());
+        } else if (value instanceof Json.Real r) {
+            out.append(java.math.BigDecimal.valueOf(r.value()).setScale(6, java.math.RoundingMode.HALF_EVEN)
+                    .stripTrailingZeros().toPlainString());
         } else if (value instanceof Json.Bool b) {
             out.append(b.value());
         } else if (value == Json.Null.NULL) {

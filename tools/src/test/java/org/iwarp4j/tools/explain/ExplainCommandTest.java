@@ -14,7 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** The {@code explain} command line: options, usage errors (exit 2), help, and the README's first line. */
+/** The {@code explain} command line: options, usage errors (exit 2), help, and the README's explain example. */
 class ExplainCommandTest {
 
     @TempDir
@@ -33,11 +33,11 @@ class ExplainCommandTest {
         assertThat(ExplainRun.run("explain", "--version").out()).startsWith("iwarp4j ");
     }
 
-    /** The README's first line: {@code ./iwarp explain --help && ./iwarp explain --hex samples/siw-rping-first-fpdus.hex}. */
+    /** The README's first explain example: {@code ./iwarp explain --hex samples/siw-rping-first-fpdus.hex}. */
     @Test
-    void theReadmesFirstLineWorks() throws Exception {
+    void theReadmesExplainExampleWorks() throws Exception {
         Path readme = Path.of("..", "README.md");
-        String command = "./iwarp explain --help && ./iwarp explain --hex samples/siw-rping-first-fpdus.hex";
+        String command = "./iwarp explain --hex samples/siw-rping-first-fpdus.hex";
         assertThat(Files.readString(readme)).contains(command);
         assertThat(ExplainRun.run("explain", "--help").exit()).isZero();
         ExplainRun r = ExplainRun.run("explain", "--hex", Path.of("..", "samples", "siw-rping-first-fpdus.hex").toString());

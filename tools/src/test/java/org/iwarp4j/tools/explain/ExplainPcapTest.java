@@ -104,6 +104,7 @@ class ExplainPcapTest {
             Map<String, Object> expected = ExplainGoldenVectorTest.expectedFpdu(v, true);
             expected.put("offset", offset);
             assertThat(e).as(v.name()).containsAllEntriesOf(expected);
+            VectorUpperLayers.assertMatches(v, e);
         }
     }
 

@@ -1,8 +1,6 @@
 package org.iwarp4j.tools.explain;
 
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,21 +8,15 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import org.iwarp4j.tools.IwarpCommand;
+import org.iwarp4j.tools.cli.ToolRun;
 import org.iwarp4j.tools.report.TinyJson;
-import picocli.CommandLine;
 
 /** One run of {@code iwarp ...} through {@link IwarpCommand#commandLine()}, output captured. */
 record ExplainRun(int exit, String out, String err) {
 
     static ExplainRun run(String... args) {
-        CommandLine cl = IwarpCommand.commandLine();
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        cl.setOut(new PrintWriter(out, true));
-        cl.setErr(new PrintWriter(err, true));
-        int exit = cl.execute(args);
-        return new ExplainRun(exit, out.toString(), err.toString());
+        ToolRun r = ToolRun.run(args);
+        return new ExplainRun(r.exit(), r.out(), r.err());
     }
 
     /** Runs {@code explain --hex FILE --json extra...} on {@code bytes} written as hex to a file in {@code dir}. */

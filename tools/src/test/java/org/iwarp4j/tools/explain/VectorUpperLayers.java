@@ -63,8 +63,11 @@ final class VectorUpperLayers {
                         assertHex(as + " as invalidateStag", rdmap.get("invalidateStag"), v.number(key), 8);
                     }
                 }
-                case "ddp_payload_length", "ulp_payload_length" -> assertThat(rdmap.get("payloadLength")).as(as)
-                        .isEqualTo(PAYLOAD_OPCODES.contains(opcode) ? v.number(key) : 0L);
+                case "ddp_payload_length", "ulp_payload_length" -> {
+                    // Everything after the DDP header; RDMAP counts it as payload only for Write, Read Response and the Sends.
+                    assertThat(v.number("ulpdu_length") - (tagged ? 14 : 18)).as(as).isEqualTo(v.number(key));
+                    assertThat(rdmap.get("payloadLength")).as(as).isEqualTo(PAYLOAD_OPCODES.contains(opcode) ? v.number(key) : null);
+                }
                 case "rdmap.rv" -> assertThat(rdmap.get("rv")).as(as).isEqualTo(v.number(key));
                 case "rdmap.rsv" -> assertThat(rdmap.get("rsv")).as(as).isEqualTo(v.number(key));
                 case "rdmap.opcode" -> assertThat(rdmap.get("opcodeCode")).as(as).isEqualTo(v.number(key));
@@ -160,7 +163,10 @@ final class VectorUpperLayers {
     }
 
     private static List<String> rdmapKeys(long opcode) {
-        List<String> keys = new ArrayList<>(List.of("rv", "rsv", "opcode", "opcodeCode", "payloadLength"));
+        List<String> keys = new ArrayList<>(List.of("rv", "rsv", "opcode", "opcodeCode"));
+        if (PAYLOAD_OPCODES.contains(opcode)) {
+            keys.add("payloadLength");
+        }
         if (opcode == 4 || opcode == 6) {
             keys.add("invalidateStag");
         } else if (opcode == 1) {

@@ -7,7 +7,7 @@ import java.util.Map;
 
 /**
  * A strict JSON parser for tests, independent of the writer under test: objects become
- * {@code LinkedHashMap}, arrays {@code List}, numbers {@code Long}, plus {@code String},
+ * {@code LinkedHashMap}, arrays {@code List}, integers {@code Long}, fractions {@code Double}, plus {@code String},
  * {@code Boolean} and {@code null}. Anything that is not RFC 8259 JSON throws.
  */
 public final class TinyJson {
@@ -155,7 +155,7 @@ public final class TinyJson {
         }
     }
 
-    private Long number() {
+    private Object number() {
         int start = at;
         if (peek() == '-') {
             at++;
@@ -167,12 +167,24 @@ public final class TinyJson {
                 at++;
             }
         }
-        if (at < s.length() && (s.charAt(at) == '.' || s.charAt(at) == 'e' || s.charAt(at) == 'E')) {
-            throw error("only integers are expected");
-        }
         String digits = s.substring(start, at);
         if (digits.isEmpty() || digits.equals("-")) {
             throw error("bad number");
+        }
+        if (at < s.length() && s.charAt(at) == '.') {
+            // A fraction (the tools write measurements so): RFC 8259 §6 frac = "." 1*DIGIT; no exponents are written.
+            at++;
+            int fraction = at;
+            while (at < s.length() && Character.isDigit(s.charAt(at))) {
+                at++;
+            }
+            if (at == fraction) {
+                throw error("bad fraction");
+            }
+            return Double.parseDouble(s.substring(start, at));
+        }
+        if (at < s.length() && (s.charAt(at) == 'e' || s.charAt(at) == 'E')) {
+            throw error("exponents are not expected");
         }
         return Long.parseLong(digits);
     }

@@ -184,11 +184,18 @@ final class QueuePairImpl implements QueuePair {
         };
     }
 
+    /**
+     * Sends need a connection: RTS, or a stream that has since failed. As with a libibverbs queue pair in the
+     * error state, a request posted in TERMINATE, CLOSING or ERROR is accepted and completes with the flush
+     * status that names the cause (the Terminate sent or received, the disconnect); the application learns
+     * of the failure from its completion queue, never from a race between its post and the peer's Terminate.
+     */
     private void checkSendState(SendWorkRequest request) throws VerbsException {
         QueuePairState s = state;
-        if (s != QueuePairState.RTS || closed) {
+        boolean connected = s == QueuePairState.RTS || (s != QueuePairState.IDLE && engine != null);
+        if (!connected || closed) {
             throw new VerbsException(VerbsException.Reason.WRONG_STATE, request, "queue pair " + number + " is " + s
-                    + (closed ? " (closed)" : "") + "; sends need RTS");
+                    + (closed ? " (closed)" : "") + "; sends need a connection (RTS)");
         }
     }
 

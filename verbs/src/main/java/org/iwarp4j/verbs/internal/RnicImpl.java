@@ -64,12 +64,13 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * The software RNIC: Netty event loops (epoll when available, else NIO), STag table, RNIC-wide atomic
  * executor (RFC 7306 §5, EXT-05), limits, and the connection manager (listen/connect), which builds each
- * connection's pipeline: {@code [PcapWriteHandler] → MpaStartupHandler → QueuePairHandler}.
+ * connection's pipeline: {@code [PcapWriteHandler → PcapPacketCoalescer] → MpaStartupHandler → QueuePairHandler}.
  */
 public final class RnicImpl implements Rnic {
 
     private static final Logger LOG = LoggerFactory.getLogger(RnicImpl.class);
     private static final String PIPELINE_PCAP = "pcap";
+    private static final String PIPELINE_PCAP_PACKETS = "pcap-packets";
     private static final String PIPELINE_MPA = "mpa-startup";
     private static final String PIPELINE_QP = "iwarp-qp";
     private static final long SYNTHETIC_BASE = 0x1000_0000_0000L;
@@ -268,6 +269,7 @@ public final class RnicImpl implements Rnic {
                         if (sharedPcap != null) {
                             p.addLast(PIPELINE_PCAP, PcapWriteHandler.builder().sharedOutputStream(true)
                                     .writePcapGlobalHeader(false).build(sharedPcap));
+                            p.addLast(PIPELINE_PCAP_PACKETS, new PcapPacketCoalescer());
                         }
                         p.addLast(PIPELINE_MPA, MpaStartupHandler.responder(mpa));
                         p.addLast(PIPELINE_QP, new QueuePairHandler(RnicImpl.this, listener));
@@ -351,6 +353,7 @@ public final class RnicImpl implements Rnic {
                             OutputStream out = new BufferedOutputStream(Files.newOutputStream(pcapFile));
                             PcapWriteHandler pcap = PcapWriteHandler.builder().build(out);
                             p.addLast(PIPELINE_PCAP, pcap);
+                            p.addLast(PIPELINE_PCAP_PACKETS, new PcapPacketCoalescer());
                             ch.closeFuture().addListener(f -> closeQuietly(pcap));
                         }
                         p.addLast(PIPELINE_MPA, MpaStartupHandler.initiator(mpa));

@@ -1,0 +1,350 @@
+package org.iwarp4j.tools.demo;
+
+import java.lang.invoke.VarHandle;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import org.iwarp4j.tools.cli.RegisteredBuffer;
+import org.iwarp4j.tools.cli.Stacks;
+import org.iwarp4j.tools.cli.WireOptions;
+import org.iwarp4j.verbs.Access;
+import org.iwarp4j.verbs.CompletionOpcode;
+import org.iwarp4j.verbs.MemoryRegion;
+import org.iwarp4j.verbs.ReceiveWorkRequest;
+import org.iwarp4j.verbs.SendFlag;
+import org.iwarp4j.verbs.SendWorkRequest;
+import org.iwarp4j.verbs.Stag;
+import org.iwarp4j.verbs.WorkCompletion;
+import org.iwarp4j.verbs.cm.AcceptOptions;
+import org.iwarp4j.verbs.cm.Connection;
+import org.iwarp4j.verbs.cm.ConnectionParameters;
+import org.iwarp4j.verbs.cm.Listener;
+
+/**
+ * The demo's exchange: a server and a client, each with its own RNIC in this JVM, connect over TCP
+ * loopback; the client runs one of each operation against the server's memory and both sides check every
+ * octet and value. The client's connection is captured (pcap) for {@link WireTrace}.
+ */
+final class DemoRun implements AutoCloseable {
+
+    static final int WRITE_LENGTH = 302;
+    static final int READ_LENGTH = 4000;
+    static final int WRITE_IMM_LENGTH = 200;
+    static final long IMMEDIATE_DATA = 0x1122_3344_5566_7788L;
+    static final long ATOMIC_INITIAL = 100;
+    static final long ATOMIC_ADD = 5;
+    static final long ATOMIC_SWAP = 0xCAFEL;
+    private static final Set<SendFlag> SIGNALED = Set.of(SendFlag.SIGNALED);
+    private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(20);
+
+    private final WireOptions wire;
+    private final int mss;
+    private final Path capture;
+    final DemoSide server;
+    final DemoSide client;
+    private final List<OperationRecord> operations = new ArrayList<>();
+
+    // Server memory
+    private RegisteredBuffer sink;
+    private RegisteredBuffer source;
+    private RegisteredBuffer receives;
+    private RegisteredBuffer atomicWord;
+    private MemoryRegion invalidatable;
+    // Client memory
+    private RegisteredBuffer data;
+    private RegisteredBuffer readSink;
+    private RegisteredBuffer atomicResults;
+
+    private Listener listener;
+    private long nextWrId = 1;
+
+    DemoRun(WireOptions wire, int mss, Path capture) throws Exception {
+        this.wire = wire;
+        this.mss = mss;
+        this.capture = capture;
+        this.server = new DemoSide("server");
+        try {
+            this.client = new DemoSide("client");
+        } catch (Exception e) {
+            server.close();
+            throw e;
+        }
+    }
+
+    List<OperationRecord> operations() {
+        return operations;
+    }
+
+    ConnectionParameters clientParameters() {
+        return client.connection.parameters();
+    }
+
+    ConnectionParameters serverParameters() {
+        return server.connection.parameters();
+    }
+
+    InetSocketAddress serverAddress() {
+        return listener.localAddress();
+    }
+
+    /** Registers memory, connects (receives posted first, siw-interop §B1) and fast-registers the server's shell. */
+    void connect() throws Exception {
+        sink = RegisteredBuffer.allocate(server.pd, 4096, Access.LOCAL_WRITE, Access.REMOTE_WRITE);
+        source = RegisteredBuffer.allocate(server.pd, 8192, Access.REMOTE_READ);
+        fill(source.buffer(), "RDMA Read took me from the server's memory without the server's CPU. ", READ_LENGTH);
+        receives = RegisteredBuffer.allocate(server.pd, 512, Access.LOCAL_WRITE);
+        atomicWord = RegisteredBuffer.allocate(server.pd, 8, Access.LOCAL_WRITE, Access.REMOTE_ATOMIC);
+        atomicWord.buffer().duplicate().order(ByteOrder.LITTLE_ENDIAN).putLong(0, ATOMIC_INITIAL);
+        invalidatable = server.pd.allocateFastRegistration(256);
+        data = RegisteredBuffer.allocate(client.pd, 4096);
+        readSink = RegisteredBuffer.allocate(client.pd, 8192, Access.LOCAL_WRITE);
+        atomicResults = RegisteredBuffer.allocate(client.pd, 16, Access.LOCAL_WRITE);
+
+        // Three receives for the three operations that consume one: Send, Send with Invalidate, Immediate Data.
+        for (int i = 0; i < 3; i++) {
+            server.qp.postReceive(ReceiveWorkRequest.of(100 + i, receives.sge(i * 128, 128)));
+        }
+        CompletableFuture<Connection> accepted = new CompletableFuture<>();
+        listener = server.rnic.listen(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+                wire.listen().pcapFile(null).emss(mss).build(),
+                request -> request.accept(server.qp, AcceptOptions.defaults()).whenComplete((c, e) -> {
+                    if (e != null) {
+                        accepted.completeExceptionally(e);
+                    } else {
+                        accepted.complete(c);
+                    }
+                }));
+        client.connection = Stacks.await(client.rnic.connect(listener.localAddress(), client.qp,
+                wire.connect().pcapFile(capture).emss(mss).ird(4).ord(4).build()), CONNECT_TIMEOUT);
+        server.connection = Stacks.await(accepted, CONNECT_TIMEOUT);
+
+        // The server binds memory to its fast-registration shell: a local operation, nothing on the wire.
+        Stag key = invalidatable.stag().withNextKey();
+        server.qp.postSend(new SendWorkRequest.FastRegister(50, invalidatable, ByteBuffer.allocateDirect(256),
+                key, Set.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE), SIGNALED));
+        server.sendCompletion(CompletionOpcode.FAST_REGISTER);
+    }
+
+    void runAll() throws Exception {
+        rdmaWrite();
+        rdmaRead();
+        send();
+        sendWithInvalidate();
+        writeWithImmediate();
+        fetchAdd();
+        compareSwap();
+    }
+
+    private void rdmaWrite() throws Exception {
+        byte[] payload = text("RDMA Write placed me at the server's STag and Tagged Offset. ", WRITE_LENGTH);
+        data.buffer().put(0, payload);
+        long to = sink.address() + 16;
+        SendWorkRequest wr = new SendWorkRequest.RdmaWrite(nextWrId++, List.of(data.sge(0, payload.length)),
+                sink.stag(), to, SIGNALED);
+        client.qp.postSend(wr);
+        WorkCompletion wc = client.sendCompletion(CompletionOpcode.RDMA_WRITE);
+        operations.add(new OperationRecord("RDMA Write", "the client writes " + payload.length
+                + " octets into the server's registered memory; the server's CPU and receive queue are not involved",
+                List.of("client.qp.postSend(" + WorkRequests.describe(wr) + ")"),
+                List.of(WorkRequests.completion("client", "send", wc)),
+                List.of(new Check(String.format("server memory at STag %s TO 0x%x holds the %d octets written (polled: the "
+                        + "client's completion says TCP took them, RFC 5040 §5.5; the server's CPU is not told)", sink.stag(),
+                        to, payload.length), arrives(sink.buffer(), 16, payload)),
+                        new Check("completion length " + wc.byteLength() + " = " + payload.length,
+                                wc.byteLength() == payload.length)),
+                1));
+    }
+
+    private void rdmaRead() throws Exception {
+        SendWorkRequest wr = new SendWorkRequest.RdmaRead(nextWrId++, List.of(readSink.sge(0, READ_LENGTH)),
+                source.stag(), source.address(), SIGNALED);
+        client.qp.postSend(wr);
+        WorkCompletion wc = client.sendCompletion(CompletionOpcode.RDMA_READ);
+        byte[] expected = new byte[READ_LENGTH];
+        source.buffer().get(0, expected);
+        operations.add(new OperationRecord("RDMA Read", "the client reads " + READ_LENGTH + " octets of the server's "
+                + "memory: a Read Request goes out, the server's RNIC answers with a Read Response (tagged, in MSS-sized "
+                + "segments) placed in the client's sink",
+                List.of("client.qp.postSend(" + WorkRequests.describe(wr) + ")"),
+                List.of(WorkRequests.completion("client", "send", wc)),
+                List.of(new Check(String.format("client sink STag %s holds the %d octets of the server's source STag %s",
+                        readSink.stag(), READ_LENGTH, source.stag()), equal(readSink.buffer(), 0, expected))),
+                2));
+    }
+
+    private void send() throws Exception {
+        byte[] payload = "Hello, server! This Send consumed the first receive you posted.".getBytes(StandardCharsets.US_ASCII);
+        data.buffer().put(1024, payload);
+        SendWorkRequest wr = new SendWorkRequest.Send(nextWrId++, List.of(data.sge(1024, payload.length)), SIGNALED);
+        client.qp.postSend(wr);
+        WorkCompletion sent = client.sendCompletion(CompletionOpcode.SEND);
+        WorkCompletion got = server.receiveCompletion(CompletionOpcode.RECV);
+        operations.add(new OperationRecord("Send", "the client sends " + payload.length + " octets; they land in the "
+                + "receive buffer the server posted before connecting (untagged, queue 0)",
+                List.of("server.qp.postReceive(ReceiveWorkRequest.of(100, new Sge(" + receives.stag() + ", 0, 128)))  "
+                        + "// before accept", "client.qp.postSend(" + WorkRequests.describe(wr) + ")"),
+                List.of(WorkRequests.completion("client", "send", sent), WorkRequests.completion("server", "receive", got)),
+                List.of(new Check("the server's receive 100 completed with " + payload.length + " octets",
+                        got.wrId() == 100 && got.byteLength() == payload.length),
+                        new Check("the server's receive buffer holds the message", equal(receives.buffer(), 0, payload))),
+                1));
+    }
+
+    private void sendWithInvalidate() throws Exception {
+        byte[] payload = "Done with your buffer: invalidate its STag.".getBytes(StandardCharsets.US_ASCII);
+        data.buffer().put(2048, payload);
+        Stag stag = invalidatable.stag();
+        boolean validBefore = invalidatable.isValid();
+        SendWorkRequest wr = new SendWorkRequest.SendWithInvalidate(nextWrId++, List.of(data.sge(2048, payload.length)),
+                stag, SIGNALED);
+        client.qp.postSend(wr);
+        WorkCompletion sent = client.sendCompletion(CompletionOpcode.SEND_WITH_INVALIDATE);
+        WorkCompletion got = server.receiveCompletion(CompletionOpcode.RECV);
+        operations.add(new OperationRecord("Send with Invalidate", "a Send that also tells the server's RNIC to "
+                + "invalidate STag " + stag + " (a fast-registered region) before the receive completes",
+                List.of("client.qp.postSend(" + WorkRequests.describe(wr) + ")"),
+                List.of(WorkRequests.completion("client", "send", sent), WorkRequests.completion("server", "receive", got)),
+                List.of(new Check("the server's receive 101 holds the " + payload.length + " octets",
+                        got.wrId() == 101 && got.byteLength() == payload.length && equal(receives.buffer(), 128, payload)),
+                        new Check("the receive completion reports STag " + stag + " invalidated",
+                                got.hasInvalidatedStag() && stag.equals(got.invalidatedStag())),
+                        new Check("STag " + stag + " was valid before and is invalid now", validBefore
+                                && !invalidatable.isValid())),
+                1));
+    }
+
+    private void writeWithImmediate() throws Exception {
+        byte[] payload = text("Write with Immediate: placed first, then announced. ", WRITE_IMM_LENGTH);
+        data.buffer().put(3072, payload);
+        long to = sink.address() + 1024;
+        SendWorkRequest wr = new SendWorkRequest.RdmaWriteWithImmediate(nextWrId++,
+                List.of(data.sge(3072, payload.length)), sink.stag(), to, IMMEDIATE_DATA, SIGNALED);
+        client.qp.postSend(wr);
+        WorkCompletion sent = client.sendCompletion(CompletionOpcode.RDMA_WRITE_WITH_IMMEDIATE);
+        WorkCompletion got = server.receiveCompletion(CompletionOpcode.RECV_WITH_IMMEDIATE);
+        operations.add(new OperationRecord("RDMA Write with Immediate", "RFC 7306: an RDMA Write followed by an "
+                + "Immediate Data message whose 8 octets arrive in a server receive completion",
+                List.of("client.qp.postSend(" + WorkRequests.describe(wr) + ")"),
+                List.of(WorkRequests.completion("client", "send", sent), WorkRequests.completion("server", "receive", got)),
+                List.of(new Check(String.format("server memory at TO 0x%x holds the %d octets", to, payload.length),
+                        equal(sink.buffer(), 1024, payload)),
+                        new Check(String.format("the server's receive 102 carries immediate data 0x%016x", IMMEDIATE_DATA),
+                                got.wrId() == 102 && got.hasImmediate() && got.immediateData() == IMMEDIATE_DATA)),
+                2));
+    }
+
+    private void fetchAdd() throws Exception {
+        ByteBuffer word = atomicWord.buffer().duplicate().order(ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer results = atomicResults.buffer().duplicate().order(ByteOrder.LITTLE_ENDIAN);
+        long before = word.getLong(0);
+        SendWorkRequest wr = new SendWorkRequest.AtomicFetchAdd(nextWrId++, atomicResults.sge(0, 8), atomicWord.stag(),
+                atomicWord.address(), ATOMIC_ADD, 0, SIGNALED);
+        client.qp.postSend(wr);
+        WorkCompletion wc = client.sendCompletion(CompletionOpcode.ATOMIC_FETCH_ADD);
+        operations.add(new OperationRecord("Atomic FetchAdd", "RFC 7306: the server's RNIC adds " + ATOMIC_ADD
+                + " to a 64-bit word atomically and returns the value it had",
+                List.of("client.qp.postSend(" + WorkRequests.describe(wr) + ")"),
+                List.of(WorkRequests.completion("client", "send", wc)),
+                List.of(new Check("original value " + wc.atomicOriginalValue() + " = " + before,
+                        wc.atomicOriginalValue() == before && before == ATOMIC_INITIAL),
+                        new Check("the client's result buffer holds " + results.getLong(0), results.getLong(0) == before),
+                        new Check("the server's word is now " + word.getLong(0) + " = " + before + " + " + ATOMIC_ADD,
+                                word.getLong(0) == before + ATOMIC_ADD)),
+                2));
+    }
+
+    private void compareSwap() throws Exception {
+        ByteBuffer word = atomicWord.buffer().duplicate().order(ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer results = atomicResults.buffer().duplicate().order(ByteOrder.LITTLE_ENDIAN);
+        long before = word.getLong(0);
+        SendWorkRequest wr = new SendWorkRequest.AtomicCompareSwap(nextWrId++, atomicResults.sge(8, 8),
+                atomicWord.stag(), atomicWord.address(), ATOMIC_INITIAL + ATOMIC_ADD, -1L, ATOMIC_SWAP, -1L, SIGNALED);
+        client.qp.postSend(wr);
+        WorkCompletion wc = client.sendCompletion(CompletionOpcode.ATOMIC_CMP_SWAP);
+        operations.add(new OperationRecord("Atomic CmpSwap", "RFC 7306: if the server's word equals "
+                + (ATOMIC_INITIAL + ATOMIC_ADD) + " it becomes 0x" + Long.toHexString(ATOMIC_SWAP)
+                + "; the original value comes back either way",
+                List.of("client.qp.postSend(" + WorkRequests.describe(wr) + ")"),
+                List.of(WorkRequests.completion("client", "send", wc)),
+                List.of(new Check("original value " + wc.atomicOriginalValue() + " = " + before,
+                        wc.atomicOriginalValue() == before && before == ATOMIC_INITIAL + ATOMIC_ADD),
+                        new Check("the client's result buffer holds " + results.getLong(8), results.getLong(8) == before),
+                        new Check("the server's word is now 0x" + Long.toHexString(word.getLong(0)),
+                                word.getLong(0) == ATOMIC_SWAP)),
+                2));
+    }
+
+    /** Graceful disconnect (siw-interop §G) and the end of the capture. */
+    void disconnect() {
+        if (client.connection != null) {
+            try {
+                Stacks.await(client.connection.disconnect(), Duration.ofSeconds(10));
+                if (server.connection != null) {
+                    Stacks.await(server.connection.closeFuture(), Duration.ofSeconds(10));
+                }
+            } catch (Exception e) {
+                // the capture may then end without the closing packets; the checks already ran
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            if (listener != null) {
+                listener.close();
+            }
+        } finally {
+            try {
+                client.close();
+            } finally {
+                server.close();
+            }
+        }
+    }
+
+    /**
+     * Polls {@code buffer} until it holds {@code expected} at {@code offset}, for up to 5 s: how a server learns that
+     * an RDMA Write (which completes only at the requester) has been placed.
+     */
+    private static boolean arrives(ByteBuffer buffer, int offset, byte[] expected) throws InterruptedException {
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        while (true) {
+            VarHandle.acquireFence(); // re-read memory the event loop writes
+            if (equal(buffer, offset, expected)) {
+                return true;
+            }
+            if (System.nanoTime() > deadline) {
+                return false;
+            }
+            Thread.sleep(1);
+        }
+    }
+
+    private static boolean equal(ByteBuffer buffer, int offset, byte[] expected) {
+        byte[] actual = new byte[expected.length];
+        buffer.get(offset, actual);
+        return java.util.Arrays.equals(actual, expected);
+    }
+
+    private static byte[] text(String phrase, int length) {
+        byte[] out = new byte[length];
+        byte[] p = phrase.getBytes(StandardCharsets.US_ASCII);
+        for (int i = 0; i < length; i++) {
+            out[i] = p[i % p.length];
+        }
+        return out;
+    }
+
+    private static void fill(ByteBuffer buffer, String phrase, int length) {
+        buffer.put(0, text(phrase, length));
+    }
+}

@@ -1,0 +1,506 @@
+package org.iwarp4j.tools.perf;
+
+import java.lang.invoke.VarHandle;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import org.iwarp4j.tools.cli.RegisteredBuffer;
+import org.iwarp4j.tools.cli.Stacks;
+import org.iwarp4j.verbs.Access;
+import org.iwarp4j.verbs.CompletionOpcode;
+import org.iwarp4j.verbs.PreparedSend;
+import org.iwarp4j.verbs.ReceiveWorkRequest;
+import org.iwarp4j.verbs.SendFlag;
+import org.iwarp4j.verbs.SendWorkRequest;
+import org.iwarp4j.verbs.Stag;
+import org.iwarp4j.verbs.VerbsException;
+import org.iwarp4j.verbs.WorkCompletion;
+import org.iwarp4j.verbs.cm.ConnectionParameters;
+
+/**
+ * The active end of a perf run: connects with the test in its MPA private data ({@link PerfHello}), then for each
+ * size announces a phase, runs it and reports the result to the server. Bandwidth runs keep {@code txDepth}
+ * operations in flight with {@link PreparedSend}s (built once, re-posted without allocation); the Send test
+ * also respects the server's receive credits (iWARP has no RNR retry).
+ */
+final class PerfClient extends PerfEndpoint {
+
+    private static final Set<SendFlag> SIGNALED = Set.of(SendFlag.SIGNALED);
+
+    private final PerfConfig config;
+    private final RegisteredBuffer local;
+    private final RegisteredBuffer mailbox;
+    private final int receiveSlot;
+    private final int receives;
+    private final RegisteredBuffer receiveBuffers;
+    private PerfWelcome welcome;
+    private ControlMessage reply;
+    private long creditsGranted;
+    private long sendsToServer;
+    private long round;
+
+    PerfClient(PerfConfig config) throws VerbsException {
+        super("perf-client", 4096);
+        this.config = config;
+        int max = config.maxSize();
+        try {
+            boolean sendLatency = config.verb() == PerfVerb.SEND && config.latency();
+            receiveSlot = sendLatency ? Math.max(ControlMessage.LENGTH, max) : ControlMessage.LENGTH;
+            receives = sendLatency ? 4 : CONTROL_RECEIVES;
+            receiveBuffers = sendLatency ? RegisteredBuffer.allocate(pd, receiveSlot * receives, Access.LOCAL_WRITE)
+                    : controlReceives;
+            int slots = config.verify() ? config.txDepth() : 1;
+            local = switch (config.verb()) {
+                case ATOMIC -> RegisteredBuffer.allocate(pd, 8, Access.LOCAL_WRITE);
+                case READ -> RegisteredBuffer.allocate(pd, max * slots, Access.LOCAL_WRITE);
+                default -> RegisteredBuffer.allocate(pd, max * slots);
+            };
+            mailbox = config.verb() == PerfVerb.WRITE && config.latency()
+                    ? RegisteredBuffer.allocate(pd, max, Access.LOCAL_WRITE, Access.REMOTE_WRITE) : null;
+            int depth = config.latency() ? 1 : config.txDepth();
+            qp = createQueuePair(depth + 16, receives, Math.min(128, depth));
+        } catch (VerbsException | RuntimeException e) {
+            close();
+            throw e;
+        }
+    }
+
+    /** The parameters the report shows, once connected. */
+    List<String> parameters(String remote) {
+        ConnectionParameters p = connection.parameters();
+        List<String> lines = new ArrayList<>();
+        lines.add(String.format("Number of qps   : 1\t\tTransport type : IW (iwarp4j, %s)", rnic.transport()));
+        lines.add("Connection type : RC\t\tUsing SRQ      : OFF");
+        lines.add("TX depth        : " + (config.latency() ? 1 : config.txDepth()));
+        if (config.verb() == PerfVerb.SEND) {
+            lines.add("RX depth        : " + welcome.receiveCredits());
+        }
+        if (config.verb() == PerfVerb.READ || config.verb() == PerfVerb.ATOMIC) {
+            lines.add("Outstand reads  : " + p.ord());
+        }
+        lines.add("CQ Moderation   : 1");
+        lines.add(String.format("MPA             : rev %d, CRC %s, markers %s/%s, MULPDU %d", p.mpaRevision(),
+                p.crc() ? "on" : "off", p.txMarkers() ? "on" : "off", p.rxMarkers() ? "on" : "off", p.mulpdu()));
+        lines.add("Data ex. method : MPA private data + Sends (iwarp perf protocol 1)");
+        lines.add(config.durationMode() ? "Duration        : " + config.durationSeconds() + " s per size"
+                : "Iterations      : " + config.iterations() + " per size");
+        if (config.warmup() > 0) {
+            lines.add("Warm-up         : " + config.warmup() + " operations per size, not measured");
+        }
+        if (config.verify()) {
+            lines.add("Verify          : every octet (rounds of " + config.verifyBufferSize() + " octets)");
+        }
+        lines.add(String.format("local address   : %s STag %s VA 0x%x", connection.localAddress(), local.stag(),
+                local.address()));
+        lines.add(String.format("remote address  : %s STag %s VA 0x%x", remote, new Stag(welcome.stag()),
+                welcome.address()));
+        return lines;
+    }
+
+    void connect(InetSocketAddress server) throws Exception {
+        for (int i = 0; i < receives; i++) {
+            postReceive(CONTROL_RECEIVE_BASE + i);
+        }
+        RegisteredBuffer advertised = mailbox != null ? mailbox : local;
+        PerfHello hello = new PerfHello(config.verb(), config.latency(), config.verify(), config.compareSwap(),
+                config.maxSize(), config.txDepth(), advertised.address(), advertised.stag().value(), advertised.length(),
+                config.verifyBufferSize());
+        int ord = config.latency() ? 1 : Math.min(128, config.txDepth());
+        try {
+            connection = Stacks.await(rnic.connect(server, qp, config.wire().connect().privateData(hello.encode())
+                    .ird(ord).ord(ord).build()), Duration.ofSeconds(30));
+        } catch (Exception e) {
+            throw new PerfFailure("cannot connect to " + server + ": " + Stacks.describe(e));
+        }
+        welcome = PerfWelcome.decode(connection.parameters().peerPrivateData());
+    }
+
+    private void postReceive(long wrId) throws VerbsException {
+        int i = (int) (wrId - CONTROL_RECEIVE_BASE);
+        qp.postReceive(ReceiveWorkRequest.of(wrId, receiveBuffers.sge(i * receiveSlot, receiveSlot)));
+    }
+
+    /** Runs every size; returns the results in order. */
+    List<PerfResult> run(PerfReport report, ProgressSink progress) throws Exception {
+        List<PerfResult> results = new ArrayList<>();
+        for (int size : config.sizes()) {
+            PerfResult r = phase(size, progress);
+            report.line(r);
+            results.add(r);
+        }
+        control(ControlMessage.of(ControlMessage.Type.DONE), ControlMessage.Type.ACK);
+        return results;
+    }
+
+    void disconnect() {
+        if (connection != null) {
+            try {
+                Stacks.await(connection.disconnect(), Duration.ofSeconds(10));
+            } catch (Exception e) {
+                // the results are in; the peer may have closed first
+            }
+        }
+    }
+
+    private PerfResult phase(int size, ProgressSink progress) throws Exception {
+        if (mailbox != null) {
+            zero(mailbox.buffer());
+        }
+        long total = config.durationMode() ? 0 : config.iterations() + config.warmup();
+        long seed = ++round;
+        control(new ControlMessage(ControlMessage.Type.PHASE, size, total, config.durationSeconds() * 1000L, seed, 0, 0),
+                ControlMessage.Type.READY);
+        PerfResult result;
+        if (config.latency()) {
+            result = latency(size, progress);
+        } else if (config.verify() && config.verb() == PerfVerb.WRITE) {
+            result = verifiedWrites(size, progress);
+        } else {
+            result = bandwidth(size, seed, progress);
+        }
+        ControlMessage ack = control(new ControlMessage(ControlMessage.Type.RESULT, size, result.iterations(),
+                Math.round(result.iterations() * 1e9 / Math.max(1, result.messagesPerSecond())),
+                Double.doubleToLongBits(result.peakBytesPerSecond()), (long) size * result.iterations(), 0),
+                ControlMessage.Type.ACK);
+        if (ack.a() != 0) {
+            throw new PerfFailure("the server found a wrong octet at offset " + (ack.a() - 1));
+        }
+        return result;
+    }
+
+    // ------------------------------------------------------------------ bandwidth
+
+    private SendWorkRequest dataRequest(int size, int localOffset, long remoteOffset) {
+        long remote = welcome.address() + remoteOffset;
+        Stag stag = new Stag(welcome.stag());
+        return switch (config.verb()) {
+            case WRITE -> new SendWorkRequest.RdmaWrite(DATA_WR_ID, List.of(local.sge(localOffset, size)), stag, remote,
+                    SIGNALED);
+            case READ -> new SendWorkRequest.RdmaRead(DATA_WR_ID, List.of(local.sge(localOffset, size)), stag, remote,
+                    SIGNALED);
+            case SEND -> new SendWorkRequest.Send(DATA_WR_ID, List.of(local.sge(localOffset, size)), SIGNALED);
+            case ATOMIC -> config.compareSwap()
+                    ? new SendWorkRequest.AtomicCompareSwap(DATA_WR_ID, local.sge(0, 8), stag, remote, 0, -1L, 0, -1L,
+                    SIGNALED)
+                    : new SendWorkRequest.AtomicFetchAdd(DATA_WR_ID, local.sge(0, 8), stag, remote, 1, 0, SIGNALED);
+            case TCP -> throw new IllegalStateException("TCP runs without verbs");
+        };
+    }
+
+    /** Bandwidth with a window of prepared operations (one per slot when reads are verified). */
+    private PerfResult bandwidth(int size, long seed, ProgressSink progress) throws Exception {
+        boolean verifyReads = config.verify() && config.verb() == PerfVerb.READ;
+        int depth = config.txDepth();
+        int slots = verifyReads ? depth : 1;
+        int perRound = verifyReads ? config.messagesPerRound(size) : 1;
+        PreparedSend[] prepared = new PreparedSend[verifyReads ? perRound : 1];
+        try {
+            for (int j = 0; j < prepared.length; j++) {
+                prepared[j] = qp.prepare(dataRequest(size, (j % slots) * size, (long) j * size));
+            }
+            Window w = new Window(prepared, slots, size, seed, verifyReads);
+            w.run(config.warmup(), 0, null);
+            return PerfResult.bandwidth(size, w.run(config.iterations(), config.durationSeconds(), progress));
+        } finally {
+            for (PreparedSend p : prepared) {
+                if (p != null) {
+                    p.close();
+                }
+            }
+        }
+    }
+
+    /** The posting/polling loop of a bandwidth measurement. */
+    private final class Window {
+        private final PreparedSend[] prepared;
+        private final int slots;
+        private final int size;
+        private final long seed;
+        private final boolean verifyReads;
+        private final BandwidthMeter meter = new BandwidthMeter();
+
+        Window(PreparedSend[] prepared, int slots, int size, long seed, boolean verifyReads) {
+            this.prepared = prepared;
+            this.slots = slots;
+            this.size = size;
+            this.seed = seed;
+            this.verifyReads = verifyReads;
+        }
+
+        BandwidthMeter run(long count, int seconds, ProgressSink progress) throws Exception {
+            long start = System.nanoTime();
+            long deadline = start + seconds * 1_000_000_000L;
+            meter.start(start);
+            long posted = 0;
+            long completed = 0;
+            int depth = config.txDepth();
+            while (true) {
+                long now = System.nanoTime();
+                boolean more = seconds > 0 ? now < deadline : posted < count;
+                while (more && posted - completed < depth && credit()) {
+                    prepared[(int) (posted % prepared.length)].execute();
+                    if (creditBased()) {
+                        sendsToServer++;
+                    }
+                    posted++;
+                    more = seconds > 0 || posted < count;
+                }
+                if (!more && completed == posted) {
+                    return meter;
+                }
+                int n = poll();
+                for (int i = 0; i < n; i++) {
+                    WorkCompletion wc = completions[i];
+                    if (handleNonData(wc)) {
+                        continue;
+                    }
+                    if (verifyReads) {
+                        long offset = (completed % prepared.length) * size;
+                        int slot = (int) (completed % slots) * size;
+                        int bad = VerifyPattern.firstMismatch(local.buffer(), slot, seed, offset, size);
+                        if (bad >= 0) {
+                            throw new PerfFailure("RDMA Read " + completed + " brought a wrong octet at server offset "
+                                    + (offset + bad));
+                        }
+                    }
+                    completed++;
+                }
+                meter.record(System.nanoTime(), completed);
+                if (progress != null) {
+                    progress.update(completed, completed * size);
+                }
+            }
+        }
+    }
+
+    /** Whether one more Send may go to the server (Send test: receive credits; others: always). */
+    private boolean credit() {
+        return !creditBased() || sendsToServer - creditsGranted < welcome.receiveCredits();
+    }
+
+    /** The Send bandwidth test keeps up to the server's receive count in flight, so it counts credits. */
+    private boolean creditBased() {
+        return config.verb() == PerfVerb.SEND && !config.latency();
+    }
+
+    /**
+     * Handles a completion that is not a data completion: a credit update, a control reply (kept in {@link #reply}),
+     * a control Send; fails on errors. Returns false for a data completion.
+     */
+    private boolean handleNonData(WorkCompletion wc) throws Exception {
+        check(wc);
+        if (wc.opcode() == CompletionOpcode.RECV) {
+            ByteBuffer b = receiveBuffers.buffer();
+            int at = (int) (wc.wrId() - CONTROL_RECEIVE_BASE) * receiveSlot;
+            if (wc.solicited()) {
+                reply = ControlMessage.readFrom(b, at);
+            } else if (creditBased()) {
+                creditsGranted = Math.max(creditsGranted, b.getLong(at)); // cumulative, RFC-free perf protocol
+            } else {
+                postReceive(wc.wrId());
+                return false; // an echo (Send latency)
+            }
+            postReceive(wc.wrId());
+            return true;
+        }
+        return wc.wrId() != DATA_WR_ID; // control Sends are unsignaled; anything else is ours
+    }
+
+    /** Sends a control message and waits for the reply of {@code expected} type (handling credits meanwhile). */
+    private ControlMessage control(ControlMessage m, ControlMessage.Type expected) throws Exception {
+        if (creditBased()) {
+            while (!credit()) {
+                int n = poll();
+                for (int i = 0; i < n; i++) {
+                    if (!handleNonData(completions[i])) {
+                        throw new PerfFailure("unexpected completion " + completions[i]);
+                    }
+                }
+            }
+            sendsToServer++;
+        }
+        reply = null;
+        sendControl(m);
+        while (reply == null) {
+            int n = poll();
+            for (int i = 0; i < n; i++) {
+                if (!handleNonData(completions[i])) {
+                    throw new PerfFailure("unexpected completion " + completions[i] + " while waiting for " + expected);
+                }
+            }
+        }
+        if (reply.type() != expected) {
+            throw new PerfFailure("expected " + expected + " from the server, got " + reply.type());
+        }
+        return reply;
+    }
+
+    // ------------------------------------------------------------------ verified writes
+
+    /**
+     * RDMA Writes in rounds that fill the server's verification buffer with {@link VerifyPattern}; after each round
+     * (the Writes completed, and RFC 5040 §5.5 places them before the later Send) a VERIFY message makes the server
+     * check every octet of it.
+     */
+    private PerfResult verifiedWrites(int size, ProgressSink progress) throws Exception {
+        int depth = config.txDepth();
+        int perRound = config.messagesPerRound(size);
+        PreparedSend[] prepared = new PreparedSend[perRound];
+        BandwidthMeter meter = new BandwidthMeter();
+        try {
+            for (int j = 0; j < perRound; j++) {
+                prepared[j] = qp.prepare(dataRequest(size, (j % depth) * size, (long) j * size));
+            }
+            long start = System.nanoTime();
+            long deadline = start + config.durationSeconds() * 1_000_000_000L;
+            meter.start(start);
+            long posted = 0;
+            long completed = 0;
+            long verifyRound = 0;
+            while (true) {
+                boolean more = config.durationMode() ? System.nanoTime() < deadline : posted < config.iterations();
+                boolean roundFull = posted > 0 && posted % perRound == 0 && posted / perRound > verifyRound;
+                while (more && !roundFull && posted - completed < depth) {
+                    int j = (int) (posted % perRound);
+                    VerifyPattern.fill(local.buffer(), (j % depth) * size, round * 1_000_000 + posted / perRound,
+                            (long) j * size, size);
+                    prepared[j].execute();
+                    posted++;
+                    roundFull = posted % perRound == 0;
+                    more = config.durationMode() ? System.nanoTime() < deadline : posted < config.iterations();
+                }
+                if (completed == posted && posted > 0 && (roundFull || !more) && posted > verifyRound * perRound) {
+                    long inRound = posted - verifyRound * perRound;
+                    ControlMessage ack = control(new ControlMessage(ControlMessage.Type.VERIFY, size, inRound,
+                            round * 1_000_000 + verifyRound, 0, 0, 0), ControlMessage.Type.ACK);
+                    if (ack.a() != 0) {
+                        throw new PerfFailure("round " + verifyRound + ": the server found a wrong octet at offset "
+                                + (ack.a() - 1));
+                    }
+                    verifyRound++;
+                    continue;
+                }
+                if (!more && completed == posted) {
+                    return PerfResult.bandwidth(size, meter);
+                }
+                int n = poll();
+                for (int i = 0; i < n; i++) {
+                    if (!handleNonData(completions[i])) {
+                        completed++;
+                    }
+                }
+                meter.record(System.nanoTime(), completed);
+                if (progress != null) {
+                    progress.update(completed, completed * size);
+                }
+            }
+        } finally {
+            for (PreparedSend p : prepared) {
+                if (p != null) {
+                    p.close();
+                }
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ latency
+
+    private PerfResult latency(int size, ProgressSink progress) throws Exception {
+        boolean pingPong = config.verb() == PerfVerb.WRITE || config.verb() == PerfVerb.SEND;
+        LatencyMeter meter = new LatencyMeter(pingPong);
+        PreparedSend op = qp.prepare(config.verb() == PerfVerb.WRITE
+                ? new SendWorkRequest.RdmaWrite(DATA_WR_ID, List.of(local.sge(0, size)), new Stag(welcome.stag()),
+                        welcome.address(), Set.of())
+                : dataRequest(size, 0, 0));
+        try {
+            long warm = config.warmup();
+            long i = 0;
+            for (; i < warm; i++) {
+                once(op, size, i, null);
+            }
+            long start = System.nanoTime();
+            long deadline = start + config.durationSeconds() * 1_000_000_000L;
+            long end = warm + config.iterations();
+            for (; config.durationMode() ? System.nanoTime() < deadline : i < end; i++) {
+                once(op, size, i, meter);
+                if (progress != null) {
+                    progress.update(meter.count(), meter.count() * size);
+                }
+            }
+            return PerfResult.latency(size, meter, System.nanoTime() - start);
+        } finally {
+            op.close();
+        }
+    }
+
+    /** One timed operation: a Read or Atomic to its completion, a Send to its echo, a Write to the server's Write back. */
+    private void once(PreparedSend op, int size, long i, LatencyMeter meter) throws Exception {
+        byte mark = (byte) (i % 255 + 1);
+        if (config.verb() == PerfVerb.WRITE) {
+            local.buffer().put(size - 1, mark);
+        }
+        long t0 = System.nanoTime();
+        op.execute();
+        switch (config.verb()) {
+            case WRITE -> awaitMark(mailbox.buffer(), size - 1, mark);
+            case SEND -> awaitData(CompletionOpcode.RECV);
+            case READ -> awaitData(CompletionOpcode.RDMA_READ);
+            default -> awaitData(config.compareSwap() ? CompletionOpcode.ATOMIC_CMP_SWAP : CompletionOpcode.ATOMIC_FETCH_ADD);
+        }
+        long t = System.nanoTime() - t0;
+        if (meter != null) {
+            meter.record(t);
+        }
+    }
+
+    /** Waits for the data completion {@code opcode} (a Send's own completion is skipped). */
+    private void awaitData(CompletionOpcode opcode) throws Exception {
+        while (true) {
+            int n = poll();
+            boolean got = false;
+            for (int i = 0; i < n; i++) {
+                WorkCompletion wc = completions[i];
+                boolean data = !handleNonData(wc);
+                if (data && wc.opcode() == opcode) {
+                    got = true;
+                }
+            }
+            if (got) {
+                return;
+            }
+        }
+    }
+
+    /** Spins until the server's RDMA Write put {@code mark} at {@code index} (perftest's write_lat polls memory too). */
+    private void awaitMark(ByteBuffer b, int index, byte mark) throws Exception {
+        long spins = 0;
+        long deadline = 0;
+        while (true) {
+            VarHandle.acquireFence();
+            if (b.get(index) == mark) {
+                return;
+            }
+            Thread.onSpinWait();
+            if ((++spins & 0xFFF) == 0) {
+                if (pollNow() > 0) {
+                    check(completions[0]); // an unsignaled Write reports only failures
+                }
+                long now = System.nanoTime();
+                if (deadline == 0) {
+                    deadline = now + WAIT_SECONDS * 1_000_000_000L;
+                } else if (now > deadline) {
+                    throw new PerfFailure("the server's RDMA Write did not arrive within " + WAIT_SECONDS + " s");
+                }
+                Thread.yield();
+            }
+        }
+    }
+
+    /** Where a run publishes its counters for the progress line. */
+    interface ProgressSink {
+        void update(long operations, long bytes);
+    }
+}

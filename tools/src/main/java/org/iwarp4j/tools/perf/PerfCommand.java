@@ -1,0 +1,153 @@
+package org.iwarp4j.tools.perf;
+
+import java.io.PrintWriter;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import org.iwarp4j.tools.IwarpCommand;
+import org.iwarp4j.tools.cli.Stacks;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+
+/**
+ * {@code iwarp perf}: perftest's bandwidth and latency tests over this stack ({@code write}, {@code read},
+ * {@code send}, {@code atomic}) and over plain TCP with Netty ({@code tcp}), with perftest's options and
+ * report layout. Latency is a flag ({@code --latency}) rather than perftest's separate {@code ib_*_lat}
+ * programs: what is measured (the verb) and how (bandwidth or latency) are independent, and one flag keeps
+ * five subcommands instead of ten with identical options.
+ */
+@Command(name = "perf",
+        mixinStandardHelpOptions = true,
+        versionProvider = IwarpCommand.Version.class,
+        usageHelpAutoWidth = true,
+        description = {"perftest's tests over iWARP (write, read, send, atomic) and the same over plain TCP (tcp), "
+                + "with perftest's options and report. Without SERVER a test waits for one client; with SERVER it "
+                + "connects; --loopback runs both ends in this JVM.", ""},
+        subcommands = {PerfCommand.Write.class, PerfCommand.Read.class, PerfCommand.Send.class,
+                PerfCommand.Atomic.class, PerfCommand.Tcp.class},
+        footerHeading = "%nExamples:%n",
+        footer = {"  iwarp perf write --loopback -s 65536 -D 5",
+                "  iwarp perf tcp --loopback -s 65536 -D 5          # the same over plain TCP",
+                "  iwarp perf read --loopback --latency -s 64",
+                "  iwarp perf send                                   # server (waits on port 18515)",
+                "  iwarp perf send 192.0.2.1 -a --out_json send.json # client",
+                "",
+                "Exit status: 0 success, 1 connection, completion or verification failure, 2 usage error."})
+public final class PerfCommand implements Runnable {
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        throw new CommandLine.ParameterException(spec.commandLine(), "missing test: write, read, send, atomic or tcp");
+    }
+
+    /** One perf test: the verb, perftest's options, and the run as server, client or both. */
+    abstract static class VerbCommand implements Callable<Integer> {
+
+        @Mixin
+        PerfOptions options;
+
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+
+        abstract PerfVerb verb();
+
+        @Override
+        public Integer call() {
+            CommandLine cl = spec.commandLine();
+            PerfConfig config = options.config(cl, verb());
+            InetSocketAddress server = options.serverAddress(cl);
+            PrintWriter out = cl.getOut();
+            PrintWriter err = cl.getErr();
+            try {
+                if (verb() == PerfVerb.TCP) {
+                    TcpBaseline tcp = new TcpBaseline(config, out);
+                    if (options.loopback) {
+                        tcp.loopback();
+                    } else if (server != null) {
+                        tcp.client(server);
+                    } else {
+                        tcp.server(new InetSocketAddress(InetAddress.getByName("0.0.0.0"), options.port),
+                                new CompletableFuture<>(), false);
+                    }
+                } else {
+                    PerfRunner runner = new PerfRunner(config, out);
+                    if (options.loopback) {
+                        runner.loopback();
+                    } else if (server != null) {
+                        runner.client(server);
+                    } else {
+                        runner.server(options.port);
+                    }
+                }
+                return CommandLine.ExitCode.OK;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                err.println("iwarp perf: interrupted");
+            } catch (Exception e) {
+                err.println("iwarp perf " + verb().name().toLowerCase() + ": " + Stacks.describe(e));
+            } finally {
+                out.flush();
+                err.flush();
+            }
+            return IwarpCommand.EXIT_FAILURE;
+        }
+    }
+
+    @Command(name = "write", mixinStandardHelpOptions = true, versionProvider = IwarpCommand.Version.class,
+            usageHelpAutoWidth = true, sortOptions = false,
+            description = "RDMA Write bandwidth (ib_write_bw), or with --latency the Write ping-pong (ib_write_lat)")
+    static final class Write extends VerbCommand {
+        @Override
+        PerfVerb verb() {
+            return PerfVerb.WRITE;
+        }
+    }
+
+    @Command(name = "read", mixinStandardHelpOptions = true, versionProvider = IwarpCommand.Version.class,
+            usageHelpAutoWidth = true, sortOptions = false,
+            description = "RDMA Read bandwidth (ib_read_bw), or with --latency one Read at a time (ib_read_lat)")
+    static final class Read extends VerbCommand {
+        @Override
+        PerfVerb verb() {
+            return PerfVerb.READ;
+        }
+    }
+
+    @Command(name = "send", mixinStandardHelpOptions = true, versionProvider = IwarpCommand.Version.class,
+            usageHelpAutoWidth = true, sortOptions = false,
+            description = "Send bandwidth with receive credits (ib_send_bw), or with --latency the Send ping-pong "
+                    + "(ib_send_lat)")
+    static final class Send extends VerbCommand {
+        @Override
+        PerfVerb verb() {
+            return PerfVerb.SEND;
+        }
+    }
+
+    @Command(name = "atomic", mixinStandardHelpOptions = true, versionProvider = IwarpCommand.Version.class,
+            usageHelpAutoWidth = true, sortOptions = false,
+            description = "RFC 7306 FetchAdd (or -A CMP_AND_SWAP) rate (ib_atomic_bw), or with --latency one at a "
+                    + "time (ib_atomic_lat)")
+    static final class Atomic extends VerbCommand {
+        @Override
+        PerfVerb verb() {
+            return PerfVerb.ATOMIC;
+        }
+    }
+
+    @Command(name = "tcp", mixinStandardHelpOptions = true, versionProvider = IwarpCommand.Version.class,
+            usageHelpAutoWidth = true, sortOptions = false,
+            description = "The baseline: a plain TCP stream (bandwidth) or ping-pong (--latency) with Netty, same "
+                    + "transport and sizes, so iWARP figures read as ratios to raw TCP")
+    static final class Tcp extends VerbCommand {
+        @Override
+        PerfVerb verb() {
+            return PerfVerb.TCP;
+        }
+    }
+}

@@ -1,0 +1,66 @@
+package org.iwarp4j.tools.perf;
+
+import java.nio.file.Path;
+import java.util.List;
+import org.iwarp4j.tools.cli.WireOptions;
+
+/**
+ * A validated perf configuration.
+ *
+ * @param verb             what is measured
+ * @param latency          ping-pong / one-at-a-time latency instead of bandwidth
+ * @param verify           check every octet moved (Write and Read bandwidth)
+ * @param compareSwap      atomic test: CmpSwap instead of FetchAdd
+ * @param sizes            message sizes, in order
+ * @param iterations       operations per size (when {@code durationSeconds} is 0)
+ * @param durationSeconds  measure each size this long instead of counting iterations
+ * @param txDepth          operations kept in flight (perftest's {@code -t})
+ * @param rxDepth          receives the server keeps posted in the Send test (perftest's {@code -r})
+ * @param gbits            report Gb/sec instead of MB/sec
+ * @param outJson          also write the results as JSON here, or {@code null}
+ * @param progress         show the progress line even when stderr is not a terminal
+ * @param wire             MPA settings and capture
+ */
+record PerfConfig(PerfVerb verb, boolean latency, boolean verify, boolean compareSwap, List<Integer> sizes,
+                  long iterations, int durationSeconds, int txDepth, int rxDepth, boolean gbits, Path outJson,
+                  boolean progress, WireOptions wire) {
+
+    /** The server's verification buffer: at most 16 MiB, at most 16384 messages, a whole number of windows. */
+    static final int VERIFY_BUFFER_MAX = 16 << 20;
+    static final int VERIFY_MESSAGES_MAX = 16384;
+
+    PerfConfig {
+        sizes = List.copyOf(sizes);
+    }
+
+    int maxSize() {
+        return sizes.stream().mapToInt(Integer::intValue).max().orElseThrow();
+    }
+
+    boolean durationMode() {
+        return durationSeconds > 0;
+    }
+
+    /** Messages of {@code size} per verification round: the server buffer holds exactly one round. */
+    int messagesPerRound(int size) {
+        int n = Math.max(1, Math.min(VERIFY_BUFFER_MAX / size, VERIFY_MESSAGES_MAX));
+        return Math.max(txDepth, n - n % txDepth);
+    }
+
+    int verifyBufferSize() {
+        return verify ? sizes.stream().mapToInt(s -> messagesPerRound(s) * s).max().orElseThrow() : 0;
+    }
+
+    /** Operations run before the measured ones (the JIT compiles the data path meanwhile), never reported. */
+    long warmup() {
+        if (verify) {
+            return 0;
+        }
+        return durationMode() ? Math.min(1000, 100L * txDepth) : Math.min(1000, iterations / 5);
+    }
+
+    String title() {
+        String name = verb == PerfVerb.ATOMIC ? "Atomic " + (compareSwap ? "CMP_AND_SWAP" : "FETCH_AND_ADD") : verb.title();
+        return name + (latency ? " Latency Test" : " BW Test");
+    }
+}

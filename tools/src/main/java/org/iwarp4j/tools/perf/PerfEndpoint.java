@@ -1,0 +1,143 @@
+package org.iwarp4j.tools.perf;
+
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.iwarp4j.tools.cli.CompletionWaiter;
+import org.iwarp4j.tools.cli.RegisteredBuffer;
+import org.iwarp4j.tools.cli.Stacks;
+import org.iwarp4j.verbs.Access;
+import org.iwarp4j.verbs.CompletionOpcode;
+import org.iwarp4j.verbs.CompletionQueue;
+import org.iwarp4j.verbs.ProtectionDomain;
+import org.iwarp4j.verbs.QueuePair;
+import org.iwarp4j.verbs.QueuePairConfig;
+import org.iwarp4j.verbs.ReceiveWorkRequest;
+import org.iwarp4j.verbs.Rnic;
+import org.iwarp4j.verbs.SendFlag;
+import org.iwarp4j.verbs.SendWorkRequest;
+import org.iwarp4j.verbs.VerbsException;
+import org.iwarp4j.verbs.WorkCompletion;
+import org.iwarp4j.verbs.cm.Connection;
+
+/**
+ * What both perf ends share: an RNIC, one completion queue for sends and receives (so one waiting thread sees
+ * data completions, credits and control messages in order), the control receive buffers (re-posted after
+ * each use) and the control Send (Solicited Event, RFC 5040 §5.3: how a receiver tells control from data).
+ */
+abstract class PerfEndpoint implements AutoCloseable {
+
+    static final long DATA_WR_ID = 1;
+    static final long CONTROL_SEND_WR_ID = 2;
+    static final long CREDIT_SEND_WR_ID = 3;
+    static final long CONTROL_RECEIVE_BASE = 1_000_000;
+    static final int CONTROL_RECEIVES = 16;
+    static final long WAIT_SECONDS = 30;
+    /**
+     * Poll this long before sleeping on the completion queue (perftest polls all the time; a sleeping thread
+     * costs a wake-up per operation, tens of microseconds).
+     */
+    static final long SPIN_NANOS = Long.getLong("iwarp.perf.spinNanos", 1_000_000);
+
+    final Rnic rnic;
+    final ProtectionDomain pd;
+    final CompletionQueue cq;
+    final CompletionWaiter waiter;
+    final RegisteredBuffer controlReceives;
+    final RegisteredBuffer controlSend;
+    final WorkCompletion[] completions = new WorkCompletion[64];
+    QueuePair qp;
+    Connection connection;
+    private final SendWorkRequest controlSendRequest;
+
+    PerfEndpoint(String name, int cqCapacity) throws VerbsException {
+        rnic = Stacks.openRnic(name);
+        try {
+            pd = rnic.allocateProtectionDomain();
+            cq = rnic.createCompletionQueue(cqCapacity);
+            controlReceives = RegisteredBuffer.allocate(pd, CONTROL_RECEIVES * ControlMessage.LENGTH, Access.LOCAL_WRITE);
+            controlSend = RegisteredBuffer.allocate(pd, ControlMessage.LENGTH);
+        } catch (VerbsException | RuntimeException e) {
+            rnic.close();
+            throw e;
+        }
+        waiter = new CompletionWaiter(cq, SPIN_NANOS);
+        for (int i = 0; i < completions.length; i++) {
+            completions[i] = new WorkCompletion();
+        }
+        controlSendRequest = new SendWorkRequest.Send(CONTROL_SEND_WR_ID, List.of(controlSend.sge()),
+                Set.of(SendFlag.SOLICITED));
+    }
+
+    QueuePair createQueuePair(int maxSendWr, int maxRecvWr, int irdOrd) throws VerbsException {
+        return pd.createQueuePair(QueuePairConfig.builder(cq, cq).maxSendWr(maxSendWr).maxRecvWr(maxRecvWr).maxSge(1)
+                .maxInlineData(64).ird(irdOrd).ord(irdOrd).rfc7306(true).build());
+    }
+
+    void postControlReceives() throws VerbsException {
+        for (int i = 0; i < CONTROL_RECEIVES; i++) {
+            postControlReceive(CONTROL_RECEIVE_BASE + i);
+        }
+    }
+
+    void postControlReceive(long wrId) throws VerbsException {
+        int i = (int) (wrId - CONTROL_RECEIVE_BASE);
+        qp.postReceive(ReceiveWorkRequest.of(wrId, controlReceives.sge(i * ControlMessage.LENGTH, ControlMessage.LENGTH)));
+    }
+
+    static boolean isControlReceive(WorkCompletion wc) {
+        return wc.opcode() == CompletionOpcode.RECV && wc.wrId() >= CONTROL_RECEIVE_BASE
+                && wc.wrId() < CONTROL_RECEIVE_BASE + CONTROL_RECEIVES;
+    }
+
+    /** The control message a receive completion delivered into a control buffer. */
+    ControlMessage controlMessage(WorkCompletion wc) {
+        return ControlMessage.readFrom(controlReceives.buffer(), (int) (wc.wrId() - CONTROL_RECEIVE_BASE)
+                * ControlMessage.LENGTH);
+    }
+
+    void sendControl(ControlMessage m) throws VerbsException {
+        m.writeTo(controlSend.buffer());
+        qp.postSend(controlSendRequest);
+    }
+
+    /** Fails on any unsuccessful completion, naming it (and its Terminate). */
+    static void check(WorkCompletion wc) throws PerfFailure {
+        if (!wc.isSuccess()) {
+            throw new PerfFailure(wc.status().isFlush() ? "the connection ended: " + wc
+                    : "completion failed: " + wc);
+        }
+    }
+
+    /** Fills {@link #completions}; fails when nothing completes within {@link #WAIT_SECONDS}. */
+    int poll() throws PerfFailure, InterruptedException {
+        int n = waiter.poll(completions, WAIT_SECONDS, TimeUnit.SECONDS);
+        if (n == 0) {
+            throw new PerfFailure("no completion for " + WAIT_SECONDS + " s (peer gone?)");
+        }
+        return n;
+    }
+
+    /** Polls without waiting. */
+    int pollNow() {
+        return cq.poll(completions);
+    }
+
+    static void zero(ByteBuffer b) {
+        for (int i = 0; i < b.capacity(); i += 8) {
+            if (i + 8 <= b.capacity()) {
+                b.putLong(i, 0);
+            } else {
+                for (int j = i; j < b.capacity(); j++) {
+                    b.put(j, (byte) 0);
+                }
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        rnic.close();
+    }
+}

@@ -1,0 +1,82 @@
+package org.iwarp4j.tools.perf;
+
+import java.nio.ByteBuffer;
+
+/**
+ * The test a perf client asks for, carried as the ULP private data of its MPA Request (RFC 5044 §7.1.1),
+ * so the server sizes its memory before it accepts. 36 octets, network byte order:
+ *
+ * <pre>
+ *  0                   1                   2                   3
+ *  0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
+ * +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+ * |                       magic "IWPF"                            |
+ * +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+ * |    version    |     verb      |    flags      |  atomic op    |
+ * +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+ * |                 largest message size (octets)                 |
+ * +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+ * |                    TX depth (operations in flight)            |
+ * +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+ * |                 client buffer address (Tagged Offset)         |
+ * +                                                               +
+ * |                                                               |
+ * +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+ * |                      client buffer STag                       |
+ * +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+ * |                     client buffer length                      |
+ * +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+ * |                    verification buffer size                   |
+ * +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+ * </pre>
+ *
+ * Flags: 0x01 latency (ping-pong), 0x02 verify content. The client buffer is where the server writes in
+ * the RDMA Write latency ping-pong.
+ */
+record PerfHello(PerfVerb verb, boolean latency, boolean verify, boolean compareSwap, int maxSize, int txDepth,
+                 long clientAddress, int clientStag, int clientLength, int verifyBufferSize) {
+
+    static final int MAGIC = 0x49575046; // "IWPF"
+    static final int VERSION = 1;
+    static final int LENGTH = 36;
+    static final int FLAG_LATENCY = 0x01;
+    static final int FLAG_VERIFY = 0x02;
+
+    static final int MAGIC_OFFSET = 0;
+    static final int VERSION_OFFSET = 4;
+    static final int VERB_OFFSET = 5;
+    static final int FLAGS_OFFSET = 6;
+    static final int ATOMIC_OFFSET = 7;
+    static final int MAX_SIZE_OFFSET = 8;
+    static final int TX_DEPTH_OFFSET = 12;
+    static final int ADDRESS_OFFSET = 16;
+    static final int STAG_OFFSET = 24;
+    static final int BUFFER_LENGTH_OFFSET = 28;
+    static final int VERIFY_SIZE_OFFSET = 32;
+
+    byte[] encode() {
+        ByteBuffer b = ByteBuffer.allocate(LENGTH);
+        b.putInt(MAGIC_OFFSET, MAGIC).put(VERSION_OFFSET, (byte) VERSION).put(VERB_OFFSET, (byte) verb.ordinal())
+                .put(FLAGS_OFFSET, (byte) ((latency ? FLAG_LATENCY : 0) | (verify ? FLAG_VERIFY : 0)))
+                .put(ATOMIC_OFFSET, (byte) (compareSwap ? 1 : 0)).putInt(MAX_SIZE_OFFSET, maxSize)
+                .putInt(TX_DEPTH_OFFSET, txDepth).putLong(ADDRESS_OFFSET, clientAddress).putInt(STAG_OFFSET, clientStag)
+                .putInt(BUFFER_LENGTH_OFFSET, clientLength).putInt(VERIFY_SIZE_OFFSET, verifyBufferSize);
+        return b.array();
+    }
+
+    /** Decodes a client's private data; a different length, magic or version is not a perf client. */
+    static PerfHello decode(byte[] data) {
+        if (data.length != LENGTH) {
+            throw new IllegalArgumentException("perf private data must be " + LENGTH + " octets, not " + data.length);
+        }
+        ByteBuffer b = ByteBuffer.wrap(data);
+        if (b.getInt(MAGIC_OFFSET) != MAGIC || b.get(VERSION_OFFSET) != VERSION) {
+            throw new IllegalArgumentException("not an iwarp perf client (magic/version)");
+        }
+        int flags = b.get(FLAGS_OFFSET);
+        return new PerfHello(PerfVerb.fromCode(b.get(VERB_OFFSET)), (flags & FLAG_LATENCY) != 0,
+                (flags & FLAG_VERIFY) != 0, b.get(ATOMIC_OFFSET) != 0, b.getInt(MAX_SIZE_OFFSET),
+                b.getInt(TX_DEPTH_OFFSET), b.getLong(ADDRESS_OFFSET), b.getInt(STAG_OFFSET),
+                b.getInt(BUFFER_LENGTH_OFFSET), b.getInt(VERIFY_SIZE_OFFSET));
+    }
+}

@@ -1,0 +1,143 @@
+package org.iwarp4j.tools.perf;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.iwarp4j.tools.cli.WireOptions;
+import picocli.CommandLine;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** perftest's options, shared by every {@code iwarp perf} test. */
+public final class PerfOptions {
+
+    /** perftest's default port. */
+    public static final int DEFAULT_PORT = 18515;
+    /** perftest's MAX_SIZE: {@code -a} runs 2..2^23. */
+    static final int MAX_SIZE = 1 << 23;
+
+    @Parameters(index = "0", arity = "0..1", paramLabel = "SERVER",
+            description = "the server to connect to (client); without it this is the server, which waits for one client")
+    String server;
+
+    @Option(names = {"-s", "--size"}, paramLabel = "SIZE",
+            description = "message size in octets, 1.." + MAX_SIZE + " (default 65536; 2 with --latency; Atomic: 8)")
+    Integer size;
+
+    @Option(names = {"-a", "--all"}, description = "run every size 2, 4, ... 2^23 (Atomic: 8 only)")
+    boolean all;
+
+    @Option(names = {"-n", "--iters"}, paramLabel = "N",
+            description = "iterations per size, 5..100000000 (default 5000; 1000 with --latency)")
+    Long iterations;
+
+    @Option(names = {"-D", "--duration"}, paramLabel = "SECONDS", description = "measure each size for SECONDS instead")
+    Integer duration;
+
+    @Option(names = {"-p", "--port"}, paramLabel = "PORT", defaultValue = "" + DEFAULT_PORT,
+            description = "port (default ${DEFAULT-VALUE})")
+    int port;
+
+    @Option(names = {"-t", "--tx-depth"}, paramLabel = "N",
+            description = "operations in flight, 1..15000 (default 128; 1 with --latency)")
+    Integer txDepth;
+
+    @Option(names = "--latency", description = "latency instead of bandwidth: perftest's ib_*_lat (ping-pong for "
+            + "write, send and tcp; one operation at a time for read and atomic)")
+    boolean latency;
+
+    @Option(names = {"-A", "--atomic_type"}, paramLabel = "TYPE", defaultValue = "FETCH_AND_ADD",
+            description = "atomic test: FETCH_AND_ADD (default) or CMP_AND_SWAP")
+    String atomicType;
+
+    @Option(names = "--report_gbits", description = "report Gb/sec instead of MB/sec")
+    boolean gbits;
+
+    @Option(names = {"--out_json", "--out_json_file"}, paramLabel = "FILE", description = "also write the results as JSON")
+    Path outJson;
+
+    @Option(names = "--loopback", description = "run the server and the client in this JVM over 127.0.0.1")
+    boolean loopback;
+
+    @Option(names = "--progress", description = "show the progress line on stderr even when it is not a terminal "
+            + "(it appears on runs longer than 2 s)")
+    boolean progress;
+
+    @Option(names = "--verify", description = "write and read: check every octet that crosses the connection "
+            + "(Write: the server checks each round of its buffer; Read: the client checks each Read)")
+    boolean verify;
+
+    @Mixin
+    WireOptions wire;
+
+    /** Validates the options for {@code verb}; usage errors throw {@link CommandLine.ParameterException}. */
+    PerfConfig config(CommandLine cl, PerfVerb verb) {
+        if (server != null && loopback) {
+            throw new CommandLine.ParameterException(cl, "--loopback runs both ends here: give no SERVER");
+        }
+        if (port < 0 || port > 65535) {
+            throw new CommandLine.ParameterException(cl, "invalid port " + port);
+        }
+        if (all && size != null) {
+            throw new CommandLine.ParameterException(cl, "-a runs every size: do not give -s");
+        }
+        if (iterations != null && duration != null) {
+            throw new CommandLine.ParameterException(cl, "-n and -D exclude each other");
+        }
+        if (iterations != null && (iterations < 5 || iterations > 100_000_000)) {
+            throw new CommandLine.ParameterException(cl, "-n must be 5..100000000: " + iterations);
+        }
+        if (duration != null && (duration < 1 || duration > 86_400)) {
+            throw new CommandLine.ParameterException(cl, "-D must be 1..86400 seconds: " + duration);
+        }
+        if (txDepth != null && (txDepth < 1 || txDepth > 15000)) {
+            throw new CommandLine.ParameterException(cl, "-t must be 1..15000: " + txDepth);
+        }
+        if (verify && (latency || (verb != PerfVerb.WRITE && verb != PerfVerb.READ))) {
+            throw new CommandLine.ParameterException(cl, "--verify applies to write and read bandwidth");
+        }
+        boolean compareSwap;
+        switch (atomicType.toUpperCase()) {
+            case "FETCH_AND_ADD" -> compareSwap = false;
+            case "CMP_AND_SWAP" -> compareSwap = true;
+            default -> throw new CommandLine.ParameterException(cl, "-A must be FETCH_AND_ADD or CMP_AND_SWAP");
+        }
+        List<Integer> sizes = new ArrayList<>();
+        if (verb == PerfVerb.ATOMIC) {
+            if (size != null && size != 8) {
+                throw new CommandLine.ParameterException(cl, "atomics operate on 8 octets (RFC 7306 §5.1): -s 8");
+            }
+            sizes.add(8);
+        } else if (all) {
+            for (int s = 2; s <= MAX_SIZE; s <<= 1) {
+                sizes.add(s);
+            }
+        } else {
+            int s = size != null ? size : latency ? 2 : 65536;
+            if (s < 1 || s > MAX_SIZE) {
+                throw new CommandLine.ParameterException(cl, "-s must be 1.." + MAX_SIZE + ": " + s);
+            }
+            sizes.add(s);
+        }
+        int depth = latency ? 1 : txDepth != null ? txDepth : 128;
+        long iters = iterations != null ? iterations : latency ? 1000 : 5000;
+        return new PerfConfig(verb, latency, verify, compareSwap, sizes, iters, duration == null ? 0 : duration, depth,
+                512, gbits, outJson, progress, wire);
+    }
+
+    /** The server's address, or {@code null} in server mode (and with --loopback). */
+    InetSocketAddress serverAddress(CommandLine cl) {
+        if (server == null) {
+            return null;
+        }
+        try {
+            return new InetSocketAddress(InetAddress.getByName(server), port);
+        } catch (UnknownHostException e) {
+            throw new CommandLine.ParameterException(cl, "unknown host " + server);
+        }
+    }
+}

@@ -1,0 +1,101 @@
+package org.iwarp4j.tools.perf;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.iwarp4j.tools.report.Json;
+import org.iwarp4j.tools.report.JsonWriter;
+
+/**
+ * perftest's report: the dashed block with the test name and parameters, then its result table in its
+ * column layout and number formats (perftest_parameters.h: RESULT_FMT, REPORT_FMT, RESULT_FMT_LAT,
+ * REPORT_FMT_LAT). MB/sec is 2^20 octets per second and Gb/sec 10^9 bits per second, as in perftest.
+ */
+final class PerfReport {
+
+    static final String RESULT_LINE = "---------------------------------------------------------------------------------------";
+    static final String BW_HEADER = " #bytes     #iterations    BW peak[MB/sec]    BW average[MB/sec]   MsgRate[Mpps]";
+    static final String BW_HEADER_G = " #bytes     #iterations    BW peak[Gb/sec]    BW average[Gb/sec]   MsgRate[Mpps]";
+    static final String LAT_HEADER = " #bytes #iterations    t_min[usec]    t_max[usec]  t_typical[usec]    t_avg[usec]    "
+            + "t_stdev[usec]   99% percentile[usec]   99.9% percentile[usec] ";
+
+    private final PrintWriter out;
+    private final PerfConfig config;
+    private final List<PerfResult> results = new ArrayList<>();
+
+    PerfReport(PrintWriter out, PerfConfig config) {
+        this.out = out;
+        this.config = config;
+    }
+
+    void header(List<String> parameters) {
+        out.println(RESULT_LINE);
+        int pad = Math.max(0, (RESULT_LINE.length() - config.title().length()) / 2);
+        out.println(" ".repeat(pad) + config.title());
+        parameters.forEach(p -> out.println(" " + p));
+        out.println(RESULT_LINE);
+        out.println(config.latency() ? LAT_HEADER : config.gbits() ? BW_HEADER_G : BW_HEADER);
+        out.flush();
+    }
+
+    void line(PerfResult r) {
+        results.add(r);
+        out.println(format(r, config.latency(), config.gbits()));
+        out.flush();
+    }
+
+    void footer() {
+        out.println(RESULT_LINE);
+        out.flush();
+    }
+
+    List<PerfResult> results() {
+        return List.copyOf(results);
+    }
+
+    /** One table line in perftest's format (REPORT_FMT / REPORT_FMT_LAT). */
+    static String format(PerfResult r, boolean latency, boolean gbits) {
+        if (latency) {
+            LatencyMeter.LatencyStats s = r.latency();
+            return String.format(" %-7d %d          %-7.2f        %-7.2f      %-7.2f  \t       %-7.2f     \t%-7.2f\t\t%-7.2f "
+                    + "\t\t%-7.2f", r.size(), r.iterations(), s.min(), s.max(), s.typical(), s.avg(), s.stdev(), s.p99(),
+                    s.p999());
+        }
+        return String.format(" %-7d    %-10d       %-7.2f            %-7.2f\t\t   %-7.6f", r.size(), r.iterations(),
+                unit(r.peakBytesPerSecond(), gbits), unit(r.avgBytesPerSecond(), gbits), r.messagesPerSecond() / 1e6);
+    }
+
+    static double unit(double bytesPerSecond, boolean gbits) {
+        return gbits ? bytesPerSecond * 8 / 1e9 : bytesPerSecond / (1 << 20);
+    }
+
+    /** The results as one JSON object ({@code --out_json}). */
+    void writeJson(Path file, List<String> parameters) throws IOException {
+        List<Json> lines = new ArrayList<>();
+        for (PerfResult r : results) {
+            List<Object> kv = new ArrayList<>(List.of("bytes", Json.num(r.size()), "iterations", Json.num(r.iterations())));
+            if (config.latency()) {
+                LatencyMeter.LatencyStats s = r.latency();
+                kv.addAll(List.of("t_min_usec", Json.real(s.min()), "t_max_usec", Json.real(s.max()), "t_typical_usec",
+                        Json.real(s.typical()), "t_avg_usec", Json.real(s.avg()), "t_stdev_usec", Json.real(s.stdev()),
+                        "p99_usec", Json.real(s.p99()), "p99_9_usec", Json.real(s.p999())));
+            }
+            kv.addAll(List.of("bw_peak_MBps", Json.real(unit(r.peakBytesPerSecond(), false)), "bw_avg_MBps",
+                    Json.real(unit(r.avgBytesPerSecond(), false)), "bw_avg_Gbps", Json.real(unit(r.avgBytesPerSecond(), true)),
+                    "msg_rate_Mpps", Json.real(r.messagesPerSecond() / 1e6)));
+            lines.add(Json.obj(kv.toArray()));
+        }
+        Json doc = Json.obj("test", Json.str(config.title()), "verb", Json.str(config.verb().name().toLowerCase()),
+                "mode", Json.str(config.latency() ? "latency" : "bandwidth"),
+                "tx_depth", Json.num(config.txDepth()), "crc", Json.bool(config.wire().crc()),
+                "markers", Json.bool(config.wire().markers()),
+                "duration_s", Json.num(config.durationSeconds()),
+                "parameters", Json.arr(parameters.stream().map(p -> (Json) Json.str(p.strip())).toList()),
+                "results", Json.arr(lines));
+        Files.writeString(file, JsonWriter.write(doc) + "\n", StandardCharsets.UTF_8);
+    }
+}

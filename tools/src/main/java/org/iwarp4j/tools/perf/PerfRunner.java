@@ -1,0 +1,129 @@
+package org.iwarp4j.tools.perf;
+
+import java.io.PrintWriter;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.iwarp4j.tools.cli.Stacks;
+
+/** Runs an iWARP perf test as server, as client, or both in one JVM ({@code --loopback}). */
+final class PerfRunner {
+
+    private final PerfConfig config;
+    private final PrintWriter out;
+
+    PerfRunner(PerfConfig config, PrintWriter out) {
+        this.config = config;
+        this.out = out;
+    }
+
+    /** Server mode: one client's test, its result lines printed as they come. */
+    void server(int port) throws Exception {
+        InetSocketAddress bind = new InetSocketAddress(InetAddress.getByName("0.0.0.0"), port);
+        ServerReport reporter = new ServerReport(out);
+        try (PerfServer server = new PerfServer(bind, config.wire(), reporter)) {
+            server.listen();
+            out.println("************************************");
+            out.println("* Waiting for client to connect... *");
+            out.println("************************************");
+            out.flush();
+            PerfHello hello = server.accept();
+            reporter.start(hello, server);
+            server.serve();
+            reporter.end();
+        }
+    }
+
+    /** Client mode: the test against {@code server}; returns the results (also printed, and written as JSON). */
+    List<PerfResult> client(InetSocketAddress server) throws Exception {
+        PerfReport report = new PerfReport(out, config);
+        try (PerfClient client = new PerfClient(config)) {
+            client.connect(server);
+            List<String> parameters = client.parameters(server.toString());
+            report.header(parameters);
+            List<PerfResult> results;
+            try (ProgressLine progress = ProgressLine.startIf(config.progress(), config.title())) {
+                results = client.run(report, progress == null ? null : progress::update);
+            } finally {
+                client.disconnect();
+            }
+            report.footer();
+            if (config.outJson() != null) {
+                report.writeJson(config.outJson(), parameters);
+            }
+            return results;
+        }
+    }
+
+    /** Both ends here: a quiet server on an ephemeral loopback port, the client against it. */
+    List<PerfResult> loopback() throws Exception {
+        InetSocketAddress bind = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
+        try (PerfServer server = new PerfServer(bind, config.wire().withoutPcap(), m -> { })) {
+            int port = server.listen();
+            CompletableFuture<Void> served = CompletableFuture.runAsync(() -> {
+                try {
+                    server.accept();
+                    server.serve();
+                } catch (Exception e) {
+                    throw new IllegalStateException(Stacks.describe(e), e);
+                }
+            }, r -> {
+                Thread t = new Thread(r, "iwarp-perf-server");
+                t.setDaemon(true);
+                t.start();
+            });
+            List<PerfResult> results = client(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+            try {
+                served.get(30, TimeUnit.SECONDS);
+            } catch (java.util.concurrent.ExecutionException e) {
+                throw new PerfFailure("server: " + Stacks.describe(e.getCause()));
+            }
+            return results;
+        }
+    }
+
+    /** The server's report: its header once the client's test is known, then each RESULT the client sends. */
+    private static final class ServerReport implements PerfServer.Reporter {
+        private final PrintWriter out;
+        private PerfConfig test;
+
+        ServerReport(PrintWriter out) {
+            this.out = out;
+        }
+
+        void start(PerfHello hello, PerfServer server) {
+            test = new PerfConfig(hello.verb(), hello.latency(), hello.verify(), hello.compareSwap(),
+                    List.of(hello.maxSize()), 0, 0, hello.txDepth(), 0, false, null, false, null);
+            var p = server.connection().parameters();
+            new PerfReport(out, test).header(List.of(
+                    String.format("Number of qps   : 1\t\tTransport type : IW (iwarp4j, %s)", server.rnic().transport()),
+                    "Connection type : RC\t\tUsing SRQ      : OFF",
+                    String.format("MPA             : rev %d, CRC %s, markers %s/%s, MULPDU %d", p.mpaRevision(),
+                            p.crc() ? "on" : "off", p.txMarkers() ? "on" : "off", p.rxMarkers() ? "on" : "off", p.mulpdu()),
+                    "remote address  : " + server.connection().remoteAddress(),
+                    "(the client runs the test and measures; these are its results)"));
+        }
+
+        @Override
+        public void result(ControlMessage m) {
+            long iterations = m.iterations();
+            double seconds = Math.max(1, m.a()) / 1e9;
+            double rate = iterations / seconds;
+            if (test.latency()) {
+                out.printf(" %-7d %d          (latency: see the client's report; %.6f Mpps)%n", m.size(), iterations,
+                        rate / 1e6);
+            } else {
+                out.println(PerfReport.format(new PerfResult(m.size(), iterations, Double.longBitsToDouble(m.b()),
+                        rate * m.size(), rate, null), false, false));
+            }
+            out.flush();
+        }
+
+        void end() {
+            out.println(PerfReport.RESULT_LINE);
+            out.flush();
+        }
+    }
+}

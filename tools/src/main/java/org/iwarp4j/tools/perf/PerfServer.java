@@ -1,0 +1,320 @@
+package org.iwarp4j.tools.perf;
+
+import java.lang.invoke.VarHandle;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.iwarp4j.tools.cli.RegisteredBuffer;
+import org.iwarp4j.tools.cli.Stacks;
+import org.iwarp4j.tools.cli.WireOptions;
+import org.iwarp4j.verbs.Access;
+import org.iwarp4j.verbs.CompletionOpcode;
+import org.iwarp4j.verbs.PreparedSend;
+import org.iwarp4j.verbs.ReceiveWorkRequest;
+import org.iwarp4j.verbs.SendFlag;
+import org.iwarp4j.verbs.SendWorkRequest;
+import org.iwarp4j.verbs.Stag;
+import org.iwarp4j.verbs.VerbsException;
+import org.iwarp4j.verbs.WorkCompletion;
+import org.iwarp4j.verbs.cm.AcceptOptions;
+import org.iwarp4j.verbs.cm.ConnectionRequest;
+import org.iwarp4j.verbs.cm.Listener;
+
+/**
+ * The passive end of a perf run: serves one client. It sizes its memory from the client's {@link PerfHello},
+ * answers with a {@link PerfWelcome}, and then follows the client's control messages: it echoes in the
+ * ping-pong tests, keeps receives posted and returns credits in the Send test, checks every octet of each
+ * verification round, and reports each result line.
+ */
+final class PerfServer implements AutoCloseable {
+
+    private final InetSocketAddress bind;
+    private final WireOptions wire;
+    private final Session session;
+    private final CompletableFuture<ConnectionRequest> request = new CompletableFuture<>();
+    private Listener listener;
+
+    PerfServer(InetSocketAddress bind, WireOptions wire, Reporter reporter) throws VerbsException {
+        this.bind = bind;
+        this.wire = wire;
+        this.session = new Session(reporter);
+    }
+
+    /** Binds (the listener exists when this returns); returns the port, e.g. after binding port 0. */
+    int listen() throws VerbsException {
+        listener = session.rnic.listen(bind, wire.listen().build(), r -> {
+            if (!request.complete(r)) {
+                r.reject("busy: one client at a time".getBytes(StandardCharsets.US_ASCII));
+            }
+        });
+        return listener.localAddress().getPort();
+    }
+
+    /** Waits for the client, sizes the memory for its test and accepts it; returns the test. */
+    PerfHello accept() throws Exception {
+        ConnectionRequest r = request.get();
+        PerfHello hello;
+        try {
+            hello = PerfHello.decode(r.privateData());
+        } catch (IllegalArgumentException e) {
+            r.reject(("iwarp perf: " + e.getMessage()).getBytes(StandardCharsets.US_ASCII));
+            throw new PerfFailure("rejected a connection from " + r.remoteAddress() + ": " + e.getMessage());
+        }
+        session.prepare(hello, r);
+        return hello;
+    }
+
+    /** Serves the accepted client until it is done and disconnected. */
+    void serve() throws Exception {
+        session.serve();
+    }
+
+    org.iwarp4j.verbs.Rnic rnic() {
+        return session.rnic;
+    }
+
+    org.iwarp4j.verbs.cm.Connection connection() {
+        return session.connection;
+    }
+
+    @Override
+    public void close() {
+        try {
+            if (listener != null) {
+                listener.close();
+            }
+        } finally {
+            session.close();
+        }
+    }
+
+    /** The server's queue pair, memory and loop. */
+    static final class Session extends PerfEndpoint {
+
+        private static final long DATA_RECEIVE_BASE = 2_000_000;
+        private final Reporter reporter;
+        private PerfHello hello;
+        private RegisteredBuffer target;
+        private RegisteredBuffer echo;
+        private RegisteredBuffer credits;
+        private int dataReceives;
+        private long reposted;
+        private long reported;
+        private SendWorkRequest creditRequest;
+        private int phaseSize;
+        private long phaseSeed;
+        private ReceiveWorkRequest[] dataReceiveRequests;
+        private PreparedSend echoSend;
+        private int echoSize;
+
+        Session(Reporter reporter) throws VerbsException {
+            super("perf-server", 1 << 16);
+            this.reporter = reporter;
+        }
+
+        private void prepare(PerfHello h, ConnectionRequest r) throws Exception {
+            this.hello = h;
+            int max = Math.max(h.maxSize(), 8);
+            boolean sendTest = h.verb() == PerfVerb.SEND;
+            int length = h.verify() ? h.verifyBufferSize() : sendTest ? Math.max(max, ControlMessage.LENGTH) : max;
+            target = switch (h.verb()) {
+                case WRITE -> RegisteredBuffer.allocate(pd, length, Access.LOCAL_WRITE, Access.REMOTE_WRITE);
+                case READ -> RegisteredBuffer.allocate(pd, length, Access.REMOTE_READ);
+                case ATOMIC -> RegisteredBuffer.allocate(pd, 8, Access.LOCAL_WRITE, Access.REMOTE_ATOMIC);
+                default -> RegisteredBuffer.allocate(pd, length, Access.LOCAL_WRITE);
+            };
+            if (h.latency() && (h.verb() == PerfVerb.WRITE || sendTest)) {
+                echo = RegisteredBuffer.allocate(pd, max);
+            }
+            dataReceives = sendTest ? (h.latency() ? 4 : Math.max(4, h.txDepth() * 4)) : 0;
+            int irdOrd = Math.min(128, Math.max(1, h.txDepth()));
+            qp = createQueuePair(64, sendTest ? dataReceives : CONTROL_RECEIVES, irdOrd);
+            if (sendTest) {
+                credits = RegisteredBuffer.allocate(pd, 8);
+                creditRequest = new SendWorkRequest.Send(CREDIT_SEND_WR_ID, List.of(credits.sge()), Set.of());
+                dataReceiveRequests = new ReceiveWorkRequest[dataReceives];
+                for (int i = 0; i < dataReceives; i++) {
+                    // Every receive covers the same buffer (the data is not kept); built once, re-posted as it is.
+                    dataReceiveRequests[i] = ReceiveWorkRequest.of(DATA_RECEIVE_BASE + i, target.sge());
+                    qp.postReceive(dataReceiveRequests[i]);
+                }
+            } else {
+                postControlReceives();
+            }
+            // Accept: IRD/ORD as the client asks (RFC 6581 §9.1), the test's memory in the Reply's private data.
+            int ird = r.ord() >= 0 ? Math.min(r.ord(), 128) : -1;
+            int ord = r.ird() >= 0 ? Math.min(r.ird(), 128) : -1;
+            PerfWelcome welcome = new PerfWelcome(dataReceives, target.address(), target.stag().value(), target.length());
+            connection = Stacks.await(r.accept(qp, new AcceptOptions(welcome.encode(), ird, ord)), Duration.ofSeconds(30));
+        }
+
+        PerfHello hello() {
+            return hello;
+        }
+
+        /** Serves the client until its DONE; then waits for it to disconnect. */
+        void serve() throws Exception {
+            while (true) {
+                int n = poll();
+                for (int i = 0; i < n; i++) {
+                    WorkCompletion wc = completions[i];
+                    check(wc);
+                    if (wc.opcode() != CompletionOpcode.RECV) {
+                        continue; // our Sends (unsignaled: only errors would show)
+                    }
+                    ControlMessage m = receive(wc);
+                    if (m != null && handle(m)) {
+                        connection.closeFuture().toCompletableFuture().get(WAIT_SECONDS, TimeUnit.SECONDS);
+                        return;
+                    }
+                }
+            }
+        }
+
+        /** A receive completion: re-posts it; returns the control message it carried, or null for data. */
+        private ControlMessage receive(WorkCompletion wc) throws Exception {
+            if (isControlReceive(wc)) {
+                ControlMessage m = controlMessage(wc);
+                postControlReceive(wc.wrId());
+                return m;
+            }
+            // The Send test: data and control land in the same receives; control has the SE flag.
+            ControlMessage m = wc.solicited() ? ControlMessage.readFrom(target.buffer(), 0) : null;
+            long size = wc.byteLength();
+            qp.postReceive(dataReceiveRequests[(int) (wc.wrId() - DATA_RECEIVE_BASE)]);
+            reposted++;
+            if (m == null && hello.latency()) {
+                echo((int) size);
+            }
+            if (!hello.latency() && reposted - reported >= Math.max(1, dataReceives / 4)) {
+                credits.buffer().putLong(0, reposted);
+                reported = reposted;
+                qp.postSend(creditRequest);
+            }
+            return m;
+        }
+
+        /** The Send ping-pong: the same number of octets back, with a Send prepared for the phase's size. */
+        private void echo(int size) throws VerbsException {
+            if (echoSend == null || echoSize != size) {
+                if (echoSend != null) {
+                    echoSend.close();
+                }
+                echoSend = qp.prepare(new SendWorkRequest.Send(DATA_WR_ID, List.of(echo.sge(0, size)), Set.of()));
+                echoSize = size;
+            }
+            echoSend.execute();
+        }
+
+        /** Returns true at DONE. */
+        private boolean handle(ControlMessage m) throws Exception {
+            switch (m.type()) {
+                case PHASE -> {
+                    phaseSize = m.size();
+                    phaseSeed = m.b();
+                    if (hello.verify() && hello.verb() == PerfVerb.READ) {
+                        int per = target.length() / phaseSize * phaseSize;
+                        VerifyPattern.fill(target.buffer(), 0, phaseSeed, 0, per);
+                    }
+                    if (echo != null && hello.verb() == PerfVerb.WRITE) {
+                        zero(target.buffer());
+                    }
+                    reply(ControlMessage.of(ControlMessage.Type.READY));
+                    if (echo != null && hello.verb() == PerfVerb.WRITE) {
+                        writeEchoes(m.iterations());
+                    }
+                }
+                case VERIFY -> {
+                    int length = (int) Math.min(target.length(), m.iterations() * (long) m.size());
+                    VarHandle.acquireFence();
+                    int bad = VerifyPattern.firstMismatch(target.buffer(), 0, m.a(), 0, length);
+                    reply(new ControlMessage(ControlMessage.Type.ACK, 0, 0, bad < 0 ? 0 : bad + 1L, 0, 0, 0));
+                }
+                case RESULT -> {
+                    reporter.result(m);
+                    reply(ControlMessage.of(ControlMessage.Type.ACK));
+                }
+                case DONE -> {
+                    reply(ControlMessage.of(ControlMessage.Type.ACK));
+                    return true;
+                }
+                default -> throw new PerfFailure("unexpected control message " + m.type() + " from the client");
+            }
+            return false;
+        }
+
+        private void reply(ControlMessage m) throws VerbsException {
+            sendControl(m);
+        }
+
+        /**
+         * The Write ping-pong (perftest's write_lat): waits for the client's mark in the last octet of the target,
+         * then RDMA Writes the same mark back; until {@code iterations} (or, in duration mode, the client's RESULT).
+         */
+        private void writeEchoes(long iterations) throws Exception {
+            int size = phaseSize;
+            ByteBuffer in = target.buffer();
+            PreparedSend back = qp.prepare(new SendWorkRequest.RdmaWrite(DATA_WR_ID, List.of(echo.sge(0, size)),
+                    new Stag(hello.clientStag()), hello.clientAddress(), Set.of()));
+            try {
+                for (long i = 0; iterations == 0 || i < iterations; i++) {
+                    byte mark = (byte) (i % 255 + 1);
+                    if (!awaitMark(in, size - 1, mark)) {
+                        return; // the client ended the phase (duration mode); its RESULT is queued
+                    }
+                    echo.buffer().put(size - 1, mark);
+                    back.execute();
+                }
+            } finally {
+                back.close();
+            }
+        }
+
+        /** Spins for the mark; false if a control receive arrived instead (the end of a timed phase). */
+        private boolean awaitMark(ByteBuffer b, int index, byte mark) throws Exception {
+            long spins = 0;
+            long deadline = 0;
+            while (true) {
+                VarHandle.acquireFence();
+                if (b.get(index) == mark) {
+                    return true;
+                }
+                Thread.onSpinWait();
+                if ((++spins & 0xFFF) == 0) {
+                    int n = pollNow();
+                    for (int i = 0; i < n; i++) {
+                        WorkCompletion wc = completions[i];
+                        check(wc);
+                        if (wc.opcode() == CompletionOpcode.RECV) {
+                            ControlMessage m = receive(wc);
+                            if (m != null) {
+                                if (handle(m)) {
+                                    throw new PerfFailure("the client ended the run in the middle of a phase");
+                                }
+                                return false;
+                            }
+                        }
+                    }
+                    long now = System.nanoTime();
+                    if (deadline == 0) {
+                        deadline = now + WAIT_SECONDS * 1_000_000_000L;
+                    } else if (now > deadline) {
+                        throw new PerfFailure("the client's RDMA Write did not arrive within " + WAIT_SECONDS + " s");
+                    }
+                    Thread.yield();
+                }
+            }
+        }
+    }
+
+    /** Where the server's result lines go. */
+    interface Reporter {
+        /** The client's RESULT of a phase. */
+        void result(ControlMessage clientResult);
+    }
+}

@@ -1,0 +1,428 @@
+package org.iwarp4j.tools.perf;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.epoll.EpollServerSocketChannel;
+import io.netty.channel.epoll.EpollSocketChannel;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.ChannelInputShutdownEvent;
+import io.netty.channel.socket.DuplexChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.util.ReferenceCountUtil;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import java.io.PrintWriter;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code iwarp perf tcp}: the same measurements over plain TCP with Netty (the transport the iWARP stack uses,
+ * epoll when available, TCP_NODELAY, one event loop per end), so every iWARP figure can be read as a ratio:
+ * a stream of {@code SIZE}-octet writes (bandwidth) and a {@code SIZE}-octet ping-pong (latency, half the
+ * round trip). Both run on the event loops themselves: the baseline has no application-thread hand-off, which
+ * the iWARP figures include (posting and polling).
+ *
+ * <p>Protocol, per size one connection: a 16-octet header (magic "IWTC", mode, size, 0); in stream mode the
+ * client half-closes when done and the server answers with the 8-octet count it received.
+ */
+final class TcpBaseline {
+
+    private static final int MAGIC = 0x49575443; // "IWTC"
+    private static final int STREAM = 0;
+    private static final int PING_PONG = 1;
+    private static final int DONE = 2;
+    private static final int HEADER = 16;
+    private static final int FLUSH_EVERY = 16;
+
+    private final PerfConfig config;
+    private final PrintWriter out;
+
+    TcpBaseline(PerfConfig config, PrintWriter out) {
+        this.config = config;
+        this.out = out;
+    }
+
+    static String transport() {
+        return Epoll.isAvailable() ? "EPOLL" : "NIO";
+    }
+
+    private static EventLoopGroup group(String name) {
+        return new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory(name, true),
+                Epoll.isAvailable() ? EpollIoHandler.newFactory() : NioIoHandler.newFactory());
+    }
+
+    // ------------------------------------------------------------------ server
+
+    /** Serves clients until one sends DONE; returns the bound port through {@code bound}. */
+    void server(InetSocketAddress bind, CompletableFuture<Integer> bound, boolean quiet) throws Exception {
+        EventLoopGroup group = group("iwarp-tcp-server");
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        try {
+            Channel listener = new ServerBootstrap().group(group, group)
+                    .channel(Epoll.isAvailable() ? EpollServerSocketChannel.class : NioServerSocketChannel.class)
+                    .option(ChannelOption.SO_REUSEADDR, true)
+                    .childOption(ChannelOption.TCP_NODELAY, true)
+                    .childOption(ChannelOption.ALLOW_HALF_CLOSURE, true)
+                    .childHandler(new ChannelInitializer<Channel>() {
+                        @Override
+                        protected void initChannel(Channel ch) {
+                            ch.pipeline().addLast(new ServerHandler(done));
+                        }
+                    }).bind(bind).sync().channel();
+            bound.complete(((InetSocketAddress) listener.localAddress()).getPort());
+            if (!quiet) {
+                out.println("************************************");
+                out.println("* Waiting for client to connect... *");
+                out.println("************************************");
+                out.flush();
+            }
+            done.get();
+            listener.close().sync();
+        } catch (Exception e) {
+            bound.completeExceptionally(e);
+            throw e;
+        } finally {
+            group.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
+        }
+    }
+
+    private static final class ServerHandler extends ChannelInboundHandlerAdapter {
+        private final CompletableFuture<Void> done;
+        private ByteBuf pending;
+        private int mode = -1;
+        private int size;
+        private long received;
+
+        ServerHandler(CompletableFuture<Void> done) {
+            this.done = done;
+        }
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            ByteBuf in = (ByteBuf) msg;
+            if (mode == STREAM) {
+                received += in.readableBytes();
+                in.release();
+                return;
+            }
+            if (pending == null) {
+                pending = ctx.alloc().buffer();
+            }
+            pending.writeBytes(in);
+            in.release();
+            if (mode < 0) {
+                if (pending.readableBytes() < HEADER) {
+                    return;
+                }
+                if (pending.readInt() != MAGIC) {
+                    ctx.close();
+                    return;
+                }
+                mode = pending.readInt();
+                size = pending.readInt();
+                pending.skipBytes(4);
+                if (mode == DONE) {
+                    ctx.close();
+                    done.complete(null);
+                    return;
+                }
+                if (mode == STREAM) {
+                    received = pending.readableBytes();
+                    pending.release();
+                    pending = null;
+                    return;
+                }
+            }
+            boolean wrote = false;
+            while (pending.readableBytes() >= size) {
+                ctx.write(pending.readRetainedSlice(size));
+                wrote = true;
+            }
+            pending.discardReadBytes();
+            if (wrote) {
+                ctx.flush();
+            }
+        }
+
+        @Override
+        public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+            if (evt instanceof ChannelInputShutdownEvent) {
+                ByteBuf reply = ctx.alloc().buffer(8).writeLong(received);
+                ctx.writeAndFlush(reply).addListener(ChannelFutureListener.CLOSE);
+            }
+            ReferenceCountUtil.release(evt);
+        }
+
+        @Override
+        public void handlerRemoved(ChannelHandlerContext ctx) {
+            if (pending != null) {
+                pending.release();
+                pending = null;
+            }
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            ctx.close();
+        }
+    }
+
+    // ------------------------------------------------------------------ client
+
+    List<PerfResult> client(InetSocketAddress server) throws Exception {
+        EventLoopGroup group = group("iwarp-tcp-client");
+        PerfReport report = new PerfReport(out, config);
+        List<PerfResult> results = new ArrayList<>();
+        List<String> parameters = List.of(
+                String.format("Transport type  : TCP (Netty %s, TCP_NODELAY, one event loop per end)", transport()),
+                config.latency() ? "Mode            : ping-pong, t = half the round trip (perftest's ib_*_lat)"
+                        : "Mode            : stream of SIZE-octet writes, flushed every " + FLUSH_EVERY,
+                config.durationMode() ? "Duration        : " + config.durationSeconds() + " s per size"
+                        : "Iterations      : " + config.iterations() + " per size",
+                "Warm-up         : " + config.warmup() + " operations per size, not measured",
+                "remote address  : " + server);
+        report.header(parameters);
+        try (ProgressLine progress = ProgressLine.startIf(config.progress(), config.title())) {
+            for (int size : config.sizes()) {
+                ClientHandler h = new ClientHandler(size, progress);
+                Channel ch = connect(group, server, h);
+                PerfResult r = h.result.get(Math.max(120, 3L * config.durationSeconds() + 60), TimeUnit.SECONDS);
+                ch.closeFuture().await(10, TimeUnit.SECONDS);
+                report.line(r);
+                results.add(r);
+            }
+            ClientHandler bye = new ClientHandler(0, null);
+            bye.mode = DONE;
+            connect(group, server, bye).closeFuture().await(10, TimeUnit.SECONDS);
+        } finally {
+            group.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
+        }
+        report.footer();
+        if (config.outJson() != null) {
+            report.writeJson(config.outJson(), parameters);
+        }
+        return results;
+    }
+
+    private Channel connect(EventLoopGroup group, InetSocketAddress server, ClientHandler h) throws Exception {
+        var f = new Bootstrap().group(group)
+                .channel(Epoll.isAvailable() ? EpollSocketChannel.class : NioSocketChannel.class)
+                .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.ALLOW_HALF_CLOSURE, true)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, 10_000)
+                .handler(h).connect(server).await();
+        if (!f.isSuccess()) {
+            throw new PerfFailure("cannot connect to " + server + ": " + f.cause());
+        }
+        return f.channel();
+    }
+
+    /** Drives one size on the client's event loop: a warm-up, then the measured stream or ping-pong. */
+    private final class ClientHandler extends ChannelInboundHandlerAdapter {
+        final CompletableFuture<PerfResult> result = new CompletableFuture<>();
+        private final int size;
+        private final ProgressLine progress;
+        int mode;
+        private ByteBuf data;
+        private ChannelHandlerContext ctx;
+        private final BandwidthMeter meter = new BandwidthMeter();
+        private final LatencyMeter latency = new LatencyMeter(true);
+        private final ChannelFutureListener onWritten = f -> written();
+        private long sent;
+        private long done;
+        private long target;
+        private long deadline;
+        private boolean warming = true;
+        private boolean finishing;
+        private long pongBytes;
+        private long pingStart;
+        private long measureStart;
+
+        ClientHandler(int size, ProgressLine progress) {
+            this.size = size;
+            this.progress = progress;
+            this.mode = config.latency() ? PING_PONG : STREAM;
+        }
+
+        @Override
+        public void channelActive(ChannelHandlerContext c) {
+            ctx = c;
+            ByteBuf header = c.alloc().buffer(HEADER).writeInt(MAGIC).writeInt(mode).writeInt(size).writeInt(0);
+            c.writeAndFlush(header);
+            if (mode == DONE) {
+                c.close();
+                return;
+            }
+            data = ByteBufAllocator.DEFAULT.directBuffer(size);
+            data.writeZero(size);
+            startPhase(config.warmup());
+            if (mode == STREAM) {
+                pump();
+            } else {
+                ping();
+            }
+        }
+
+        private void startPhase(long count) {
+            sent = 0;
+            done = 0;
+            target = count;
+            measureStart = System.nanoTime();
+            deadline = measureStart + config.durationSeconds() * 1_000_000_000L;
+            meter.start(measureStart);
+        }
+
+        private boolean more() {
+            return warming || !config.durationMode() ? sent < target : System.nanoTime() < deadline;
+        }
+
+        /** After the warm-up: the measured run. */
+        private void endWarmup() {
+            warming = false;
+            startPhase(config.iterations());
+        }
+
+        private void pump() {
+            int batch = 0;
+            while (ctx.channel().isWritable() && more()) {
+                ctx.write(data.retainedDuplicate(), ctx.newPromise().addListener(onWritten));
+                sent++;
+                if (++batch == FLUSH_EVERY) {
+                    ctx.flush();
+                    batch = 0;
+                }
+            }
+            ctx.flush();
+        }
+
+        private void written() {
+            done++;
+            if (!warming) {
+                meter.record(System.nanoTime(), done);
+                if (progress != null && (done & 0xFF) == 0) {
+                    progress.update(done, done * size);
+                }
+            }
+            if (done == sent && !more()) {
+                if (warming) {
+                    endWarmup();
+                    pump();
+                } else if (!finishing) {
+                    finishing = true;
+                    ((DuplexChannel) ctx.channel()).shutdownOutput(); // the server answers with its count
+                }
+            }
+        }
+
+        @Override
+        public void channelWritabilityChanged(ChannelHandlerContext c) {
+            if (mode == STREAM && c.channel().isWritable() && !finishing) {
+                pump();
+            }
+        }
+
+        private void ping() {
+            pingStart = System.nanoTime();
+            pongBytes = 0;
+            ctx.writeAndFlush(data.retainedDuplicate());
+            sent++;
+        }
+
+        @Override
+        public void channelRead(ChannelHandlerContext c, Object msg) {
+            ByteBuf in = (ByteBuf) msg;
+            try {
+                if (mode == STREAM) {
+                    if (in.readableBytes() >= 8 && finishing) {
+                        long got = in.readLong();
+                        long expected = done * size;
+                        if (got < expected) {
+                            result.completeExceptionally(new PerfFailure("the server received " + got + " of "
+                                    + expected + " octets"));
+                        }
+                        complete(PerfResult.bandwidth(size, meter));
+                    }
+                    return;
+                }
+                pongBytes += in.readableBytes();
+            } finally {
+                in.release();
+            }
+            if (pongBytes < size) {
+                return;
+            }
+            long now = System.nanoTime();
+            done++;
+            if (!warming) {
+                latency.record(now - pingStart);
+                if (progress != null) {
+                    progress.update(done, done * size);
+                }
+            }
+            if (more()) {
+                ping();
+            } else if (warming) {
+                endWarmup();
+                ping();
+            } else {
+                complete(PerfResult.latency(size, latency, now - measureStart));
+            }
+        }
+
+        private void complete(PerfResult r) {
+            result.complete(r);
+            ctx.close();
+        }
+
+        @Override
+        public void channelInactive(ChannelHandlerContext c) {
+            result.completeExceptionally(new PerfFailure("the TCP connection closed before the run ended"));
+        }
+
+        @Override
+        public void handlerRemoved(ChannelHandlerContext c) {
+            if (data != null) {
+                data.release();
+                data = null;
+            }
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext c, Throwable cause) {
+            result.completeExceptionally(cause);
+            c.close();
+        }
+    }
+
+    /** Both ends in this JVM over loopback. */
+    List<PerfResult> loopback() throws Exception {
+        CompletableFuture<Integer> bound = new CompletableFuture<>();
+        CompletableFuture<Void> served = CompletableFuture.runAsync(() -> {
+            try {
+                server(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), bound, true);
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        int port = bound.get(30, TimeUnit.SECONDS);
+        List<PerfResult> r = client(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+        served.get(30, TimeUnit.SECONDS);
+        return r;
+    }
+}

@@ -1,0 +1,132 @@
+package org.iwarp4j.tools.rdmacm;
+
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.iwarp4j.tools.cli.CompletionWaiter;
+import org.iwarp4j.tools.cli.RegisteredBuffer;
+import org.iwarp4j.tools.cli.Stacks;
+import org.iwarp4j.verbs.Access;
+import org.iwarp4j.verbs.CompletionOpcode;
+import org.iwarp4j.verbs.CompletionQueue;
+import org.iwarp4j.verbs.ProtectionDomain;
+import org.iwarp4j.verbs.QueuePair;
+import org.iwarp4j.verbs.QueuePairConfig;
+import org.iwarp4j.verbs.ReceiveWorkRequest;
+import org.iwarp4j.verbs.Rnic;
+import org.iwarp4j.verbs.SendFlag;
+import org.iwarp4j.verbs.SendWorkRequest;
+import org.iwarp4j.verbs.VerbsException;
+import org.iwarp4j.verbs.WorkCompletion;
+import org.iwarp4j.verbs.cm.Connection;
+
+/**
+ * What librdmacm's {@code rdma_server} and {@code rdma_client} examples share (siw-interop.md §I): one
+ * queue pair of one send and one receive, {@code sq_sig_all}, 16-octet inline Sends, a 16-octet receive
+ * posted before connecting or accepting, and {@code rdma_get_send_comp}/{@code rdma_get_recv_comp}.
+ */
+final class MessageExchange implements AutoCloseable {
+
+    /** Both examples exchange exactly 16 octets (zeros, never checked). */
+    static final int MESSAGE_LENGTH = 16;
+    /** librdmacm offers the device maximum when {@code rdma_connect}/{@code rdma_accept} get no parameters: 128 on siw. */
+    static final int IRD_ORD = 128;
+    private static final Duration COMPLETION_TIMEOUT = Duration.ofSeconds(30);
+
+    final Rnic rnic;
+    final ProtectionDomain pd;
+    final CompletionQueue sendCq;
+    final CompletionQueue recvCq;
+    final RegisteredBuffer recv;
+    final RegisteredBuffer send;
+    QueuePair qp;
+    Connection connection;
+
+    MessageExchange(String name) throws VerbsException {
+        rnic = Stacks.openRnic(name.replace('_', '-'));
+        try {
+            pd = rnic.allocateProtectionDomain();
+            sendCq = rnic.createCompletionQueue(4);
+            recvCq = rnic.createCompletionQueue(4);
+            recv = RegisteredBuffer.allocate(pd, MESSAGE_LENGTH, Access.LOCAL_WRITE);
+            send = RegisteredBuffer.allocate(pd, MESSAGE_LENGTH);
+        } catch (VerbsException | RuntimeException e) {
+            rnic.close();
+            throw e;
+        }
+    }
+
+    /** {@code rdma_create_ep} with one send, one receive, 16 octets inline, every send signaled; then {@code rdma_post_recv}. */
+    void createQueuePairAndPostReceive(int ird, int ord) throws VerbsException {
+        qp = pd.createQueuePair(QueuePairConfig.builder(sendCq, recvCq).maxSendWr(1).maxRecvWr(1).maxSge(1)
+                .maxInlineData(MESSAGE_LENGTH).signalAll(true).ird(ird).ord(ord).rfc7306(false).build());
+        qp.postReceive(ReceiveWorkRequest.of(1, recv.sge()));
+    }
+
+    /** {@code rdma_post_send(..., IBV_SEND_INLINE)} of the 16-octet message. */
+    void postSend() throws VerbsException {
+        qp.postSend(new SendWorkRequest.Send(2, List.of(send.sge()), Set.of(SendFlag.INLINE, SendFlag.SIGNALED)));
+    }
+
+    /** {@code rdma_get_send_comp} / {@code rdma_get_recv_comp}: the next completion of the queue, which must succeed. */
+    void awaitCompletion(CompletionQueue cq, CompletionOpcode opcode, String verb) throws Exception {
+        WorkCompletion wc = new CompletionWaiter(cq).next(COMPLETION_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+        if (wc == null) {
+            throw new Exception(verb + ": no completion within " + COMPLETION_TIMEOUT.toSeconds() + " s");
+        }
+        if (!wc.isSuccess() || wc.opcode() != opcode) {
+            throw new Exception(verb + ": " + wc);
+        }
+        if (opcode == CompletionOpcode.RECV && wc.byteLength() != MESSAGE_LENGTH) {
+            throw new Exception(verb + ": received " + wc.byteLength() + " octets, expected " + MESSAGE_LENGTH);
+        }
+    }
+
+    /** What one example does once its queue pair exists: connect or accept, then the exchange. */
+    @FunctionalInterface
+    interface Body {
+        void run(MessageExchange x) throws Exception;
+    }
+
+    /**
+     * Runs {@code body} in a fresh exchange as the example {@code program} does: 0 on success, -1 (with the
+     * reason on {@code err}) on any failure; the connection is disconnected either way.
+     */
+    static int run(String program, PrintWriter err, Body body) {
+        try (MessageExchange x = new MessageExchange(program)) {
+            try {
+                body.run(x);
+            } finally {
+                x.disconnect(err);
+            }
+            return 0;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            err.println(program + ": interrupted");
+        } catch (Exception e) {
+            err.println(program + ": " + Stacks.describe(e));
+        } finally {
+            err.flush();
+        }
+        return -1;
+    }
+
+    /** {@code rdma_disconnect}: graceful (siw-interop §G). */
+    void disconnect(PrintWriter err) {
+        if (connection == null) {
+            return;
+        }
+        try {
+            Stacks.await(connection.disconnect(), Duration.ofSeconds(10));
+        } catch (Exception e) {
+            err.println("rdma_disconnect: " + Stacks.describe(e));
+        }
+    }
+
+    @Override
+    public void close() {
+        rnic.close();
+    }
+}

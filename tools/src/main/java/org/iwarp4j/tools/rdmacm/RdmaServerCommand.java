@@ -1,0 +1,84 @@
+package org.iwarp4j.tools.rdmacm;
+
+import java.io.PrintWriter;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import org.iwarp4j.tools.IwarpCommand;
+import org.iwarp4j.tools.cli.Stacks;
+import org.iwarp4j.tools.cli.WireOptions;
+import org.iwarp4j.verbs.CompletionOpcode;
+import org.iwarp4j.verbs.cm.AcceptOptions;
+import org.iwarp4j.verbs.cm.ConnectionRequest;
+import org.iwarp4j.verbs.cm.Listener;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code iwarp rdma-server}: librdmacm's {@code rdma_server} example on the wire (siw-interop.md §I):
+ * listens on 0.0.0.0:7471, posts a 16-octet receive, accepts one connection, waits for the client's
+ * Send, answers with a 16-octet Send, disconnects; prints {@code rdma_server: end 0} on success.
+ */
+@Command(name = "rdma-server",
+        mixinStandardHelpOptions = true,
+        versionProvider = IwarpCommand.Version.class,
+        sortOptions = false,
+        usageHelpAutoWidth = true,
+        description = {"librdmacm's rdma_server: accept one connection, receive 16 octets, send 16 octets back, "
+                + "disconnect. Pairs with rdma_client (Linux siw) and iwarp rdma-client.", ""},
+        footerHeading = "%nExamples:%n",
+        footer = {"  iwarp rdma-server", "  iwarp rdma-server -p 7471 --pcap server.pcap", "",
+                "Exit status: 0 success (\"rdma_server: end 0\"), 1 failure (\"end -1\"), 2 usage error."})
+public final class RdmaServerCommand implements Callable<Integer> {
+
+    @Option(names = "-p", paramLabel = "PORT", defaultValue = "7471", description = "port (default ${DEFAULT-VALUE})")
+    int port;
+
+    @Option(names = "-a", paramLabel = "ADDR", defaultValue = "0.0.0.0",
+            description = "address to listen on (default ${DEFAULT-VALUE}, like rdma_server)")
+    String address;
+
+    @Mixin
+    WireOptions wire;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        InetSocketAddress bind = RdmaClientCommand.resolve(spec, address, port);
+        out.println("rdma_server: start");
+        out.flush();
+        int result = run(bind, out, err);
+        out.println("rdma_server: end " + result);
+        out.flush();
+        return result == 0 ? CommandLine.ExitCode.OK : IwarpCommand.EXIT_FAILURE;
+    }
+
+    private int run(InetSocketAddress bind, PrintWriter out, PrintWriter err) {
+        CompletableFuture<ConnectionRequest> request = new CompletableFuture<>();
+        return MessageExchange.run("rdma_server", err, x -> {
+            try (Listener listener = x.rnic.listen(bind, wire.listen().build(), r -> {
+                if (!request.complete(r)) {
+                    r.reject(new byte[0]); // rdma_server serves one connection
+                }
+            })) {
+                ConnectionRequest r = request.get(); // rdma_get_request: waits like rdma_server
+                // rdma_accept(id, NULL): IRD/ORD derived from the request (IRD = its ORD, ORD = its IRD), at most 128.
+                int ird = r.ord() >= 0 ? Math.min(r.ord(), MessageExchange.IRD_ORD) : -1;
+                int ord = r.ird() >= 0 ? Math.min(r.ird(), MessageExchange.IRD_ORD) : -1;
+                x.createQueuePairAndPostReceive(MessageExchange.IRD_ORD, MessageExchange.IRD_ORD);
+                x.connection = Stacks.await(r.accept(x.qp, new AcceptOptions(new byte[0], ird, ord)),
+                        Duration.ofSeconds(30));
+                x.awaitCompletion(x.recvCq, CompletionOpcode.RECV, "rdma_get_recv_comp");
+                x.postSend();
+                x.awaitCompletion(x.sendCq, CompletionOpcode.SEND, "rdma_get_send_comp");
+            }
+        });
+    }
+}

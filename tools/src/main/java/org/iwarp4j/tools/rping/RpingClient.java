@@ -1,0 +1,104 @@
+package org.iwarp4j.tools.rping;
+
+import java.io.PrintWriter;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import org.iwarp4j.tools.cli.RegisteredBuffer;
+import org.iwarp4j.tools.cli.Stacks;
+import org.iwarp4j.verbs.Access;
+import org.iwarp4j.verbs.CompletionOpcode;
+import org.iwarp4j.verbs.VerbsException;
+import org.iwarp4j.verbs.cm.CmEvent;
+
+/**
+ * rping's client ({@code rping -c}, the active side), siw-interop.md §H: connects with MPA revision 2
+ * and IRD = ORD = 1, then for every ping fills its source buffer, advertises it, waits for the server's
+ * go-ahead (the server has RDMA Read it), advertises its sink buffer, waits for the go-ahead (the server
+ * has RDMA Written the data back) and, with {@code -V}, compares the two buffers.
+ */
+final class RpingClient extends RpingSession {
+
+    /** rping's {@code start_buf}: the RDMA Read source the server reads the ping data from. */
+    private final RegisteredBuffer start;
+
+    RpingClient(RpingOptions options, PrintWriter out, PrintWriter err) throws VerbsException {
+        super(options, out, err, "rping-client");
+        try {
+            this.start = RegisteredBuffer.allocate(pd, options.size(),
+                    Access.LOCAL_WRITE, Access.REMOTE_READ,
+                    Access.REMOTE_WRITE);
+        } catch (VerbsException | RuntimeException e) {
+            close();
+            throw e;
+        }
+    }
+
+    @Override
+    String role() {
+        return "client";
+    }
+
+    /** Runs the pings; returns normally on success. */
+    void run() throws Exception {
+        // siw-interop §H: the client asks IRD = ORD = 1 (rping's conn_param), MPA revision 2.
+        qp = createQueuePair(1, 1);
+        postReceive();
+        try {
+            connection = Stacks.await(rnic.connect(options.address(), qp, options.wire().connect().ird(1).ord(1)
+                    .eventListener((event, q, c, cause) -> {
+                        debug("cma_event type %s", event);
+                        if (event == CmEvent.DISCONNECTED) {
+                            err.println("client DISCONNECT EVENT...");
+                            err.flush();
+                        }
+                    }).build()), Duration.ofSeconds(30));
+        } catch (Exception e) {
+            throw new RpingFailure("connect error: " + Stacks.describe(e));
+        }
+        state = RpingState.CONNECTED;
+        debug("rdma_connect successful");
+        try {
+            pings();
+        } finally {
+            disconnect();
+        }
+    }
+
+    private void pings() throws Exception {
+        int size = options.size();
+        ByteBuffer source = start.buffer();
+        ByteBuffer sink = rdma.buffer();
+        for (long ping = 0; options.count() == 0 || ping < options.count(); ping++) {
+            state = RpingState.RDMA_READ_ADV;
+            RpingData.fill(source, size, ping);
+            advertise(start.address(), start.stag().value(), size);
+            if (await(CompletionOpcode.RECV, RpingState.RDMA_WRITE_ADV) == null) {
+                throw new RpingFailure(waitFailed(RpingState.RDMA_WRITE_ADV));
+            }
+            state = RpingState.RDMA_WRITE_ADV;
+            advertise(rdma.address(), rdma.stag().value(), size);
+            if (await(CompletionOpcode.RECV, RpingState.RDMA_WRITE_COMPLETE) == null) {
+                throw new RpingFailure(waitFailed(RpingState.RDMA_WRITE_COMPLETE));
+            }
+            state = RpingState.RDMA_WRITE_COMPLETE;
+            if (options.validate() && mismatchWithin(source, sink, size)) {
+                throw new RpingFailure("data mismatch!");
+            }
+            if (options.verbose()) {
+                out.println("ping data: " + RpingData.string(sink, size));
+                out.flush();
+            }
+        }
+    }
+
+    private static boolean mismatchWithin(ByteBuffer a, ByteBuffer b, int size) {
+        return a.duplicate().limit(size).mismatch(b.duplicate().limit(size)) >= 0;
+    }
+
+    private void advertise(long address, int rkey, int length) throws VerbsException {
+        RpingAdvert advert = new RpingAdvert(address, rkey, length);
+        advert.writeTo(send.buffer());
+        debug("%s", advert);
+        postSend();
+    }
+}

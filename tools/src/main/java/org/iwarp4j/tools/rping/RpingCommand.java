@@ -1,0 +1,140 @@
+package org.iwarp4j.tools.rping;
+
+import java.io.PrintWriter;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
+import java.util.concurrent.Callable;
+import org.iwarp4j.tools.IwarpCommand;
+import org.iwarp4j.tools.cli.Stacks;
+import org.iwarp4j.tools.cli.WireOptions;
+import picocli.CommandLine;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code iwarp rping}: rdma-core's rping on the wire (siw-interop.md §H, §G), either role, so it pairs with
+ * Linux siw's {@code rping} both ways.
+ */
+@Command(name = "rping",
+        versionProvider = IwarpCommand.Version.class,
+        sortOptions = false,
+        usageHelpAutoWidth = true,
+        description = {
+                "rping, wire-compatible with rdma-core's: the client advertises a buffer of -S octets holding "
+                        + "\"rdma-ping-<n>: \" and a rotating ASCII pattern, the server RDMA Reads it and RDMA Writes "
+                        + "it back into a second buffer the client advertises; 16-octet big-endian adverts "
+                        + "(u64 addr | u32 rkey | u32 len) travel in Sends. MPA revision 2, IRD = ORD = 1 from the "
+                        + "client; the server answers ORD = the client's IRD.",
+                ""},
+        footerHeading = "%nExamples:%n",
+        footer = {
+                "  iwarp rping -s -a 0.0.0.0 -v                 # server (one connection, like rping without -P)",
+                "  iwarp rping -c -a 127.0.0.1 -C 10 -V -v      # client: 10 pings, verify and print the data",
+                "  iwarp rping -c -a 192.0.2.1 -C 1 --pcap rping.pcap",
+                "",
+                "Exit status: 0 success (the server also when the client disconnects, as rping), 1 connection, "
+                        + "completion or data failure, 2 usage error."})
+public final class RpingCommand implements Callable<Integer> {
+
+    /** rping's default port. */
+    public static final int DEFAULT_PORT = 7174;
+
+    static final class Role {
+        @Option(names = "-s", required = true, description = "server side (passive)")
+        boolean server;
+
+        @Option(names = "-c", required = true, description = "client side (active)")
+        boolean client;
+    }
+
+    @ArgGroup(exclusive = true, multiplicity = "1")
+    Role role;
+
+    @Option(names = "-a", paramLabel = "ADDR",
+            description = "server: address to listen on (default 0.0.0.0); client: the server's address (required)")
+    String address;
+
+    @Option(names = "-p", paramLabel = "PORT", defaultValue = "" + DEFAULT_PORT,
+            description = "port (default ${DEFAULT-VALUE})")
+    int port;
+
+    @Option(names = "-C", paramLabel = "COUNT", defaultValue = "0", description = "ping count (default 0 = forever)")
+    long count;
+
+    @Option(names = "-S", paramLabel = "SIZE", defaultValue = "" + RpingData.DEFAULT_SIZE,
+            description = "ping data size, " + RpingData.MIN_SIZE + ".." + RpingData.MAX_SIZE
+                    + " (default ${DEFAULT-VALUE}); both sides must use the same size")
+    int size;
+
+    @Option(names = "-v", description = "display ping data to stdout")
+    boolean verbose;
+
+    @Option(names = "-V", description = "validate ping data (client)")
+    boolean validate;
+
+    @Option(names = "-d", description = "debug printfs (rping's), including every connection manager event")
+    boolean debug;
+
+    @Mixin
+    WireOptions wire;
+
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help and exit")
+    boolean help;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        CommandLine cl = spec.commandLine();
+        PrintWriter out = cl.getOut();
+        PrintWriter err = cl.getErr();
+        if (size < RpingData.MIN_SIZE || size > RpingData.MAX_SIZE) {
+            throw new CommandLine.ParameterException(cl, "Invalid size " + size + " (valid range is "
+                    + RpingData.MIN_SIZE + " to " + RpingData.MAX_SIZE + ")");
+        }
+        if (count < 0) {
+            throw new CommandLine.ParameterException(cl, "Invalid count " + count);
+        }
+        if (port < 0 || port > 65535) {
+            throw new CommandLine.ParameterException(cl, "Invalid port " + port);
+        }
+        if (role.client && address == null) {
+            throw new CommandLine.ParameterException(cl, "the client needs the server's address: -a ADDR");
+        }
+        InetSocketAddress socketAddress;
+        try {
+            socketAddress = new InetSocketAddress(InetAddress.getByName(address == null ? "0.0.0.0" : address), port);
+        } catch (UnknownHostException e) {
+            throw new CommandLine.ParameterException(cl, "getaddrinfo failed - invalid hostname or IP address: " + address);
+        }
+        RpingOptions options = new RpingOptions(socketAddress, count, size, verbose, validate, debug, wire);
+        try {
+            if (role.server) {
+                try (RpingServer server = new RpingServer(options, out, err)) {
+                    server.run();
+                }
+            } else {
+                try (RpingClient client = new RpingClient(options, out, err)) {
+                    client.run();
+                }
+            }
+            return CommandLine.ExitCode.OK;
+        } catch (RpingFailure e) {
+            err.println(e.getMessage());
+            err.println("rping " + (role.server ? "server" : "client") + " failed");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            err.println("rping interrupted");
+        } catch (Exception e) {
+            err.println("rping " + (role.server ? "server" : "client") + " failed: " + Stacks.describe(e));
+        } finally {
+            out.flush();
+            err.flush();
+        }
+        return IwarpCommand.EXIT_FAILURE;
+    }
+}

@@ -1,0 +1,18 @@
+package org.iwarp4j.tools.rping;
+
+import java.net.InetSocketAddress;
+import org.iwarp4j.tools.cli.WireOptions;
+
+/**
+ * A validated rping configuration.
+ *
+ * @param address  server: where to listen; client: the server to connect to
+ * @param count    pings to run (0 = forever)
+ * @param size     ping data size, {@value RpingData#MIN_SIZE}..{@value RpingData#MAX_SIZE}
+ * @param verbose  print the ping data ({@code -v})
+ * @param validate the client compares what came back with what it sent ({@code -V})
+ * @param debug    rping's debug lines ({@code -d})
+ * @param wire     MPA settings and capture
+ */
+record RpingOptions(InetSocketAddress address, long count, int size, boolean verbose, boolean validate, boolean debug,
+                    WireOptions wire) {}

@@ -1,0 +1,146 @@
+package org.iwarp4j.tools.rping;
+
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import org.iwarp4j.tools.cli.Stacks;
+import org.iwarp4j.verbs.CompletionOpcode;
+import org.iwarp4j.verbs.SendFlag;
+import org.iwarp4j.verbs.SendWorkRequest;
+import org.iwarp4j.verbs.Stag;
+import org.iwarp4j.verbs.VerbsException;
+import org.iwarp4j.verbs.cm.AcceptOptions;
+import org.iwarp4j.verbs.cm.CmEvent;
+import org.iwarp4j.verbs.cm.ConnectionRequest;
+import org.iwarp4j.verbs.cm.Listener;
+
+/**
+ * rping's server ({@code rping -s}, the passive side), siw-interop.md §H: accepts one connection, then for
+ * every round receives the source advert, RDMA Reads the ping data, sends a go-ahead, receives the sink
+ * advert, RDMA Writes the data ({@code strlen + 1} octets) back and sends a go-ahead. When the client
+ * disconnects (§G) the pending receive is flushed: the server says so as rping does and ends successfully.
+ */
+final class RpingServer extends RpingSession {
+
+    /** A Linux siw device (and librdmacm's accept) allows up to 128 outstanding Reads each way. */
+    private static final int MAX_IRD_ORD = 128;
+
+    private final CompletableFuture<ConnectionRequest> request = new CompletableFuture<>();
+
+    RpingServer(RpingOptions options, PrintWriter out, PrintWriter err) throws VerbsException {
+        super(options, out, err, "rping-server");
+    }
+
+    @Override
+    String role() {
+        return "server";
+    }
+
+    void run() throws Exception {
+        Listener listener = rnic.listen(options.address(), options.wire().listen().eventListener((event, q, c, cause) -> {
+            debug("cma_event type %s", event);
+            if (event == CmEvent.DISCONNECTED) {
+                err.println("server DISCONNECT EVENT...");
+                err.flush();
+            }
+        }).build(), r -> {
+            // rping serves one connection (no -P): later requests are refused.
+            if (!request.complete(r)) {
+                r.reject(new byte[0]);
+            }
+        });
+        debug("rdma_listen on %s", listener.localAddress());
+        // Like rping, the listener lives until the end (it also owns the capture file of --pcap).
+        try (listener) {
+            ConnectionRequest r = request.get();
+            state = RpingState.CONNECT_REQUEST;
+            debug("child cma from %s: MPA revision %d, IRD %d, ORD %d", r.remoteAddress(), r.mpaRevision(), r.ird(),
+                    r.ord());
+            accept(r);
+            try {
+                serve();
+            } finally {
+                disconnect();
+            }
+        }
+    }
+
+    /**
+     * siw-interop §H/§B1: receives posted before the Reply; the Reply answers IRD = the client's ORD and
+     * ORD = the client's IRD (what librdmacm's {@code rdma_accept(id, NULL)} derives), so the server may
+     * RDMA Read the client as many times at once as the client allows.
+     */
+    private void accept(ConnectionRequest r) throws Exception {
+        int ird = r.ord() >= 0 ? Math.min(r.ord(), MAX_IRD_ORD) : 1;
+        int ord = r.ird() >= 0 ? Math.min(r.ird(), MAX_IRD_ORD) : 1;
+        qp = createQueuePair(Math.max(ird, 1), Math.max(ord, 1));
+        postReceive();
+        debug("accepting client connection request");
+        try {
+            connection = Stacks.await(r.accept(qp, new AcceptOptions(new byte[0], ird, ord)), Duration.ofSeconds(30));
+        } catch (Exception e) {
+            throw new RpingFailure("connect error: " + Stacks.describe(e));
+        }
+        if (ord < 1) {
+            throw new RpingFailure("the client offers IRD " + r.ird() + ": the server cannot RDMA Read its ping data "
+                    + "(a client needs MPA revision 2 and IRD >= 1, siw-interop.md §B2)");
+        }
+    }
+
+    private void serve() throws Exception {
+        int size = options.size();
+        while (true) {
+            // Wait for the client's source STag/TO/length.
+            if (await(CompletionOpcode.RECV, RpingState.RDMA_READ_ADV) == null) {
+                err.println(waitFailed(RpingState.RDMA_READ_ADV));
+                err.flush();
+                return;
+            }
+            state = RpingState.RDMA_READ_ADV;
+            RpingAdvert source = RpingAdvert.readFrom(recv.buffer());
+            debug("Received rkey %x addr %x len %d from peer", source.rkey(), source.address(), source.length());
+            checkLength(source, size);
+            postRdma(new SendWorkRequest.RdmaRead(rdmaWrId(), List.of(rdma.sge(0, source.length())),
+                    new Stag(source.rkey()), source.address(), Set.of(SendFlag.SIGNALED)));
+            debug("server posted rdma read req");
+            if (await(CompletionOpcode.RDMA_READ, RpingState.RDMA_READ_COMPLETE) == null) {
+                throw new RpingFailure(waitFailed(RpingState.RDMA_READ_COMPLETE));
+            }
+            state = RpingState.RDMA_READ_COMPLETE;
+            if (options.verbose()) {
+                out.println("server ping data: " + RpingData.string(rdma.buffer(), size));
+                out.flush();
+            }
+            postSend(); // go ahead: 16 octets of zeros, as rping sends
+            debug("server posted go ahead");
+
+            if (await(CompletionOpcode.RECV, RpingState.RDMA_WRITE_ADV) == null) {
+                throw new RpingFailure(waitFailed(RpingState.RDMA_WRITE_ADV));
+            }
+            state = RpingState.RDMA_WRITE_ADV;
+            RpingAdvert sink = RpingAdvert.readFrom(recv.buffer());
+            debug("Received rkey %x addr %x len %d from peer", sink.rkey(), sink.address(), sink.length());
+            // rping writes back strlen(rdma_buf) + 1 octets: the string and its NUL.
+            int length = Math.min(RpingData.strlen(rdma.buffer(), size) + 1, size);
+            postRdma(new SendWorkRequest.RdmaWrite(rdmaWrId(), List.of(rdma.sge(0, length)),
+                    new Stag(sink.rkey()), sink.address(), Set.of(SendFlag.SIGNALED)));
+            debug("rdma write from lkey %x laddr %x len %d", rdma.stag().value(), rdma.address(), length);
+            if (await(CompletionOpcode.RDMA_WRITE, RpingState.RDMA_WRITE_COMPLETE) == null) {
+                throw new RpingFailure(waitFailed(RpingState.RDMA_WRITE_COMPLETE));
+            }
+            state = RpingState.RDMA_WRITE_COMPLETE;
+            debug("server rdma write complete");
+            postSend();
+            debug("server posted go ahead");
+        }
+    }
+
+    private static void checkLength(RpingAdvert advert, int size) throws RpingFailure {
+        if (advert.length() < 0 || advert.length() > size) {
+            throw new RpingFailure("the client advertises " + Integer.toUnsignedString(advert.length())
+                    + " octets, more than this server's -S " + size + " (both sides must use the same -S)");
+        }
+    }
+}

@@ -1,0 +1,192 @@
+package org.iwarp4j.tools.rping;
+
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.iwarp4j.tools.cli.CompletionWaiter;
+import org.iwarp4j.tools.cli.RegisteredBuffer;
+import org.iwarp4j.tools.cli.Stacks;
+import org.iwarp4j.verbs.Access;
+import org.iwarp4j.verbs.CompletionOpcode;
+import org.iwarp4j.verbs.CompletionQueue;
+import org.iwarp4j.verbs.ProtectionDomain;
+import org.iwarp4j.verbs.QueuePair;
+import org.iwarp4j.verbs.QueuePairConfig;
+import org.iwarp4j.verbs.ReceiveWorkRequest;
+import org.iwarp4j.verbs.Rnic;
+import org.iwarp4j.verbs.SendFlag;
+import org.iwarp4j.verbs.SendWorkRequest;
+import org.iwarp4j.verbs.VerbsException;
+import org.iwarp4j.verbs.WorkCompletion;
+import org.iwarp4j.verbs.cm.Connection;
+
+/**
+ * What both rping roles own (rping's control block): one completion queue for sends and receives, the
+ * 16-octet receive and send buffers, the RDMA buffer of {@code -S} octets, a queue pair with one receive
+ * posted (re-posted after every receive completion, siw-interop.md §H), and the completion handling of
+ * rping's CQ thread.
+ */
+abstract class RpingSession implements AutoCloseable {
+
+    /** rping's {@code RPING_SQ_DEPTH}. */
+    static final int SEND_QUEUE_DEPTH = 16;
+    private static final long RECEIVE_WR_ID = 1;
+    private static final long SEND_WR_ID = 2;
+    private static final long RDMA_WR_ID = 3;
+
+    final RpingOptions options;
+    final PrintWriter out;
+    final PrintWriter err;
+    final Rnic rnic;
+    final ProtectionDomain pd;
+    final CompletionQueue cq;
+    final CompletionWaiter waiter;
+    /** rping's {@code recv_buf}: where adverts and go-aheads arrive. */
+    final RegisteredBuffer recv;
+    /** rping's {@code send_buf}: the advert we send (zeros for the server's go-ahead). */
+    final RegisteredBuffer send;
+    /** rping's {@code rdma_buf} of {@code -S} octets: the server's Read sink / Write source, the client's Write sink. */
+    final RegisteredBuffer rdma;
+    private final ReceiveWorkRequest receiveRequest;
+    private final SendWorkRequest sendRequest;
+    QueuePair qp;
+    Connection connection;
+    volatile RpingState state = RpingState.IDLE;
+
+    RpingSession(RpingOptions options, PrintWriter out, PrintWriter err, String name) throws VerbsException {
+        this.options = options;
+        this.out = out;
+        this.err = err;
+        this.rnic = Stacks.openRnic(name);
+        try {
+            this.pd = rnic.allocateProtectionDomain();
+            this.cq = rnic.createCompletionQueue(SEND_QUEUE_DEPTH * 2);
+            this.waiter = new CompletionWaiter(cq);
+            this.recv = RegisteredBuffer.allocate(pd, RpingAdvert.LENGTH, Access.LOCAL_WRITE);
+            this.send = RegisteredBuffer.allocate(pd, RpingAdvert.LENGTH);
+            this.rdma = RegisteredBuffer.allocate(pd, options.size(), Access.LOCAL_WRITE, Access.REMOTE_READ,
+                    Access.REMOTE_WRITE);
+        } catch (VerbsException | RuntimeException e) {
+            rnic.close();
+            throw e;
+        }
+        this.receiveRequest = ReceiveWorkRequest.of(RECEIVE_WR_ID, recv.sge());
+        this.sendRequest = new SendWorkRequest.Send(SEND_WR_ID, List.of(send.sge()), Set.of(SendFlag.SIGNALED));
+    }
+
+    abstract String role();
+
+    /** A queue pair as rping creates it: 16 sends, 2 receives, one SGE, no RFC 7306 (siw has none). */
+    QueuePair createQueuePair(int ird, int ord) throws VerbsException {
+        return pd.createQueuePair(QueuePairConfig.builder(cq, cq).maxSendWr(SEND_QUEUE_DEPTH).maxRecvWr(2)
+                .maxSge(1).maxInlineData(0).ird(ird).ord(ord).rfc7306(false).build());
+    }
+
+    void postReceive() throws VerbsException {
+        qp.postReceive(receiveRequest);
+    }
+
+    /** Sends the 16 octets of the send buffer (an advert, or zeros as the server's go-ahead). */
+    void postSend() throws VerbsException {
+        qp.postSend(sendRequest);
+    }
+
+    void postRdma(SendWorkRequest request) throws VerbsException {
+        qp.postSend(request);
+    }
+
+    long rdmaWrId() {
+        return RDMA_WR_ID;
+    }
+
+    void debug(String format, Object... args) {
+        if (options.debug()) {
+            out.printf(format + "%n", args);
+            out.flush();
+        }
+    }
+
+    /**
+     * Processes completions as rping's CQ handler does until one of the kind {@code awaited} arrives:
+     * Send completions are skipped, a receive must be exactly 16 octets and is re-posted at once, a flushed
+     * request means the connection is gone ({@link RpingState#DISCONNECTED}), any other error fails.
+     *
+     * @return the completion awaited, or {@code null} once disconnected
+     */
+    WorkCompletion await(CompletionOpcode awaited, RpingState waitingFor) throws RpingFailure, InterruptedException,
+            VerbsException {
+        while (true) {
+            WorkCompletion wc = waiter.next(1, TimeUnit.SECONDS);
+            if (wc == null) {
+                if (connection != null && connection.closeFuture().toCompletableFuture().isDone()) {
+                    state = RpingState.DISCONNECTED; // closed and nothing left to flush
+                    return null;
+                }
+                continue;
+            }
+            if (!wc.isSuccess()) {
+                if (wc.status().isFlush()) {
+                    state = RpingState.DISCONNECTED;
+                    return null;
+                }
+                state = RpingState.ERROR;
+                throw new RpingFailure("cq completion failed status " + wc.status()
+                        + (wc.terminate() == null ? "" : " (" + wc.terminate() + ")"));
+            }
+            switch (wc.opcode()) {
+                case SEND -> debug("send completion");
+                case RDMA_WRITE -> debug("rdma write completion");
+                case RDMA_READ -> debug("rdma read completion");
+                case RECV -> {
+                    debug("recv completion");
+                    if (wc.byteLength() != RpingAdvert.LENGTH) {
+                        state = RpingState.ERROR;
+                        throw new RpingFailure("Received bogus data, size " + wc.byteLength());
+                    }
+                    postReceive();
+                }
+                default -> {
+                    state = RpingState.ERROR;
+                    throw new RpingFailure("unknown completion " + wc.opcode());
+                }
+            }
+            if (wc.opcode() == awaited) {
+                return wc;
+            }
+        }
+    }
+
+    /** rping's message for a wait that ended in another state, e.g. "wait for RDMA_READ_ADV state 10". */
+    String waitFailed(RpingState expected) {
+        return "wait for " + expected + " state " + state.number;
+    }
+
+    /**
+     * rping_disconnect: a graceful disconnect (siw-interop §G), then the flushes of whatever was still
+     * posted are collected before the RNIC goes away.
+     */
+    void disconnect() {
+        if (connection == null) {
+            return;
+        }
+        try {
+            Stacks.await(connection.disconnect(), Duration.ofSeconds(10));
+        } catch (Exception e) {
+            debug("disconnect: %s", Stacks.describe(e));
+        }
+        try {
+            while (waiter.next(10, TimeUnit.MILLISECONDS) != null) {
+                debug("flushed after disconnect");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public void close() {
+        rnic.close();
+    }
+}

@@ -1,0 +1,71 @@
+package org.iwarp4j.tools.perf;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.ByteBuffer;
+import org.junit.jupiter.api.Test;
+
+/** The perf protocol's private data and control messages, the verification pattern and the bandwidth meter. */
+class PerfProtocolTest {
+
+    @Test
+    void helloRoundTripsAndFitsSiwsPrivateDataLimit() {
+        PerfHello h = new PerfHello(PerfVerb.READ, false, true, false, 1 << 23, 128, 0x7f00_1234_5678L, 0x00abcd01,
+                4096, 16 << 20);
+        byte[] wire = h.encode();
+        // siw-interop §B: at most 252 octets of application private data with MPA revision 2.
+        assertThat(wire).hasSize(PerfHello.LENGTH).hasSizeLessThanOrEqualTo(252);
+        assertThat(wire[0]).isEqualTo((byte) 'I');
+        assertThat(PerfHello.decode(wire)).isEqualTo(h);
+        assertThatThrownBy(() -> PerfHello.decode(new byte[10])).isInstanceOf(IllegalArgumentException.class);
+        wire[0] = 'X';
+        assertThatThrownBy(() -> PerfHello.decode(wire)).hasMessageContaining("magic");
+    }
+
+    @Test
+    void welcomeRoundTrips() {
+        PerfWelcome w = new PerfWelcome(512, 0x7f00_0000_1000L, 0x1201, 65536);
+        assertThat(PerfWelcome.decode(w.encode())).isEqualTo(w);
+        assertThatThrownBy(() -> PerfWelcome.decode(new byte[0])).hasMessageContaining("not an iwarp perf server");
+    }
+
+    @Test
+    void controlMessagesRoundTripInBigEndian() {
+        ControlMessage m = new ControlMessage(ControlMessage.Type.RESULT, 65536, 5000, 1_000_000_000L,
+                Double.doubleToLongBits(1.5e9), 327_680_000L, 7);
+        ByteBuffer b = ByteBuffer.allocate(ControlMessage.LENGTH);
+        m.writeTo(b);
+        assertThat(b.getInt(0)).isEqualTo(ControlMessage.Type.RESULT.ordinal());
+        assertThat(b.get(4)).isEqualTo((byte) 0); // 65536 = 0x00010000, big-endian
+        assertThat(b.get(5)).isEqualTo((byte) 1);
+        assertThat(ControlMessage.readFrom(b, 0)).isEqualTo(m);
+        b.putInt(0, 99);
+        assertThatThrownBy(() -> ControlMessage.readFrom(b, 0)).hasMessageContaining("unknown");
+    }
+
+    @Test
+    void thePatternDependsOnRoundAndOffsetAndFindsAWrongOctet() {
+        ByteBuffer b = ByteBuffer.allocateDirect(4096);
+        VerifyPattern.fill(b, 0, 3, 8192, 4096);
+        assertThat(VerifyPattern.firstMismatch(b, 0, 3, 8192, 4096)).isEqualTo(-1);
+        assertThat(VerifyPattern.firstMismatch(b, 0, 4, 8192, 4096)).isGreaterThanOrEqualTo(0); // another round
+        assertThat(VerifyPattern.firstMismatch(b, 0, 3, 8192 + 4096, 4096)).isGreaterThanOrEqualTo(0); // misplaced
+        b.put(1000, (byte) (b.get(1000) ^ 1));
+        assertThat(VerifyPattern.firstMismatch(b, 0, 3, 8192, 4096)).isEqualTo(1000);
+    }
+
+    @Test
+    void peakIsTheBestFiveMillisecondWindow() {
+        BandwidthMeter m = new BandwidthMeter();
+        m.start(0);
+        // 10 ms at 1 op/µs, then 10 ms at 5 ops/µs.
+        long ops = 0;
+        for (long t = 100_000; t <= 20_000_000; t += 100_000) {
+            ops += t <= 10_000_000 ? 100 : 500;
+            m.record(t, ops);
+        }
+        assertThat(m.averageRate()).isCloseTo(3e6, org.assertj.core.data.Percentage.withPercentage(1));
+        assertThat(m.peakRate()).isCloseTo(5e6, org.assertj.core.data.Percentage.withPercentage(1));
+    }
+}

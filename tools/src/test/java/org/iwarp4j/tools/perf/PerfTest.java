@@ -1,0 +1,210 @@
+package org.iwarp4j.tools.perf;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.iwarp4j.tools.cli.ToolRun;
+import org.iwarp4j.tools.report.TinyJson;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** Smoke tests of {@code iwarp perf}: every test runs, its report has perftest's layout and sane values. */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class PerfTest {
+
+    /** A bandwidth line: #bytes, #iterations, peak, average, MsgRate (perftest's REPORT_FMT). */
+    static final Pattern BW_LINE = Pattern.compile("^ (\\d+) +(\\d+) +(\\d+\\.\\d{2}) +(\\d+\\.\\d{2}) *\\t\\t +(\\d+\\.\\d{6}) *$",
+            Pattern.MULTILINE);
+    /** A latency line: #bytes, #iterations and seven figures in microseconds (REPORT_FMT_LAT). */
+    static final Pattern LAT_LINE = Pattern.compile("^ (\\d+) +(\\d+) +((?:\\d+\\.\\d{2}\\s+){6}\\d+\\.\\d{2})\\s*$",
+            Pattern.MULTILINE);
+
+    @TempDir
+    Path dir;
+
+    record BwLine(int bytes, long iterations, double peak, double avg, double mpps) {}
+
+    static List<BwLine> bwLines(String out) {
+        List<BwLine> lines = new ArrayList<>();
+        Matcher m = BW_LINE.matcher(out);
+        while (m.find()) {
+            lines.add(new BwLine(Integer.parseInt(m.group(1)), Long.parseLong(m.group(2)), Double.parseDouble(m.group(3)),
+                    Double.parseDouble(m.group(4)), Double.parseDouble(m.group(5))));
+        }
+        return lines;
+    }
+
+    static List<double[]> latLines(String out) {
+        List<double[]> lines = new ArrayList<>();
+        Matcher m = LAT_LINE.matcher(out);
+        while (m.find()) {
+            String[] f = (m.group(1) + " " + m.group(2) + " " + m.group(3).trim()).split("\\s+");
+            double[] v = new double[f.length];
+            for (int i = 0; i < f.length; i++) {
+                v[i] = Double.parseDouble(f[i]);
+            }
+            lines.add(v);
+        }
+        return lines;
+    }
+
+    @ParameterizedTest
+    @CsvSource({"write,4096", "read,4096", "send,4096", "atomic,8", "tcp,4096", "write,1", "send,1"})
+    void bandwidthInLoopback(String verb, int size) {
+        List<String> args = new ArrayList<>(List.of("perf", verb, "--loopback", "-n", "400", "-t", "16"));
+        if (!verb.equals("atomic")) {
+            args.addAll(List.of("-s", Integer.toString(size)));
+        }
+        ToolRun r = ToolRun.run(args.toArray(String[]::new));
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(r.out()).contains(PerfReport.RESULT_LINE + "\n" + PerfReport.BW_HEADER + "\n");
+        List<BwLine> lines = bwLines(r.out());
+        assertThat(lines).as(r.out()).hasSize(1);
+        BwLine l = lines.get(0);
+        assertThat(l.bytes()).isEqualTo(size);
+        assertThat(l.iterations()).isEqualTo(400);
+        assertThat(l.mpps()).isGreaterThan(0);
+        assertThat(l.avg()).isLessThanOrEqualTo(l.peak() + 0.01);
+        // MsgRate and the average describe the same run: avg MB/s = Mpps * size / 2^20 (to the 2 decimals printed).
+        double expected = l.mpps() * 1e6 * size / (1 << 20);
+        assertThat(l.avg()).isCloseTo(expected, org.assertj.core.data.Offset.offset(Math.max(0.006, expected * 0.01)));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"write", "read", "send", "atomic", "tcp"})
+    void latencyInLoopback(String verb) {
+        List<String> args = new ArrayList<>(List.of("perf", verb, "--loopback", "--latency", "-n", "200"));
+        if (!verb.equals("atomic")) {
+            args.addAll(List.of("-s", "64"));
+        }
+        ToolRun r = ToolRun.run(args.toArray(String[]::new));
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(r.out()).contains(PerfReport.LAT_HEADER);
+        List<double[]> lines = latLines(r.out());
+        assertThat(lines).as(r.out()).hasSize(1);
+        double[] v = lines.get(0);
+        assertThat(v[0]).isEqualTo(verb.equals("atomic") ? 8 : 64);
+        assertThat(v[1]).isEqualTo(200);
+        double min = v[2];
+        double max = v[3];
+        double typical = v[4];
+        double avg = v[5];
+        double p99 = v[7];
+        double p999 = v[8];
+        assertThat(min).isGreaterThan(0);
+        assertThat(typical).isBetween(min, max);
+        assertThat(avg).isBetween(min, max);
+        assertThat(p99).isBetween(typical, max);
+        assertThat(p999).isBetween(p99, max);
+    }
+
+    @Test
+    void everySizeAndJson() throws Exception {
+        Path json = dir.resolve("write.json");
+        ToolRun r = ToolRun.run("perf", "write", "--loopback", "-a", "-n", "5", "-t", "2", "--report_gbits",
+                "--out_json", json.toString());
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(r.out()).contains(PerfReport.BW_HEADER_G);
+        List<BwLine> lines = bwLines(r.out());
+        assertThat(lines).extracting(BwLine::bytes).containsExactlyElementsOf(
+                java.util.stream.IntStream.rangeClosed(1, 23).map(i -> 1 << i).boxed().toList());
+        @SuppressWarnings("unchecked")
+        Map<String, Object> doc = (Map<String, Object>) TinyJson.parse(Files.readString(json));
+        assertThat(doc).containsEntry("test", "RDMA_Write BW Test").containsEntry("mode", "bandwidth")
+                .containsEntry("tx_depth", 2L).containsEntry("crc", true);
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> results = (List<Map<String, Object>>) doc.get("results");
+        assertThat(results).hasSize(23);
+        for (int i = 0; i < 23; i++) {
+            Map<String, Object> e = results.get(i);
+            assertThat(e).containsEntry("bytes", (long) lines.get(i).bytes()).containsEntry("iterations", 5L);
+            // The table (Gb/sec) and the JSON (both units) report the same average.
+            double gbps = ((Number) e.get("bw_avg_Gbps")).doubleValue();
+            assertThat(gbps).isCloseTo(lines.get(i).avg(), org.assertj.core.data.Offset.offset(0.006));
+            double mbps = gbps * 1e9 / 8 / (1 << 20);
+            assertThat(((Number) e.get("bw_avg_MBps")).doubleValue()).isCloseTo(mbps,
+                    org.assertj.core.data.Offset.offset(Math.max(1e-4, mbps * 0.001))); // both rounded to 6 decimals
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"write", "read"})
+    void verifiedTransfersCheckEveryOctet(String verb) {
+        ToolRun r = ToolRun.run("perf", verb, "--loopback", "--verify", "-s", "4096", "-n", "3000", "-t", "8");
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(r.out()).contains("Verify          : every octet");
+        assertThat(bwLines(r.out())).extracting(BwLine::iterations).containsExactly(3000L);
+    }
+
+    @Test
+    void durationModeRunsForItsSeconds() {
+        long t0 = System.nanoTime();
+        ToolRun r = ToolRun.run("perf", "read", "--loopback", "-s", "1024", "-D", "1", "--progress");
+        long ms = (System.nanoTime() - t0) / 1_000_000;
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(ms).isGreaterThanOrEqualTo(1000);
+        assertThat(bwLines(r.out())).singleElement().satisfies(l -> assertThat(l.iterations()).isGreaterThan(10));
+    }
+
+    @Test
+    void serverAndClientApart() throws Exception {
+        int port = ToolRun.freePort();
+        CompletableFuture<ToolRun> server = ToolRun.background("perf", "send", "-p", Integer.toString(port));
+        ToolRun.awaitListening(port, server);
+        ToolRun client = ToolRun.run("perf", "send", "127.0.0.1", "-p", Integer.toString(port), "-s", "2048", "-n", "300");
+        ToolRun s = server.get(60, TimeUnit.SECONDS);
+        assertThat(client.exit()).as(client.toString()).isZero();
+        assertThat(s.exit()).as(s.toString()).isZero();
+        assertThat(s.out()).contains("Waiting for client to connect", "Send BW Test", PerfReport.BW_HEADER);
+        BwLine c = bwLines(client.out()).get(0);
+        BwLine sv = bwLines(s.out()).get(0);
+        assertThat(sv.bytes()).isEqualTo(2048);
+        assertThat(sv.iterations()).isEqualTo(c.iterations());
+        assertThat(sv.avg()).isCloseTo(c.avg(), org.assertj.core.data.Percentage.withPercentage(2));
+    }
+
+    @Test
+    void noServerIsAFailure() {
+        ToolRun r = ToolRun.run("perf", "write", "127.0.0.1", "-p", Integer.toString(ToolRun.freePort()), "-n", "5");
+        assertThat(r.exit()).isEqualTo(1);
+        assertThat(r.err()).contains("cannot connect");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"write -s 0", "write -s 8388609", "write -n 3", "write -n 10 -D 1", "write --loopback 127.0.0.1",
+            "atomic -s 16", "send --verify", "write --latency --verify", "atomic -A FOO", "write -a -s 64", "write -t 0",
+            "write -p 70000", "bogus", "", "write --crc maybe"})
+    void usageErrors(String args) {
+        List<String> a = new ArrayList<>(List.of("perf"));
+        if (!args.isEmpty()) {
+            a.addAll(List.of(args.split(" ")));
+        }
+        ToolRun r = ToolRun.run(a.toArray(String[]::new));
+        assertThat(r.exit()).as(r.toString()).isEqualTo(2);
+        assertThat(r.err()).contains("Usage: iwarp perf");
+    }
+
+    @Test
+    void theReportLinesHavePerftestsFormat() {
+        // perftest's REPORT_FMT with these numbers (65536 B, 5000 iterations, 1090.58 and 1090.35 MB/s, 0.017446 Mpps).
+        PerfResult r = new PerfResult(65536, 5000, 1090.58 * (1 << 20), 1090.35 * (1 << 20), 17446, null);
+        assertThat(PerfReport.format(r, false, false))
+                .isEqualTo(" 65536      5000             1090.58            1090.35\t\t   0.017446");
+        LatencyMeter.LatencyStats s = new LatencyMeter.LatencyStats(1000, 0.96, 5.13, 0.99, 1.00, 0.08, 1.06, 5.13);
+        assertThat(PerfReport.format(new PerfResult(2, 1000, 0, 0, 0, s), true, false))
+                .isEqualTo(" 2       1000          0.96           5.13         0.99     \t       1.00        \t0.08   \t\t1.06    "
+                        + "\t\t5.13   ");
+    }
+}
