@@ -31,8 +31,6 @@ final class Rfc {
     static final String RDMAP_SEND_SEMANTICS = "RFC 5040 §5.3";
     static final String RDMAP_TERMINATE_USE = "RFC 5040 §5.4";
     static final String RDMAP_ERROR_HANDLING = "RFC 5040 §7.1";
-    static final String RDMAP_VALIDATION = "RFC 5040 §7.2";
-    static final String EXT_OPCODES = "RFC 7306 §4.1";
     static final String ATOMIC_SEMANTICS = "RFC 7306 §5.1";
     static final String ATOMIC_REQUEST = "RFC 7306 §5.2.1";
     static final String ATOMIC_RESPONSE = "RFC 7306 §5.2.2";
