@@ -46,6 +46,7 @@ final class UpperLayers {
         List<Entry> out = new ArrayList<>(entries.size());
         int errors = 0;
         boolean anyBefore = false;
+        boolean rfc7306Noted = false;
         for (Entry e : entries) {
             out.add(e);
             Entry.Segment s = e.fpdu();
@@ -60,10 +61,11 @@ final class UpperLayers {
             RdmapView.Decoded rdmap = RdmapView.segment(f, segment, new TerminateView.Context(settings.preferred(), phase));
             if (rdmap != null) {
                 ddp.childBeside(rdmap.layer());
-                if (f instanceof DdpFields.Untagged && RdmapControl.opcode(f.rdmapControl()) != null
+                if (!rfc7306Noted && f instanceof DdpFields.Untagged && RdmapControl.opcode(f.rdmapControl()) != null
                         && RdmapControl.opcode(f.rdmapControl()).isRfc7306()) {
-                    rdmap.layer().note("RFC 7306: a receiver without the extensions (Linux siw) answers this opcode with "
-                            + "Terminate 0x0/0x2/0x06 (" + Rfc.SIW_FINDINGS + " F2).");
+                    rfc7306Noted = true; // once per input or connection
+                    rdmap.layer().note("RFC 7306: a receiver without the extensions (Linux siw) answers opcodes 0x8-0xB "
+                            + "with Terminate 0x0/0x2/0x06 (" + Rfc.SIW_FINDINGS + " F2).");
                 }
             }
             e.layer().child(ddp);

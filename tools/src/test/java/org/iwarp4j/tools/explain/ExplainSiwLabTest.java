@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.iwarp4j.testkit.GoldenVector;
+import org.iwarp4j.testkit.GoldenVectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -165,6 +166,40 @@ class ExplainSiwLabTest {
             }
             assertThat(answer).as(pcap.toString()).containsAllEntriesOf(mine);
         }
+    }
+
+    /**
+     * FINDINGS F1: {@code 20 06 00 00} is 0x2/0x0/0x06 (Insufficient IRD) in the RFC layout and 0x0/0x2/0x06
+     * (Unexpected OpCode) in siw's. RFC 6581 §9.1 sends the MPA codes only as an Initiator's first FPDU: after
+     * its MPA Request the RFC reading stands; after a Reply it cannot, so siw's does; alone it is ambiguous,
+     * and {@code --terminate-layout} decides.
+     */
+    @Test
+    void theTerminatesPlaceDecidesAnAmbiguousControlWord() {
+        byte[] terminate = GoldenVectors.named("fpdu-terminate-insufficient-ird").bytes(); // RFC layout, 2/0/06
+        byte[] request = GoldenVectors.named("mpa-req-rev1").bytes();
+        byte[] reply = GoldenVectors.named("mpa-rep-rev1-accept").bytes();
+        Map<String, Object> rfc = Map.of("layer", 2L, "etype", 0L, "code", 6L, "layout", "rfc");
+        Map<String, Object> siw = Map.of("layer", 0L, "etype", 2L, "code", 6L, "layout", "siw-mirrored");
+
+        assertThat(terminate(ExplainRun.json(dir, ExplainErrorTest.concat(request, terminate)), 1))
+                .containsAllEntriesOf(rfc).containsEntry("ambiguous", false);
+        assertThat(terminate(ExplainRun.json(dir, ExplainErrorTest.concat(reply, terminate)), 1))
+                .containsAllEntriesOf(siw).containsEntry("ambiguous", false);
+        Map<String, Object> alone = terminate(ExplainRun.json(dir, terminate, "--fpdu"), 0);
+        assertThat(alone).containsAllEntriesOf(rfc).containsEntry("ambiguous", true);
+        assertThat((Map<?, ?>) alone.get("alsoReadsAs")).isEqualTo(siw);
+        Map<String, Object> asSiw = terminate(ExplainRun.json(dir, terminate, "--fpdu", "--terminate-layout", "siw"), 0);
+        assertThat(asSiw).containsAllEntriesOf(siw).containsEntry("ambiguous", true);
+        assertThat((Map<?, ?>) asSiw.get("alsoReadsAs")).isEqualTo(rfc);
+        assertThat(ExplainRun.text(dir, terminate, "--fpdu").out())
+                .contains("Also reads as  0x0/0x2/0x06 RDMA Remote Operation Error: Unexpected OpCode");
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> terminate(ExplainRun r, int index) {
+        assertThat(r.exit()).as(r.toString()).isZero();
+        return (Map<String, Object>) ((Map<String, Object>) r.entries().get(index).get("rdmap")).get("terminate");
     }
 
     /** The lab recorded 21 Terminate cells; 13 of its captures with packets hold one of siw's Terminates (the others are empty). */
