@@ -22,10 +22,16 @@ final class ModuleFiles {
         return Path.of(System.getProperty("basedir", ".")).toAbsolutePath().normalize();
     }
 
-    /** ID → the rest of its table row, for every {@code | ID | … |} row of a markdown file of this module. */
+    /**
+     * ID → the rest of its table row, for every {@code | ID | … |} row of a markdown file of this module;
+     * empty if the file does not exist (PENDING-RDMAP.md is deleted once nothing is pending).
+     */
     static Map<String, String> tableRows(String fileName) {
         Path file = moduleDir().resolve(fileName);
         Map<String, String> rows = new LinkedHashMap<>();
+        if (!Files.exists(file)) {
+            return rows;
+        }
         try {
             for (String line : Files.readAllLines(file)) {
                 Matcher m = ROW.matcher(line);

@@ -82,7 +82,7 @@ class DdpStreamTest {
      * delivery that keeps segment boundaries (each received ULPDU is exactly one DDP segment, its length the
      * segment length), in order, protected by CRC32c. A tagged 5000-octet and an untagged 3000-octet message,
      * cut by DDP at MPA's MULPDU and carried over MPA with markers and CRC, are placed and delivered intact.
-     * (Teardown indications and stream labelling are for the verbs layer: PENDING-RDMAP.md.)
+     * (Teardown indications and stream labelling through verbs: {@code MpaOverVerbsTest}.)
      */
     @Test
     @Requirement("DDP-01")
@@ -165,8 +165,8 @@ class DdpStreamTest {
     /**
      * DDP-26 (RFC 5041 §6.2.1): on graceful teardown later ULP requests fail. Once the ULP shut the DDP send
      * side down (RDMAP does so right after its Terminate), new messages are refused (and their buffers
-     * released) and a partly written message cannot write another segment. (Finishing queued data, half-close
-     * reporting and closing the other half: verbs, PENDING-RDMAP.md.)
+     * released) and a partly written message cannot write another segment. (Finishing the message in progress, half-close
+     * reporting and closing the other half through verbs: {@code MpaOverVerbsTest}.)
      */
     @Test
     @Requirement("DDP-26")

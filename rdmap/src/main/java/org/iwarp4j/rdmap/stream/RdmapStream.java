@@ -333,7 +333,7 @@ public final class RdmapStream {
             receiver.receive(ulpdu);
         } catch (RuntimeException e) {
             LOG.error("internal error while processing an incoming segment", e);
-            failLocal(TerminateCause.RDMAP_LOCAL_CATASTROPHIC, "internal error: " + e);
+            failLocal(localCatastrophicCause(), "internal error: " + e);
         }
     }
 
@@ -480,6 +480,16 @@ public final class RdmapStream {
                         String detail) {
         fail(new RdmapException(Terminate.forIncomingMessage(cause, segmentLength, ddpHeader, readRequestHeader),
                 detail));
+    }
+
+    /**
+     * The cause of a local failure (an exception while building, writing or processing a message):
+     * during the RFC 6581 enhanced setup of an initiator, i.e. before its RTR went out, it is MPA's
+     * "Local catastrophic error" 0x2/0x0/0x05 (RFC 6581 §8, §9.3 [MPA-76]); afterwards RDMAP's Local
+     * Catastrophic Error 0x0/0x0/0x00 (RFC 5040 §4.8).
+     */
+    TerminateCause localCatastrophicCause() {
+        return requester.rtrUnsent() ? TerminateCause.MPA_LOCAL_CATASTROPHIC : TerminateCause.RDMAP_LOCAL_CATASTROPHIC;
     }
 
     void failLocal(TerminateCause cause, String detail) {

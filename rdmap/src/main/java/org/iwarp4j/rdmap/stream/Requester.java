@@ -116,6 +116,14 @@ final class Requester implements TransmitSource {
         submitted++;
     }
 
+    /**
+     * Whether the RFC 6581 RTR was queued and has not been handed to the lower layer yet: the stream is
+     * still in the enhanced connection setup (RFC 6581 §9.3).
+     */
+    boolean rtrUnsent() {
+        return started == 0 && submitted > 0 && slot(0).rtr != null;
+    }
+
     private SendWork slot(long sequence) {
         return ring[(int) (sequence % ring.length)];
     }
@@ -172,7 +180,7 @@ final class Requester implements TransmitSource {
             } catch (RuntimeException e) {
                 w.failure = CompletionStatus.LOCAL_ERROR;
                 current = null;
-                stream.failLocal(TerminateCause.RDMAP_LOCAL_CATASTROPHIC,
+                stream.failLocal(stream.localCatastrophicCause(),
                         "cannot build the message of work request " + w.workRequestId + ": " + e);
                 return;
             }

@@ -2,7 +2,6 @@ package org.iwarp4j.rdmap.stream;
 
 import org.iwarp4j.ddp.send.OutboundMessage;
 import org.iwarp4j.rdmap.terminate.Terminate;
-import org.iwarp4j.rdmap.terminate.TerminateCause;
 
 /**
  * Chooses what goes out next, one DDP segment per call (the adapter pulls while the channel is
@@ -106,7 +105,7 @@ final class Transmitter {
                 m.abandon();
             }
             active = null;
-            stream.failLocal(TerminateCause.RDMAP_LOCAL_CATASTROPHIC, "cannot write a segment: " + e);
+            stream.failLocal(stream.localCatastrophicCause(), "cannot write a segment: " + e);
             return;
         }
         if (active == source && !source.hasMessageInProgress()) {

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Predicate;
 
 /**
  * Parameters of {@code rdma_connect} ({@code rdma_conn_param}) plus the MPA and TCP settings. Defaults
@@ -32,11 +33,21 @@ import java.util.Objects;
  * @param peerTerminateLayout how to read an ambiguous Terminate control word from the peer:
  *                          {@link TerminateLayout#SIW_MIRRORED} when the peer is Linux siw (siw-interop §F)
  * @param eventListener     hears the {@link CmEvent}s of this connection
+ * @param replyPrivateDataCheck decides whether the private data (ULP part) of an accepting MPA Reply is
+ *                          acceptable. When it is not, the Initiator leaves MPA without sending anything
+ *                          (RFC 5044 §7.1.2 rule 3, MPA-37), the connect fails with
+ *                          {@link CmEvent#CONNECT_ERROR} and the TCP connection is closed. Default: accept any.
+ *
+ * <p>Octets that arrive together with an accepting Reply, before the Initiator sent its first FPDU, are
+ * kept and read as FPDUs (RFC 5044 §7.1.2 rule 4 forbids the Responder to send them, but a Linux siw
+ * Responder does whenever its application sends first — interop/FINDINGS.md R8). If they are not valid
+ * FPDUs they fail as any bad FPDU does (MPA error, Terminate), never silently (MPA-32).
  */
 public record ConnectOptions(byte[] privateData, int mpaRevision, boolean crc, boolean markers, List<RtrType> rtrTypes,
                              int ird, int ord, Duration connectTimeout, Duration mpaStartupTimeout,
                              Duration disconnectTimeout, int emss, int receiveUlpduLimit, Path pcapFile,
-                             TerminateLayout peerTerminateLayout, CmEventListener eventListener) {
+                             TerminateLayout peerTerminateLayout, CmEventListener eventListener,
+                             Predicate<byte[]> replyPrivateDataCheck) {
 
     public ConnectOptions {
         if (mpaRevision != 1 && mpaRevision != 2) {
@@ -52,6 +63,7 @@ public record ConnectOptions(byte[] privateData, int mpaRevision, boolean crc, b
         positive("disconnectTimeout", disconnectTimeout);
         Objects.requireNonNull(peerTerminateLayout, "peerTerminateLayout");
         Objects.requireNonNull(eventListener, "eventListener");
+        Objects.requireNonNull(replyPrivateDataCheck, "replyPrivateDataCheck");
     }
 
     static void positive(String name, Duration d) {
@@ -91,6 +103,7 @@ public record ConnectOptions(byte[] privateData, int mpaRevision, boolean crc, b
         b.pcapFile = pcapFile;
         b.peerTerminateLayout = peerTerminateLayout;
         b.eventListener = eventListener;
+        b.replyPrivateDataCheck = replyPrivateDataCheck;
         return b;
     }
 
@@ -111,6 +124,7 @@ public record ConnectOptions(byte[] privateData, int mpaRevision, boolean crc, b
         private Path pcapFile;
         private TerminateLayout peerTerminateLayout = TerminateLayout.RFC;
         private CmEventListener eventListener = CmEventListener.NONE;
+        private Predicate<byte[]> replyPrivateDataCheck = pd -> true;
 
         private Builder() {}
 
@@ -129,11 +143,12 @@ public record ConnectOptions(byte[] privateData, int mpaRevision, boolean crc, b
         public Builder pcapFile(Path v) { pcapFile = v; return this; }
         public Builder peerTerminateLayout(TerminateLayout v) { peerTerminateLayout = v; return this; }
         public Builder eventListener(CmEventListener v) { eventListener = v; return this; }
+        public Builder replyPrivateDataCheck(Predicate<byte[]> v) { replyPrivateDataCheck = v; return this; }
 
         public ConnectOptions build() {
             return new ConnectOptions(privateData, mpaRevision, crc, markers, rtrTypes, ird, ord, connectTimeout,
                     mpaStartupTimeout, disconnectTimeout, emss, receiveUlpduLimit, pcapFile, peerTerminateLayout,
-                    eventListener);
+                    eventListener, replyPrivateDataCheck);
         }
     }
 }

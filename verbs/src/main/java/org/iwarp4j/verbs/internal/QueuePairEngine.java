@@ -102,7 +102,7 @@ final class QueuePairEngine implements RdmapListener {
 
     @Override
     public void onTerminateSent(Terminate terminate) {
-        link.terminateWritten();
+        link.terminateWritten(terminate);
     }
 
     @Override

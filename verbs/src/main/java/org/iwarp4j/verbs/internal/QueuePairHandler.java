@@ -65,6 +65,7 @@ final class QueuePairHandler extends ChannelDuplexHandler {
     private final TerminateLayout peerTerminateLayout;
     private final CmEventListener events;
     private final ListenerImpl listener;
+    private final java.util.function.Predicate<byte[]> replyPrivateDataCheck;
     private final CompletableFuture<Void> disconnected = new CompletableFuture<>();
     private final Runnable pumpTask = this::pump;
 
@@ -91,8 +92,10 @@ final class QueuePairHandler extends ChannelDuplexHandler {
 
     /** An Initiator's handler for {@code qp}; {@code result} completes at ESTABLISHED. */
     QueuePairHandler(RnicImpl rnic, QueuePairImpl qp, CompletableFuture<Connection> result, Duration disconnectTimeout,
-                     TerminateLayout peerTerminateLayout, CmEventListener events) {
+                     TerminateLayout peerTerminateLayout, CmEventListener events,
+                     java.util.function.Predicate<byte[]> replyPrivateDataCheck) {
         this.rnic = rnic;
+        this.replyPrivateDataCheck = replyPrivateDataCheck;
         this.role = Role.INITIATOR;
         this.qp = qp;
         this.established = result;
@@ -110,6 +113,7 @@ final class QueuePairHandler extends ChannelDuplexHandler {
         this.disconnectTimeout = listener.options().disconnectTimeout();
         this.peerTerminateLayout = listener.options().peerTerminateLayout();
         this.events = listener.options().eventListener();
+        this.replyPrivateDataCheck = null;
     }
 
     QueuePairImpl queuePair() {
@@ -166,6 +170,15 @@ final class QueuePairHandler extends ChannelDuplexHandler {
     private void onEstablished(MpaParameters params, FpduEncoder fpduEncoder) {
         if (qp == null) {
             LOG.warn("MPA established without a queue pair; closing");
+            ctx.close();
+            return;
+        }
+        if (role == Role.INITIATOR && !replyPrivateDataCheck.test(params.peerPrivateData())) {
+            // RFC 5044 §7.1.2 rule 3 (MPA-37): private data not acceptable -> leave MPA, send nothing; the
+            // connection manager (the ULP of MPA here) then closes the TCP connection.
+            failEstablishment(new ConnectionFailedException(CmEvent.CONNECT_ERROR,
+                    "the private data of the MPA Reply was not accepted (" + params.peerPrivateData().length
+                            + " octets)", null));
             ctx.close();
             return;
         }
@@ -383,9 +396,14 @@ final class QueuePairHandler extends ChannelDuplexHandler {
     // ------------------------------------------------------------------ Terminates and errors
 
     /** Our Terminate was handed to MPA: close once it is written (RFC 5040 §6.2.1, siw-interop §F). */
-    void terminateWritten() {
+    void terminateWritten(org.iwarp4j.rdmap.terminate.Terminate terminate) {
         closing = Closing.TERMINATE;
         closeAfterFlush = true;
+        if (!announced) {
+            // e.g. RFC 6581 §9.3 (MPA-76): a local error before the RTR went out
+            failEstablishment(new ConnectionFailedException(CmEvent.CONNECT_ERROR,
+                    "the connection failed during setup; sent Terminate " + terminate.describe(), null));
+        }
     }
 
     /** The peer's Terminate: nothing more will be sent; close (RFC 5040 §5.4). */
@@ -519,6 +537,12 @@ final class QueuePairHandler extends ChannelDuplexHandler {
         if (qp != null) {
             qp.stateError(); // before the flush completions, so that whoever sees them sees ERROR
         }
+        // RFC 5044 §8 code 0x01 (MPA-43, DDP-33): the peer's FIN or RST, or a TCP failure, that ends the
+        // connection between FPDUs reaches RDMAP and the user as the LLP error 0x2/0x0/0x01. Not when this
+        // side closed (disconnect, abort, after a Terminate).
+        MpaException lost = stream != null && closing == Closing.NONE && stream.state() == RdmapStreamState.OPERATIONAL
+                ? new MpaException(MpaError.TCP_CONNECTION_LOST, transportError ? "the TCP connection failed"
+                        : "the peer closed the TCP connection (FIN or RST)") : null;
         if (stream != null) {
             engine.completions().ending(transportError && closing == Closing.NONE ? Completions.Ending.TRANSPORT
                     : Completions.Ending.DISCONNECT);
@@ -527,14 +551,14 @@ final class QueuePairHandler extends ChannelDuplexHandler {
                         "TCP connection lost"));
             }
             // RFC 5044 §8 code 0x01: nothing can be sent any more; outstanding work is flushed.
-            stream.connectionLost(new ClosedChannelException());
+            stream.connectionLost(lost != null ? lost : new ClosedChannelException());
             stream.close();
         }
         if (established != null && !established.isDone()) {
             failEstablishment(new ConnectionFailedException(CmEvent.CONNECT_ERROR, "the connection closed", null));
         }
         if (announced) {
-            fire(CmEvent.DISCONNECTED, connection, null);
+            fire(CmEvent.DISCONNECTED, connection, lost);
             fire(CmEvent.TIMEWAIT_EXIT, connection, null);
         }
         if (request != null) {

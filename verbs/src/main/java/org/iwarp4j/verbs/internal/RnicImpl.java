@@ -336,7 +336,7 @@ public final class RnicImpl implements Rnic {
         InetSocketAddress target = address.isUnresolved()
                 ? new InetSocketAddress(address.getHostString(), address.getPort()) : address;
         QueuePairHandler handler = new QueuePairHandler(this, qp, result, options.disconnectTimeout(),
-                options.peerTerminateLayout(), options.eventListener());
+                options.peerTerminateLayout(), options.eventListener(), options.replyPrivateDataCheck());
         qp.bind(loop, handler);
         Path pcapFile = options.pcapFile();
         Bootstrap b = new Bootstrap()
