@@ -101,7 +101,11 @@ final class DemoReport {
         out.println(" RDMAP  " + (m.fromClient() ? "client -> server  " : "server -> client  ") + m.name()
                 + (segments.size() > 1 ? ", " + segments.size() + " DDP segments" : ""));
         if (rdmap != null) {
-            String f = rowsOf(rdmap, "RV", "Payload");
+            // The control field, then the opcode's own header (Read Request, Atomic, Terminate: nested layers).
+            String f = rowsOf(rdmap, "RV", "Rsv", "Payload");
+            for (Layer header : rdmap.children()) {
+                f += "  " + rowsOf(header);
+            }
             long payload = 0;
             boolean carries = false;
             for (WireTrace.Segment s : segments) {
@@ -121,7 +125,7 @@ final class DemoReport {
             String payload = r != null && r.member("payloadLength") != null
                     ? "  (+" + WireTrace.number(r, "payloadLength") + " octets of payload)" : "";
             out.println("  DDP   " + (segments.size() > 1 ? "segment " + n + "/" + segments.size() + ": " : "")
-                    + (ddp == null ? "(not decodable)" : rowsOf(ddp) + payload));
+                    + (ddp == null ? "(not decodable)" : rowsOf(ddp, "Rsvd", "RsvdULP", "Payload") + payload));
             out.println("  MPA   " + rowsOf(s.fpdu(), "ULPDU", "From SeqStart"));
             out.println("  TCP   " + s.wire().length + " octets from seq " + String.format("0x%08x", s.tcpSeq())
                     + (s.frames().isEmpty() ? "" : ", pcap frame" + (s.frames().size() > 1 ? "s " : " ")

@@ -54,7 +54,7 @@ record WireTrace(List<Layer> startup, List<Message> messages, int errors, int pa
 
         String name() {
             Layer rdmap = segments.get(0).rdmap();
-            return rdmap == null ? "(undecodable)" : rdmap.heading().replaceFirst("^RDMAP ", "");
+            return rdmap == null ? "(undecodable)" : rdmap.heading().replaceFirst("^RDMAP\\s+", "");
         }
     }
 

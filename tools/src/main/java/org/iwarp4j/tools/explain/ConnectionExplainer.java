@@ -5,6 +5,8 @@ import java.util.Arrays;
 import java.util.List;
 import org.iwarp4j.mpa.frame.MpaFrame;
 import org.iwarp4j.mpa.frame.MpaFrameType;
+import org.iwarp4j.rdmap.terminate.TerminateDecoder;
+import org.iwarp4j.rdmap.terminate.TerminateLayout;
 import org.iwarp4j.tools.pcap.Endpoint;
 import org.iwarp4j.tools.pcap.HalfStream;
 import org.iwarp4j.tools.pcap.TcpConnection;
@@ -22,7 +24,7 @@ final class ConnectionExplainer {
 
     private ConnectionExplainer() {}
 
-    static Result explain(int number, TcpConnection conn) {
+    static Result explain(int number, TcpConnection conn, TerminateLayout terminateLayout) {
         Endpoint initiator = initiator(conn);
         HalfStream i2r = conn.from(initiator);
         HalfStream r2i = conn.to(initiator);
@@ -47,8 +49,11 @@ final class ConnectionExplainer {
         hole(r2i, toInitiator);
         conflicts(i2r, toResponder);
         conflicts(r2i, toInitiator);
-        List<Entry> entries = merge(toResponder.entries(), toInitiator.entries());
-        return new Result(heading, entries, toResponder.errors() + toInitiator.errors());
+        // Both directions from their first FPDU on: the first FPDU of the connection is read as its
+        // receiver reads it before anything was sent or received (TerminateDecoder.Phase.SETUP).
+        UpperLayers.Result upper = UpperLayers.explain(merge(toResponder.entries(), toInitiator.entries()),
+                new UpperLayers.Settings(terminateLayout, TerminateDecoder.Phase.SETUP, true, true));
+        return new Result(heading, upper.entries(), toResponder.errors() + toInitiator.errors() + upper.errors());
     }
 
     /**

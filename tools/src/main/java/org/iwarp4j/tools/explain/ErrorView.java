@@ -1,10 +1,16 @@
 package org.iwarp4j.tools.explain;
 
 import org.iwarp4j.mpa.MpaError;
+import org.iwarp4j.rdmap.terminate.TerminateCause;
+import org.iwarp4j.rdmap.terminate.TerminateLayer;
 import org.iwarp4j.tools.report.Json;
 import org.iwarp4j.tools.report.Layer;
 
-/** An error entry: what the decoder reported, with its MPA error code, or a hole in a capture. */
+/**
+ * An error entry: what the decoder reported, with the Terminate a receiver answers it with (MPA, DDP or
+ * RDMAP Layer / Error Type / Error Code, JSON {@code "terminate": {"layer", "etype", "code"}}), or a hole
+ * in a capture.
+ */
 final class ErrorView {
 
     private ErrorView() {}
@@ -17,7 +23,8 @@ final class ErrorView {
                 .json("offset", Json.num(offset))
                 .json("layer", Json.str("MPA"))
                 .json("code", Json.num(error.code()))
-                .json("message", Json.str(message));
+                .json("message", Json.str(message))
+                .json("terminate", triple(TerminateLayer.LLP.value(), 0, error.code(), null));
         l.row("Layer", "MPA", "RFC 5040 §4.8", "Terminate Layer 0x2 (LLP), Error Type 0x0");
         l.row("Code", String.format("0x%02x", error.code()), Rfc.MPA_ERRORS, error.description());
         l.row("Found", message, "", "");
@@ -25,6 +32,35 @@ final class ErrorView {
             l.note(consequence);
         }
         return l;
+    }
+
+    /**
+     * A DDP or RDMAP header a receiver answers with a Terminate ({@link SegmentCheck}); the entry sits
+     * right after the FPDU, at its offset.
+     */
+    static Layer terminate(SegmentCheck.Violation v, long offset, Origin origin, String consequence) {
+        TerminateCause c = v.cause();
+        String layer = c.layer() == TerminateLayer.DDP ? "DDP" : "RDMAP";
+        Layer l = new Layer(String.format("ERROR  %s %s %s  %s", layer, c.triple(), c.description(), origin.where(offset, 0)), null)
+                .json("type", Json.str("error"))
+                .json("offset", Json.num(offset))
+                .json("layer", Json.str(layer))
+                .json("code", Json.num(c.code()))
+                .json("message", Json.str(v.found()))
+                .json("terminate", triple(c.layer().value(), c.errorType().value(), c.code(), c));
+        l.row("Terminate", c.triple(), c.layer() == TerminateLayer.DDP ? Rfc.DDP_ERROR_CODES
+                : Rfc.RDMAP_TERMINATE, c.layer().displayName() + " " + c.errorType().displayName() + ": " + c.description());
+        l.row("Found", v.found(), v.rfc(), "");
+        if (consequence != null) {
+            l.note(consequence);
+        }
+        return l;
+    }
+
+    private static Json triple(int layer, int etype, int code, TerminateCause cause) {
+        TerminateCause c = cause != null ? cause : TerminateCause.of(layer, etype, code);
+        return Json.obj("layer", Json.num(layer), "etype", Json.num(etype), "code", Json.num(code),
+                "cause", c == null ? Json.Null.NULL : Json.str(c.toString()));
     }
 
     /** A problem with the capture itself (not a protocol error): it has no MPA code. */

@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
+import org.iwarp4j.rdmap.terminate.TerminateLayout;
 import org.iwarp4j.tools.IwarpCommand;
 import org.iwarp4j.tools.pcap.Capture;
 import org.iwarp4j.tools.pcap.PcapFormatException;
@@ -20,7 +21,7 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code iwarp explain}: decodes octets into their layers (MPA Request/Reply, FPDUs with markers and
- * CRC) with the stack's own decoders, for people (annotated, citing the RFC section of every field)
+ * CRC, the DDP segment and RDMAP message in each FPDU) with the stack's own decoders, for people (annotated, citing the RFC section of every field)
  * or for scripts ({@code --json}).
  */
 @Command(name = "explain",
@@ -35,6 +36,11 @@ import picocli.CommandLine.Option;
                         + "the FPDUs of that direction, decoded with the CRC and marker settings the frame "
                         + "negotiates; --fpdu says they start at an FPDU instead. With --pcap every TCP "
                         + "connection of a capture is decoded, both directions.",
+                "",
+                "Every FPDU's ULPDU is decoded as a DDP segment (RFC 5041) carrying an RDMAP message (RFC 5040, "
+                        + "RFC 7306). A header a receiver would answer with a Terminate is an error entry naming that "
+                        + "Terminate; what only the sequence shows (MSN order, MO/TO continuity, Read Responses against "
+                        + "Read Requests, one Terminate) is reported as warnings (\"notes\" in JSON), never as errors.",
                 ""},
         footerHeading = "%nExamples:%n",
         footer = {
@@ -42,6 +48,7 @@ import picocli.CommandLine.Option;
                 "  iwarp explain --hex fpdu.hex --fpdu --no-crc",
                 "  iwarp explain --hex fpdu.hex --fpdu --markers --stream-offset 1592",
                 "  iwarp explain --pcap capture.pcap --json",
+                "  iwarp explain --hex siw-terminate.hex --fpdu --terminate-layout siw",
                 "",
                 "Exit status: 0 decoded without errors, 1 the octets break a protocol rule (any error entry), "
                         + "2 usage error (bad options, unreadable file, bad hex)."})
@@ -78,6 +85,12 @@ public final class ExplainCommand implements Callable<Integer> {
                     + "of the half connection), decimal or 0x-hex, a multiple of 4 (default 0)")
     Long streamOffset;
 
+    @Option(names = "--terminate-layout", paramLabel = "rfc|siw", converter = TerminateLayoutConverter.class,
+            description = "how to read a Terminate's control word when both readings are registered causes and nothing "
+                    + "else tells them apart: rfc (RFC 5040 §4.8, the default) or siw (Linux siw's bit-mirrored word, "
+                    + "interop/FINDINGS.md F1)")
+    TerminateLayout terminateLayout;
+
     @Option(names = "--json", description = "one JSON object per frame, in a JSON array, instead of text")
     boolean json;
 
@@ -101,9 +114,9 @@ public final class ExplainCommand implements Callable<Integer> {
                     return usageError(err, name(input.hex) + ": no octets in it");
                 }
                 HexStream stream = new HexStream(bytes, fpdu, crc, markers, streamOffset == null ? 0 : streamOffset);
-                explanation = Explainer.explainHex(stream, name(input.hex));
+                explanation = Explainer.explainHex(stream, name(input.hex), layout());
             } else {
-                explanation = Explainer.explainCapture(Capture.read(readBytes(input.pcap)), name(input.pcap));
+                explanation = Explainer.explainCapture(Capture.read(readBytes(input.pcap)), name(input.pcap), layout());
             }
         } catch (HexInput.BadHexException e) {
             return usageError(err, name(input.hex) + ": " + e.getMessage());
@@ -138,6 +151,10 @@ public final class ExplainCommand implements Callable<Integer> {
             }
         }
         return text.append('\n').append(explanation.summary()).append('\n').toString();
+    }
+
+    private TerminateLayout layout() {
+        return terminateLayout == null ? TerminateLayout.RFC : terminateLayout;
     }
 
     private void checkCombinations() {
@@ -192,6 +209,18 @@ public final class ExplainCommand implements Callable<Integer> {
     private static final class UnreadableFileException extends Exception {
         UnreadableFileException(String message) {
             super(message);
+        }
+    }
+
+    /** {@code --terminate-layout}: {@code rfc} or {@code siw}. */
+    static final class TerminateLayoutConverter implements CommandLine.ITypeConverter<TerminateLayout> {
+        @Override
+        public TerminateLayout convert(String value) {
+            return switch (value.toLowerCase(java.util.Locale.ROOT)) {
+                case "rfc" -> TerminateLayout.RFC;
+                case "siw" -> TerminateLayout.SIW_MIRRORED;
+                default -> throw new CommandLine.TypeConversionException("'" + value + "' is not a layout: rfc or siw");
+            };
         }
     }
 

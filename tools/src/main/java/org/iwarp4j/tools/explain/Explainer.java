@@ -5,6 +5,9 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import org.iwarp4j.mpa.frame.MpaFrameType;
+import org.iwarp4j.rdmap.terminate.TerminateDecoder;
+import org.iwarp4j.rdmap.terminate.TerminateLayout;
 import org.iwarp4j.tools.pcap.Capture;
 import org.iwarp4j.tools.pcap.PacketDecoder;
 import org.iwarp4j.tools.pcap.TcpConnection;
@@ -24,9 +27,20 @@ public final class Explainer {
     }
 
     public static Explanation explainHex(HexStream in, String name) {
+        return explainHex(in, name, TerminateLayout.RFC);
+    }
+
+    /**
+     * @param terminateLayout the layout of a Terminate's control word to prefer when both readings are
+     *                        registered causes and nothing else tells them apart ({@code --terminate-layout})
+     */
+    public static Explanation explainHex(HexStream in, String name, TerminateLayout terminateLayout) {
         byte[] bytes = in.bytes();
         HalfConnectionDecoder decoder = new HalfConnectionDecoder(bytes, new Origin.Input());
         List<String> preamble = new ArrayList<>();
+        // What the receiver of the first FPDU knows (TerminateDecoder.Phase): after a Request, the
+        // Responder has sent nothing yet (RFC 5044 §7.1.2); after a Reply, the Initiator has.
+        TerminateDecoder.Phase firstPhase = TerminateDecoder.Phase.UNKNOWN;
         if (in.startsAtFpdu()) {
             boolean crc = in.crc() == null || in.crc();
             preamble.add(name + ": " + Origin.octets(bytes.length) + ", starting at an FPDU (--fpdu); CRC "
@@ -40,18 +54,22 @@ public final class Explainer {
             HalfConnectionDecoder.Startup startup = decoder.startupFrame(null);
             if (startup instanceof HalfConnectionDecoder.Parsed p) {
                 afterStartupFrame(in, decoder, p);
+                firstPhase = p.frame().type() == MpaFrameType.REQUEST ? TerminateDecoder.Phase.SETUP : TerminateDecoder.Phase.RUNNING;
             } else if (decoder.badKeyAtStart()) {
                 decoder.entries().get(0).layer().note("Octets that start at an FPDU need --fpdu.");
             }
         }
-        List<Entry> entries = decoder.entries();
-        return new Explanation(List.of(new Section(List.of(), layers(entries))), decoder.errors(), preamble, List.of(),
-                summary(entries, decoder.errors()));
+        UpperLayers.Result upper = UpperLayers.explain(decoder.entries(),
+                new UpperLayers.Settings(terminateLayout, firstPhase, !in.startsAtFpdu(), false));
+        List<Entry> entries = upper.entries();
+        int errors = decoder.errors() + upper.errors();
+        return new Explanation(List.of(new Section(List.of(), layers(entries))), errors, preamble, List.of(),
+                summary(entries, errors));
     }
 
     private static void afterStartupFrame(HexStream in, HalfConnectionDecoder decoder, HalfConnectionDecoder.Parsed p) {
         int rest = decoder.length() - p.frame().length();
-        if (p.frame().rejected() && p.frame().type() == org.iwarp4j.mpa.frame.MpaFrameType.REPLY) {
+        if (p.frame().rejected() && p.frame().type() == MpaFrameType.REPLY) {
             p.layer().note("The Responder rejected the connection: MPA exits and no FPDUs follow (" + Rfc.MPA_STARTUP + ")"
                     + (rest > 0 ? "; the " + Origin.octets(rest) + " after the frame are not MPA and not decoded." : "."));
             return;
@@ -76,6 +94,11 @@ public final class Explainer {
     }
 
     public static Explanation explainCapture(Capture capture, String name) {
+        return explainCapture(capture, name, TerminateLayout.RFC);
+    }
+
+    /** @param terminateLayout as for {@link #explainHex(HexStream, String, TerminateLayout)} */
+    public static Explanation explainCapture(Capture capture, String name, TerminateLayout terminateLayout) {
         List<String> preamble = new ArrayList<>();
         int connections = capture.connections().size();
         preamble.add(String.format("%s: %d packets (link type %s), %d TCP connection%s", name,
@@ -94,7 +117,7 @@ public final class Explainer {
         int errors = 0;
         int n = 0;
         for (TcpConnection conn : capture.connections()) {
-            ConnectionExplainer.Result r = ConnectionExplainer.explain(++n, conn);
+            ConnectionExplainer.Result r = ConnectionExplainer.explain(++n, conn, terminateLayout);
             sections.add(new Section(r.heading(), layers(r.entries())));
             all.addAll(r.entries());
             errors += r.errors();

@@ -60,8 +60,6 @@ final class FpduView {
         }
         l.json("markers", Json.arr(markerJson));
         l.json("ulpdu", Json.str(HexFormat.of().formatHex(ulpdu)));
-        // The layers above MPA: the ULPDU is one DDP segment carrying RDMAP (RFC 5041 §4, RFC 5040 §4).
-        l.child(SegmentView.of(ulpdu));
         return l;
     }
 

@@ -119,7 +119,8 @@ final class HalfConnectionDecoder {
                 layer.note("Not delivered: it follows an MPA error in this half connection (" + Rfc.MPA_ERRORS + ").");
             }
             entries.add(new Entry(Entry.Kind.FPDU, offset, d.wireLength(), origin.frameAt(offset),
-                    annotated(layer, offset, d.wireLength())));
+                    annotated(layer, offset, d.wireLength()),
+                    new Entry.Segment(d.ulpdu(), !failed && d.error() == null, origin)));
             if (d.error() != null) {
                 dissectionError(d.error(), from, failed ? null : NOTHING_MORE);
                 failed = true;

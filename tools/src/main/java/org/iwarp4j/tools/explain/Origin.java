@@ -11,6 +11,9 @@ sealed interface Origin {
     /** Where octets {@code [offset, offset + length)} are, for an entry's heading. */
     String where(long offset, long length);
 
+    /** A short reference to the entry at {@code offset}, for other entries to point at it: {@code I2R offset 44 (pcap frame 6)}. */
+    String ref(long offset);
+
     /** Adds the JSON members that locate the entry beyond its {@code offset}. */
     void annotate(Layer entry, long offset, long length);
 
@@ -23,6 +26,11 @@ sealed interface Origin {
         public String where(long offset, long length) {
             return length <= 0 ? "at input offset " + offset
                     : "input octets " + offset + ".." + (offset + length - 1) + " (" + octets(length) + ")";
+        }
+
+        @Override
+        public String ref(long offset) {
+            return "input offset " + offset;
         }
 
         @Override
@@ -47,6 +55,12 @@ sealed interface Origin {
             String seq = String.format("tcp seq 0x%08x", stream.sequenceAt(offset));
             return direction + " offset " + offset + (length > 0 ? ", " + octets(length) : "") + ", " + seq
                     + (frames.isEmpty() ? "" : (frames.size() == 1 ? ", pcap frame " : ", pcap frames ") + frameList(frames));
+        }
+
+        @Override
+        public String ref(long offset) {
+            List<Integer> frames = stream.framesFor(offset, 1);
+            return direction + " offset " + offset + (frames.isEmpty() ? "" : " (pcap frame " + frames.get(0) + ")");
         }
 
         @Override

@@ -56,6 +56,7 @@ public final class HumanRenderer {
                 rfcWidth = Math.max(rfcWidth, r.rfc().length());
             } else if (item instanceof Layer.Dump d) {
                 labelWidth = Math.max(labelWidth, d.label().length());
+                valueWidth = Math.max(valueWidth, octets(d.bytes().length).length());
                 rfcWidth = Math.max(rfcWidth, d.rfc().length());
             }
         }
@@ -64,7 +65,7 @@ public final class HumanRenderer {
                 row(out, inner, r.label(), labelWidth, r.value(), valueWidth, r.rfc(), rfcWidth, r.meaning());
             } else if (item instanceof Layer.Dump d) {
                 byte[] bytes = d.bytes();
-                String value = bytes.length + (bytes.length == 1 ? " octet" : " octets");
+                String value = octets(bytes.length);
                 row(out, inner, d.label(), labelWidth, value, valueWidth, d.rfc(), rfcWidth, d.meaning());
                 dump(out, inner + " ".repeat(INDENT), bytes, dumpLimit);
             } else if (item instanceof Layer.Note n) {
@@ -113,6 +114,10 @@ public final class HumanRenderer {
         if (shown < bytes.length) {
             out.append(indent).append("... ").append(bytes.length - shown).append(" more octets (--all-octets shows them)\n");
         }
+    }
+
+    private static String octets(int n) {
+        return n + (n == 1 ? " octet" : " octets");
     }
 
     private static String padRight(String s, int width) {

@@ -11,8 +11,10 @@ import java.util.Objects;
  * for scripts; hex dumps; notes), then nested layers.
  *
  * <p>A decoded frame is a top-level layer (a JSON object in the output array). A nested layer with a
- * JSON key becomes a nested object ({@code "ddp": {...}}), so the DDP and RDMAP decoders add their
- * layers to an FPDU without changing anything here.
+ * JSON key becomes a nested object ({@code "ddp": {...}}). A layer added with {@link #childBeside} is
+ * shown to people inside its parent but sits beside it in JSON: RDMAP's control field lives inside the
+ * DDP header (RsvdULP, RFC 5040 §4.1), so people read RDMAP within DDP while scripts find
+ * {@code "rdmap"} next to {@code "ddp"}.
  */
 public final class Layer {
 
@@ -58,6 +60,7 @@ public final class Layer {
     private final String jsonKey;
     private final List<Item> items = new ArrayList<>();
     private final List<Layer> children = new ArrayList<>();
+    private boolean jsonBesideParent;
 
     /**
      * @param heading what people see above the fields, e.g. {@code MPA FPDU (RFC 5044 §4.1)}
@@ -103,6 +106,16 @@ public final class Layer {
         return this;
     }
 
+    /**
+     * Nests {@code layer} below this one for people; in JSON its object becomes a member of this
+     * layer's parent, right after this layer's own object.
+     */
+    public Layer childBeside(Layer layer) {
+        child(layer);
+        layer.jsonBesideParent = true;
+        return this;
+    }
+
     public String heading() {
         return heading;
     }
@@ -129,7 +142,10 @@ public final class Layer {
         return null;
     }
 
-    /** This layer as a JSON object: its members in order, then every child that has a JSON key. */
+    /**
+     * This layer as a JSON object: its members in order, then every child that has a JSON key, each
+     * followed by the children it holds {@linkplain #childBeside beside} itself.
+     */
     public Json.Obj toJson() {
         List<Json.Member> members = new ArrayList<>();
         for (Item item : items) {
@@ -138,8 +154,13 @@ public final class Layer {
             }
         }
         for (Layer child : children) {
-            if (child.jsonKey != null) {
+            if (child.jsonKey != null && !child.jsonBesideParent) {
                 members.add(new Json.Member(child.jsonKey, child.toJson()));
+            }
+            for (Layer beside : child.children) {
+                if (beside.jsonKey != null && beside.jsonBesideParent) {
+                    members.add(new Json.Member(beside.jsonKey, beside.toJson()));
+                }
             }
         }
         return new Json.Obj(members);

@@ -115,7 +115,6 @@ class DemoTest {
 
     @SuppressWarnings("unchecked")
     static String directionAndMessage(Map<String, Object> fpdu) {
-        Map<String, Object> ddp = (Map<String, Object>) fpdu.get("ddp");
-        return fpdu.get("direction") + " " + ((Map<String, Object>) ddp.get("rdmap")).get("message");
+        return fpdu.get("direction") + " " + ((Map<String, Object>) fpdu.get("rdmap")).get("opcode");
     }
 }

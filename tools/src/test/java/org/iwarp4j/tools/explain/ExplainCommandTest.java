@@ -7,6 +7,7 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.iwarp4j.testkit.GoldenVectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -25,7 +26,8 @@ class ExplainCommandTest {
         assertThat(r.exit()).isZero();
         assertThat(r.out()).contains("Usage: iwarp explain").contains("--hex=FILE").contains("--pcap=FILE")
                 .contains("--fpdu").contains("--[no-]crc").contains("--markers").contains("--stream-offset=N")
-                .contains("--json").contains("--all-octets").contains("Exit status: 0").contains("2 usage error");
+                .contains("--json").contains("--all-octets").contains("--terminate-layout=rfc|siw")
+                .contains("Exit status: 0").contains("2 usage error");
         assertThat(ExplainRun.run("help", "explain").out()).isEqualTo(r.out());
         assertThat(ExplainRun.run("--help").out()).contains("explain");
         assertThat(ExplainRun.run("explain", "--version").out()).startsWith("iwarp4j ");
@@ -47,9 +49,39 @@ class ExplainCommandTest {
                 .endsWith("2 frames (1 MPA Request, 1 FPDU), no errors.\n");
     }
 
+    /** The README's layered examples are excerpts of what explain prints: every line shown is printed as shown. */
+    @Test
+    void theReadmesLayeredExamplesAreWhatExplainPrints() throws Exception {
+        String readme = Files.readString(Path.of("..", "README.md"));
+        List<String> blocks = new java.util.ArrayList<>();
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("```(json)?\n(.*?)```", java.util.regex.Pattern.DOTALL).matcher(
+                readme.substring(readme.indexOf("Each FPDU nests its DDP segment")));
+        while (m.find() && blocks.size() < 3) {
+            blocks.add(m.group(2));
+        }
+        assertThat(blocks).hasSize(3);
+        Path samples = Path.of("..", "samples");
+        String send = ExplainRun.run("explain", "--hex", samples.resolve("siw-rping-first-fpdus.hex").toString()).out();
+        String terminate = ExplainRun.run("explain", "--hex", samples.resolve("siw-terminate-read-bounds.hex").toString(),
+                "--fpdu", "--no-crc").out();
+        String json = ExplainRun.run("explain", "--hex", samples.resolve("siw-rping-first-fpdus.hex").toString(), "--json").out();
+        for (String[] pair : new String[][] {{blocks.get(0), send}, {blocks.get(1), terminate}}) {
+            for (String line : pair[0].split("\n")) {
+                if (!line.trim().equals("...")) {
+                    assertThat(pair[1]).contains(line + "\n");
+                }
+            }
+        }
+        for (String part : blocks.get(2).trim().split(",\\.\\.\\.,")) {
+            assertThat(json).contains(part);
+        }
+    }
+
     @Test
     void everySampleInTheReadmeDecodesWithoutErrors() {
         Path samples = Path.of("..", "samples");
+        assertThat(ExplainRun.run("explain", "--hex", samples.resolve("siw-terminate-read-bounds.hex").toString(),
+                "--fpdu", "--no-crc").exit()).isZero();
         assertThat(ExplainRun.run("explain", "--hex", samples.resolve("markers-first-fpdus.hex").toString(), "--markers").exit()).isZero();
         assertThat(ExplainRun.run("explain", "--hex", samples.resolve("rfc5044-figure6-fpdu.hex").toString(),
                 "--fpdu", "--markers", "--stream-offset", "492").out()).contains("FPDUPTR 0x0014 (20)");
@@ -100,6 +132,14 @@ class ExplainCommandTest {
                 "'lots' is not a number");
         ExplainRun hexOffset = ExplainRun.run("explain", "--hex", hex.toString(), "--fpdu", "--markers", "--stream-offset", "0x1ec", "--json");
         assertThat(hexOffset.exit()).as(hexOffset.toString()).isZero();
+    }
+
+    @Test
+    void theTerminateLayoutIsRfcOrSiw() {
+        Path hex = ExplainRun.write(dir, GoldenVectors.named("fpdu-terminate-llp-crc").field("hex"));
+        assertUsage(ExplainRun.run("explain", "--hex", hex.toString(), "--fpdu", "--terminate-layout", "mirrored"),
+                "'mirrored' is not a layout: rfc or siw");
+        assertThat(ExplainRun.run("explain", "--hex", hex.toString(), "--fpdu", "--terminate-layout", "SIW").exit()).isZero();
     }
 
     @Test

@@ -8,7 +8,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
-import org.iwarp4j.rdmap.wire.RdmapOpcode;
 import org.iwarp4j.testkit.GoldenVector;
 import org.iwarp4j.testkit.GoldenVectors;
 import org.junit.jupiter.api.io.TempDir;
@@ -68,8 +67,9 @@ class ExplainGoldenVectorTest {
     }
 
     /**
-     * Each FPDU vector three ways: JSON with CRCs on (every field as the vector lists it), JSON with
-     * CRCs off (the CRC shown but not checked), and the human view (fields with their RFC sections).
+     * Each FPDU vector three ways: JSON with CRCs on (every field as the vector lists it, MPA members and
+     * the nested {@code ddp} and {@code rdmap} objects), JSON with CRCs off (the CRC shown but not
+     * checked), and the human view (fields with their RFC sections).
      */
     @ParameterizedTest(name = "{0}")
     @MethodSource("fpdus")
@@ -77,14 +77,15 @@ class ExplainGoldenVectorTest {
         ExplainRun on = ExplainRun.json(dir, v.bytes(), fpduOptions(v, "--crc"));
         assertThat(on.exit()).as(on.toString()).isZero();
         assertThat(on.entries()).hasSize(1);
-        assertSegment(v, on.entries().get(0));
-        assertThat(withoutSegment(on.entries().get(0))).isEqualTo(expectedFpdu(v, true));
+        assertThat(mpaMembers(on.entries().get(0))).isEqualTo(expectedFpdu(v, true));
+        VectorUpperLayers.assertMatches(v, on.entries().get(0));
+        assertThat(on.entries().get(0).get("notes")).as("one FPDU on its own breaks no sequence rule").isEqualTo(List.of());
 
         ExplainRun off = ExplainRun.json(dir, v.bytes(), fpduOptions(v, "--no-crc"));
         assertThat(off.exit()).as(off.toString()).isZero();
         assertThat(off.entries()).hasSize(1);
-        assertSegment(v, off.entries().get(0));
-        assertThat(withoutSegment(off.entries().get(0))).isEqualTo(expectedFpdu(v, null));
+        assertThat(mpaMembers(off.entries().get(0))).isEqualTo(expectedFpdu(v, null));
+        VectorUpperLayers.assertMatches(v, off.entries().get(0));
 
         ExplainRun text = ExplainRun.text(dir, v.bytes(), fpduOptions(v, "--crc"));
         assertThat(text.exit()).as(text.toString()).isZero();
@@ -92,12 +93,52 @@ class ExplainGoldenVectorTest {
         assertThat(text.out()).containsPattern(String.format("ULPDU_Length +0x%04x \\(%d\\) +RFC 5044 §4\\.1", len, len))
                 .containsPattern(String.format("CRC +0x%08x +RFC 5044 §4\\.4 +valid", v.number("crc32c_value")))
                 .containsPattern("PAD +" + v.intField("pad_length") + " octets? +RFC 5044 §4\\.1")
-                .contains("    RDMAP " + v.field("rdmap.opcode_name").trim() + " (RFC")
                 .endsWith("1 frame (1 FPDU), no errors.\n");
         for (Map<String, Object> m : markers(v)) {
             assertThat(text.out()).containsPattern(String.format("Marker +FPDUPTR 0x%04x \\(%d\\) +RFC 5044 §4\\.3 +at FPDU\\+%d ",
                     m.get("fpduPtr"), m.get("fpduPtr"), m.get("offset")));
         }
+        assertUpperLayersShown(v, text.out());
+    }
+
+    /** People see each DDP and RDMAP field the vector lists, with its value and RFC section. */
+    static void assertUpperLayersShown(GoldenVector v, String text) {
+        boolean tagged = v.flag("ddp.t");
+        assertThat(text).contains(tagged ? "  DDP  tagged, 14-octet header + " : "  DDP  untagged, 18-octet header + ")
+                .containsPattern("T \\(tagged\\) +" + v.field("ddp.t") + " +RFC 5041 §4\\.1")
+                .containsPattern("L \\(last\\) +" + v.field("ddp.l") + " +RFC 5041 §4\\.1")
+                .containsPattern("DV +" + v.field("ddp.dv") + " +RFC 5041 §4\\.1")
+                .contains("RDMAP  " + v.field("rdmap.opcode_name") + " (RFC ")
+                .containsPattern(String.format("RV +%d +RFC 5040 §4\\.1", v.number("rdmap.rv")))
+                .containsPattern(String.format("Opcode +0x%x +RFC ", v.number("rdmap.opcode")));
+        if (tagged) {
+            assertThat(text).containsPattern(String.format("STag +0x%08x +RFC 5041 §4\\.2", v.number("ddp.stag")))
+                    .containsPattern(String.format("TO +0x%016x +RFC 5041 §4\\.2", v.number("ddp.to")));
+        } else {
+            assertThat(text).containsPattern(String.format("QN +%d +RFC 5041 §4\\.3", v.number("ddp.qn")))
+                    .containsPattern(String.format("MSN +%d +RFC 5041 §4\\.3", v.number("ddp.msn")))
+                    .containsPattern(String.format("MO +%d +RFC 5041 §4\\.3", v.number("ddp.mo")));
+        }
+        if (v.has("rr.src_stag")) {
+            assertThat(text).containsPattern(String.format("Data Source STag +0x%08x +RFC 5040 §4\\.4", v.number("rr.src_stag")));
+        }
+        if (v.has("term.error_code")) {
+            assertThat(text).containsPattern(String.format("Error Code +0x%02x +RFC ", v.number("term.error_code")));
+        }
+        if (v.has("atomic.request_id")) {
+            assertThat(text).containsPattern("Request Identifier +" + v.number("atomic.request_id") + " +RFC 7306 §5\\.2\\.1");
+        }
+        if (v.has("immediate_data")) {
+            assertThat(text).containsPattern("Immediate Data +" + String.format("%016x", v.number("immediate_data"))
+                    .replaceAll("(..)(?!$)", "$1 ") + " +RFC 7306 §6\\.2");
+        }
+    }
+
+    /** An FPDU entry without what DDP and RDMAP add to it. */
+    static Map<String, Object> mpaMembers(Map<String, Object> entry) {
+        Map<String, Object> m = new LinkedHashMap<>(entry);
+        m.keySet().removeAll(List.of("ddp", "rdmap", "notes"));
+        return m;
     }
 
     private static String[] fpduOptions(GoldenVector v, String crc) {
@@ -148,94 +189,6 @@ class ExplainGoldenVectorTest {
         e.put("markers", markers(v));
         e.put("ulpdu", hexOrEmpty(v, "ulpdu_hex"));
         return e;
-    }
-
-    private static Map<String, Object> withoutSegment(Map<String, Object> entry) {
-        Map<String, Object> copy = new LinkedHashMap<>(entry);
-        copy.remove("ddp");
-        return copy;
-    }
-
-    /**
-     * The entry's {@code ddp} object holds exactly the vector's DDP header fields, and its {@code rdmap} object
-     * every RDMAP field the vector states (vectors state the header fields of their subject, not all of them).
-     */
-    @SuppressWarnings("unchecked")
-    static void assertSegment(GoldenVector v, Map<String, Object> entry) {
-        Map<String, Object> expected = expectedSegment(v);
-        Map<String, Object> actual = new LinkedHashMap<>((Map<String, Object>) entry.get("ddp"));
-        Map<String, Object> expectedRdmap = (Map<String, Object>) expected.remove("rdmap");
-        Map<String, Object> actualRdmap = (Map<String, Object>) actual.remove("rdmap");
-        assertThat(actual).as(v.name() + " ddp").isEqualTo(expected);
-        assertThat(actualRdmap).as(v.name() + " rdmap").containsAllEntriesOf(expectedRdmap);
-    }
-
-    /** The DDP segment and its RDMAP message as the vector states them (RFC 5041 §4, RFC 5040 §4, RFC 7306 §4). */
-    static Map<String, Object> expectedSegment(GoldenVector v) {
-        Map<String, Object> ddp = new LinkedHashMap<>();
-        boolean tagged = v.flag("ddp.t");
-        ddp.put("tagged", tagged);
-        ddp.put("last", v.flag("ddp.l"));
-        ddp.put("dv", v.number("ddp.dv"));
-        if (tagged) {
-            ddp.put("stag", v.number("ddp.stag"));
-            ddp.put("to", String.format("0x%016x", v.number("ddp.to")));
-        } else {
-            ddp.put("qn", v.number("ddp.qn"));
-            ddp.put("msn", v.number("ddp.msn"));
-            ddp.put("mo", v.number("ddp.mo"));
-        }
-        Map<String, Object> rdmap = new LinkedHashMap<>();
-        int opcode = v.intField("rdmap.opcode");
-        RdmapOpcode op = RdmapOpcode.fromCode(opcode);
-        assertThat(op.displayName()).as(v.name()).isEqualTo(v.field("rdmap.opcode_name").trim());
-        rdmap.put("rv", v.number("rdmap.rv"));
-        rdmap.put("opcode", (long) opcode);
-        rdmap.put("message", op.name());
-        if (op.carriesInvalidateStag()) {
-            rdmap.put("invalidateStag", v.number("ddp.rsvdulp_8_39"));
-        }
-        if (v.has("rr.sink_stag")) {
-            rdmap.put("sinkStag", v.number("rr.sink_stag"));
-            rdmap.put("sinkTo", String.format("0x%016x", v.number("rr.sink_to")));
-            rdmap.put("size", v.number("rr.rdma_read_message_size"));
-            rdmap.put("sourceStag", v.number("rr.src_stag"));
-            rdmap.put("sourceTo", String.format("0x%016x", v.number("rr.src_to")));
-        }
-        if (v.has("immediate_data")) {
-            rdmap.put("immediateData", String.format("0x%016x", v.number("immediate_data")));
-        }
-        putIfStated(v, rdmap, "atomic.aopcode", "atomicOpcode", false);
-        putIfStated(v, rdmap, "atomic.request_id", "requestId", false);
-        putIfStated(v, rdmap, "atomic.remote_stag", "remoteStag", false);
-        putIfStated(v, rdmap, "atomic.remote_to", "remoteTo", true);
-        putIfStated(v, rdmap, "atomic.add_or_swap_data", "addOrSwapData", true);
-        putIfStated(v, rdmap, "atomic.add_or_swap_mask", "addOrSwapMask", true);
-        putIfStated(v, rdmap, "atomic.compare_data", "compareData", true);
-        putIfStated(v, rdmap, "atomic.compare_mask", "compareMask", true);
-        if (v.has("atomic.orig_request_id")) {
-            rdmap.put("requestId", v.number("atomic.orig_request_id"));
-            rdmap.put("originalRemoteData", String.format("0x%016x", v.number("atomic.orig_remote_data")));
-        }
-        if (v.has("term.layer")) {
-            Map<String, Object> term = new LinkedHashMap<>();
-            term.put("layer", v.number("term.layer"));
-            term.put("errorType", v.number("term.etype"));
-            term.put("errorCode", v.number("term.error_code"));
-            rdmap.put("terminate", term);
-        }
-        if (op.carriesPayload()) {
-            rdmap.put("payloadLength", v.has("ulp_payload_length") ? v.number("ulp_payload_length")
-                    : v.number("ddp_payload_length"));
-        }
-        ddp.put("rdmap", rdmap);
-        return ddp;
-    }
-
-    private static void putIfStated(GoldenVector v, Map<String, Object> into, String field, String key, boolean hex64) {
-        if (v.has(field)) {
-            into.put(key, hex64 ? String.format("0x%016x", v.number(field)) : v.number(field));
-        }
     }
 
     /** The vector's {@code markers} field ({@code index:fpduptr=N ...} or {@code -}) as the JSON {@code markers} array. */

@@ -45,8 +45,32 @@ class ExplainPcapTest {
             assertThat((List<?>) e.get("frames")).isNotEmpty();
             if (e.get("type").equals("fpdu")) {
                 assertThat(e.get("crcValid")).as(e.toString()).isEqualTo(true);
+                assertThat(e).as(e.toString()).containsKeys("ddp", "rdmap");
+                assertThat(e.get("notes")).as("the conversation keeps every sequence rule: " + e).isEqualTo(List.of());
             }
         }
+    }
+
+    /** Every FPDU of the golden captures that is also a golden vector decodes, in its conversation, to the vector's fields. */
+    @Test
+    void goldenCapturesHoldTheVectorsWithTheirUpperLayerFields() {
+        List<GoldenVector> vectors = GoldenVectors.ofKind("fpdu", "fpdu-markers");
+        int matched = 0;
+        for (String pcap : GOLDEN) {
+            for (Map<String, Object> e : pcap(GoldenVectors.resource(pcap)).entries()) {
+                if (!e.get("type").equals("fpdu")) {
+                    continue;
+                }
+                for (GoldenVector v : vectors) {
+                    if (v.field("ulpdu_hex").trim().equals(e.get("ulpdu"))) {
+                        VectorUpperLayers.assertMatches(v, e);
+                        matched++;
+                        break;
+                    }
+                }
+            }
+        }
+        assertThat(matched).as("FPDUs of the captures found among the vectors").isGreaterThanOrEqualTo(30);
     }
 
     @Test
@@ -80,7 +104,7 @@ class ExplainPcapTest {
             Map<String, Object> expected = ExplainGoldenVectorTest.expectedFpdu(v, true);
             expected.put("offset", offset);
             assertThat(e).as(v.name()).containsAllEntriesOf(expected);
-            ExplainGoldenVectorTest.assertSegment(v, e);
+            VectorUpperLayers.assertMatches(v, e);
         }
     }
 
@@ -121,7 +145,8 @@ class ExplainPcapTest {
         // siw sets C=1 only when mpa_crc_required=Y: then every CRC checks, otherwise none is checked.
         Object crcValid = name.contains("-crc") ? (Object) true : null;
         assertThat(entries.stream().filter(e -> e.get("type").equals("fpdu")))
-                .allSatisfy(e -> assertThat(e.get("crcValid")).isEqualTo(crcValid));
+                .allSatisfy(e -> assertThat(e.get("crcValid")).isEqualTo(crcValid))
+                .allSatisfy(e -> assertThat(e).containsKeys("ddp", "rdmap").containsEntry("notes", List.of()));
         for (TcpConnection c : Capture.read(pcap).connections()) {
             for (HalfStream h : List.of(c.first(), c.second())) {
                 String i2r = h.source() + "-" + h.destination();

@@ -169,8 +169,8 @@ class RpingTest {
 
     @SuppressWarnings("unchecked")
     private static String message(Map<String, Object> e) {
-        Object ddp = e.get("ddp");
-        return ddp == null ? null : (String) ((Map<String, Object>) ((Map<String, Object>) ddp).get("rdmap")).get("message");
+        Object rdmap = e.get("rdmap");
+        return rdmap == null ? null : (String) ((Map<String, Object>) rdmap).get("opcode");
     }
 
     /** Each frame as direction, type, MPA fields / ULPDU length, RDMAP message, read size (addresses and STags differ). */
@@ -185,10 +185,11 @@ class RpingTest {
                         + " p2p=" + e.get("peerToPeer") + " data=" + e.get("privateData"));
             } else if (type.equals("fpdu")) {
                 Map<String, Object> ddp = (Map<String, Object>) e.get("ddp");
-                Map<String, Object> rdmap = (Map<String, Object>) ddp.get("rdmap");
-                out.add(e.get("direction") + " fpdu " + e.get("ulpduLength") + " " + rdmap.get("message") + " qn="
-                        + ddp.get("qn") + " msn=" + ddp.get("msn") + " size=" + rdmap.get("size") + " payload="
-                        + rdmap.get("payloadLength"));
+                Map<String, Object> rdmap = (Map<String, Object>) e.get("rdmap");
+                Map<String, Object> readRequest = (Map<String, Object>) rdmap.get("readRequest");
+                out.add(e.get("direction") + " fpdu " + e.get("ulpduLength") + " " + rdmap.get("opcode") + " qn="
+                        + ddp.get("qn") + " msn=" + ddp.get("msn") + " size=" + (readRequest == null ? null : readRequest.get("size"))
+                        + " payload=" + rdmap.get("payloadLength"));
             }
         }
         return out;

@@ -1,0 +1,57 @@
+package org.iwarp4j.tools.explain;
+
+import java.util.HexFormat;
+import org.iwarp4j.tools.report.Json;
+import org.iwarp4j.verbs.Stag;
+
+/**
+ * How explain writes the values of DDP and RDMAP fields: STags, TOs and 64-bit values as {@code 0x}
+ * hex (strings in JSON, so no script loses bits to a double), other fields as unsigned numbers.
+ */
+final class Values {
+
+    private Values() {}
+
+    /** {@code 0x1a2b3c4d}. */
+    static String stag(int stag) {
+        return String.format("0x%08x", stag);
+    }
+
+    /** {@code 0x0000000000100040}: a Tagged Offset or any other 64-bit value. */
+    static String hex64(long value) {
+        return String.format("0x%016x", value);
+    }
+
+    /** The usual split of an STag (Linux siw, iwarp4j): {@code index 0x1a2b3c, key 0x4d}. */
+    static String stagParts(int stag) {
+        Stag s = new Stag(stag);
+        return String.format("index 0x%06x, key 0x%02x", s.index(), s.key());
+    }
+
+    /** An unsigned 32-bit field for people. */
+    static String u32(int value) {
+        return Integer.toUnsignedString(value);
+    }
+
+    static Json stagJson(int stag) {
+        return Json.str(stag(stag));
+    }
+
+    static Json hex64Json(long value) {
+        return Json.str(hex64(value));
+    }
+
+    static Json u32Json(int value) {
+        return Json.num(Integer.toUnsignedLong(value));
+    }
+
+    /** Octets as lower-case hex without separators, e.g. the {@code ulpdu} member. */
+    static String hex(byte[] octets) {
+        return HexFormat.of().formatHex(octets);
+    }
+
+    /** Octets as spaced hex for people: {@code 01 23 45 67}. */
+    static String spacedHex(byte[] octets) {
+        return HexFormat.ofDelimiter(" ").formatHex(octets);
+    }
+}
