@@ -44,8 +44,7 @@ import java.util.concurrent.TimeUnit;
 @OutputTimeUnit(TimeUnit.SECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"-Djmh.executor=CUSTOM",
-        "-Djmh.executor.class=org.iwarp4j.microbench.EventLoopThreadExecutor"})
+@Fork(value = 1, jvmArgsAppend = {EventLoopThreadExecutor.JMH_EXECUTOR, EventLoopThreadExecutor.JMH_EXECUTOR_CLASS})
 public class DdpTaggedPlacementBenchmark {
 
     private static final int STAG = 0x1a2b3c4d;

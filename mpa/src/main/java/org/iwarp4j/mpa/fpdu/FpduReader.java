@@ -150,21 +150,34 @@ public final class FpduReader {
         if (splitting == 0) {
             return in.retainedSlice(dataStart, ulpduLength);
         }
+        // The runs between markers become components that reference {@code in} itself (retained once per
+        // component) rather than slices of it: a composite records each component's index and length when it
+        // is added, so moving in's indexes over each run in turn saves one derived buffer per marker (an
+        // allocation per marker with the adaptive allocator, and a leak-tracked object when in is sampled).
         CompositeByteBuf composite = alloc.compositeBuffer(splitting + 1);
+        int savedReader = in.readerIndex();
+        int savedWriter = in.writerIndex();
         try {
             int from = FpduLayout.LENGTH_FIELD; // content index
             for (int k = 0; k < splitting; k++) {
                 int at = first + k * FpduLayout.CONTENT_PER_MARKER;
-                composite.addComponent(true, in.retainedSlice(start + hdr + from + k * FpduLayout.MARKER_LENGTH, at - from));
+                addRun(composite, in, start + hdr + from + k * FpduLayout.MARKER_LENGTH, at - from);
                 from = at;
             }
-            composite.addComponent(true,
-                    in.retainedSlice(start + hdr + from + splitting * FpduLayout.MARKER_LENGTH, ulpduEnd - from));
+            addRun(composite, in, start + hdr + from + splitting * FpduLayout.MARKER_LENGTH, ulpduEnd - from);
             return composite;
         } catch (RuntimeException e) {
             composite.release();
             throw e;
+        } finally {
+            in.setIndex(savedReader, savedWriter);
         }
+    }
+
+    /** Adds {@code length} octets of {@code in} at {@code index} as one component holding one reference. */
+    private static void addRun(CompositeByteBuf composite, ByteBuf in, int index, int length) {
+        in.setIndex(index, index + length);
+        composite.addComponent(true, in.retain()); // on failure the composite releases that reference
     }
 
     private MpaException fail(MpaError error, String message) {
