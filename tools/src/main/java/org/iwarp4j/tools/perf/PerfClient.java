@@ -483,8 +483,7 @@ final class PerfClient extends PerfEndpoint {
             if (b.get(index) == mark) {
                 return;
             }
-            Thread.onSpinWait();
-            if ((++spins & 0xFFF) == 0) {
+            if (markSpin(++spins)) {
                 if (pollNow() > 0) {
                     check(completions[0]); // an unsignaled Write reports only failures
                 }
@@ -494,7 +493,6 @@ final class PerfClient extends PerfEndpoint {
                 } else if (now > deadline) {
                     throw new PerfFailure("the server's RDMA Write did not arrive within " + WAIT_SECONDS + " s");
                 }
-                Thread.yield();
             }
         }
     }

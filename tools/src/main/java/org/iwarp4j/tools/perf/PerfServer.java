@@ -284,8 +284,7 @@ final class PerfServer implements AutoCloseable {
                 if (b.get(index) == mark) {
                     return true;
                 }
-                Thread.onSpinWait();
-                if ((++spins & 0xFFF) == 0) {
+                if (markSpin(++spins)) {
                     int n = pollNow();
                     for (int i = 0; i < n; i++) {
                         WorkCompletion wc = completions[i];
@@ -306,7 +305,6 @@ final class PerfServer implements AutoCloseable {
                     } else if (now > deadline) {
                         throw new PerfFailure("the client's RDMA Write did not arrive within " + WAIT_SECONDS + " s");
                     }
-                    Thread.yield();
                 }
             }
         }
