@@ -173,6 +173,37 @@ class PostingTest {
 
     @ParameterizedTest
     @MethodSource("transports")
+    void aPolledSendCompletionHasFreedItsSlotAlready(Transport t) throws Exception {
+        int depth = 4;
+        try (Peers p = new Peers(t, s -> { }, c -> c.maxSendWr(depth), ConnectOptions.defaults(),
+                AcceptOptions.defaults(), x -> { })) {
+            Mem target = p.server.region(64, Access.LOCAL_WRITE, Access.REMOTE_WRITE);
+            Mem src = p.client.region(64);
+            try (PreparedSend write = p.client.qp.prepare(new SendWorkRequest.RdmaWrite(9, List.of(src.sge(0, 8)),
+                    target.stag(), target.address(), SIGNALED))) {
+                for (int i = 0; i < depth; i++) {
+                    write.execute();
+                }
+                WorkCompletion[] one = {new WorkCompletion()};
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+                // A full send queue: every completion polled makes room for exactly one more request, at once.
+                for (int done = 0; done < 3000; ) {
+                    if (p.client.sendCq.poll(one) == 0) {
+                        assertThat(System.nanoTime()).as("completions keep coming").isLessThan(deadline);
+                        Thread.onSpinWait();
+                        continue;
+                    }
+                    assertThat(one[0].status()).isEqualTo(CompletionStatus.SUCCESS);
+                    done++;
+                    write.execute(); // QUEUE_FULL here would mean the slot was freed after its completion
+                }
+                Completions.await(p.client.sendCq, depth);
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("transports")
     void executingAPreparedSendAllocatesNothingOnTheCallersThread(Transport t) throws Exception {
         com.sun.management.ThreadMXBean threads =
                 (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();

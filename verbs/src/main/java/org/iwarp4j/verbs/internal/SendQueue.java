@@ -155,22 +155,26 @@ final class SendQueue {
             }
             SendPost p = posts[i];
             CompletionStatus s = status[i];
+            long original = atomicOriginal[i];
+            boolean last = lastPart[i];
             if (requestStatus == null || requestStatus == CompletionStatus.SUCCESS) {
                 requestStatus = s;
             }
-            if (lastPart[i]) {
-                CompletionStatus finalStatus = requestStatus;
-                requestStatus = null;
-                if (finalStatus == CompletionStatus.SUCCESS && p.resultRegion != null) {
-                    writeAtomicResult(p, atomicOriginal[i]);
-                }
-                if (p.signaled || finalStatus != CompletionStatus.SUCCESS) {
-                    completions.send(p.wrId, finalStatus, p.opcode, p.byteLength, atomicOriginal[i]);
-                }
-            }
+            // The slot is free before the completion is visible: an application that polled the completion
+            // may post again at once without finding the queue full (as with a verbs send queue).
             posts[i] = null;
             head++;
             qp.releaseSendSlots(1);
+            if (last) {
+                CompletionStatus finalStatus = requestStatus;
+                requestStatus = null;
+                if (finalStatus == CompletionStatus.SUCCESS && p.resultRegion != null) {
+                    writeAtomicResult(p, original);
+                }
+                if (p.signaled || finalStatus != CompletionStatus.SUCCESS) {
+                    completions.send(p.wrId, finalStatus, p.opcode, p.byteLength, original);
+                }
+            }
         }
     }
 
