@@ -14,6 +14,11 @@ import java.util.zip.CRC32C;
  * buffer through its array, a single-region buffer through {@code internalNioBuffer}, a composite
  * through {@code nioBuffers()}. {@code CRC32C} is not thread-safe: each codec owns one and resets it
  * per FPDU.
+ *
+ * <p>A direct buffer's ByteBuffer view costs an allocation with some allocators (Netty 4.2's adaptive
+ * buffers create one per {@code internalNioBuffer} call). The variant with a scratch array copies ranges of
+ * up to {@link #SCRATCH_LENGTH} octets (headers, the FPDU trailer, small FPDUs) into it instead: a copy of
+ * a few octets is cheaper than the view, and nothing is allocated.
  */
 public final class Crc32c {
 
@@ -21,6 +26,22 @@ public final class Crc32c {
     public static final int LENGTH = 4;
 
     private Crc32c() {}
+
+    /** Size of the scratch array {@link #update(CRC32C, ByteBuf, int, int, byte[])} uses for small ranges. */
+    public static final int SCRATCH_LENGTH = 256;
+
+    /**
+     * {@link #update(CRC32C, ByteBuf, int, int)} that reads a range of a direct buffer of at most
+     * {@code scratch.length} octets through {@code scratch} (no ByteBuffer view is created).
+     */
+    public static void update(CRC32C crc, ByteBuf buf, int index, int length, byte[] scratch) {
+        if (length > 0 && length <= scratch.length && !buf.hasArray()) {
+            buf.getBytes(index, scratch, 0, length);
+            crc.update(scratch, 0, length);
+            return;
+        }
+        update(crc, buf, index, length);
+    }
 
     /** Adds {@code length} octets of {@code buf} starting at absolute {@code index}. */
     public static void update(CRC32C crc, ByteBuf buf, int index, int length) {

@@ -35,6 +35,7 @@ public final class FpduReader {
     private final boolean markersEnabled;
     private final int ulpduLimit;
     private final CRC32C crc = new CRC32C();
+    private final byte[] crcScratch = new byte[Crc32c.SCRATCH_LENGTH];
     private int streamOffset;
     private long fpdusRead;
     private boolean failed;
@@ -97,7 +98,7 @@ public final class FpduReader {
         long crcField = in.getUnsignedIntLE(start + wire - Crc32c.LENGTH);
         if (crcEnabled) {
             crc.reset();
-            Crc32c.update(crc, in, start, FpduLayout.crcCoveredLength(wire));
+            Crc32c.update(crc, in, start, FpduLayout.crcCoveredLength(wire), crcScratch);
             long computed = crc.getValue();
             if (computed != crcField) {
                 throw fail(MpaError.CRC_ERROR, String.format(

@@ -42,6 +42,7 @@ public final class FpduWriter {
     private final boolean markersEnabled;
     private final int maxUlpduLength;
     private final CRC32C crc = new CRC32C();
+    private final byte[] crcScratch = new byte[Crc32c.SCRATCH_LENGTH];
     private int streamOffset;
     private long fpdusWritten;
 
@@ -195,7 +196,7 @@ public final class FpduWriter {
 
     private void crcUpdate(ByteBuf buf, int index, int length) {
         if (crcEnabled) {
-            Crc32c.update(crc, buf, index, length);
+            Crc32c.update(crc, buf, index, length, crcScratch);
         }
     }
 

@@ -1,5 +1,6 @@
 package org.iwarp4j.mpa.fpdu;
 
+import io.netty.buffer.AdaptiveByteBufAllocator;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.Unpooled;
@@ -11,6 +12,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 import java.util.HexFormat;
 import java.util.List;
+import java.util.zip.CRC32C;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -37,10 +39,25 @@ class Crc32cTest {
             assertThat(Crc32c.compute(direct, direct.readerIndex(), input.length)).isEqualTo(expected);
             assertThat(Crc32c.compute(heap, heap.readerIndex(), input.length)).isEqualTo(expected);
             assertThat(Crc32c.compute(composite, composite.readerIndex(), input.length)).isEqualTo(expected);
+            for (ByteBuf b : List.of(direct, heap, composite)) {
+                for (int scratch : new int[] {input.length - 1, input.length, Crc32c.SCRATCH_LENGTH}) {
+                    CRC32C crc = new CRC32C();
+                    Crc32c.update(crc, b, b.readerIndex(), input.length, new byte[Math.max(0, scratch)]);
+                    assertThat(crc.getValue()).as("%s through a scratch array of %d", b, scratch).isEqualTo(expected);
+                }
+            }
         } finally {
             direct.release();
             heap.release();
             composite.release();
+        }
+        ByteBuf adaptive = new AdaptiveByteBufAllocator().directBuffer(input.length + 8).writeZero(8).writeBytes(input);
+        try {
+            CRC32C crc = new CRC32C();
+            Crc32c.update(crc, adaptive, 8, input.length, new byte[Crc32c.SCRATCH_LENGTH]);
+            assertThat(crc.getValue()).as("adaptive direct buffer at an offset").isEqualTo(expected);
+        } finally {
+            adaptive.release();
         }
         ByteBuf wire = Unpooled.buffer(4).writeIntLE((int) expected);
         assertThat(HexFormat.of().formatHex(wire.array())).isEqualTo(v.field("crc_wire_bytes"));
