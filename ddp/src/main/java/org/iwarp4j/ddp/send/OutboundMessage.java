@@ -131,7 +131,10 @@ public final class OutboundMessage {
             writeHeader(header, last);
             int from = message.readerIndex() + sent;
             if (inline) {
-                header.writeBytes(message, from, chunk);
+                // Read from the message into the header: a direct source copies by address, where the
+                // header's writeBytes would ask the source for a ByteBuffer view (an allocation per segment).
+                message.getBytes(from, header, header.writerIndex(), chunk);
+                header.writerIndex(header.writerIndex() + chunk);
                 payload = Unpooled.EMPTY_BUFFER;
             } else {
                 payload = message.retainedSlice(from, chunk);

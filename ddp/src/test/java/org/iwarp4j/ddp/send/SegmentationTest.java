@@ -119,6 +119,19 @@ class SegmentationTest {
     }
 
     @Test
+    void smallPayloadFromASliceOfRegisteredMemoryIsCopiedFromItsOwnOffset() {
+        byte[] memory = Bytes.pattern(200, 9);
+        ByteBuf region = Bytes.pooled(memory);
+        // as verbs hands it over: a retained slice of the registered memory, not starting at its index 0
+        ByteBuf message = region.retainedSlice(37, 40);
+        region.release();
+        message.readerIndex(3); // a reader index inside the slice as well
+        sender.tagged(0x40, 7, 0x100, message).writeAll();
+        assertThat(llp.headerBufferLengths).containsExactly(14 + 37);
+        assertThat(Arrays.copyOfRange(llp.segments.get(0), 14, 14 + 37)).isEqualTo(Arrays.copyOfRange(memory, 40, 77));
+    }
+
+    @Test
     void payloadSegmentsAreRetainedSlicesOfTheMessageAndTheMessageIsReleasedAfterTheLast() {
         ByteBuf message = Bytes.pooled(Bytes.pattern(4000, 2));
         ByteBuf[] seen = new ByteBuf[3];
