@@ -147,6 +147,33 @@ class PostingTest {
 
     @ParameterizedTest
     @MethodSource("transports")
+    void aFullReceiveQueueBeforeConnectingHoldsExactlyMaxRecvWr(Transport t) throws Exception {
+        int depth = 5; // the hand-over queue rounds up to 8: the limit is the queue pair's, never the queue's
+        List<Mem> recv = new ArrayList<>();
+        try (Peers p = new Peers(t, s -> s.maxRecvWr(depth), c -> { }, ConnectOptions.defaults(),
+                AcceptOptions.defaults(), peers -> {
+            Mem r = peers.server.region(8 * depth, Access.LOCAL_WRITE);
+            recv.add(r);
+            for (int i = 0; i < depth; i++) {
+                peers.server.receive(i, r.sge(8 * i, 8));
+            }
+            assertThat(catchThrowableOfType(VerbsException.class, () -> peers.server.receive(99, r.sge(0, 8)))
+                    .reason()).isEqualTo(VerbsException.Reason.QUEUE_FULL);
+        })) {
+            Mem src = p.client.region(8);
+            for (int i = 0; i < depth; i++) {
+                src.buf().put(0, (byte) (i + 1));
+                p.client.post(new SendWorkRequest.Send(i, List.of(src.sge(0, 1)), Set.of()));
+                Completions.one(p.server.recvCq); // in order: the next Send reads the next octet value
+            }
+            for (int i = 0; i < depth; i++) {
+                assertThat(recv.get(0).bytes(8 * i, 1)).containsExactly(i + 1);
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("transports")
     void preparedSendReexecutes(Transport t) throws Exception {
         try (Peers p = new Peers(t)) {
             Mem target = p.server.region(64, Access.LOCAL_WRITE, Access.REMOTE_WRITE);

@@ -45,8 +45,13 @@ final class QueuePairImpl implements QueuePair {
     private final SharedReceiveQueueImpl shared;
     private final SendPostBuilder builder;
 
-    private final Queue<SendPost> sendInbox = PlatformDependent.newMpscQueue();
-    private final Queue<ReceiveWorkRequest> receiveInbox = PlatformDependent.newMpscQueue();
+    /**
+     * Fixed-size hand-over queues (no allocation per offer, unlike a chunked queue): a request enters only
+     * with a slot reserved in {@link #sendUsed} / {@link #receiveUsed} and leaves before its slot is freed,
+     * so neither ever holds more than maxSendWr / maxRecvWr requests.
+     */
+    private final Queue<SendPost> sendInbox;
+    private final Queue<ReceiveWorkRequest> receiveInbox;
     private final AtomicBoolean wakeup = new AtomicBoolean();
     private final Runnable drainTask = this::drain;
     private final AtomicInteger sendUsed = new AtomicInteger();
@@ -70,6 +75,8 @@ final class QueuePairImpl implements QueuePair {
         this.receiveCq = (CompletionQueueImpl) config.receiveCompletionQueue();
         this.shared = (SharedReceiveQueueImpl) config.sharedReceiveQueue();
         this.builder = new SendPostBuilder(this);
+        this.sendInbox = PlatformDependent.newFixedMpscQueue(Math.max(2, config.maxSendWr()));
+        this.receiveInbox = PlatformDependent.newFixedMpscQueue(Math.max(2, config.maxRecvWr()));
         sendCq.attach(this);
         receiveCq.attach(this);
     }
@@ -212,7 +219,11 @@ final class QueuePairImpl implements QueuePair {
                 break;
             }
         }
-        sendInbox.offer(post);
+        if (!sendInbox.offer(post)) {
+            releaseSendSlots(slots);
+            post.releaseData();
+            throw new IllegalStateException("send hand-over queue full with " + sendUsed.get() + " slots in use");
+        }
         wake();
     }
 
@@ -238,7 +249,10 @@ final class QueuePairImpl implements QueuePair {
                 break;
             }
         }
-        receiveInbox.offer(request);
+        if (!receiveInbox.offer(request)) {
+            releaseReceiveSlot();
+            throw new IllegalStateException("receive hand-over queue full with " + receiveUsed.get() + " in use");
+        }
         wake();
     }
 
