@@ -23,4 +23,22 @@ public interface LlpSegmentWriter {
      * should write them without copying (e.g. MPA: gathered write of length, header, payload, pad, CRC).
      */
     void writeSegment(ByteBuf header, ByteBuf payload);
+
+    /**
+     * Octets the lower layer may write in front of each header buffer (its own framing, e.g. MPA's
+     * ULPDU_Length): the sender allocates every header buffer with this many octets before its reader index,
+     * which belong to the lower layer. 0 by default.
+     */
+    default int headroom() {
+        return 0;
+    }
+
+    /**
+     * Octets the lower layer may append behind a header buffer that carries a whole segment (e.g. MPA's PAD
+     * and CRC): the sender allocates every header buffer with this many writable octets behind its writer
+     * index, which belong to the lower layer. 0 by default.
+     */
+    default int tailroom() {
+        return 0;
+    }
 }

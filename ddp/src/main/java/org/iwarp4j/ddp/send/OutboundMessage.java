@@ -124,10 +124,12 @@ public final class OutboundMessage {
         int chunk = Math.min(length - sent, mulpdu - headerLength);
         boolean last = sent + chunk == length; // RFC 5041 §4.1: L = 1 only on the last segment
         boolean inline = chunk <= INLINE_PAYLOAD_LIMIT;
-        ByteBuf header = sender.allocator().buffer(headerLength + (inline ? chunk : 0));
+        LlpSegmentWriter llp = sender.llp();
+        int headroom = llp.headroom();
+        ByteBuf header = sender.allocator().buffer(headroom + headerLength + (inline ? chunk : 0) + llp.tailroom());
         ByteBuf payload;
         try {
-            header.writerIndex(headerLength);
+            header.setIndex(headroom, headroom + headerLength); // the octets around it are the LLP's
             writeHeader(header, last);
             int from = message.readerIndex() + sent;
             if (inline) {
@@ -148,7 +150,7 @@ public final class OutboundMessage {
         if (last) {
             finish();
         }
-        sender.llp().writeSegment(header, payload);
+        llp.writeSegment(header, payload);
         return !last;
     }
 
@@ -173,11 +175,11 @@ public final class OutboundMessage {
         int control = DdpControl.encode(tagged, last);
         if (tagged) {
             // RFC 5041 §5.2: TO of each segment = start TO + offset of its payload in the message.
-            sender.taggedHeader().wrap(header, 0).control(control).rsvdUlp(rsvdUlp).stag(stag)
+            sender.taggedHeader().wrap(header, header.readerIndex()).control(control).rsvdUlp(rsvdUlp).stag(stag)
                     .taggedOffset(startTo + sent);
         } else {
             // RFC 5041 §5.2: MO of each segment = offset of its payload in the message.
-            sender.untaggedHeader().wrap(header, 0).control(control).rsvdUlp(rsvdUlp).rsvdUlpWord(rsvdUlpWord)
+            sender.untaggedHeader().wrap(header, header.readerIndex()).control(control).rsvdUlp(rsvdUlp).rsvdUlpWord(rsvdUlpWord)
                     .queueNumber(qn).messageSequenceNumber(msn).messageOffset(sent);
         }
     }

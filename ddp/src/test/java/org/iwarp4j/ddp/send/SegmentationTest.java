@@ -132,6 +132,54 @@ class SegmentationTest {
     }
 
     @Test
+    void headerBuffersLeaveTheLowerLayersHeadroomAndTailroomAroundTheHeader() {
+        java.util.List<int[]> rooms = new java.util.ArrayList<>(); // {readerIndex, writableBytes}
+        java.util.List<byte[]> segments = new java.util.ArrayList<>();
+        LlpSegmentWriter roomy = new LlpSegmentWriter() {
+            @Override
+            public int mulpdu() {
+                return 200;
+            }
+
+            @Override
+            public int headroom() {
+                return 6;
+            }
+
+            @Override
+            public int tailroom() {
+                return 11;
+            }
+
+            @Override
+            public void writeSegment(ByteBuf header, ByteBuf payload) {
+                rooms.add(new int[] {header.readerIndex(), header.writableBytes()});
+                byte[] bytes = new byte[header.readableBytes() + payload.readableBytes()];
+                header.getBytes(header.readerIndex(), bytes, 0, header.readableBytes());
+                payload.getBytes(payload.readerIndex(), bytes, header.readableBytes(), payload.readableBytes());
+                segments.add(bytes);
+                header.release();
+                payload.release();
+            }
+        };
+        DdpSender withRoom = new DdpSender(roomy, ByteBufAllocator.DEFAULT, 4);
+        byte[] small = Bytes.pattern(40, 1);
+        byte[] large = Bytes.pattern(300, 2);
+        withRoom.untagged(0, 0x43, 0, Bytes.pooled(small)).writeAll();
+        withRoom.tagged(0x40, 7, 0x1000, Bytes.pooled(large)).writeAll();
+        sender.untagged(0, 0x43, 0, Bytes.pooled(small)).writeAll();
+        llp.mulpdu = 200;
+        sender.tagged(0x40, 7, 0x1000, Bytes.pooled(large)).writeAll();
+        // the same segments, octet for octet, as without room; the room is around each header
+        assertThat(segments).hasSameSizeAs(llp.segments);
+        for (int i = 0; i < segments.size(); i++) {
+            assertThat(segments.get(i)).isEqualTo(llp.segments.get(i));
+            assertThat(rooms.get(i)[0]).isEqualTo(6);
+            assertThat(rooms.get(i)[1]).isGreaterThanOrEqualTo(11);
+        }
+    }
+
+    @Test
     void payloadSegmentsAreRetainedSlicesOfTheMessageAndTheMessageIsReleasedAfterTheLast() {
         ByteBuf message = Bytes.pooled(Bytes.pattern(4000, 2));
         ByteBuf[] seen = new ByteBuf[3];

@@ -80,6 +80,18 @@ public final class FpduWriter {
      *                                  nothing was written and both buffers were released
      */
     public void write(ByteBuf header, ByteBuf payload, ByteBufAllocator alloc, PartSink sink) {
+        write(header, payload, alloc, sink, false);
+    }
+
+    /**
+     * {@link #write(ByteBuf, ByteBuf, ByteBufAllocator, PartSink)}, where with {@code headerRoom} the octets of
+     * {@code header} before its reader index and after its writer index (up to its capacity) belong to the
+     * framing: when no marker falls inside the ULPDU and the header (held once) has {@link #maxPrefixLength()}
+     * octets in front, ULPDU_Length (and a leading marker) are written there; when there is no payload
+     * either and {@link #maxTrailerLength()} octets behind, PAD and CRC too. A small ULPDU is then one buffer,
+     * one part, with nothing allocated; the octets on the wire are the same.
+     */
+    public void write(ByteBuf header, ByteBuf payload, ByteBufAllocator alloc, PartSink sink, boolean headerRoom) {
         int hl = header.readableBytes();
         int pl = payload == null ? 0 : payload.readableBytes();
         int ulpduLength = hl + pl;
@@ -91,23 +103,26 @@ public final class FpduWriter {
             throw new IllegalArgumentException("ULPDU of " + ulpduLength + " octets exceeds MULPDU "
                     + maxUlpduLength + " (RFC 5044 §3: DDP must not hand MPA a larger ULPDU)");
         }
+        if (payload != null && pl == 0) {
+            payload.release(); // an empty payload is no part of its own
+            payload = null;
+        }
         int off = streamOffset;
         int hdr = FpduLayout.headerPosition(off, markersEnabled);
         int inner = markersEnabled ? FpduLayout.innerMarkerCount(off, ulpduLength) : 0;
         int pad = FpduLayout.padLength(ulpduLength);
-        int ulpduEnd = FpduLayout.LENGTH_FIELD + ulpduLength;
         int first = FpduLayout.firstInnerMarkerIndex(off);
-        int splitting = 0;
-        for (int k = 0; k < inner; k++) {
-            if (first + k * FpduLayout.CONTENT_PER_MARKER < ulpduEnd) {
-                splitting++;
-            }
-        }
+        int splitting = splittingMarkers(off, ulpduLength, inner);
         int beforeCrc = inner - splitting; // 0 or 1: a marker between PAD and CRC
         int prefix = hdr + FpduLayout.LENGTH_FIELD;
-        int overhead = prefix + FpduLayout.MARKER_LENGTH * (splitting + beforeCrc) + pad + Crc32c.LENGTH;
-        ByteBuf ovh = alloc.ioBuffer(overhead);
+        int trailer = pad + FpduLayout.MARKER_LENGTH * beforeCrc + Crc32c.LENGTH;
         crc.reset();
+        if (headerRoom && splitting == 0 && header.readerIndex() >= prefix && header.refCnt() == 1) {
+            writeInPlace(header, payload, alloc, sink, off, hdr, ulpduLength, inner, trailer);
+            return;
+        }
+        int overhead = prefix + FpduLayout.MARKER_LENGTH * splitting + trailer;
+        ByteBuf ovh = alloc.ioBuffer(overhead);
         try {
             if (hdr != 0) {
                 ovh.writeInt(0); // RFC 5044 §4.3: marker between FPDUs: RESERVED 0, FPDUPTR 0, covered by this CRC
@@ -139,27 +154,10 @@ public final class FpduWriter {
                 }
                 emitRange(header, hl, payload, from - FpduLayout.LENGTH_FIELD, ulpduLength, sink);
             }
-            int t = ovh.writerIndex();
-            ovh.writeZero(pad); // RFC 5044 §4.1: PAD sent as zeros
-            if (beforeCrc != 0) {
-                // RFC 5044 §4.4: a marker right after the PAD belongs to this FPDU and its CRC.
-                ovh.writeShort(0).writeShort(FpduLayout.innerMarkerFpduptr(off, inner - 1));
-            }
-            crcUpdate(ovh, t, ovh.writerIndex() - t);
-            long value = crcEnabled ? crc.getValue() : 0;
-            ovh.writeIntLE((int) value); // RFC 5044 §4.4: least-significant octet first
-            ovh.readerIndex(t);
-            ByteBuf trailer = ovh;
+            ovh.readerIndex(ovh.writerIndex());
+            ByteBuf t = ovh;
             ovh = null;
-            int wire = FpduLayout.wireLength(off, ulpduLength, markersEnabled);
-            lastStreamOffset = off;
-            lastUlpduLength = ulpduLength;
-            lastWireLength = wire;
-            lastCrc = value;
-            lastMarkerCount = inner + (hdr != 0 ? 1 : 0);
-            streamOffset = off + wire;
-            fpdusWritten++;
-            sink.part(trailer, true);
+            finish(t, off, ulpduLength, inner, hdr, sink);
         } finally {
             if (ovh != null) {
                 ovh.release();
@@ -171,6 +169,100 @@ public final class FpduWriter {
                 payload.release();
             }
         }
+    }
+
+    /** The in-place framing of {@link #write(ByteBuf, ByteBuf, ByteBufAllocator, PartSink, boolean)}. */
+    private void writeInPlace(ByteBuf header, ByteBuf payload, ByteBufAllocator alloc, PartSink sink, int off,
+                              int hdr, int ulpduLength, int inner, int trailer) {
+        ByteBuf t = null;
+        try {
+            int start = header.readerIndex() - hdr - FpduLayout.LENGTH_FIELD;
+            if (hdr != 0) {
+                header.setInt(start, 0); // RFC 5044 §4.3: marker between FPDUs, FPDUPTR 0
+            }
+            header.setShort(start + hdr, ulpduLength);
+            header.readerIndex(start);
+            crcUpdate(header, start, header.readableBytes());
+            if (payload == null && header.writableBytes() >= trailer) {
+                t = header; // PAD, a marker after it and the CRC follow the ULPDU in the same buffer
+                header = null;
+            } else {
+                ByteBuf h = header;
+                header = null;
+                sink.part(h, false);
+                if (payload != null) {
+                    crcUpdate(payload, payload.readerIndex(), payload.readableBytes());
+                    ByteBuf p = payload;
+                    payload = null;
+                    sink.part(p, false);
+                }
+                t = alloc.ioBuffer(trailer);
+                t.readerIndex(t.writerIndex());
+            }
+            ByteBuf last = t;
+            t = null;
+            finish(last, off, ulpduLength, inner, hdr, sink);
+        } finally {
+            if (t != null) {
+                t.release();
+            }
+            if (header != null) {
+                header.release();
+            }
+            if (payload != null) {
+                payload.release();
+            }
+        }
+    }
+
+    /**
+     * Appends PAD, a marker that falls between PAD and CRC, and the CRC to {@code out} (from its writer index),
+     * records the FPDU and hands {@code out} to the sink as the last part. {@code out} carries the rest of
+     * the CRC's input from its reader index to its writer index, which the CRC has already seen.
+     */
+    private void finish(ByteBuf out, int off, int ulpduLength, int inner, int hdr, PartSink sink) {
+        int t = out.writerIndex();
+        out.writeZero(FpduLayout.padLength(ulpduLength)); // RFC 5044 §4.1: PAD sent as zeros
+        int innerBeforeCrc = inner - splittingMarkers(off, ulpduLength, inner);
+        if (innerBeforeCrc != 0) {
+            // RFC 5044 §4.4: a marker right after the PAD belongs to this FPDU and its CRC.
+            out.writeShort(0).writeShort(FpduLayout.innerMarkerFpduptr(off, inner - 1));
+        }
+        crcUpdate(out, t, out.writerIndex() - t);
+        long value = crcEnabled ? crc.getValue() : 0;
+        out.writeIntLE((int) value); // RFC 5044 §4.4: least-significant octet first
+        int wire = FpduLayout.wireLength(off, ulpduLength, markersEnabled);
+        lastStreamOffset = off;
+        lastUlpduLength = ulpduLength;
+        lastWireLength = wire;
+        lastCrc = value;
+        lastMarkerCount = inner + (hdr != 0 ? 1 : 0);
+        streamOffset = off + wire;
+        fpdusWritten++;
+        sink.part(out, true);
+    }
+
+    /** Inner markers that fall inside the ULPDU (the others, at most one, fall between PAD and CRC). */
+    private static int splittingMarkers(int off, int ulpduLength, int inner) {
+        int ulpduEnd = FpduLayout.LENGTH_FIELD + ulpduLength;
+        int first = FpduLayout.firstInnerMarkerIndex(off);
+        int splitting = 0;
+        for (int k = 0; k < inner; k++) {
+            if (first + k * FpduLayout.CONTENT_PER_MARKER < ulpduEnd) {
+                splitting++;
+            }
+        }
+        return splitting;
+    }
+
+    /** Most octets in front of a header that {@code write(..., true)} uses: a leading marker and ULPDU_Length. */
+    public int maxPrefixLength() {
+        return (markersEnabled ? FpduLayout.MARKER_LENGTH : 0) + FpduLayout.LENGTH_FIELD;
+    }
+
+    /** Most octets behind a header (without payload) that {@code write(..., true)} uses: PAD, a marker, the CRC. */
+    public int maxTrailerLength() {
+        return 3 + (markersEnabled ? FpduLayout.MARKER_LENGTH : 0) + Crc32c.LENGTH;
     }
 
     /** Emits ULPDU octets [a, b) as retained slices of header/payload. */

@@ -25,7 +25,7 @@ import java.util.ArrayDeque;
  */
 public final class FpduEncoder extends ChannelOutboundHandlerAdapter implements FpduSender, FpduWriter.PartSink {
 
-    private record Held(ByteBuf header, ByteBuf payload, ChannelPromise promise) {}
+    private record Held(ByteBuf header, ByteBuf payload, ChannelPromise promise, boolean headerRoom) {}
 
     private final FpduWriter writer;
     private ChannelHandlerContext ctx;
@@ -60,7 +60,7 @@ public final class FpduEncoder extends ChannelOutboundHandlerAdapter implements 
     @Override
     public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
         if (msg instanceof ByteBuf buf) {
-            send(buf, null, promise);
+            send(buf, null, promise, false); // a ULPDU from the pipeline: its buffer is not ours to frame in
         } else {
             ReferenceCountUtil.release(msg);
             promise.tryFailure(new IllegalArgumentException("the FPDU encoder takes ByteBuf ULPDUs, not "
@@ -79,6 +79,10 @@ public final class FpduEncoder extends ChannelOutboundHandlerAdapter implements 
 
     @Override
     public void send(ByteBuf header, ByteBuf payload, ChannelPromise promise) {
+        send(header, payload, promise, true);
+    }
+
+    private void send(ByteBuf header, ByteBuf payload, ChannelPromise promise, boolean headerRoom) {
         ChannelHandlerContext c = ctx;
         if (c == null) {
             release(header, payload);
@@ -86,23 +90,23 @@ public final class FpduEncoder extends ChannelOutboundHandlerAdapter implements 
             return;
         }
         if (!c.executor().inEventLoop()) {
-            c.executor().execute(() -> send(header, payload, promise));
+            c.executor().execute(() -> send(header, payload, promise, headerRoom));
             return;
         }
         if (holding) {
             if (held == null) {
                 held = new ArrayDeque<>();
             }
-            held.add(new Held(header, payload, promise));
+            held.add(new Held(header, payload, promise, headerRoom));
             return;
         }
-        frame(header, payload, promise);
+        frame(header, payload, promise, headerRoom);
     }
 
-    private void frame(ByteBuf header, ByteBuf payload, ChannelPromise promise) {
+    private void frame(ByteBuf header, ByteBuf payload, ChannelPromise promise, boolean headerRoom) {
         currentPromise = promise;
         try {
-            writer.write(header, payload, ctx.alloc(), this);
+            writer.write(header, payload, ctx.alloc(), this, headerRoom);
         } catch (RuntimeException e) {
             promise.tryFailure(e);
             return;
@@ -141,6 +145,16 @@ public final class FpduEncoder extends ChannelOutboundHandlerAdapter implements 
         return writer.maxUlpduLength();
     }
 
+    @Override
+    public int headroom() {
+        return writer.maxPrefixLength();
+    }
+
+    @Override
+    public int tailroom() {
+        return writer.maxTrailerLength();
+    }
+
     /** Whether outbound FPDUs are still held (Responder before the first inbound FPDU). */
     public boolean holding() {
         return holding;
@@ -159,7 +173,7 @@ public final class FpduEncoder extends ChannelOutboundHandlerAdapter implements 
         if (held != null) {
             Held h;
             while ((h = held.poll()) != null) {
-                frame(h.header(), h.payload(), h.promise());
+                frame(h.header(), h.payload(), h.promise(), h.headerRoom());
             }
             held = null;
         }

@@ -18,6 +18,11 @@ public interface FpduSender {
      * Frames and writes one ULPDU = {@code header || payload}. Takes ownership of both buffers on
      * every path. Does not flush.
      *
+     * <p>The octets of {@code header} in front of its reader index and behind its writer index (up to its
+     * capacity) are the sender's to frame in: a header with {@link #headroom()} octets in front, and for a
+     * ULPDU without payload {@link #tailroom()} octets behind, goes out as one buffer with ULPDU_Length, PAD
+     * and CRC written around it (nothing allocated, one part in the gathered write).
+     *
      * @param payload may be {@code null}
      * @param promise completed when the whole FPDU was written; failed with
      *                {@link IllegalArgumentException} when the ULPDU exceeds {@link #mulpdu()} (RFC 5044 §3)
@@ -29,4 +34,14 @@ public interface FpduSender {
 
     /** MULPDU: the largest ULPDU {@link #send} accepts (RFC 5044 §4.5). */
     int mulpdu();
+
+    /** Octets in front of a header that framing in place uses (ULPDU_Length, a leading marker). */
+    default int headroom() {
+        return 0;
+    }
+
+    /** Octets behind a header without payload that framing in place uses (PAD, a marker, the CRC). */
+    default int tailroom() {
+        return 0;
+    }
 }

@@ -600,5 +600,15 @@ public final class RdmapStream {
             produced++;
             delegate.writeSegment(header, payload);
         }
+
+        @Override
+        public int headroom() {
+            return delegate.headroom();
+        }
+
+        @Override
+        public int tailroom() {
+            return delegate.tailroom();
+        }
     }
 }

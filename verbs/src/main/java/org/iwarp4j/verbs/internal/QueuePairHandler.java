@@ -391,6 +391,17 @@ final class QueuePairHandler extends ChannelDuplexHandler {
             batch++;
             encoder.send(header, payload, ctx.voidPromise());
         }
+
+        /** MPA frames in the room DDP leaves around each header: a small segment is one buffer. */
+        @Override
+        public int headroom() {
+            return encoder.headroom();
+        }
+
+        @Override
+        public int tailroom() {
+            return encoder.tailroom();
+        }
     }
 
     // ------------------------------------------------------------------ Terminates and errors
