@@ -63,6 +63,16 @@ public final class DdpSender {
      *                                  RFC 5041 §7.1)
      */
     public OutboundMessage tagged(int rsvdUlp, int stag, long startTo, ByteBuf message) {
+        return tagged(rsvdUlp, stag, startTo, message, null);
+    }
+
+    /**
+     * {@link #tagged(int, int, long, ByteBuf)} that may return {@code recycle} re-initialised instead of a new
+     * object: a message of this sender that is done and that the caller holds no more (a send queue keeps
+     * one per entry, so messages cost no allocation). A {@code recycle} that is null, another sender's or
+     * not done is left alone.
+     */
+    public OutboundMessage tagged(int rsvdUlp, int stag, long startTo, ByteBuf message, OutboundMessage recycle) {
         int length = message.readableBytes();
         if (shutdown) {
             message.release();
@@ -73,7 +83,7 @@ public final class DdpSender {
             throw new IllegalArgumentException(String.format(
                     "TO 0x%016x + %d octets wraps 2^64 (RFC 5041 §7.1 check 5)", startTo, length));
         }
-        return new OutboundMessage(this, true, rsvdUlp, stag, startTo, 0, 0, message);
+        return make(recycle, true, rsvdUlp, stag, startTo, 0, 0, message);
     }
 
     /**
@@ -86,6 +96,11 @@ public final class DdpSender {
      * @param rsvdUlpWord octets 2–5 (RDMAP Invalidate STag, else 0)
      */
     public OutboundMessage untagged(int qn, int rsvdUlp, int rsvdUlpWord, ByteBuf message) {
+        return untagged(qn, rsvdUlp, rsvdUlpWord, message, null);
+    }
+
+    /** {@link #untagged(int, int, int, ByteBuf)} that may return {@code recycle}, as {@link #tagged(int, int, long, ByteBuf, OutboundMessage)}. */
+    public OutboundMessage untagged(int qn, int rsvdUlp, int rsvdUlpWord, ByteBuf message, OutboundMessage recycle) {
         if (shutdown) {
             message.release();
             throw new IllegalStateException("DDP stream is shut down: no further messages (RFC 5041 §6.2.1)");
@@ -94,7 +109,16 @@ public final class DdpSender {
             message.release();
             throw new IllegalArgumentException("no untagged queue " + Integer.toUnsignedString(qn));
         }
-        return new OutboundMessage(this, false, rsvdUlp, 0, 0, qn, rsvdUlpWord, message);
+        return make(recycle, false, rsvdUlp, 0, 0, qn, rsvdUlpWord, message);
+    }
+
+    private OutboundMessage make(OutboundMessage recycle, boolean tagged, int rsvdUlp, int stag, long startTo, int qn,
+                                 int rsvdUlpWord, ByteBuf message) {
+        if (recycle != null && recycle.reusableBy(this)) {
+            recycle.init(tagged, rsvdUlp, stag, startTo, qn, rsvdUlpWord, message);
+            return recycle;
+        }
+        return new OutboundMessage(this, tagged, rsvdUlp, stag, startTo, qn, rsvdUlpWord, message);
     }
 
     /** The MSN the next message written on {@code qn} will carry. */

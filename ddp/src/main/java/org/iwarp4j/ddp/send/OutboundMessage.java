@@ -28,13 +28,13 @@ public final class OutboundMessage {
     public static final int INLINE_PAYLOAD_LIMIT = 64;
 
     private final DdpSender sender;
-    private final boolean tagged;
-    private final int rsvdUlp;
-    private final int stag;
-    private final long startTo;
-    private final int qn;
-    private final int rsvdUlpWord;
-    private final int length;
+    private boolean tagged;
+    private int rsvdUlp;
+    private int stag;
+    private long startTo;
+    private int qn;
+    private int rsvdUlpWord;
+    private int length;
     private ByteBuf message;
     private int msn;
     private int sent;
@@ -45,6 +45,11 @@ public final class OutboundMessage {
     OutboundMessage(DdpSender sender, boolean tagged, int rsvdUlp, int stag, long startTo, int qn,
                     int rsvdUlpWord, ByteBuf message) {
         this.sender = sender;
+        init(tagged, rsvdUlp, stag, startTo, qn, rsvdUlpWord, message);
+    }
+
+    /** Makes this (new or done) object the message described, from its first segment. */
+    void init(boolean tagged, int rsvdUlp, int stag, long startTo, int qn, int rsvdUlpWord, ByteBuf message) {
         this.tagged = tagged;
         this.rsvdUlp = rsvdUlp;
         this.stag = stag;
@@ -53,6 +58,16 @@ public final class OutboundMessage {
         this.rsvdUlpWord = rsvdUlpWord;
         this.message = message;
         this.length = message.readableBytes();
+        this.msn = 0;
+        this.sent = 0;
+        this.segments = 0;
+        this.started = false;
+        this.done = false;
+    }
+
+    /** Whether {@link DdpSender} may make this object its next message: the same sender's, and done. */
+    boolean reusableBy(DdpSender s) {
+        return sender == s && done;
     }
 
     public boolean isTagged() {

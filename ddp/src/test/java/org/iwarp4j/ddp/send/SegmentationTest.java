@@ -180,6 +180,42 @@ class SegmentationTest {
     }
 
     @Test
+    void aDoneMessageHandedBackIsTheNextMessageWithNothingLeftOfTheOld() {
+        OutboundMessage first = sender.tagged(0x40, 7, 0x1000, Bytes.pooled(Bytes.pattern(3000, 1)));
+        OutboundMessage inProgress = sender.untagged(0, 0x43, 0, Bytes.pooled(Bytes.pattern(2000, 2)));
+        inProgress.writeNextSegment();
+        // not done (never started, or partly written): never reused, whatever the caller says
+        OutboundMessage other = sender.tagged(0x40, 8, 0, Bytes.pooled(Bytes.pattern(10, 3)), first);
+        assertThat(other).isNotSameAs(first);
+        other.abandon();
+        OutboundMessage another = sender.tagged(0x40, 8, 0, Bytes.pooled(Bytes.pattern(10, 3)), inProgress);
+        assertThat(another).isNotSameAs(inProgress);
+        another.abandon();
+        inProgress.abandon();
+        first.writeAll();
+        OutboundMessage again = sender.untagged(1, 0x41, 0, Bytes.pooled(Bytes.pattern(28, 4)), first);
+        assertThat(again).isSameAs(first);
+        assertThat(again.isTagged()).isFalse();
+        assertThat(again.isStarted()).isFalse();
+        assertThat(again.isDone()).isFalse();
+        assertThat(again.sentOctets()).isZero();
+        assertThat(again.length()).isEqualTo(28);
+        int before = llp.segments.size();
+        again.writeAll();
+        assertThat(again.msn()).isEqualTo(1); // the first message on QN 1
+        UntaggedHeaderFlyweight h = untagged(llp.segments.get(before));
+        assertThat(h.queueNumber()).isEqualTo(1);
+        assertThat(h.messageOffset()).isZero();
+        assertThat(h.last()).isTrue();
+        assertThat(Arrays.copyOfRange(llp.segments.get(before), 18, 46)).isEqualTo(Bytes.pattern(28, 4));
+        // another sender's message is not taken over
+        DdpSender otherSender = new DdpSender(new CapturingLlp(1500), ByteBufAllocator.DEFAULT, 4);
+        OutboundMessage foreign = otherSender.tagged(0x40, 9, 0, Bytes.pooled(new byte[1]), again);
+        assertThat(foreign).isNotSameAs(again);
+        foreign.abandon();
+    }
+
+    @Test
     void payloadSegmentsAreRetainedSlicesOfTheMessageAndTheMessageIsReleasedAfterTheLast() {
         ByteBuf message = Bytes.pooled(Bytes.pattern(4000, 2));
         ByteBuf[] seen = new ByteBuf[3];

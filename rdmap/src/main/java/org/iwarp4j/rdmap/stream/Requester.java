@@ -195,6 +195,7 @@ final class Requester implements TransmitSource {
             return;
         }
         w.message = null;
+        w.spare = m;
         if (w.type == OperationType.RDMA_WRITE_WITH_IMMEDIATE && w.phase == 0) {
             w.phase = 1; // RFC 7306 §6: the Immediate Data follows the Write
             return;
@@ -223,7 +224,7 @@ final class Requester implements TransmitSource {
             w.requestQueue = RdmapOpcode.QN_SEND;
             // RFC 5040 §4.1 [RDMAP-04]: the Invalidate STag is 0 unless this is a "with Invalidate" Send.
             return stream.sender().untagged(RdmapOpcode.QN_SEND, RdmapControl.encode(opcode),
-                    send.invalidate() ? send.invalidateStag() : 0, data);
+                    send.invalidate() ? send.invalidateStag() : 0, data, takeSpare(w));
         }
         if (op instanceof RdmapOperation.ImmediateData imm) {
             return immediate(w, imm.immediateData(), imm.solicitedEvent());
@@ -260,7 +261,13 @@ final class Requester implements TransmitSource {
     }
 
     private OutboundMessage tagged(SendWork w, RdmapOpcode opcode, int stag, long to) {
-        return stream.sender().tagged(RdmapControl.encode(opcode), stag, to, takeData(w));
+        return stream.sender().tagged(RdmapControl.encode(opcode), stag, to, takeData(w), takeSpare(w));
+    }
+
+    private static OutboundMessage takeSpare(SendWork w) {
+        OutboundMessage spare = w.spare;
+        w.spare = null;
+        return spare;
     }
 
     private OutboundMessage immediate(SendWork w, long data, boolean solicited) {
@@ -268,7 +275,7 @@ final class Requester implements TransmitSource {
         ByteBuf header = stream.allocator().buffer(ImmediateDataHeader.LENGTH);
         header.writeLong(data);
         w.requestQueue = RdmapOpcode.QN_SEND;
-        return stream.sender().untagged(RdmapOpcode.QN_SEND, RdmapControl.encode(opcode), 0, header);
+        return stream.sender().untagged(RdmapOpcode.QN_SEND, RdmapControl.encode(opcode), 0, header, takeSpare(w));
     }
 
     private OutboundMessage readRequest(SendWork w, int sinkStag, long sinkTo, long length, int srcStag, long srcTo) {
@@ -277,7 +284,7 @@ final class Requester implements TransmitSource {
         readRequestHeader.wrap(header, 0).sinkStag(sinkStag).sinkTaggedOffset(sinkTo).messageSize((int) length)
                 .sourceStag(srcStag).sourceTaggedOffset(srcTo);
         OutboundMessage m = stream.sender().untagged(RdmapOpcode.QN_READ_REQUEST,
-                RdmapControl.encode(RdmapOpcode.RDMA_READ_REQUEST), 0, header);
+                RdmapControl.encode(RdmapOpcode.RDMA_READ_REQUEST), 0, header, takeSpare(w));
         w.requestQueue = RdmapOpcode.QN_READ_REQUEST;
         w.sinkStag = sinkStag;
         w.sinkTaggedOffset = sinkTo;
@@ -304,7 +311,7 @@ final class Requester implements TransmitSource {
                 .remoteTaggedOffset(to).addOrSwapData(data).addOrSwapMask(mask).compareData(compare)
                 .compareMask(compareMask);
         OutboundMessage m = stream.sender().untagged(RdmapOpcode.QN_READ_REQUEST,
-                RdmapControl.encode(RdmapOpcode.ATOMIC_REQUEST), 0, header);
+                RdmapControl.encode(RdmapOpcode.ATOMIC_REQUEST), 0, header, takeSpare(w));
         w.requestQueue = RdmapOpcode.QN_READ_REQUEST;
         pushOutstanding(w);
         return m;

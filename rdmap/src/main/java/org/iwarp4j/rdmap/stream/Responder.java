@@ -47,6 +47,8 @@ final class Responder implements TransmitSource {
     private int size;
     private InboundRequest current;
     private OutboundMessage message;
+    /** The last response once done, handed back to DDP for the next one (no allocation per response). */
+    private OutboundMessage spare;
 
     private final ReadRequestHeader readRequestHeader = new ReadRequestHeader();
     private final AtomicRequestHeader atomicRequestHeader = new AtomicRequestHeader();
@@ -252,6 +254,7 @@ final class Responder implements TransmitSource {
             stream.frames().tagged(true, RdmapOpcode.RDMA_READ_RESPONSE, r.sinkStag, r.sinkTaggedOffset, r.size);
         }
         if (m.isDone()) {
+            spare = m;
             finishResponse();
         }
     }
@@ -273,7 +276,7 @@ final class Responder implements TransmitSource {
         }
         // RFC 5040 §4.5 [RDMAP-06]: STag and first TO are the request's Data Sink STag and TO.
         message = stream.sender().tagged(RdmapControl.encode(RdmapOpcode.RDMA_READ_RESPONSE), r.sinkStag,
-                r.sinkTaggedOffset, payload);
+                r.sinkTaggedOffset, payload, takeSpare());
         return true;
     }
 
@@ -293,10 +296,16 @@ final class Responder implements TransmitSource {
         header.writeInt(r.requestId).writeLong(original);
         // RFC 7306 §5.2.2: untagged QN 3; its MSN is the position of the request among atomic requests.
         message = stream.sender().untagged(RdmapOpcode.QN_ATOMIC_RESPONSE,
-                RdmapControl.encode(RdmapOpcode.ATOMIC_RESPONSE), 0, header);
+                RdmapControl.encode(RdmapOpcode.ATOMIC_RESPONSE), 0, header, takeSpare());
         stream.frames().atomicResponse(true, stream.sender().nextMsn(RdmapOpcode.QN_ATOMIC_RESPONSE), r.requestId,
                 original);
         return true;
+    }
+
+    private OutboundMessage takeSpare() {
+        OutboundMessage m = spare;
+        spare = null;
+        return m;
     }
 
     private void finishResponse() {

@@ -23,6 +23,11 @@ final class SendWork {
     /** RDMA Write with Immediate: 0 = the Write, 1 = the Immediate Data. */
     int phase;
     OutboundMessage message;
+    /**
+     * The entry's last message once done, handed back to DDP for the entry's next message (kept across
+     * {@link #reset()}: the ring's entries are reused, so after one round no message is allocated).
+     */
+    OutboundMessage spare;
     boolean transmitted;
     /** Sequence number of the last segment of this entry's last message (see {@link RdmapStream#segmentsProduced()}). */
     long lastSegment;
