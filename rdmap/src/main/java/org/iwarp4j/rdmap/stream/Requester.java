@@ -48,6 +48,7 @@ final class Requester implements TransmitSource {
 
     private final RdmapStream stream;
     private final SendWork[] ring;
+    private final int ringMask;
     private long submitted;
     private long started;
     private long completed;
@@ -70,7 +71,9 @@ final class Requester implements TransmitSource {
     Requester(RdmapStream stream, int sendQueueDepth, int ord) {
         this.stream = stream;
         // +1: the internal RTR entry never counts against the caller's queue depth
-        this.ring = new SendWork[sendQueueDepth + 1];
+        // A power of two above the depth, so that an entry is found with a mask rather than a division.
+        this.ring = new SendWork[Integer.highestOneBit(sendQueueDepth) << 1];
+        this.ringMask = ring.length - 1;
         for (int i = 0; i < ring.length; i++) {
             ring[i] = new SendWork();
         }
@@ -125,7 +128,7 @@ final class Requester implements TransmitSource {
     }
 
     private SendWork slot(long sequence) {
-        return ring[(int) (sequence % ring.length)];
+        return ring[(int) (sequence & ringMask)];
     }
 
     // ------------------------------------------------------------------ transmission

@@ -30,6 +30,7 @@ final class SendQueue {
     private final ByteOrder atomicOrder;
     private RdmapStream stream;
 
+    private final int mask;
     private final SendPost[] posts;
     private final boolean[] rdmap;
     private final boolean[] lastPart;
@@ -48,12 +49,16 @@ final class SendQueue {
         this.qp = qp;
         this.completions = completions;
         this.atomicOrder = atomicOrder;
-        this.posts = new SendPost[depth];
-        this.rdmap = new boolean[depth];
-        this.lastPart = new boolean[depth];
-        this.done = new boolean[depth];
-        this.status = new CompletionStatus[depth];
-        this.atomicOriginal = new long[depth];
+        // A power of two at least the depth: slots are found with a mask (a division per lookup was a tenth of
+        // the loop's time with small messages); the ring never holds more than depth requests.
+        int size = Integer.highestOneBit(Math.max(1, depth - 1)) << 1;
+        this.mask = size - 1;
+        this.posts = new SendPost[size];
+        this.rdmap = new boolean[size];
+        this.lastPart = new boolean[size];
+        this.done = new boolean[size];
+        this.status = new CompletionStatus[size];
+        this.atomicOriginal = new long[size];
     }
 
     void stream(RdmapStream s) {
@@ -66,7 +71,7 @@ final class SendQueue {
     }
 
     private int index(long seq) {
-        return (int) (seq % posts.length);
+        return (int) (seq & mask);
     }
 
     /** Takes one request from the inbox (in posting order). */
