@@ -1,5 +1,6 @@
 package org.iwarp4j.ddp;
 
+import org.iwarp4j.ddp.memory.ByteBufTaggedBuffer;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufUtil;
@@ -149,7 +150,7 @@ class GoldenVectorDdpTest {
             int payloadLength = ulpdu.length - TaggedHeaderFlyweight.HEADER_LENGTH;
             ByteBuf memory = Bytes.directFilled(Math.max(payloadLength, 1), 0);
             try {
-                TestTaggedBuffer region = TestTaggedBuffer.writable((int) v.number("ddp.stag"), v.number("ddp.to"),
+                ByteBufTaggedBuffer region = ByteBufTaggedBuffer.writable((int) v.number("ddp.stag"), v.number("ddp.to"),
                         memory, 7);
                 DdpReceiver receiver = new DdpReceiver(stag -> stag == region.stag() ? region : null, 7, "s",
                         DdpReceiver.QUEUES_RFC7306, listener);

@@ -1,5 +1,6 @@
 package org.iwarp4j.ddp;
 
+import org.iwarp4j.ddp.memory.ByteBufTaggedBuffer;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
@@ -63,7 +64,7 @@ class SegmentationPropertyTest {
             ByteBuf message = randomMessage(c.length());
             ByteBuf region = Unpooled.buffer(Math.max(c.length(), 1), Math.max(c.length(), 1));
             try {
-                TestTaggedBuffer target = TestTaggedBuffer.writable(0x5A5A, c.startTo(), region, 1);
+                ByteBufTaggedBuffer target = ByteBufTaggedBuffer.writable(0x5A5A, c.startTo(), region, 1);
                 RecordingListener listener = new RecordingListener();
                 LoopbackLlp llp = new LoopbackLlp(c.mulpdu(), BULK);
                 llp.receiver = new DdpReceiver(stag -> stag == 0x5A5A ? target : null, 1, "s", 3, listener);

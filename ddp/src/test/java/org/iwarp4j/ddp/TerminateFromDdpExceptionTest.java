@@ -1,5 +1,6 @@
 package org.iwarp4j.ddp;
 
+import org.iwarp4j.ddp.memory.ByteBufTaggedBuffer;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import org.iwarp4j.ddp.receive.DdpReceiver;
@@ -38,7 +39,7 @@ class TerminateFromDdpExceptionTest {
         GoldenVector terminate = GoldenVectors.named("fpdu-terminate-ddp-tagged-bounds");
         ByteBuf memory = Bytes.directFilled(63, 0); // the Write carries 64 octets
         try {
-            TestTaggedBuffer region = TestTaggedBuffer.writable((int) write.number("ddp.stag"), write.number("ddp.to"),
+            ByteBufTaggedBuffer region = ByteBufTaggedBuffer.writable((int) write.number("ddp.stag"), write.number("ddp.to"),
                     memory, 1);
             RecordingListener listener = new RecordingListener();
             DdpReceiver receiver = new DdpReceiver(s -> s == region.stag() ? region : null, 1, "s", 3, listener);

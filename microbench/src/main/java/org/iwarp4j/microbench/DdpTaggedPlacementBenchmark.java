@@ -5,8 +5,7 @@ import io.netty.buffer.PooledByteBufAllocator;
 import org.iwarp4j.ddp.DdpException;
 import org.iwarp4j.ddp.header.DdpControl;
 import org.iwarp4j.ddp.header.TaggedHeaderFlyweight;
-import org.iwarp4j.ddp.memory.TaggedBuffer;
-import org.iwarp4j.ddp.memory.TaggedBufferAccess;
+import org.iwarp4j.ddp.memory.ByteBufTaggedBuffer;
 import org.iwarp4j.ddp.memory.UntaggedBuffer;
 import org.iwarp4j.ddp.receive.DdpReceiveListener;
 import org.iwarp4j.ddp.receive.DdpReceiver;
@@ -56,46 +55,7 @@ public class DdpTaggedPlacementBenchmark {
     private ByteBuf segment;
     private ByteBuf memory;
     private DdpReceiver receiver;
-    private Region region;
-
-    /** A registered region as the verbs layer would implement it: fields only. */
-    static final class Region implements TaggedBuffer {
-        final ByteBuf memory;
-
-        Region(ByteBuf memory) {
-            this.memory = memory;
-        }
-
-        @Override
-        public int stag() {
-            return STAG;
-        }
-
-        @Override
-        public long baseTaggedOffset() {
-            return BASE_TO;
-        }
-
-        @Override
-        public ByteBuf memory() {
-            return memory;
-        }
-
-        @Override
-        public boolean isValid() {
-            return true;
-        }
-
-        @Override
-        public boolean grants(TaggedBufferAccess access) {
-            return access == TaggedBufferAccess.REMOTE_WRITE || access == TaggedBufferAccess.LOCAL_WRITE;
-        }
-
-        @Override
-        public long protectionDomain() {
-            return 1;
-        }
-    }
+    private ByteBufTaggedBuffer region;
 
     /** An RDMAP-like listener: admits Writes, counts what it is told. */
     static final class Listener implements DdpReceiveListener {
@@ -140,7 +100,8 @@ public class DdpTaggedPlacementBenchmark {
     @Setup(Level.Trial)
     public void setUp() {
         memory = PooledByteBufAllocator.DEFAULT.directBuffer(256 * 1024, 256 * 1024);
-        region = new Region(memory);
+        // a registered region as the verbs layer implements it (RegionImpl's view is a ByteBufTaggedBuffer)
+        region = ByteBufTaggedBuffer.writable(STAG, BASE_TO, memory, 1);
         receiver = new DdpReceiver(stag -> stag == STAG ? region : null, 1, this, DdpReceiver.QUEUES_RFC5040, listener);
         int length = TaggedHeaderFlyweight.HEADER_LENGTH + payloadSize;
         segment = PooledByteBufAllocator.DEFAULT.directBuffer(length, length);

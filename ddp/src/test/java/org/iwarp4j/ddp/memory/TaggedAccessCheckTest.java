@@ -1,7 +1,6 @@
 package org.iwarp4j.ddp.memory;
 
 import io.netty.buffer.Unpooled;
-import org.iwarp4j.ddp.TestTaggedBuffer;
 import org.junit.jupiter.api.Test;
 
 import java.util.EnumSet;
@@ -18,7 +17,7 @@ import static org.iwarp4j.ddp.memory.TaggedAccessCheck.Outcome.TO_WRAP;
 class TaggedAccessCheckTest {
 
     private final Object stream = new Object();
-    private final TestTaggedBuffer readable = new TestTaggedBuffer(1, 0x1000, Unpooled.buffer(0x100, 0x100),
+    private final ByteBufTaggedBuffer readable = new ByteBufTaggedBuffer(1, 0x1000, Unpooled.buffer(0x100, 0x100),
             EnumSet.of(TaggedBufferAccess.REMOTE_READ), 5, null);
 
     private TaggedAccessCheck.Outcome check(TaggedBuffer b, long to, long length, TaggedBufferAccess access) {
@@ -40,17 +39,17 @@ class TaggedAccessCheckTest {
 
     @Test
     void invalidTakesPrecedenceOverAssociationAndAssociationOverAccess() {
-        TestTaggedBuffer foreignInvalid = new TestTaggedBuffer(2, 0, Unpooled.buffer(8, 8),
+        ByteBufTaggedBuffer foreignInvalid = new ByteBufTaggedBuffer(2, 0, Unpooled.buffer(8, 8),
                 EnumSet.noneOf(TaggedBufferAccess.class), 99, new Object()).invalidate();
         assertThat(check(foreignInvalid, 0, 1, TaggedBufferAccess.REMOTE_READ)).isEqualTo(INVALID_STAG);
-        TestTaggedBuffer foreign = new TestTaggedBuffer(2, 0, Unpooled.buffer(8, 8),
+        ByteBufTaggedBuffer foreign = new ByteBufTaggedBuffer(2, 0, Unpooled.buffer(8, 8),
                 EnumSet.noneOf(TaggedBufferAccess.class), 99, null);
         assertThat(check(foreign, 0, 1, TaggedBufferAccess.REMOTE_READ)).isEqualTo(NOT_ASSOCIATED);
     }
 
     @Test
     void wrapIsReportedOnlyForAccessesInsideTheRegion() {
-        TestTaggedBuffer top = new TestTaggedBuffer(3, 0xFFFFFFFFFFFFFF00L, Unpooled.buffer(0x100, 0x100),
+        ByteBufTaggedBuffer top = new ByteBufTaggedBuffer(3, 0xFFFFFFFFFFFFFF00L, Unpooled.buffer(0x100, 0x100),
                 EnumSet.of(TaggedBufferAccess.REMOTE_READ), 5, null);
         assertThat(check(top, 0xFFFFFFFFFFFFFF00L, 0xFF, TaggedBufferAccess.REMOTE_READ)).isEqualTo(OK);
         assertThat(check(top, 0xFFFFFFFFFFFFFF00L, 0x100, TaggedBufferAccess.REMOTE_READ)).isEqualTo(TO_WRAP);

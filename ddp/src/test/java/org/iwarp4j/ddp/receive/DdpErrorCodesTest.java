@@ -7,7 +7,7 @@ import org.iwarp4j.ddp.DdpError;
 import org.iwarp4j.ddp.DdpException;
 import org.iwarp4j.ddp.RecordingListener;
 import org.iwarp4j.ddp.SegmentBytes;
-import org.iwarp4j.ddp.TestTaggedBuffer;
+import org.iwarp4j.ddp.memory.ByteBufTaggedBuffer;
 import org.iwarp4j.ddp.memory.ByteBufUntaggedBuffer;
 import org.iwarp4j.ddp.memory.TaggedBufferAccess;
 import org.junit.jupiter.api.AfterEach;
@@ -30,7 +30,7 @@ class DdpErrorCodesTest {
     private static final Object STREAM = new Object();
     private static final int FILL = 0xEE;
 
-    private final Map<Integer, TestTaggedBuffer> regions = new HashMap<>();
+    private final Map<Integer, ByteBufTaggedBuffer> regions = new HashMap<>();
     private final RecordingListener listener = new RecordingListener();
     private final DdpReceiver receiver = new DdpReceiver(regions::get, PD, STREAM, DdpReceiver.QUEUES_RFC7306, listener);
     private final ByteBuf regionMemory = Bytes.directFilled(4096, FILL);
@@ -40,7 +40,7 @@ class DdpErrorCodesTest {
         for (int i = 0; i < 100; i++) {
             sendMemory.setByte(i, FILL);
         }
-        regions.put(0x100, TestTaggedBuffer.writable(0x100, 0x10000, regionMemory, PD));
+        regions.put(0x100, ByteBufTaggedBuffer.writable(0x100, 0x10000, regionMemory, PD));
     }
 
     @AfterEach
@@ -118,7 +118,7 @@ class DdpErrorCodesTest {
 
     @Test
     void invalidStagForAWriteIntoARegionWithoutRemoteWrite() {
-        regions.put(0x200, new TestTaggedBuffer(0x200, 0x10000, regionMemory,
+        regions.put(0x200, new ByteBufTaggedBuffer(0x200, 0x10000, regionMemory,
                 EnumSet.of(TaggedBufferAccess.LOCAL_WRITE, TaggedBufferAccess.REMOTE_READ), PD, null));
         DdpException e = expectRejected(SegmentBytes.write(true, 0x200, 0x10000, new byte[8]), DdpError.INVALID_STAG);
         assertThat(e.getMessage()).contains("REMOTE_WRITE");
@@ -127,7 +127,7 @@ class DdpErrorCodesTest {
     @Test
     void invalidStagForAReadResponseIntoARegionWithoutLocalWrite() {
         listener.taggedAdmission = TaggedAdmission.LOCAL_WRITE;
-        regions.put(0x200, new TestTaggedBuffer(0x200, 0x10000, regionMemory,
+        regions.put(0x200, new ByteBufTaggedBuffer(0x200, 0x10000, regionMemory,
                 EnumSet.of(TaggedBufferAccess.REMOTE_READ), PD, null));
         expectRejected(SegmentBytes.tagged(0xC1, 0x42, 0x200, 0x10000, new byte[8]), DdpError.INVALID_STAG);
     }
@@ -135,7 +135,7 @@ class DdpErrorCodesTest {
     @Test
     void readResponseIntoALocalWriteOnlyRegionIsPlaced() {
         listener.taggedAdmission = TaggedAdmission.LOCAL_WRITE;
-        regions.put(0x200, new TestTaggedBuffer(0x200, 0x10000, regionMemory,
+        regions.put(0x200, new ByteBufTaggedBuffer(0x200, 0x10000, regionMemory,
                 EnumSet.of(TaggedBufferAccess.LOCAL_WRITE), PD, null));
         receiver.receive(Bytes.pooled(SegmentBytes.tagged(0xC1, 0x42, 0x200, 0x10002, new byte[] {9, 8})));
         assertThat(listener.rejected).isEmpty();
@@ -164,20 +164,20 @@ class DdpErrorCodesTest {
 
     @Test
     void stagNotAssociatedForARegionOfAnotherProtectionDomain() {
-        regions.put(0x300, TestTaggedBuffer.writable(0x300, 0x10000, regionMemory, PD + 1));
+        regions.put(0x300, ByteBufTaggedBuffer.writable(0x300, 0x10000, regionMemory, PD + 1));
         expectRejected(SegmentBytes.write(true, 0x300, 0x10000, new byte[8]), DdpError.STAG_NOT_ASSOCIATED);
     }
 
     @Test
     void stagNotAssociatedForARegionBoundToAnotherStream() {
-        regions.put(0x300, new TestTaggedBuffer(0x300, 0x10000, regionMemory,
+        regions.put(0x300, new ByteBufTaggedBuffer(0x300, 0x10000, regionMemory,
                 EnumSet.of(TaggedBufferAccess.REMOTE_WRITE), PD, new Object()));
         expectRejected(SegmentBytes.write(true, 0x300, 0x10000, new byte[8]), DdpError.STAG_NOT_ASSOCIATED);
     }
 
     @Test
     void regionBoundToThisStreamIsPlaced() {
-        regions.put(0x300, new TestTaggedBuffer(0x300, 0x10000, regionMemory,
+        regions.put(0x300, new ByteBufTaggedBuffer(0x300, 0x10000, regionMemory,
                 EnumSet.of(TaggedBufferAccess.REMOTE_WRITE), PD, STREAM));
         receiver.receive(Bytes.pooled(SegmentBytes.write(true, 0x300, 0x10000, new byte[] {5})));
         assertThat(listener.rejected).isEmpty();
@@ -189,19 +189,19 @@ class DdpErrorCodesTest {
     @Test
     void toWrapForAnAccessWhoseEndReaches2To64() {
         // ddp.md §7: TO 0xFFFFFFFFFFFFFF00 + 256 octets = 2^64 wraps, although the last octet is in the region.
-        regions.put(0x400, TestTaggedBuffer.writable(0x400, 0xFFFFFFFFFFFFF000L, regionMemory, PD));
+        regions.put(0x400, ByteBufTaggedBuffer.writable(0x400, 0xFFFFFFFFFFFFF000L, regionMemory, PD));
         expectRejected(SegmentBytes.write(true, 0x400, 0xFFFFFFFFFFFFFF00L, new byte[256]), DdpError.TO_WRAP);
     }
 
     @Test
     void toWrapInARegionThatStraddles2To64() {
-        regions.put(0x400, TestTaggedBuffer.writable(0x400, 0xFFFFFFFFFFFFFC00L, regionMemory, PD)); // 3 KiB past 2^64
+        regions.put(0x400, ByteBufTaggedBuffer.writable(0x400, 0xFFFFFFFFFFFFFC00L, regionMemory, PD)); // 3 KiB past 2^64
         expectRejected(SegmentBytes.write(true, 0x400, 0xFFFFFFFFFFFFFFF0L, new byte[32]), DdpError.TO_WRAP);
     }
 
     @Test
     void anAccessEndingJustBelow2To64IsPlaced() {
-        regions.put(0x400, TestTaggedBuffer.writable(0x400, 0xFFFFFFFFFFFFF000L, regionMemory, PD));
+        regions.put(0x400, ByteBufTaggedBuffer.writable(0x400, 0xFFFFFFFFFFFFF000L, regionMemory, PD));
         receiver.receive(Bytes.pooled(SegmentBytes.write(true, 0x400, 0xFFFFFFFFFFFFFF00L, new byte[255])));
         assertThat(listener.rejected).isEmpty();
         assertThat(regionMemory.getByte(0xF00)).isZero();

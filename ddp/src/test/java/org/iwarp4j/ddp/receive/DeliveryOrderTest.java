@@ -5,7 +5,7 @@ import io.netty.buffer.Unpooled;
 import org.iwarp4j.ddp.Bytes;
 import org.iwarp4j.ddp.RecordingListener;
 import org.iwarp4j.ddp.SegmentBytes;
-import org.iwarp4j.ddp.TestTaggedBuffer;
+import org.iwarp4j.ddp.memory.ByteBufTaggedBuffer;
 import org.iwarp4j.ddp.memory.ByteBufUntaggedBuffer;
 import org.iwarp4j.ddp.memory.TaggedBufferRegistry;
 import org.iwarp4j.ddp.memory.UntaggedBuffer;
@@ -164,7 +164,7 @@ class DeliveryOrderTest {
     void taggedMessageDeliveredAfterItsLastSegmentWithFirstToAndTotalLength() {
         ByteBuf memory = Bytes.directFilled(4096, 0);
         try {
-            TestTaggedBuffer region = TestTaggedBuffer.writable(9, 0x1000, memory, 1);
+            ByteBufTaggedBuffer region = ByteBufTaggedBuffer.writable(9, 0x1000, memory, 1);
             RecordingListener l = new RecordingListener();
             DdpReceiver r = new DdpReceiver(stag -> stag == 9 ? region : null, 1, "s", 3, l);
             r.receive(Bytes.pooled(SegmentBytes.write(false, 9, 0x1000, new byte[100])));
@@ -184,7 +184,7 @@ class DeliveryOrderTest {
     void oneTaggedAndOneUntaggedMessageMayInterleave() {
         ByteBuf memory = Bytes.directFilled(64, 0);
         try {
-            TestTaggedBuffer region = TestTaggedBuffer.writable(9, 0, memory, 1);
+            ByteBufTaggedBuffer region = ByteBufTaggedBuffer.writable(9, 0, memory, 1);
             RecordingListener l = new RecordingListener();
             DdpReceiver r = new DdpReceiver(stag -> stag == 9 ? region : null, 1, "s", 3, l);
             r.post(0, new ByteBufUntaggedBuffer(Unpooled.buffer(8, 8)));

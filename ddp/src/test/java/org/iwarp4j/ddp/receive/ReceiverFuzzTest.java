@@ -5,7 +5,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import org.iwarp4j.ddp.Bytes;
 import org.iwarp4j.ddp.DdpException;
-import org.iwarp4j.ddp.TestTaggedBuffer;
+import org.iwarp4j.ddp.memory.ByteBufTaggedBuffer;
 import org.iwarp4j.ddp.memory.ByteBufUntaggedBuffer;
 import org.iwarp4j.ddp.memory.TaggedBufferAccess;
 import org.iwarp4j.ddp.memory.UntaggedBuffer;
@@ -95,7 +95,7 @@ class ReceiverFuzzTest {
         private final ByteBuf arena;
         private final byte[] pristine;
         private final List<int[]> writable = new ArrayList<>(); // {offset, length} of regions and buffers
-        private final Map<Integer, TestTaggedBuffer> regions = new HashMap<>();
+        private final Map<Integer, ByteBufTaggedBuffer> regions = new HashMap<>();
         final DdpReceiver receiver;
         private int cursor = GUARD;
         int rejections;
@@ -123,8 +123,8 @@ class ReceiverFuzzTest {
             }
         }
 
-        private TestTaggedBuffer region(int stag, long base, int length, EnumSet<TaggedBufferAccess> access, long pd) {
-            TestTaggedBuffer r = new TestTaggedBuffer(stag, base, slice(length), access, pd, null);
+        private ByteBufTaggedBuffer region(int stag, long base, int length, EnumSet<TaggedBufferAccess> access, long pd) {
+            ByteBufTaggedBuffer r = new ByteBufTaggedBuffer(stag, base, slice(length), access, pd, null);
             regions.put(stag, r);
             return r;
         }

@@ -8,7 +8,7 @@ import org.iwarp4j.ddp.DdpError;
 import org.iwarp4j.ddp.DdpException;
 import org.iwarp4j.ddp.RecordingListener;
 import org.iwarp4j.ddp.SegmentBytes;
-import org.iwarp4j.ddp.TestTaggedBuffer;
+import org.iwarp4j.ddp.memory.ByteBufTaggedBuffer;
 import org.iwarp4j.ddp.header.UntaggedHeaderFlyweight;
 import org.iwarp4j.ddp.memory.ByteBufUntaggedBuffer;
 import org.iwarp4j.ddp.memory.TaggedBufferRegistry;
@@ -64,7 +64,7 @@ class SegmentViewTest {
     void taggedPlacementAndErrorCaptureRespectTheReaderIndex() {
         ByteBuf memory = Bytes.directFilled(64, 0);
         try {
-            TestTaggedBuffer region = TestTaggedBuffer.writable(0x77, 0x100, memory, 1);
+            ByteBufTaggedBuffer region = ByteBufTaggedBuffer.writable(0x77, 0x100, memory, 1);
             RecordingListener listener = new RecordingListener();
             DdpReceiver receiver = new DdpReceiver(s -> s == 0x77 ? region : null, 1, "s", 3, listener);
             receiver.receive(framed(SegmentBytes.write(true, 0x77, 0x104, new byte[] {1, 2, 3})));

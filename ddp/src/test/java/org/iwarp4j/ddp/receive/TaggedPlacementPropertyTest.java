@@ -6,7 +6,7 @@ import org.iwarp4j.ddp.Bytes;
 import org.iwarp4j.ddp.DdpError;
 import org.iwarp4j.ddp.RecordingListener;
 import org.iwarp4j.ddp.SegmentBytes;
-import org.iwarp4j.ddp.TestTaggedBuffer;
+import org.iwarp4j.ddp.memory.ByteBufTaggedBuffer;
 import org.iwarp4j.ddp.memory.TaggedBufferAccess;
 import org.junit.jupiter.api.Test;
 import org.quicktheories.core.Gen;
@@ -132,12 +132,12 @@ class TaggedPlacementPropertyTest {
         try {
             byte[] before = Bytes.pattern(arenaLength, stagSeed);
             arena.writeBytes(before);
-            Map<Integer, TestTaggedBuffer> registry = new HashMap<>();
+            Map<Integer, ByteBufTaggedBuffer> registry = new HashMap<>();
             Map<Integer, RegionSpec> specByStag = new HashMap<>();
             for (int i = 0; i < specs.size(); i++) {
                 RegionSpec s = specs.get(i);
                 int stag = (stagSeed & ~3) | i; // distinct per region; suffix 3 is never registered
-                TestTaggedBuffer region = new TestTaggedBuffer(stag, s.base(), arena.slice(offsets.get(i), s.length()),
+                ByteBufTaggedBuffer region = new ByteBufTaggedBuffer(stag, s.base(), arena.slice(offsets.get(i), s.length()),
                         s.access(), s.pd(), s.stream());
                 if (!s.valid()) {
                     region.invalidate();

@@ -80,8 +80,8 @@ class ConversationReplayTest {
                     .isEqualTo("Hello, iWARP!");
             assertThat(l.receives.get(1).invalidatedStag()).isEqualTo(0x5e6f7081);
             assertThat(l.receives.get(3).invalidatedStag()).isEqualTo(0x0badcafe);
-            assertThat(inv1.valid).isFalse();
-            assertThat(inv2.valid).isFalse();
+            assertThat(inv1.isValid()).isFalse();
+            assertThat(inv2.isValid()).isFalse();
             assertThat(l.receives.get(4).immediate()).isEqualTo(0x0123456789abcdefL);
             assertThat(l.receives.get(5).immediate()).isEqualTo(0xfedcba9876543210L);
             assertThat(writes.memory.getByte(0x3f)).isEqualTo((byte) 0x3f); // fpdu-rdma-write payload 00..3f

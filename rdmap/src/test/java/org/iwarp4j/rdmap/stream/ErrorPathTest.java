@@ -294,7 +294,7 @@ class ErrorPathTest {
             s.e.stream.receive(Conversations.segment(rr));
             assertThat(s.e.stream.writeNextSegment()).isTrue();
             assertThat(s.e.stream.writeNextSegment()).isTrue(); // 228 of 256 octets out
-            s.readable.valid = false;
+            s.readable.invalidate();
             assertThat(s.e.stream.writeNextSegment()).isTrue(); // the Terminate instead of the third segment
             assertThat(s.e.stream.writeNextSegment()).isFalse();
             List<String> out = Conversations.drain(s.e).stream().map(Ulpdus::hex).toList();
@@ -350,7 +350,7 @@ class ErrorPathTest {
                 s.e.postReceive(1, 16);
                 byte[] u = Ulpdus.untagged(true, 0x44, stag, 0, 1, 0, "abc".getBytes());
                 assertThat(s.feed(u)).containsExactly(terminate("0109c000" + "0015" + hex(u, 0, 18)));
-                assertThat(s.writable.valid).isTrue();
+                assertThat(s.writable.isValid()).isTrue();
                 assertThat(s.e.listener.receives).extracting(RecordingListener.ReceiveCompletion::status)
                         .containsExactly(CompletionStatus.LOCAL_ERROR);
                 s.assertTerminated(TerminateCause.RDMAP_STAG_CANNOT_BE_INVALIDATED);

@@ -151,7 +151,7 @@ class RdmapStreamTest {
             p.run();
             // RFC 5040 §5.3 [RDMAP-18]: invalidated before the completion; a second invalidation of the now
             // invalid STag is an error (it is no longer valid), so only the first is delivered
-            assertThat(region.valid).isFalse();
+            assertThat(region.isValid()).isFalse();
             assertThat(p.b.listener.receives.get(0))
                     .isEqualTo(new ReceiveCompletion(1, CompletionStatus.SUCCESS, RdmapOpcode.SEND_WITH_INVALIDATE, 4,
                             0x5e6f7081, 0));

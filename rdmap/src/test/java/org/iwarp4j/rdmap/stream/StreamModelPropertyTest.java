@@ -378,7 +378,7 @@ class StreamModelPropertyTest {
             assertSame(ctx + " exposed region", self.exposed.bytes(), self.exposedModel);
             assertSame(ctx + " read sink", self.sink.bytes(), self.sinkModel);
             for (int i = 0; i < INVALIDATABLE; i++) {
-                assertThat(!self.invalidatable.get(i).valid).as(ctx + " invalidated " + i)
+                assertThat(!self.invalidatable.get(i).isValid()).as(ctx + " invalidated " + i)
                         .isEqualTo(self.invalidatedModel[i]);
             }
             assertThat(self.endpoint.memory.guardsIntact()).as(ctx).isTrue();

@@ -65,7 +65,7 @@ final class TestMemory implements RdmapMemory, AutoCloseable {
         if (!region.remotelyInvalidatable) {
             return false;
         }
-        region.valid = false;
+        region.invalidate();
         invalidated.add(region.stag);
         return true;
     }

@@ -1,65 +1,25 @@
 package org.iwarp4j.rdmap.stream;
 
 import io.netty.buffer.ByteBuf;
-import org.iwarp4j.ddp.memory.TaggedBuffer;
+import org.iwarp4j.ddp.memory.ByteBufTaggedBuffer;
 import org.iwarp4j.ddp.memory.TaggedBufferAccess;
 
-import java.util.EnumSet;
 import java.util.Set;
 
-/** A registered region for tests: memory (owned by the {@link TestMemory}), base TO, rights, PD, validity. */
-final class TestRegion implements TaggedBuffer {
+/**
+ * A registered region for tests: DDP's {@link ByteBufTaggedBuffer} over memory owned by the {@link TestMemory},
+ * and whether the peer may invalidate it (what the verbs layer decides for its regions).
+ */
+final class TestRegion extends ByteBufTaggedBuffer {
 
     final int stag;
-    final long base;
     final ByteBuf memory;
-    final Set<TaggedBufferAccess> access;
-    long pd;
-    Object boundStream;
-    boolean valid = true;
     boolean remotelyInvalidatable = true;
 
     TestRegion(int stag, long base, ByteBuf memory, Set<TaggedBufferAccess> access, long pd) {
+        super(stag, base, memory, access, pd, null);
         this.stag = stag;
-        this.base = base;
         this.memory = memory;
-        this.access = EnumSet.copyOf(access);
-        this.pd = pd;
-    }
-
-    @Override
-    public int stag() {
-        return stag;
-    }
-
-    @Override
-    public long baseTaggedOffset() {
-        return base;
-    }
-
-    @Override
-    public ByteBuf memory() {
-        return memory;
-    }
-
-    @Override
-    public boolean isValid() {
-        return valid;
-    }
-
-    @Override
-    public boolean grants(TaggedBufferAccess right) {
-        return access.contains(right);
-    }
-
-    @Override
-    public long protectionDomain() {
-        return pd;
-    }
-
-    @Override
-    public Object associatedStream() {
-        return boundStream;
     }
 
     byte[] bytes() {

@@ -1,6 +1,7 @@
 package org.iwarp4j.verbs.internal;
 
 import io.netty.buffer.ByteBuf;
+import org.iwarp4j.ddp.memory.ByteBufTaggedBuffer;
 import org.iwarp4j.ddp.memory.TaggedBuffer;
 import org.iwarp4j.ddp.memory.TaggedBufferAccess;
 import org.iwarp4j.verbs.Access;
@@ -8,16 +9,18 @@ import org.iwarp4j.verbs.MemoryRegion;
 import org.iwarp4j.verbs.ProtectionDomain;
 import org.iwarp4j.verbs.Stag;
 
+import java.util.EnumSet;
 import java.util.Set;
 
 /**
  * A memory region: the verbs face ({@link MemoryRegion}) and, through {@link #tagged()}, DDP's tagged
  * buffer ({@link TaggedBuffer}; a separate view because both name their STag accessor {@code stag()}).
  *
- * <p>{@link #memory()} is a retained view of the registered memory with index 0 at the base TO; the
+ * <p>{@link #buffer()} is a retained view of the registered memory with index 0 at the base TO; the
  * region holds one reference and releases it on close, transfers in flight hold their own (retained
  * slices), so deregistration never frees memory under a transfer. Fields DDP reads on other event loops
- * are volatile (a fast registration rebinds them on the loop that executes it).
+ * are volatile: they live in DDP's view, a {@link ByteBufTaggedBuffer} (a fast registration rebinds them on the loop
+ * that executes it).
  */
 final class RegionImpl implements MemoryRegion {
 
@@ -26,13 +29,13 @@ final class RegionImpl implements MemoryRegion {
     private final boolean fastRegistration;
     private final int maxLength;
     private final int index;
-    private volatile int stag;
-    private volatile boolean valid;
     private volatile boolean closed;
-    private volatile ByteBuf memory;
-    private volatile long base;
     private volatile Set<Access> access;
-    private volatile int grants;
+    /**
+     * DDP's view, which holds what DDP reads on every event loop (STag, base TO, memory, rights, validity) in
+     * volatile fields; {@code null} until the constructor is done, so a lookup never finds a half-built region.
+     */
+    private volatile ByteBufTaggedBuffer tagged;
 
     private RegionImpl(ProtectionDomainImpl pd, StagTable table, boolean fastRegistration, int maxLength,
                        ByteBuf memory, long base, Set<Access> access) {
@@ -40,18 +43,14 @@ final class RegionImpl implements MemoryRegion {
         this.table = table;
         this.fastRegistration = fastRegistration;
         this.maxLength = maxLength;
-        this.memory = memory;
-        this.base = base;
         this.access = access;
-        this.grants = grantsOf(access);
         Stag s = table.allocate(this);
         if (s == null) {
             this.index = 0;
             return;
         }
         this.index = s.index();
-        this.stag = s.value();
-        this.valid = !fastRegistration;
+        this.tagged = new View(s.value(), base, memory, rightsOf(access), pd.number(), !fastRegistration);
     }
 
     /** A regular region over {@code memory} (the region owns one reference); {@code null} if the table is full. */
@@ -67,7 +66,8 @@ final class RegionImpl implements MemoryRegion {
     }
 
     int stagValue() {
-        return stag;
+        ByteBufTaggedBuffer t = tagged;
+        return t == null ? 0 : t.stag(); // no STag is 0 (StagTable never uses index 0)
     }
 
     int maxLength() {
@@ -82,17 +82,17 @@ final class RegionImpl implements MemoryRegion {
 
     @Override
     public Stag stag() {
-        return new Stag(stag);
+        return new Stag(stagValue());
     }
 
     @Override
     public long address() {
-        return base;
+        return tagged.baseTaggedOffset();
     }
 
     @Override
     public long length() {
-        ByteBuf m = memory;
+        ByteBuf m = tagged.memory();
         return m == null ? 0 : m.capacity();
     }
 
@@ -103,7 +103,7 @@ final class RegionImpl implements MemoryRegion {
 
     @Override
     public boolean isValid() {
-        return valid;
+        return tagged.isValid();
     }
 
     @Override
@@ -122,10 +122,8 @@ final class RegionImpl implements MemoryRegion {
             return;
         }
         closed = true;
-        valid = false;
+        ByteBuf m = tagged.unbind(); // invalid first, then without memory
         table.release(index, this);
-        ByteBuf m = memory;
-        memory = null;
         if (m != null) {
             m.release();
         }
@@ -138,42 +136,17 @@ final class RegionImpl implements MemoryRegion {
 
     // ------------------------------------------------------------------ TaggedBuffer
 
-    private final TaggedBuffer tagged = new TaggedBuffer() {
-        @Override
-        public int stag() {
-            return stag;
-        }
-
-        @Override
-        public long baseTaggedOffset() {
-            return base;
-        }
-
-        @Override
-        public ByteBuf memory() {
-            return memory;
-        }
-
-        @Override
-        public boolean isValid() {
-            return valid;
-        }
-
-        @Override
-        public boolean grants(TaggedBufferAccess right) {
-            return (grants & (1 << right.ordinal())) != 0;
-        }
-
-        @Override
-        public long protectionDomain() {
-            return pd.number();
+    /** DDP's view, printed as the region it belongs to. */
+    private final class View extends ByteBufTaggedBuffer {
+        View(int stag, long base, ByteBuf memory, Set<TaggedBufferAccess> rights, long pd, boolean valid) {
+            super(stag, base, memory, rights, pd, null, valid);
         }
 
         @Override
         public String toString() {
             return RegionImpl.this.toString();
         }
-    };
+    }
 
     /** DDP's view of this region. */
     TaggedBuffer tagged() {
@@ -182,7 +155,7 @@ final class RegionImpl implements MemoryRegion {
 
     /** The registered memory (index 0 = base TO), or {@code null} once closed / while unbound. */
     ByteBuf buffer() {
-        return memory;
+        return tagged.memory();
     }
 
     /** Whether the region grants {@code access}. */
@@ -200,7 +173,7 @@ final class RegionImpl implements MemoryRegion {
         if (!fastRegistration || closed) {
             return false;
         }
-        valid = false;
+        tagged.invalidate();
         return true;
     }
 
@@ -214,7 +187,7 @@ final class RegionImpl implements MemoryRegion {
             newMemory.release();
             return "region is deregistered";
         }
-        if (newStag.index() != index || newStag.value() == stag) {
+        if (newStag.index() != index || newStag.value() == stagValue()) {
             newMemory.release();
             return "the new STag " + newStag + " must keep index " + index + " and change the key of " + stag();
         }
@@ -223,37 +196,33 @@ final class RegionImpl implements MemoryRegion {
             newMemory.release();
             return "memory of " + length + " octets exceeds the region's maximum of " + maxLength;
         }
-        ByteBuf old = memory;
-        valid = false;
-        memory = newMemory;
-        base = newBase;
+        ByteBuf old = tagged.memory();
         access = newAccess;
-        grants = grantsOf(newAccess);
-        stag = newStag.value();
-        valid = true;
+        tagged.rebind(newStag.value(), newBase, newMemory, rightsOf(newAccess)); // invalid first, valid last
         if (old != null) {
             old.release();
         }
         return null;
     }
 
-    private static int grantsOf(Set<Access> access) {
-        int g = 0;
+    private static Set<TaggedBufferAccess> rightsOf(Set<Access> access) {
+        Set<TaggedBufferAccess> rights = EnumSet.noneOf(TaggedBufferAccess.class);
         for (Access a : access) {
-            TaggedBufferAccess t = switch (a) {
+            rights.add(switch (a) {
                 case LOCAL_WRITE -> TaggedBufferAccess.LOCAL_WRITE;
                 case REMOTE_WRITE -> TaggedBufferAccess.REMOTE_WRITE;
                 case REMOTE_READ -> TaggedBufferAccess.REMOTE_READ;
                 case REMOTE_ATOMIC -> TaggedBufferAccess.REMOTE_ATOMIC;
-            };
-            g |= 1 << t.ordinal();
+            });
         }
-        return g;
+        return rights;
     }
 
     @Override
     public String toString() {
-        return "MemoryRegion[stag=" + stag() + String.format(" address=0x%x", base) + " length=" + length()
-                + " access=" + access + (fastRegistration ? " fast" : "") + (valid ? "" : " invalid") + "]";
+        ByteBufTaggedBuffer t = tagged;
+        return "MemoryRegion[stag=" + stag() + String.format(" address=0x%x", t == null ? 0 : t.baseTaggedOffset())
+                + " length=" + (t == null ? 0 : length()) + " access=" + access + (fastRegistration ? " fast" : "")
+                + (t != null && t.isValid() ? "" : " invalid") + "]";
     }
 }
