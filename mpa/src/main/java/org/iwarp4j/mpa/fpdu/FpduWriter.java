@@ -24,7 +24,10 @@ import java.util.zip.CRC32C;
  *       of everything before it, least-significant octet first; zeros when CRCs are off, RFC 5044
  *       §4.1 — the field is always present).</li>
  * </ol>
- * All the small buffers are slices of one pooled allocation per FPDU.
+ * All the small buffers are slices of one pooled allocation per FPDU. When the caller leaves room around
+ * the header ({@link #write(ByteBuf, ByteBuf, ByteBufAllocator, PartSink, boolean)}, DDP does when MPA asks
+ * for it), ULPDU_Length goes in front of the header and, without payload, PAD and CRC behind it: a small
+ * FPDU is then one buffer. The octets are the same either way.
  */
 public final class FpduWriter {
 
@@ -159,15 +162,7 @@ public final class FpduWriter {
             ovh = null;
             finish(t, off, ulpduLength, inner, hdr, sink);
         } finally {
-            if (ovh != null) {
-                ovh.release();
-            }
-            if (header != null) {
-                header.release();
-            }
-            if (payload != null) {
-                payload.release();
-            }
+            releaseUnsent(ovh, header, payload);
         }
     }
 
@@ -203,16 +198,15 @@ public final class FpduWriter {
             t = null;
             finish(last, off, ulpduLength, inner, hdr, sink);
         } finally {
-            if (t != null) {
-                t.release();
-            }
-            if (header != null) {
-                header.release();
-            }
-            if (payload != null) {
-                payload.release();
-            }
+            releaseUnsent(t, header, payload);
         }
+    }
+
+    /** Releases what was not handed to the sink (null: handed over, or none) when framing failed. */
+    private static void releaseUnsent(ByteBuf overhead, ByteBuf header, ByteBuf payload) {
+        ReferenceCountUtil.release(overhead); // null-safe
+        ReferenceCountUtil.release(header);
+        ReferenceCountUtil.release(payload);
     }
 
     /**
