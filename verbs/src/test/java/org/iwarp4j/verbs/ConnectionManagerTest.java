@@ -278,6 +278,34 @@ class ConnectionManagerTest {
 
     @ParameterizedTest
     @MethodSource("transports")
+    void listenersPcapFileOutlivesTheListenerUntilItsLastConnectionEnds(Transport t, @TempDir Path dir)
+            throws Exception {
+        Path file = dir.resolve("server.pcap");
+        byte[] late = "sent after the listener closed".getBytes(StandardCharsets.US_ASCII);
+        try (Peers p = new Peers(t, s -> { }, c -> { }, ListenOptions.builder().pcapFile(file).build(),
+                ConnectOptions.defaults(), AcceptOptions.defaults(), x -> { })) {
+            p.listener.close(); // the accepted connection goes on, and so does its capture
+            Mem recv = p.server.region(64, Access.LOCAL_WRITE);
+            p.server.receive(1, recv.sge(0, 64));
+            Mem src = p.client.region(64);
+            src.put(0, late);
+            p.client.post(new SendWorkRequest.Send(1, List.of(src.sge(0, late.length)), Set.of()));
+            assertThat(Completions.one(p.server.recvCq).status()).isEqualTo(CompletionStatus.SUCCESS);
+            p.clientConnection.disconnect().toCompletableFuture().get(20, TimeUnit.SECONDS);
+            p.serverConnection.closeFuture().toCompletableFuture().get(20, TimeUnit.SECONDS);
+            // The file is flushed and closed when the connection's capture handler is gone (after its close).
+            String text = "";
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (!text.contains("sent after the listener closed") && System.nanoTime() < deadline) {
+                java.util.concurrent.locks.LockSupport.parkNanos(1_000_000); // poll gently: the machine is shared
+                text = new String(Files.readAllBytes(file), StandardCharsets.ISO_8859_1);
+            }
+            assertThat(text).contains("MPA ID Req Frame").contains("sent after the listener closed");
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("transports")
     void pcapOptionCapturesTheConnection(Transport t, @TempDir Path dir) throws Exception {
         Path file = dir.resolve("client.pcap");
         try (Peers p = new Peers(t, s -> { }, c -> { }, ConnectOptions.builder().pcapFile(file).build(),

@@ -7,8 +7,6 @@ import org.iwarp4j.verbs.cm.Listener;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.io.IOException;
-import java.io.OutputStream;
 import java.net.InetSocketAddress;
 
 /** A listening server channel and the handler its connection requests go to. */
@@ -20,7 +18,7 @@ final class ListenerImpl implements Listener {
     private final ListenOptions options;
     private final ConnectionRequestHandler handler;
     private volatile Channel channel;
-    private volatile OutputStream pcap;
+    private volatile SharedPcapFile pcap;
 
     ListenerImpl(RnicImpl rnic, ListenOptions options, ConnectionRequestHandler handler) {
         this.rnic = rnic;
@@ -28,9 +26,9 @@ final class ListenerImpl implements Listener {
         this.handler = handler;
     }
 
-    void bound(Channel serverChannel, OutputStream pcapStream) {
+    void bound(Channel serverChannel, SharedPcapFile pcapFile) {
         this.channel = serverChannel;
-        this.pcap = pcapStream;
+        this.pcap = pcapFile;
     }
 
     RnicImpl rnic() {
@@ -61,15 +59,10 @@ final class ListenerImpl implements Listener {
         if (c != null) {
             c.close().syncUninterruptibly();
         }
-        OutputStream p = pcap;
+        SharedPcapFile p = pcap;
+        pcap = null;
         if (p != null) {
-            try {
-                synchronized (p) {
-                    p.close();
-                }
-            } catch (IOException e) {
-                LOG.warn("closing the pcap file failed", e);
-            }
+            p.release(); // the file stays open while connections the listener accepted still write to it
         }
         rnic.listenerClosed(this);
     }

@@ -4,6 +4,7 @@ import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.ChannelPipeline;
@@ -71,6 +72,7 @@ public final class RnicImpl implements Rnic {
     private static final Logger LOG = LoggerFactory.getLogger(RnicImpl.class);
     private static final String PIPELINE_PCAP = "pcap";
     private static final String PIPELINE_PCAP_PACKETS = "pcap-packets";
+    private static final String PIPELINE_PCAP_HOLDER = "pcap-file";
     private static final String PIPELINE_MPA = "mpa-startup";
     private static final String PIPELINE_QP = "iwarp-qp";
     private static final long SYNTHETIC_BASE = 0x1000_0000_0000L;
@@ -255,7 +257,7 @@ public final class RnicImpl implements Rnic {
                 .receiveUlpduLimit(options.receiveUlpduLimit())
                 .autoAccept(false)
                 .build();
-        OutputStream sharedPcap = pcap;
+        SharedPcapFile sharedPcap = pcap == null ? null : new SharedPcapFile(pcap);
         ServerBootstrap b = new ServerBootstrap()
                 .group(group, group)
                 .channel(serverChannel())
@@ -266,9 +268,12 @@ public final class RnicImpl implements Rnic {
                     @Override
                     protected void initChannel(Channel ch) {
                         ChannelPipeline p = ch.pipeline();
-                        if (sharedPcap != null) {
+                        // The connection keeps the listener's pcap file open until its capture handler is gone.
+                        ChannelHandler pcapHolder = sharedPcap == null ? null : sharedPcap.connectionHolder();
+                        if (pcapHolder != null) {
+                            p.addLast(PIPELINE_PCAP_HOLDER, pcapHolder);
                             p.addLast(PIPELINE_PCAP, PcapWriteHandler.builder().sharedOutputStream(true)
-                                    .writePcapGlobalHeader(false).build(sharedPcap));
+                                    .writePcapGlobalHeader(false).build(sharedPcap.stream()));
                             p.addLast(PIPELINE_PCAP_PACKETS, new PcapPacketCoalescer());
                         }
                         p.addLast(PIPELINE_MPA, MpaStartupHandler.responder(mpa));
@@ -277,11 +282,13 @@ public final class RnicImpl implements Rnic {
                 });
         ChannelFuture bound = b.bind(address).awaitUninterruptibly();
         if (!bound.isSuccess()) {
-            closeQuietly(pcap);
+            if (sharedPcap != null) {
+                sharedPcap.release();
+            }
             throw new VerbsException(VerbsException.Reason.INVALID_REQUEST, null, "cannot listen on " + address + ": "
                     + bound.cause());
         }
-        listener.bound(bound.channel(), pcap);
+        listener.bound(bound.channel(), sharedPcap);
         listeners.add(listener);
         return listener;
     }
