@@ -60,6 +60,7 @@ final class PerfClient extends PerfEndpoint {
             };
             mailbox = config.verb() == PerfVerb.WRITE && config.latency()
                     ? RegisteredBuffer.allocate(pd, max, Access.LOCAL_WRITE, Access.REMOTE_WRITE) : null;
+            latencyRun(config.latency());
             int depth = config.latency() ? 1 : config.txDepth();
             qp = createQueuePair(depth + 16, receives, Math.min(128, depth));
         } catch (VerbsException | RuntimeException e) {

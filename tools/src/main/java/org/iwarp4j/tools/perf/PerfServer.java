@@ -119,6 +119,7 @@ final class PerfServer implements AutoCloseable {
 
         private void prepare(PerfHello h, ConnectionRequest r) throws Exception {
             this.hello = h;
+            latencyRun(h.latency());
             int max = Math.max(h.maxSize(), 8);
             boolean sendTest = h.verb() == PerfVerb.SEND;
             int length = h.verify() ? h.verifyBufferSize() : sendTest ? Math.max(max, ControlMessage.LENGTH) : max;
