@@ -156,7 +156,11 @@ public final class ResponderStartup {
         decided = true;
         MpaFrame reply;
         if (q != null) {
-            int ord = neededOrd >= 0 ? Math.min(neededOrd, EnhancedConnectionData.NO_NEGOTIATION) : config.ord();
+            // RFC 6581 §9.1: a reject whose ORD exceeds the Initiator's IRD says "your IRD is insufficient, I need
+            // this ORD". A reject for any other reason (the application's) must not read as one, so its ORD is
+            // capped at the Initiator's IRD (interop FINDINGS B1).
+            int ord = neededOrd >= 0 ? Math.min(neededOrd, EnhancedConnectionData.NO_NEGOTIATION)
+                    : q.ird() == EnhancedConnectionData.NO_NEGOTIATION ? config.ord() : Math.min(config.ord(), q.ird());
             EnhancedConnectionData data = EnhancedConnectionData.of(q.peerToPeer(), EnumSet.noneOf(RtrType.class),
                     config.ird(), ord);
             reply = new MpaFrame(MpaFrameType.REPLY, config.markers(), config.crc(), true, true, 0,

@@ -49,6 +49,8 @@ final class Requester implements TransmitSource {
     private final RdmapStream stream;
     private final SendWork[] ring;
     private long submitted;
+    /** Internal entries (the RTR, a zero-length Write) submitted and not yet reported. */
+    private int internal;
     private long started;
     private long completed;
     private SendWork current;
@@ -69,8 +71,8 @@ final class Requester implements TransmitSource {
 
     Requester(RdmapStream stream, int sendQueueDepth, int ord) {
         this.stream = stream;
-        // +1: the internal RTR entry never counts against the caller's queue depth
-        this.ring = new SendWork[sendQueueDepth + 1];
+        // +2: the internal entries (the RTR, one zero-length Write) never count against the caller's queue depth
+        this.ring = new SendWork[sendQueueDepth + 2];
         for (int i = 0; i < ring.length; i++) {
             ring[i] = new SendWork();
         }
@@ -81,6 +83,11 @@ final class Requester implements TransmitSource {
 
     int queued() {
         return (int) (submitted - completed);
+    }
+
+    /** Entries of the caller (not the internal RTR or zero-length Write) not yet completed. */
+    int userQueued() {
+        return queued() - internal;
     }
 
     boolean isEmpty() {
@@ -113,7 +120,30 @@ final class Requester implements TransmitSource {
         w.reset();
         w.rtr = type;
         w.awaitsResponse = type == RtrType.READ;
+        internal++;
         submitted++;
+    }
+
+    /**
+     * Adds an internal zero-length RDMA Write (STag 1, TO 0, the Write RTR's format) at the tail: a no-op at
+     * every conforming peer (RFC 5041 §5.2 [DDP-20]: STag and TO of a zero-length tagged segment are not
+     * checked; RFC 5040 §5.1: a Write is not delivered). At most one may be pending.
+     *
+     * @return false if one is pending already
+     */
+    boolean enqueueZeroLengthWrite() {
+        for (long s = completed; s < submitted; s++) {
+            if (slot(s).zeroLengthWrite) {
+                return false;
+            }
+        }
+        SendWork w = slot(submitted);
+        w.reset();
+        w.rtr = RtrType.WRITE;
+        w.zeroLengthWrite = true;
+        internal++;
+        submitted++;
+        return true;
     }
 
     private SendWork slot(long sequence) {
@@ -195,7 +225,7 @@ final class Requester implements TransmitSource {
         w.lastSegment = stream.segmentsProduced();
         started++;
         current = null;
-        if (w.rtr != null) {
+        if (w.rtr != null && !w.zeroLengthWrite) {
             stream.listener().onRtrSent(w.rtr);
         }
         tryComplete();
@@ -490,7 +520,9 @@ final class Requester implements TransmitSource {
         long length = w.byteLength;
         long original = w.atomicOriginalValue;
         w.reset();
-        if (rtr == null) {
+        if (rtr != null) {
+            internal--;
+        } else {
             stream.listener().onSendComplete(id, type, status, length, status == CompletionStatus.SUCCESS ? original : 0);
         }
     }

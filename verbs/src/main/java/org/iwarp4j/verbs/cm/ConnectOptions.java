@@ -32,11 +32,20 @@ import java.util.Objects;
  * @param peerTerminateLayout how to read an ambiguous Terminate control word from the peer:
  *                          {@link TerminateLayout#SIW_MIRRORED} when the peer is Linux siw (siw-interop §F)
  * @param eventListener     hears the {@link CmEvent}s of this connection
+ * @param firstFpduNudge    {@link Duration#ZERO} (default): off. Otherwise, if nothing at all arrives from the
+ *                          Responder within this time after our first FPDU went out, send one zero-length RDMA
+ *                          Write (STag 1, TO 0). RFC 5041 §5.2 [DDP-20] forbids checking a zero-length tagged
+ *                          segment and RFC 5040 §5.1 delivers nothing for a Write, so this is a no-op at every
+ *                          conforming peer; at a Linux siw Responder it releases a first FPDU that siw's accept
+ *                          race left unread in its socket (the FPDU arrived between siw's Reply and the switch of
+ *                          its socket to the queue pair; any later octets make siw read both;
+ *                          interop/FINDINGS.md M15). Sent at most once per connection.
  */
 public record ConnectOptions(byte[] privateData, int mpaRevision, boolean crc, boolean markers, List<RtrType> rtrTypes,
                              int ird, int ord, Duration connectTimeout, Duration mpaStartupTimeout,
                              Duration disconnectTimeout, int emss, int receiveUlpduLimit, Path pcapFile,
-                             TerminateLayout peerTerminateLayout, CmEventListener eventListener) {
+                             TerminateLayout peerTerminateLayout, CmEventListener eventListener,
+                             Duration firstFpduNudge) {
 
     public ConnectOptions {
         if (mpaRevision != 1 && mpaRevision != 2) {
@@ -52,6 +61,10 @@ public record ConnectOptions(byte[] privateData, int mpaRevision, boolean crc, b
         positive("disconnectTimeout", disconnectTimeout);
         Objects.requireNonNull(peerTerminateLayout, "peerTerminateLayout");
         Objects.requireNonNull(eventListener, "eventListener");
+        Objects.requireNonNull(firstFpduNudge, "firstFpduNudge (Duration.ZERO = off)");
+        if (firstFpduNudge.isNegative()) {
+            throw new IllegalArgumentException("firstFpduNudge must not be negative: " + firstFpduNudge);
+        }
     }
 
     static void positive(String name, Duration d) {
@@ -91,10 +104,11 @@ public record ConnectOptions(byte[] privateData, int mpaRevision, boolean crc, b
         b.pcapFile = pcapFile;
         b.peerTerminateLayout = peerTerminateLayout;
         b.eventListener = eventListener;
+        b.firstFpduNudge = firstFpduNudge;
         return b;
     }
 
-    /** Defaults: rev 2, CRC on, no markers, client-server, timeouts 10 s / 10 s / 5 s. */
+    /** Defaults: rev 2, CRC on, no markers, client-server, timeouts 10 s / 10 s / 5 s, no first-FPDU nudge. */
     public static final class Builder {
         private byte[] privateData = new byte[0];
         private int mpaRevision = 2;
@@ -111,6 +125,7 @@ public record ConnectOptions(byte[] privateData, int mpaRevision, boolean crc, b
         private Path pcapFile;
         private TerminateLayout peerTerminateLayout = TerminateLayout.RFC;
         private CmEventListener eventListener = CmEventListener.NONE;
+        private Duration firstFpduNudge = Duration.ZERO;
 
         private Builder() {}
 
@@ -129,11 +144,13 @@ public record ConnectOptions(byte[] privateData, int mpaRevision, boolean crc, b
         public Builder pcapFile(Path v) { pcapFile = v; return this; }
         public Builder peerTerminateLayout(TerminateLayout v) { peerTerminateLayout = v; return this; }
         public Builder eventListener(CmEventListener v) { eventListener = v; return this; }
+        /** See {@link ConnectOptions#firstFpduNudge()}; {@link Duration#ZERO} turns it off. */
+        public Builder firstFpduNudge(Duration v) { firstFpduNudge = v; return this; }
 
         public ConnectOptions build() {
             return new ConnectOptions(privateData, mpaRevision, crc, markers, rtrTypes, ird, ord, connectTimeout,
                     mpaStartupTimeout, disconnectTimeout, emss, receiveUlpduLimit, pcapFile, peerTerminateLayout,
-                    eventListener);
+                    eventListener, firstFpduNudge);
         }
     }
 }

@@ -14,6 +14,7 @@ import org.iwarp4j.mpa.MpaError;
 import org.iwarp4j.mpa.MpaException;
 import org.iwarp4j.mpa.MpaParameters;
 import org.iwarp4j.mpa.MpaRejection;
+import org.iwarp4j.mpa.frame.EnhancedConnectionData;
 import org.iwarp4j.mpa.netty.FpduEncoder;
 import org.iwarp4j.mpa.netty.MpaConnectRequest;
 import org.iwarp4j.mpa.netty.MpaEstablishedEvent;
@@ -67,6 +68,8 @@ final class QueuePairHandler extends ChannelDuplexHandler {
     private final ListenerImpl listener;
     private final CompletableFuture<Void> disconnected = new CompletableFuture<>();
     private final Runnable pumpTask = this::pump;
+    /** Initiator: the first-FPDU nudge ({@link org.iwarp4j.verbs.cm.ConnectOptions#firstFpduNudge()}), ZERO = off. */
+    private final Duration firstFpduNudge;
 
     private QueuePairImpl qp;
     private CompletableFuture<Connection> established;
@@ -88,12 +91,16 @@ final class QueuePairHandler extends ChannelDuplexHandler {
     private boolean gracefulFinishing;
     private boolean transportError;
     private boolean announced;
+    /** Something arrived from the peer after Full Operation. */
+    private boolean receivedAny;
+    private boolean nudgeArmed;
 
     /** An Initiator's handler for {@code qp}; {@code result} completes at ESTABLISHED. */
     QueuePairHandler(RnicImpl rnic, QueuePairImpl qp, CompletableFuture<Connection> result, Duration disconnectTimeout,
-                     TerminateLayout peerTerminateLayout, CmEventListener events) {
+                     TerminateLayout peerTerminateLayout, CmEventListener events, Duration firstFpduNudge) {
         this.rnic = rnic;
         this.role = Role.INITIATOR;
+        this.firstFpduNudge = firstFpduNudge;
         this.qp = qp;
         this.established = result;
         this.disconnectTimeout = disconnectTimeout;
@@ -110,6 +117,7 @@ final class QueuePairHandler extends ChannelDuplexHandler {
         this.disconnectTimeout = listener.options().disconnectTimeout();
         this.peerTerminateLayout = listener.options().peerTerminateLayout();
         this.events = listener.options().eventListener();
+        this.firstFpduNudge = Duration.ZERO;
     }
 
     QueuePairImpl queuePair() {
@@ -227,6 +235,17 @@ final class QueuePairHandler extends ChannelDuplexHandler {
 
     private void onRejected(MpaRejection rejection) {
         if (role == Role.RESPONDER) {
+            if (request == null) {
+                // MPA rejected the Request itself before any user saw it: RFC 6581 §9.1, the Initiator's IRD
+                // is below the ORD this listener requires (the Reply carries that ORD). Tell the listener's
+                // user, as librdmacm reports a reject, and close once the Reply is out.
+                EnhancedConnectionData q = rejection.request().enhancedData();
+                fire(CmEvent.REJECTED, null, new ConnectionRejectedException("rejected the connection request from "
+                        + ctx.channel().remoteAddress() + ": its IRD " + (q == null ? "?" : q.ird())
+                        + " is below the required ORD " + rejection.responderOrd() + " (RFC 6581 §9.1)",
+                        rejection.replyPrivateData(), rejection.responderIrd(), rejection.responderOrd()));
+                ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+            }
             return; // we rejected; ConnectionRequestImpl closes once the Reply is written
         }
         qp.flushUnstarted();
@@ -265,6 +284,7 @@ final class QueuePairHandler extends ChannelDuplexHandler {
     @Override
     public void channelRead(ChannelHandlerContext c, Object msg) {
         if (stream != null && msg instanceof ByteBuf ulpdu) {
+            receivedAny = true;
             stream.receive(ulpdu);
         } else {
             ReferenceCountUtil.release(msg);
@@ -340,6 +360,9 @@ final class QueuePairHandler extends ChannelDuplexHandler {
 
     /** Flushes the segments written since the last flush; their completion is one promise (in order). */
     private void flushBatch() {
+        if (batch > 0) {
+            armNudge();
+        }
         if (batch == 0) {
             if (closeAfterFlush) {
                 closeAfterFlush = false;
@@ -358,6 +381,33 @@ final class QueuePairHandler extends ChannelDuplexHandler {
             written.addListener(ChannelFutureListener.CLOSE);
         }
         ctx.flush();
+    }
+
+    /**
+     * Initiator with a first-FPDU nudge: once our first FPDUs are on their way, if the peer stays silent for
+     * the nudge time, one zero-length RDMA Write follows them (interop/FINDINGS.md M15: a Linux siw
+     * Responder may leave an FPDU that arrived between its Reply and the switch of its socket to the queue
+     * pair unread until more octets arrive; a zero-length tagged segment is never checked and delivers
+     * nothing, RFC 5041 §5.2 [DDP-20], RFC 5040 §5.1).
+     */
+    private void armNudge() {
+        if (nudgeArmed || role != Role.INITIATOR || firstFpduNudge.isZero() || receivedAny) {
+            return;
+        }
+        nudgeArmed = true;
+        ctx.executor().schedule(this::nudge, firstFpduNudge.toNanos(), TimeUnit.NANOSECONDS);
+    }
+
+    private void nudge() {
+        if (receivedAny || closing != Closing.NONE || !ctx.channel().isActive() || stream == null
+                || stream.state() != RdmapStreamState.OPERATIONAL) {
+            return;
+        }
+        if (stream.sendZeroLengthWrite()) {
+            LOG.info("{}: nothing arrived within {} ms of our first FPDU: sent a zero-length RDMA Write (first-FPDU"
+                    + " nudge; Linux siw accept race, interop FINDINGS M15)", ctx.channel(), firstFpduNudge.toMillis());
+            pump();
+        }
     }
 
     private void batchWritten(int segments, io.netty.util.concurrent.Future<?> f) {

@@ -253,6 +253,8 @@ public final class RnicImpl implements Rnic {
                 .startupTimeout(options.mpaStartupTimeout())
                 .emss(options.emss())
                 .receiveUlpduLimit(options.receiveUlpduLimit())
+                .rtrTypes(options.rtrTypes())
+                .requiredOrd(options.requiredOrd())
                 .autoAccept(false)
                 .build();
         OutputStream sharedPcap = pcap;
@@ -336,7 +338,7 @@ public final class RnicImpl implements Rnic {
         InetSocketAddress target = address.isUnresolved()
                 ? new InetSocketAddress(address.getHostString(), address.getPort()) : address;
         QueuePairHandler handler = new QueuePairHandler(this, qp, result, options.disconnectTimeout(),
-                options.peerTerminateLayout(), options.eventListener());
+                options.peerTerminateLayout(), options.eventListener(), options.firstFpduNudge());
         qp.bind(loop, handler);
         Path pcapFile = options.pcapFile();
         Bootstrap b = new Bootstrap()
