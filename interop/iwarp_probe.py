@@ -1183,6 +1183,118 @@ def decode_pcap(path, out=print):
                 out("         (%s: %d undecoded bytes at end: %s)" % (addr, len(st["data"]), bytes(st["data"][:64]).hex()))
 
 
+def pcap_summary(path, ours=None, conn_index=0):
+    """One TCP connection of a capture as a flat summary for --expect: both MPA frames, the FPDUs each way
+    (op names, Terminates decoded with the layout each sender uses: siw's bit-mirrored one for the side
+    that is not `ours`, RFC 5040 for ours), CRC checks, and how each side closed (FIN/RST)."""
+    global TERM_TIE
+    segs = tcp_segments(path)
+    conns = []
+    for s in segs:
+        key = tuple(sorted((s["src"], s["dst"])))
+        c = next((c for c in conns if c["key"] == key), None)
+        if c is None:
+            c = {"key": key, "segs": []}
+            conns.append(c)
+        c["segs"].append(s)
+    summ = {"connections": len(conns)}
+    if conn_index >= len(conns):
+        summ["mpa"] = "none"
+        return summ
+    ss = conns[conn_index]["segs"]
+    first = next((s for s in ss if s["flags"] & 0x02 and not s["flags"] & 0x10), ss[0])
+    ini, res = first["src"], first["dst"]
+    sides = {ini: "i2r", res: "r2i"}
+    st = {d: {"isn": None, "next": None, "data": bytearray(), "frame": None, "fpdus": [], "close": "none"}
+          for d in ("i2r", "r2i")}
+    crc = False
+    t0 = ss[0]["t"]
+    for s in ss:
+        d = sides.get(s["src"])
+        if d is None:
+            continue
+        x = st[d]
+        if s["flags"] & 0x02:
+            x["isn"] = s["seq"]
+            x["next"] = (s["seq"] + 1) & 0xFFFFFFFF
+        if s["flags"] & 0x04 and x["close"] == "none":
+            x["close"] = "RST"
+            x["close_t"] = round(s["t"] - t0, 3)
+        pl = s["payload"]
+        if pl and x["next"] is not None:
+            if s["seq"] != x["next"] and ((s["seq"] - x["next"]) & 0xFFFFFFFF) > 0x7FFFFFFF:
+                pl = b""      # retransmission
+            else:
+                x["next"] = (s["seq"] + len(pl)) & 0xFFFFFFFF
+                x["data"] += pl
+        if s["flags"] & 0x01 and x["close"] == "none":
+            x["close"] = "FIN"
+            x["close_t"] = round(s["t"] - t0, 3)
+    for d in ("i2r", "r2i"):
+        x = st[d]
+        b = x["data"]
+        if len(b) >= 20 and bytes(b[:16]) in (KEY_REQ, KEY_REP):
+            need = 20 + struct.unpack("!H", bytes(b[18:20]))[0]
+            if len(b) >= need:
+                x["frame"] = parse_mpa(bytes(b[:need]))
+                del b[:need]
+    req, rep = st["i2r"]["frame"], st["r2i"]["frame"]
+    crc = bool((req or {}).get("c")) or bool((rep or {}).get("c"))
+    if req:
+        summ["request"] = req
+    if rep:
+        summ["reply"] = rep
+    summ["mpa"] = "none" if not rep else ("reject" if rep.get("r") else "accept")
+    summ["crc"] = int(crc)
+    crc_bad = 0
+    saved = TERM_TIE
+    try:
+        for d in ("i2r", "r2i"):
+            x = st[d]
+            sender = ini if d == "i2r" else res
+            TERM_TIE = "rfc5040" if ours and sender.split(":")[0] == ours else "bit-mirrored"
+            fs, used = split_fpdus(x["data"], crc) if summ["mpa"] == "accept" else ([], 0)
+            x["fpdus"] = fs
+            crc_bad += sum(1 for f in fs if f["crc_check"] == "bad")
+            summ[d + "_ops"] = ",".join(f["ddp"].get("op", "?") for f in fs) or "none"
+            summ[d + "_count"] = len(fs)
+            for f in fs:
+                k = d + "_n_" + f["ddp"].get("op", "?")
+                summ[k] = summ.get(k, 0) + 1
+            summ[d + "_first"] = fs[0]["ddp"].get("op", "?") if fs else "none"
+            summ[d + "_first_hex"] = fs[0]["hex"] if fs else "none"
+            summ[d + "_undecoded"] = len(x["data"]) - used
+            summ[d + "_close"] = x["close"]
+            summ[d + "_close_t"] = x.get("close_t", "none")
+            terms = [f for f in fs if f["ddp"].get("opcode") == 7 and "term" in f["ddp"]]
+            if terms:
+                t = terms[0]["ddp"]["term"]
+                summ[d + "_term"] = t["lec"]
+                summ[d + "_term_mdr"] = "%d%d%d" % (t["m"], t["d"], t["r"])
+                summ[d + "_term_layout"] = t["layout"].replace("tie->", "")
+                summ[d + "_term_ctrl"] = t["ctrl_hex"]
+                summ[d + "_term_hex"] = terms[0]["hex"]
+            else:
+                summ[d + "_term"] = "none"
+            zw = [f for f in fs if f["ddp"].get("opcode") == 0 and f["ddp"].get("t") and
+                  f["ddp"].get("payload_len") == 0]
+            summ[d + "_zero_len_writes"] = len(zw)
+    finally:
+        TERM_TIE = saved
+    summ["crc_bad"] = crc_bad
+    summ["initiator"], summ["responder"] = ini, res
+    if ours:
+        mine = "i2r" if ini.split(":")[0] == ours else "r2i"
+        theirs = "r2i" if mine == "i2r" else "i2r"
+        summ["ours_role"] = "initiator" if mine == "i2r" else "responder"
+        for k in list(summ):
+            if k.startswith(mine + "_"):
+                summ["ours_" + k[4:]] = summ[k]
+            elif k.startswith(theirs + "_"):
+                summ["siw_" + k[4:]] = summ[k]
+    return summ
+
+
 def decode_stream(st, side, crc, out):
     if st["mpa"] is None:
         if len(st["data"]) < 20:
@@ -1298,6 +1410,14 @@ def main():
     for p in (c, l, d):
         p.add_argument("--term-tie", default="bit-mirrored", choices=["bit-mirrored", "rfc5040"],
                        help="Terminate layout to assume when both readings are plausible (default: siw's)")
+    ps = sub.add_parser("pcap-summary", help="one connection of a capture as a summary (--expect, --json)")
+    ps.add_argument("file")
+    ps.add_argument("--ours", help="our IP address: our Terminates are read in the RFC 5040 layout, the peer's "
+                                   "in siw's; adds ours_*/siw_* keys")
+    ps.add_argument("--conn", type=int, default=0, help="which TCP connection of the capture (default 0)")
+    ps.add_argument("--expect", action="append", help="key=value[|value] on the summary")
+    ps.add_argument("--json", help="write the summary as JSON")
+    ps.add_argument("--summary", action="store_true", help="print SUMMARY key=value lines")
     h = sub.add_parser("decode-hex")
     h.add_argument("hex")
     h.add_argument("--crc", action="store_true", help="CRC negotiated (verify it)")
@@ -1309,6 +1429,20 @@ def main():
     if a.mode == "decode-pcap":
         decode_pcap(a.file)
         return 0
+    if a.mode == "pcap-summary":
+        summ = pcap_summary(a.file, a.ours, a.conn)
+        lines = []
+        ok = check_expect(summ, a.expect or [], lines.append)
+        summ["expect_ok"] = ok
+        if a.json:
+            with open(a.json, "w") as f:
+                json.dump(summ, f, indent=1, sort_keys=True)
+        for l in lines:
+            print(l)
+        if a.summary:
+            for k, v in sorted(flatten(summ).items()):
+                print("SUMMARY %s=%s" % (k, v))
+        return 0 if ok else 1
     if a.mode == "decode-hex":
         b = bytes.fromhex(a.hex.replace(" ", ""))
         if b[:16] in (KEY_REQ, KEY_REP):

@@ -36,13 +36,14 @@ public final class ConnectionOptions {
     List<RtrType> p2p = new ArrayList<>();
 
     @Option(names = "--ird", paramLabel = "N",
-            description = "IRD to put in the Request (client) or the accepting Reply (server), 0..16383 "
-                    + "(default: the tool's own, e.g. rping 1)")
+            description = "IRD to put in the Request (client) or the accepting Reply (server; raised to the "
+                    + "client's ORD when that is larger, as RFC 6581 §9.1 allows), 0..16383 (default: the tool's "
+                    + "own, e.g. rping 1)")
     Integer ird;
 
     @Option(names = "--ord", paramLabel = "N",
-            description = "ORD to put in the Request (client) or the accepting Reply (server), 0..16383 "
-                    + "(default: the tool's own)")
+            description = "ORD to put in the Request (client) or the accepting Reply (server; at most the client's "
+                    + "IRD, RFC 6581 §9.1), 0..16383 (default: the tool's own)")
     Integer ord;
 
     @Option(names = "--private-data", paramLabel = "HEX", converter = HexConverter.class,

@@ -35,7 +35,7 @@ final class FaultInjectingRpingVerbs implements RpingVerbs {
     }
 
     @Override
-    public void sendAdvert(Advert which, RpingAdvert advert) throws VerbsException {
+    public void sendAdvert(Advert which, RpingAdvert advert, int copies) throws VerbsException {
         RpingAdvert a = advert;
         if (injection == RpingInjection.PEER_BAD_STAG && which == Advert.SINK && once()) {
             a = new RpingAdvert(advert.address(), advert.rkey() ^ RpingInjection.STAG_KEY_FLIP, advert.length());
@@ -47,22 +47,25 @@ final class FaultInjectingRpingVerbs implements RpingVerbs {
                     + "runs past the region (RFC 5040 §4.8, RDMAP 0x0/0x1/0x01)", a.address(),
                     RpingInjection.BEYOND_OCTETS));
         }
-        delegate.sendAdvert(which, a);
-        extraSend();
+        delegate.sendAdvert(which, a, copies + extraSend());
     }
 
     @Override
-    public void sendGoAhead() throws VerbsException {
-        delegate.sendGoAhead();
-        extraSend();
+    public void sendGoAhead(int copies) throws VerbsException {
+        delegate.sendGoAhead(copies + extraSend());
     }
 
-    private void extraSend() throws VerbsException {
+    /**
+     * {@link RpingInjection#NO_RECV}: one more copy of the first Send, in the same post (so in the same TCP
+     * segment): the peer's one receive takes the first, and it cannot have re-posted it for the second.
+     */
+    private int extraSend() {
         if (injection == RpingInjection.NO_RECV && once()) {
-            say("a second Send follows at once: rping keeps one receive posted, so the peer has none for it "
-                    + "(RFC 5041 §7.2, DDP 0x1/0x2/0x02)");
-            delegate.sendGoAhead();
+            say("the first Send goes out twice in one TCP segment: rping keeps one receive posted, so the peer has "
+                    + "none for the second (RFC 5041 §7.2, DDP 0x1/0x2/0x02)");
+            return 1;
         }
+        return 0;
     }
 
     @Override

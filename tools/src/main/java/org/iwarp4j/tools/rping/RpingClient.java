@@ -45,7 +45,10 @@ final class RpingClient extends RpingSession {
         ConnectionOptions mpa = options.connection();
         int ird = mpa.ird(1);
         int ord = mpa.ord(1);
-        qp = createQueuePair(Math.max(ird, 1), Math.max(ord, 1));
+        // The Request may ask for more than a queue pair of this RNIC holds (e.g. IRD 200 to see a peer clamp
+        // it, FINDINGS M5): the queue pair gets the RNIC's limit, RDMAP the negotiated values.
+        int max = rnic.config().maxIrdOrd();
+        qp = createQueuePair(Math.min(Math.max(ird, 1), max), Math.min(Math.max(ord, 1), max));
         verbs.postReceive();
         try {
             connection = Stacks.await(rnic.connect(options.address(), qp, mpa.applyTo(options.wire().connect())
@@ -76,12 +79,12 @@ final class RpingClient extends RpingSession {
         for (long ping = 0; options.count() == 0 || ping < options.count(); ping++) {
             state = RpingState.RDMA_READ_ADV;
             RpingData.fill(source, size, ping);
-            verbs.sendAdvert(RpingVerbs.Advert.SOURCE, new RpingAdvert(start.address(), start.stag().value(), size));
+            verbs.sendAdvert(RpingVerbs.Advert.SOURCE, new RpingAdvert(start.address(), start.stag().value(), size), 1);
             if (await(CompletionOpcode.RECV, RpingState.RDMA_WRITE_ADV) == null) {
                 throw new RpingFailure(waitFailed(RpingState.RDMA_WRITE_ADV));
             }
             state = RpingState.RDMA_WRITE_ADV;
-            verbs.sendAdvert(RpingVerbs.Advert.SINK, new RpingAdvert(rdma.address(), rdma.stag().value(), size));
+            verbs.sendAdvert(RpingVerbs.Advert.SINK, new RpingAdvert(rdma.address(), rdma.stag().value(), size), 1);
             if (await(CompletionOpcode.RECV, RpingState.RDMA_WRITE_COMPLETE) == null) {
                 throw new RpingFailure(waitFailed(RpingState.RDMA_WRITE_COMPLETE));
             }

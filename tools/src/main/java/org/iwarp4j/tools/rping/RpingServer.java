@@ -141,7 +141,7 @@ final class RpingServer extends RpingSession {
                 out.println("server ping data: " + RpingData.string(rdma.buffer(), size));
                 out.flush();
             }
-            verbs.sendGoAhead(); // 16 octets of zeros, as rping sends
+            verbs.sendGoAhead(1); // 16 octets of zeros, as rping sends
             debug("server posted go ahead");
 
             if (await(CompletionOpcode.RECV, RpingState.RDMA_WRITE_ADV) == null) {
@@ -159,7 +159,7 @@ final class RpingServer extends RpingSession {
             }
             state = RpingState.RDMA_WRITE_COMPLETE;
             debug("server rdma write complete");
-            verbs.sendGoAhead();
+            verbs.sendGoAhead(1);
             debug("server posted go ahead");
         }
     }

@@ -108,16 +108,24 @@ abstract class RpingSession implements AutoCloseable {
         }
 
         @Override
-        public void sendAdvert(Advert which, RpingAdvert advert) throws VerbsException {
+        public void sendAdvert(Advert which, RpingAdvert advert, int copies) throws VerbsException {
             advert.writeTo(send.buffer());
             debug("%s", advert);
-            qp.postSend(sendRequest);
+            post(copies);
         }
 
         /** 16 octets of zeros, as rping sends (the send buffer is never written by the server). */
         @Override
-        public void sendGoAhead() throws VerbsException {
-            qp.postSend(sendRequest);
+        public void sendGoAhead(int copies) throws VerbsException {
+            post(copies);
+        }
+
+        private void post(int copies) throws VerbsException {
+            if (copies == 1) {
+                qp.postSend(sendRequest);
+            } else {
+                qp.postSend(java.util.Collections.nCopies(copies, sendRequest));
+            }
         }
 
         @Override

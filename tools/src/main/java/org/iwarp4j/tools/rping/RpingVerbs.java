@@ -16,11 +16,13 @@ interface RpingVerbs {
     /** Posts (or re-posts) rping's single 16-octet receive. */
     void postReceive() throws VerbsException;
 
-    /** Client: sends {@code advert} for one of its buffers. */
-    void sendAdvert(Advert which, RpingAdvert advert) throws VerbsException;
+    /**
+     * Client: sends {@code advert} for one of its buffers, {@code copies} times in one post (rping: once).
+     */
+    void sendAdvert(Advert which, RpingAdvert advert, int copies) throws VerbsException;
 
-    /** Server: sends the 16-octet go-ahead. */
-    void sendGoAhead() throws VerbsException;
+    /** Server: sends the 16-octet go-ahead {@code copies} times in one post (rping: once). */
+    void sendGoAhead(int copies) throws VerbsException;
 
     /** Server: RDMA Reads {@code length} octets from the peer's {@code source} into the RDMA buffer. */
     void read(RpingAdvert source, int length) throws VerbsException;

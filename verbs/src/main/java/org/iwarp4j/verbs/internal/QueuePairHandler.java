@@ -26,6 +26,7 @@ import org.iwarp4j.rdmap.stream.RdmapStreamState;
 import org.iwarp4j.rdmap.stream.RtrType;
 import org.iwarp4j.rdmap.terminate.TerminateCause;
 import org.iwarp4j.rdmap.terminate.TerminateLayout;
+import org.iwarp4j.rdmap.wire.RdmapOpcode;
 import org.iwarp4j.verbs.AsyncEvent;
 import org.iwarp4j.verbs.QueuePairState;
 import org.iwarp4j.verbs.cm.CmEvent;
@@ -447,6 +448,9 @@ final class QueuePairHandler extends ChannelDuplexHandler {
     @Override
     public void exceptionCaught(ChannelHandlerContext c, Throwable cause) {
         if (cause instanceof MpaException e && stream != null) {
+            if (acceptUnverifiedSetupTerminate(e)) {
+                return;
+            }
             TerminateCause tc = switch (e.error()) {
                 case CRC_ERROR -> TerminateCause.MPA_CRC_ERROR;
                 case MARKER_MISMATCH -> TerminateCause.MPA_MARKER_MISMATCH;
@@ -479,6 +483,37 @@ final class QueuePairHandler extends ChannelDuplexHandler {
             c.close();
         }
     }
+
+    /**
+     * Linux siw sends its RFC 6581 setup Terminate (2/0/06, 2/0/07: the Initiator's first FPDU) with a CRC field
+     * of zero even when the Reply negotiated CRC (interop FINDINGS M17). Reported as a CRC error, the peer's
+     * reason would be lost. So a first FPDU from the peer that failed its CRC with a zero CRC field and is a
+     * Terminate (untagged, RDMAP opcode 7, RFC 5040 §4.8) is taken as the peer's Terminate. Nothing else is
+     * accepted unverified, and a Terminate only ever ends the stream (RFC 5040 §5.4): the connection goes down
+     * either way, now with the reason the peer gave.
+     */
+    private boolean acceptUnverifiedSetupTerminate(MpaException e) {
+        MpaException.UnverifiedFpdu f = e.unverifiedFpdu();
+        if (f == null || receivedAny || f.crcField() != 0) {
+            return false;
+        }
+        byte[] u = f.ulpdu();
+        boolean terminate = u.length >= UNTAGGED_TERMINATE_MIN && (u[0] & 0x80) == 0
+                && (u[1] & 0x0F) == RdmapOpcode.TERMINATE.code();
+        if (!terminate) {
+            return false;
+        }
+        LOG.info("{}: the peer's first FPDU failed its CRC with a zero CRC field and is a Terminate: taken as the"
+                + " peer's Terminate (Linux siw sends its setup Terminate without CRC, interop FINDINGS M17)",
+                ctx.channel());
+        receivedAny = true;
+        stream.receive(ctx.alloc().buffer(u.length).writeBytes(u));
+        pump();
+        return true;
+    }
+
+    /** An untagged DDP header (18 octets) and the Terminate control word (4). */
+    private static final int UNTAGGED_TERMINATE_MIN = 22;
 
     void completionQueueOverflowed() {
         ChannelHandlerContext c = ctx;
