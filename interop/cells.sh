@@ -48,7 +48,7 @@ siwparam() {   # returns NOT_RUN when siw has no such parameter (a stock siw.ko:
   done
 }
 reset_params() {
-  G 'cd /sys/module/siw/parameters && echo N > mpa_crc_required && echo N > mpa_crc_strict && echo N > peer_to_peer && echo 2 > mpa_version && echo N > try_gso' 2>/dev/null || true
+  G 'cd /sys/module/siw/parameters && echo N > mpa_crc_required && echo N > mpa_crc_strict && echo N > peer_to_peer && echo 2 > mpa_version && echo N > try_gso && { [ ! -e siwlab_accept_race_ms ] || echo 0 > siwlab_accept_race_ms; }' 2>/dev/null || true
 }
 
 TDPID=""
@@ -605,7 +605,7 @@ to_siw() {
   cap_start "tcp port 7174"
   iw c 40 rping -c -a "$GIP" -C 3 -S 64 -V -d "$@"; OUR=$?
   cap_stop
-  SIW=$(gwait rs 5); [ "$SIW" = none ] && gstop rs
+  SIW=$(gwait rs "${SIWWAIT:-5}"); [ "$SIW" = none ] && gstop rs
 }
 # from_siw "SIW CLIENT" OUR_ARGS... : siw's client connects to `iwarp rping -s -S 64 -d OUR_ARGS`
 RPING_C3="rping -c -a $HIP -C 3 -S 64 -V"
@@ -716,7 +716,7 @@ cell_iwarp_mpa_to_siw_crc_required_siw_only() {
 }
 cell iwarp-mpa-to-siw-crc-strict iwarp 60 "MPA: siw mpa_crc_strict=Y, iwarp --crc on -> siw rejects; iwarp reports REJECTED"
 cell_iwarp_mpa_to_siw_crc_strict() {
-  need_jar || return 1; siwparam mpa_crc_strict=Y || return $?; to_siw --crc on
+  need_jar || return 1; siwparam mpa_crc_strict=Y || return $?; SIWWAIT=1 to_siw --crc on
   chk "iwarp exit 1 (got $OUR)" is "$OUR" 1
   chk "iwarp says REJECTED" iw_has c "connect error: REJECTED"
   chk "capture" psum mpa=reject reply.r=1 reply.c=0 request.c=1 siw_count=0 ours_count=0
@@ -829,7 +829,7 @@ cell_iwarp_mpa_to_siw_private_data() {
 }
 cell iwarp-mpa-to-siw-markers-refused iwarp 60 "MPA: iwarp --markers -> siw rejects (R=1, FINDINGS M8); iwarp reports REJECTED"
 cell_iwarp_mpa_to_siw_markers_refused() {
-  need_jar || return 1; to_siw --markers
+  need_jar || return 1; SIWWAIT=1 to_siw --markers
   chk "iwarp exit 1 (got $OUR)" is "$OUR" 1
   chk "iwarp says REJECTED" iw_has c "connect error: REJECTED"
   chk "capture" psum mpa=reject request.m=1 reply.r=1 reply.m=0 siw_count=0 ours_count=0
@@ -997,7 +997,9 @@ err_from_siw() {   # err_from_siw client|server INJECT L/E/C MDR
   chk "siw ended by itself (got $SIW)" isnt "$SIW" none
   chk "siw's rping stopped short" siw_rping_stopped $g
   chk "siw's kernel log reports our Terminate" eval '[ -n "$got" ]'
-  chk "capture" psum mpa=accept ours_term="$3" ours_term_mdr="$4" ours_term_layout=rfc5040 siw_term=none "ours_close=FIN|RST" "siw_close=FIN|RST"
+  # we close after our Terminate: FIN, or RST when siw's next FPDUs are still unread in our socket (then siw,
+  # which read our Terminate before the RST, has no FIN to send)
+  chk "capture" psum mpa=accept ours_term="$3" ours_term_mdr="$4" ours_term_layout=rfc5040 siw_term=none "ours_close=FIN|RST"
   verdict "our Terminate ctrl $(jget ours_term_ctrl) = $(jget ours_term) MDR $(jget ours_term_mdr) (RFC 5040 layout), then $(jget ours_close); iwarp: $(iw_line $t 'failed status|terminated'); siw: \"${got:-nothing in dmesg}\" (its mirrored reading of our control word), rping: $(glog $g | grep -m1 -E 'wait for|error|fail' | cut -c1-50)"
 }
 cell iwarp-err-write-invalid-stag-to-siw iwarp 60 "error: iwarp rping -s --inject bad-stag (RDMA Write to a wrong STag) -> siw's Terminate 1/1/00 reported by iwarp"
@@ -1014,21 +1016,40 @@ cell iwarp-err-send-no-recv-from-siw iwarp 60 "error: iwarp rping -s --inject pe
 cell_iwarp_err_send_no_recv_from_siw() { err_from_siw server peer-no-recv 1/2/02 110; }
 
 # ---------------------------------------------------------------------------------- the accept race
-cell iwarp-accept-race-nudge iwarp 120 "siw accept race (FINDINGS M15): iwarp --p2p write sends its RTR the instant the Reply arrives; 8 connections, the first-FPDU nudge must recover every stall"
+# siw sends its MPA Reply before it hands the socket to the queue pair (siw_accept(): siw_send_mpareqrep(),
+# then siw_qp_socket_assoc() / siw_sk_assign_rtr_upcalls()); an FPDU that arrives in between is not read until
+# more octets come (FINDINGS M15). The window is tiny and our Initiator rarely hits it (3 of ~300 connections
+# in the lab), so the lab's siw.ko can widen it (siwlab_accept_race_ms, build.sh): then every first FPDU is
+# stranded, and the cell shows iwarp's first-FPDU nudge (ConnectOptions.firstFpduNudge, --nudge) recovering it.
+cell iwarp-accept-race-nudge iwarp 120 "siw accept race (FINDINGS M15) widened to 200 ms by the lab: without --nudge the first FPDU is stranded and the connection hangs; with --nudge 300 every connection (client-server, p2p Write and Read RTR) completes"
 cell_iwarp_accept_race_nudge() {
   need_jar || return 1
-  local i nudged=0 ok=0
+  siwparam siwlab_accept_race_ms=200 || return $?
+  local i=0 mode rc nudged=0 out=""
   cap_start "tcp port 7174"
-  for i in $(seq 8); do
+  gstart rs 30 "rping -s -a $GIP -C 1 -S 64"
+  gwait_listen 7174 || note "rping -s did not listen"
+  iw c0 6 rping -c -a "$GIP" -C 1 -S 64 -V --nudge 0; rc=$?
+  chk "control: without the nudge the first FPDU stays stranded (iwarp stopped after 6 s, got $rc)" is "$rc" 124
+  gstop rs
+  for mode in "" "--p2p write" "--p2p read"; do
+    i=$((i+1))
     gstart rs 30 "rping -s -a $GIP -C 1 -S 64"
     gwait_listen 7174 || note "rping -s did not listen"
-    iw "c$i" 30 rping -c -a "$GIP" -C 1 -S 64 -V --p2p write --nudge 300 && ok=$((ok+1))
-    gwait rs 5 >/dev/null
+    # shellcheck disable=SC2086
+    iw "c$i" 30 rping -c -a "$GIP" -C 1 -S 64 -V --nudge 300 $mode; rc=$?
+    chk "${mode:-client-server}: iwarp exit 0 (got $rc)" is "$rc" 0
+    chk "${mode:-client-server}: siw rping -s exit 0" is "$(gwait rs 5)" 0
     iw_has "c$i" "first-FPDU nudge" && nudged=$((nudged+1))
   done
   cap_stop
-  chk "all 8 connections completed ($ok)" is "$ok" 8
-  verdict "8/8 connections ok with the RTR sent at once; nudge needed (siw stranded the RTR) in $nudged of 8"
+  for i in 1 2 3; do
+    PCONN=$i chk "capture $i: one zero-length Write more than the RTR" psum mpa=accept $no_terms \
+      ours_zero_len_writes="$( [ $i = 2 ] && echo 2 || echo 1)"
+    out="$out $(jget ours_ops | cut -d, -f1-2)"
+  done
+  chk "the nudge was needed and sent in all 3 connections (got $nudged)" is "$nudged" 3
+  verdict "siwlab_accept_race_ms=200: without the nudge the connection hung; with --nudge 300 all 3 completed, each after one zero-length Write (first FPDUs:$out)"
 }
 
 # ---------------------------------------------------------------------------------- performance
@@ -1105,7 +1126,11 @@ cell_iwarp_perf_send() { perf_cell client 64 1020 "Send ping-pong, 4 Sends per r
 # the RFC layout, and a clean report) and records what siw did.
 cell iwarp-mpa-to-siw-p2p-send-rtr iwarp 60 "MPA: iwarp --p2p send -> siw answers C (not offered, FINDINGS M6): iwarp sends Terminate 2/0/07 as its first FPDU and reports it (siw 6.1 then BUGs in iw_cm: M16)"
 cell_iwarp_mpa_to_siw_p2p_send_rtr() {
-  need_jar || return 1; dmesg_mark; to_siw --p2p send
+  if [ "${SIWLAB_NET:-tap}" = remote ] && [ "${SIWLAB_ALLOW_KERNEL_BUG:-0}" != 1 ]; then
+    detail "not run against a real siw host: siw 6.1 hits a kernel BUG in iw_cm here (FINDINGS M16); SIWLAB_ALLOW_KERNEL_BUG=1 runs it"
+    return $NOT_RUN
+  fi
+  need_jar || return 1; dmesg_mark; SIWWAIT=1 to_siw --p2p send
   chk "iwarp exit 1 (got $OUR)" is "$OUR" 1
   chk "iwarp names 0x2/0x0/0x07" iw_has c "0x2/0x0/0x07"
   chk "capture" psum mpa=accept request.enh.b=1 request.enh.c=0 reply.enh.c=1 reply.enh.b=0 ours_first=terminate \

@@ -1183,31 +1183,27 @@ def decode_pcap(path, out=print):
                 out("         (%s: %d undecoded bytes at end: %s)" % (addr, len(st["data"]), bytes(st["data"][:64]).hex()))
 
 
-def pcap_summary(path, ours=None, conn_index=0):
-    """One TCP connection of a capture as a flat summary for --expect: both MPA frames, the FPDUs each way
-    (op names, Terminates decoded with the layout each sender uses: siw's bit-mirrored one for the side
-    that is not `ours`, RFC 5040 for ours), CRC checks, and how each side closed (FIN/RST)."""
+def pcap_connection(path, ours=None, conn_index=0):
+    """One TCP connection of a capture, reassembled and decoded: both MPA frames, the FPDUs each way
+    ("i2r"/"r2i", Terminates decoded with the layout each sender uses: siw's bit-mirrored one for the side that
+    is not `ours`, RFC 5040 for ours), and how each side closed. None if the capture has no such connection."""
     global TERM_TIE
-    segs = tcp_segments(path)
     conns = []
-    for s in segs:
+    for s in tcp_segments(path):
         key = tuple(sorted((s["src"], s["dst"])))
         c = next((c for c in conns if c["key"] == key), None)
         if c is None:
             c = {"key": key, "segs": []}
             conns.append(c)
         c["segs"].append(s)
-    summ = {"connections": len(conns)}
     if conn_index >= len(conns):
-        summ["mpa"] = "none"
-        return summ
+        return None
     ss = conns[conn_index]["segs"]
     first = next((s for s in ss if s["flags"] & 0x02 and not s["flags"] & 0x10), ss[0])
     ini, res = first["src"], first["dst"]
     sides = {ini: "i2r", res: "r2i"}
     st = {d: {"isn": None, "next": None, "data": bytearray(), "frame": None, "fpdus": [], "close": "none"}
           for d in ("i2r", "r2i")}
-    crc = False
     t0 = ss[0]["t"]
     for s in ss:
         d = sides.get(s["src"])
@@ -1218,8 +1214,7 @@ def pcap_summary(path, ours=None, conn_index=0):
             x["isn"] = s["seq"]
             x["next"] = (s["seq"] + 1) & 0xFFFFFFFF
         if s["flags"] & 0x04 and x["close"] == "none":
-            x["close"] = "RST"
-            x["close_t"] = round(s["t"] - t0, 3)
+            x["close"], x["close_t"] = "RST", round(s["t"] - t0, 3)
         pl = s["payload"]
         if pl and x["next"] is not None:
             if s["seq"] != x["next"] and ((s["seq"] - x["next"]) & 0xFFFFFFFF) > 0x7FFFFFFF:
@@ -1228,63 +1223,73 @@ def pcap_summary(path, ours=None, conn_index=0):
                 x["next"] = (s["seq"] + len(pl)) & 0xFFFFFFFF
                 x["data"] += pl
         if s["flags"] & 0x01 and x["close"] == "none":
-            x["close"] = "FIN"
-            x["close_t"] = round(s["t"] - t0, 3)
+            x["close"], x["close_t"] = "FIN", round(s["t"] - t0, 3)
     for d in ("i2r", "r2i"):
-        x = st[d]
-        b = x["data"]
+        b = st[d]["data"]
         if len(b) >= 20 and bytes(b[:16]) in (KEY_REQ, KEY_REP):
             need = 20 + struct.unpack("!H", bytes(b[18:20]))[0]
             if len(b) >= need:
-                x["frame"] = parse_mpa(bytes(b[:need]))
+                st[d]["frame"] = parse_mpa(bytes(b[:need]))
                 del b[:need]
     req, rep = st["i2r"]["frame"], st["r2i"]["frame"]
+    accepted = bool(rep) and not rep.get("r")
     crc = bool((req or {}).get("c")) or bool((rep or {}).get("c"))
-    if req:
-        summ["request"] = req
-    if rep:
-        summ["reply"] = rep
-    summ["mpa"] = "none" if not rep else ("reject" if rep.get("r") else "accept")
-    summ["crc"] = int(crc)
-    crc_bad = 0
     saved = TERM_TIE
     try:
-        for d in ("i2r", "r2i"):
+        for d, sender in (("i2r", ini), ("r2i", res)):
             x = st[d]
-            sender = ini if d == "i2r" else res
             TERM_TIE = "rfc5040" if ours and sender.split(":")[0] == ours else "bit-mirrored"
-            fs, used = split_fpdus(x["data"], crc) if summ["mpa"] == "accept" else ([], 0)
-            x["fpdus"] = fs
-            crc_bad += sum(1 for f in fs if f["crc_check"] == "bad")
-            summ[d + "_ops"] = ",".join(f["ddp"].get("op", "?") for f in fs) or "none"
-            summ[d + "_count"] = len(fs)
-            for f in fs:
-                k = d + "_n_" + f["ddp"].get("op", "?")
-                summ[k] = summ.get(k, 0) + 1
-            summ[d + "_first"] = fs[0]["ddp"].get("op", "?") if fs else "none"
-            summ[d + "_first_hex"] = fs[0]["hex"] if fs else "none"
-            summ[d + "_undecoded"] = len(x["data"]) - used
-            summ[d + "_close"] = x["close"]
-            summ[d + "_close_t"] = x.get("close_t", "none")
-            terms = [f for f in fs if f["ddp"].get("opcode") == 7 and "term" in f["ddp"]]
-            if terms:
-                t = terms[0]["ddp"]["term"]
-                summ[d + "_term"] = t["lec"]
-                summ[d + "_term_mdr"] = "%d%d%d" % (t["m"], t["d"], t["r"])
-                summ[d + "_term_layout"] = t["layout"].replace("tie->", "")
-                summ[d + "_term_ctrl"] = t["ctrl_hex"]
-                summ[d + "_term_hex"] = terms[0]["hex"]
-            else:
-                summ[d + "_term"] = "none"
-            zw = [f for f in fs if f["ddp"].get("opcode") == 0 and f["ddp"].get("t") and
-                  f["ddp"].get("payload_len") == 0]
-            summ[d + "_zero_len_writes"] = len(zw)
+            fs, used = split_fpdus(x["data"], crc) if accepted else ([], 0)
+            x["fpdus"], x["undecoded"] = fs, len(x["data"]) - used
     finally:
         TERM_TIE = saved
+    return {"connections": len(conns), "initiator": ini, "responder": res, "request": req, "reply": rep,
+            "mpa": "none" if not rep else ("reject" if rep.get("r") else "accept"), "crc": crc, "sides": st}
+
+
+def pcap_summary(path, ours=None, conn_index=0):
+    """pcap_connection() as a flat summary for --expect: i2r_*/r2i_* keys (ops, counts per op, first FPDU,
+    Terminate, zero-length Writes, close) and, with `ours`, the same as ours_*/siw_*."""
+    c = pcap_connection(path, ours, conn_index)
+    if c is None:
+        return {"connections": 0, "mpa": "none"}
+    summ = {"connections": c["connections"], "mpa": c["mpa"], "crc": int(c["crc"]),
+            "initiator": c["initiator"], "responder": c["responder"]}
+    if c["request"]:
+        summ["request"] = c["request"]
+    if c["reply"]:
+        summ["reply"] = c["reply"]
+    crc_bad = 0
+    for d in ("i2r", "r2i"):
+        x = c["sides"][d]
+        fs = x["fpdus"]
+        crc_bad += sum(1 for f in fs if f["crc_check"] == "bad")
+        summ[d + "_ops"] = ",".join(f["ddp"].get("op", "?") for f in fs) or "none"
+        summ[d + "_count"] = len(fs)
+        for f in fs:
+            k = d + "_n_" + f["ddp"].get("op", "?")
+            summ[k] = summ.get(k, 0) + 1
+        summ[d + "_first"] = fs[0]["ddp"].get("op", "?") if fs else "none"
+        summ[d + "_first_hex"] = fs[0]["hex"] if fs else "none"
+        summ[d + "_undecoded"] = x["undecoded"]
+        summ[d + "_close"] = x["close"]
+        summ[d + "_close_t"] = x.get("close_t", "none")
+        terms = [f for f in fs if f["ddp"].get("opcode") == 7 and "term" in f["ddp"]]
+        if terms:
+            t = terms[0]["ddp"]["term"]
+            summ[d + "_term"] = t["lec"]
+            summ[d + "_term_mdr"] = "%d%d%d" % (t["m"], t["d"], t["r"])
+            summ[d + "_term_layout"] = t["layout"].replace("tie->", "")
+            summ[d + "_term_ctrl"] = t["ctrl_hex"]
+            summ[d + "_term_hex"] = terms[0]["hex"]
+            summ[d + "_term_crc"] = terms[0]["crc_check"]
+        else:
+            summ[d + "_term"] = "none"
+        summ[d + "_zero_len_writes"] = sum(1 for f in fs if f["ddp"].get("opcode") == 0 and f["ddp"].get("t")
+                                           and f["ddp"].get("payload_len") == 0)
     summ["crc_bad"] = crc_bad
-    summ["initiator"], summ["responder"] = ini, res
     if ours:
-        mine = "i2r" if ini.split(":")[0] == ours else "r2i"
+        mine = "i2r" if c["initiator"].split(":")[0] == ours else "r2i"
         theirs = "r2i" if mine == "i2r" else "i2r"
         summ["ours_role"] = "initiator" if mine == "i2r" else "responder"
         for k in list(summ):
