@@ -69,10 +69,10 @@ cap_stop() {
   # has not read yet): SIGUSR1 makes it print "N packets captured, M packets received by filter"; wait
   # (<= 10 s) until N = M.
   local i line cap rec
-  sleep 0.3
-  for i in $(seq 50); do
+  sleep 0.2
+  for i in $(seq 100); do
     kill -USR1 "$TDPID" 2>/dev/null || break
-    sleep 0.2
+    sleep 0.1
     line=$(grep 'packets received by filter' "$CDIR/$CELL.tcpdump.log" 2>/dev/null | tail -1)
     cap=$(echo "$line" | sed -nE 's/.* ([0-9]+) packets? captured.*/\1/p')
     rec=$(echo "$line" | sed -nE 's/.* ([0-9]+) packets? received by filter.*/\1/p')
@@ -592,6 +592,11 @@ verdict() {
   detail "FAILED: $(IFS=';'; echo "${FAILS[*]}") -- $*"
   return 1
 }
+need_siwlab_cm() {   # the lab's librdmacm peer (guest/siwlab-cm.c); a real siw host needs it installed
+  G "command -v siwlab-cm >/dev/null" && return 0
+  detail "needs siwlab-cm on the siw host (gcc -O2 -o /usr/local/bin/siwlab-cm interop/guest/siwlab-cm.c -lrdmacm -libverbs)"
+  return $NOT_RUN
+}
 need_jar() {
   [ -f "$IWARP_JAR" ] && return 0
   detail "FAILED: $IWARP_JAR missing (mvn -B -pl tools -am package)"; return 1
@@ -799,7 +804,7 @@ cell_iwarp_mpa_to_siw_reject_insufficient_ord() {
 }
 cell iwarp-mpa-to-siw-reject-private-data iwarp 60 "MPA: siw (siwlab-cm) rejects with private data -> iwarp reports REJECTED with the octets"
 cell_iwarp_mpa_to_siw_reject_private_data() {
-  need_jar || return 1
+  need_jar || return 1; need_siwlab_cm || return $?
   gstart cm 30 "siwlab-cm server $GIP 7174 --reject c0ffee0123"
   gwait_listen 7174 || note "siwlab-cm did not listen"
   cap_start "tcp port 7174"
@@ -815,7 +820,7 @@ cell_iwarp_mpa_to_siw_reject_private_data() {
 }
 cell iwarp-mpa-to-siw-private-data iwarp 60 "MPA: private data both ways on an accepted connection (iwarp rdma-client <-> siwlab-cm)"
 cell_iwarp_mpa_to_siw_private_data() {
-  need_jar || return 1
+  need_jar || return 1; need_siwlab_cm || return $?
   gstart cm 30 "siwlab-cm server $GIP 7471 --accept 5eed0001"
   gwait_listen 7471 || note "siwlab-cm did not listen"
   cap_start "tcp port 7471"
@@ -933,7 +938,7 @@ cell_iwarp_mpa_from_siw_reject_insufficient_ord() {
 }
 cell iwarp-mpa-from-siw-reject-private-data iwarp 60 "MPA: siwlab-cm client -> iwarp rping -s --reject-data: siw's application gets REJECTED with our octets"
 cell_iwarp_mpa_from_siw_reject_private_data() {
-  need_jar || return 1
+  need_jar || return 1; need_siwlab_cm || return $?
   from_siw "siwlab-cm client $HIP 7174 --pd 01020304" --reject-data 0a0b0c0d0e
   chk "iwarp exit 0: rejected as asked (got $OUR)" is "$OUR" 0
   chk "iwarp saw siw's private data" iw_has s "private data 01020304"
@@ -944,7 +949,7 @@ cell_iwarp_mpa_from_siw_reject_private_data() {
 }
 cell iwarp-mpa-from-siw-private-data iwarp 60 "MPA: private data both ways on an accepted connection (siwlab-cm client <-> iwarp rdma-server)"
 cell_iwarp_mpa_from_siw_private_data() {
-  need_jar || return 1
+  need_jar || return 1; need_siwlab_cm || return $?
   cap_start "tcp port 7471"
   iw_bg s 30 7471 rdma-server -a "$HIP" -p 7471 -d --private-data 5eed0002
   gstart cm 30 "siwlab-cm client $HIP 7471 --pd 01020304"

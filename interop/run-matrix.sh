@@ -215,6 +215,14 @@ for i in "${!CELLS[@]}"; do
     RESULT[$c]="not run"; DETAIL[$c]="time budget exhausted"; continue
   fi
   t=${CTIMEOUT[$i]}; [ "$t" -gt "$left" ] && t=$left
+  if [ -n "${RESTART_BY:-}" ] && [ "$SIWLAB_NET" != remote ]; then
+    log "cell $RESTART_BY left the guest broken: rebooting it (stop.sh, start.sh) before $c"
+    RESTART_BY=""
+    run_step bash "$HERE/stop.sh"
+    run_step bash "$HERE/start.sh" || { log "the lab did not come back: the remaining cells are not run"; break; }
+    # shellcheck disable=SC1091
+    source "$SIWLAB_STATE/env"
+  fi
   rm -f "$OUT/cells/$c".*
   t0=$(date +%s.%N)
   run_step timeout -k 5 "$t" "${NETNS_EXEC[@]}" bash "$0" --cell "$c" --out "$OUT"
@@ -247,14 +255,11 @@ for i in "${!CELLS[@]}"; do
   } > "$OUT/cells/$c.txt" 2>&1
   rm -f "$OUT/cells/$c".{probe.log,gtags,notes,detail,ready,tcpdump.log,guest.txt,iwarp.txt} "$OUT/cells/$c".iw-*
   log "$(printf '%-40s %-8s %7s  %s' "$c" "${RESULT[$c]}" "${SECS[$c]}" "${DETAIL[$c]}")"
-  # a cell that knows it broke the guest (e.g. siw's kernel BUG, FINDINGS M16) asks for a fresh one
-  if [ -f "$OUT/cells/$c.restart-lab" ] && [ "$SIWLAB_NET" != remote ]; then
+  # a cell that knows it broke the guest (e.g. siw's kernel BUG, FINDINGS M16) asks for a fresh one, which
+  # the next cell that runs gets
+  if [ -f "$OUT/cells/$c.restart-lab" ]; then
     rm -f "$OUT/cells/$c.restart-lab"
-    log "cell $c left the guest broken: rebooting it (stop.sh, start.sh)"
-    run_step bash "$HERE/stop.sh"
-    run_step bash "$HERE/start.sh" || { log "the lab did not come back"; break; }
-    # shellcheck disable=SC1091
-    source "$SIWLAB_STATE/env"
+    RESTART_BY=$c
   fi
 done
 
