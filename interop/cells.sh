@@ -1085,6 +1085,20 @@ cell_siw_rping_rate() {
   grep -q 'rc=[1-9]' "$CDIR/$CELL.guest.txt" && { detail "an rping failed"; return 1; }
   detail "siw<->siw in the guest: -S 65535: $(rping_rate "$CDIR/$CELL.big" 65535); -S 64: $(rping_rate "$CDIR/$CELL.small" 64)"
 }
+cell tcp-rate sanity 90 "reference figure: plain TCP over the tap, 32 MiB each way (nc), the ceiling of any iWARP stack on this path"
+cell_tcp_rate() {
+  local t0 t1 up down n=33554432
+  gstart nc 60 "nc -l $GIP 5002 > /dev/null"
+  G "for i in \$(seq 50); do ss -Hltn '( sport = :5002 )' | grep -q . && exit 0; sleep 0.1; done; exit 1" || return 1
+  t0=$(date +%s.%N); head -c $n /dev/zero | timeout 60 nc -N "$GIP" 5002 || return 1; gwait nc 30 > /dev/null; t1=$(date +%s.%N)
+  up=$(awk -v a="$t0" -v b="$t1" -v n=$n 'BEGIN{printf "%.0f", n/1e6/(b-a)}')
+  timeout 60 nc -l "$HIP" 5003 > /dev/null & local pid=$!
+  sleep 0.3
+  t0=$(date +%s.%N); G "head -c $n /dev/zero | timeout 60 nc -N $HIP 5003" || { kill $pid 2>/dev/null; return 1; }
+  wait $pid; t1=$(date +%s.%N)
+  down=$(awk -v a="$t0" -v b="$t1" -v n=$n 'BEGIN{printf "%.0f", n/1e6/(b-a)}')
+  detail "plain TCP over the tap (nc, 32 MiB, wall clock): host->guest $up MB/s, guest->host $down MB/s"
+}
 iw_rping_rate() {   # iw_rping_rate client|server SIZE ROUNDS : the same timing with iwarp on the host side
   local role=$1 s=$2 n=$3 k t0 t1
   : > "$CDIR/$CELL.rate"
@@ -1112,7 +1126,7 @@ perf_cell() {   # perf_cell client|server SIZE ROUNDS "what moves" REF_CELL
   need_jar || return 1
   IW_JAVA_OPTS=${IWARP_MATRIX_PERF_JAVA_OPTS:-}
   iw_rping_rate "$1" "$2" "$3"
-  verdict "iwarp $1 <-> siw, rping -S $2 ($4): $(rping_rate "$CDIR/$CELL.rate" "$2") -- compare siw-rping-rate and $5 (wall clock, TCG guest; iwarp's JVM start-up cancels out)"
+  verdict "iwarp $1 <-> siw, rping -S $2 ($4): $(rping_rate "$CDIR/$CELL.rate" "$2") -- beside tcp-rate (the path's TCP ceiling), siw-rping-rate and $5 (wall clock, TCG guest; the JVM start-up cancels out)"
 }
 cell iwarp-perf-write iwarp 150 "throughput host->guest by RDMA Write: iwarp rping -s (writes 64 KiB into siw's buffer per round, reads 64 KiB) <- siw rping -c; beside siw-rping-rate and siw-perftest-write"
 cell_iwarp_perf_write() { perf_cell server 65535 220 "iwarp RDMA Writes to siw, RDMA Reads from siw" siw-perftest-write; }
@@ -1142,7 +1156,7 @@ cell_iwarp_mpa_to_siw_p2p_send_rtr() {
     ours_term=2/0/07 ours_term_layout=rfc5040 ours_term_mdr=000 siw_count=0
   local siw="siw rping -s exit $SIW"
   if dmesg_new | grep -q 'kernel BUG at drivers/infiniband/core/iwcm.c'; then
-    siw="siw: $(siw_got_term), then $(dmesg_new | grep -m1 'kernel BUG at' | sed 's/^\[[^]]*\] //') (guest rebooted)"
+    siw="siw: $(siw_got_term), then $(dmesg_new | grep -m1 'kernel BUG at' | sed 's/^\[[^]]*\] //') (the guest is rebooted before any further cell)"
     G "dmesg | grep -B2 -A12 'kernel BUG at'" >> "$CDIR/$CELL.notes" 2>&1
     touch "$CDIR/$CELL.restart-lab"
   fi
