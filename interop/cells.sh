@@ -629,6 +629,19 @@ both_ok() {
   chk "capture: $*" psum "$@"
 }
 no_terms="siw_term=none ours_term=none crc_bad=0"
+# irdord_captures "QIRD:QORD:RIRD:RORD ..." : connection i of the capture has the i-th combination of Request
+# and Reply IRD/ORD (and no Terminate); IRDORD_SEEN lists what was seen, "q/q->r/r;" per connection
+irdord_captures() {
+  local c i=0 qi qo ri ro
+  IRDORD_SEEN=""
+  for c in $1; do
+    IFS=: read -r qi qo ri ro <<< "$c"
+    PCONN=$i chk "capture $i" psum mpa=accept $no_terms request.enh.ird="$qi" request.enh.ord="$qo" \
+      reply.enh.ird="$ri" reply.enh.ord="$ro"
+    IRDORD_SEEN="$IRDORD_SEEN ${qi}/${qo}->$(jget reply.enh.ird)/$(jget reply.enh.ord);"
+    i=$((i+1))
+  done
+}
 mpa_line() { echo "Request $(jget request.hex | cut -c33-); Reply $(jget reply.hex | cut -c33-)"; }
 
 # ---------------------------------------------------------------------------------- rping both ways
@@ -785,14 +798,8 @@ cell_iwarp_mpa_to_siw_ird_ord_combos() {
     i=$((i+1))
   done
   cap_stop
-  i=0
-  for c in $combos; do
-    IFS=: read -r ird ord rird rord <<< "$c"
-    PCONN=$i chk "capture $i" psum mpa=accept $no_terms request.enh.ird="$ird" request.enh.ord="$ord" reply.enh.ird="$rird" reply.enh.ord="$rord"
-    out="$out ${ird}/${ord}->$(jget reply.enh.ird)/$(jget reply.enh.ord)"
-    i=$((i+1))
-  done
-  verdict "Request IRD/ORD -> siw Reply IRD/ORD:$out; iwarp ran with IRD = its own, ORD = min(its own, siw's IRD); 1 ping each ok"
+  irdord_captures "$combos"
+  verdict "Request IRD/ORD -> siw Reply IRD/ORD:$IRDORD_SEEN iwarp ran with IRD = its own, ORD = min(its own, siw's IRD); 1 ping each ok"
 }
 cell iwarp-mpa-to-siw-reject-insufficient-ord iwarp 60 "MPA: iwarp IRD 0 -> siw does NOT reject for insufficient IRD (answers ORD 0); its rping -s cannot read; both fail cleanly"
 cell_iwarp_mpa_to_siw_reject_insufficient_ord() {
@@ -917,15 +924,9 @@ cell_iwarp_mpa_from_siw_ird_ord_combos() {
   chk "rdma_client (128/128) end 0" is "$(gwait cl 30)" 0
   iw_wait s2 10; chk "iwarp rdma-server (128/128) exit 0" is "$IWRC" 0
   cap_stop
-  local out="" i=0 c
   # the 4/2 accept: our Responder raises its IRD to the Initiator's ORD (RFC 6581 §9.1 allows it), ORD 2 stays
-  for c in 1:1:16:1 128:128:128:2 128:128:128:128; do
-    IFS=: read -r qi qo ri ro <<< "$c"
-    PCONN=$i chk "capture $i" psum mpa=accept $no_terms request.enh.ird="$qi" request.enh.ord="$qo" reply.enh.ird="$ri" reply.enh.ord="$ro"
-    out="$out siw ${qi}/${qo}->iwarp $(jget reply.enh.ird)/$(jget reply.enh.ord);"
-    i=$((i+1))
-  done
-  verdict "Request->Reply IRD/ORD:$out all exchanges completed"
+  irdord_captures "1:1:16:1 128:128:128:2 128:128:128:128"
+  verdict "siw's Request IRD/ORD -> iwarp's Reply IRD/ORD:$IRDORD_SEEN all exchanges completed"
 }
 cell iwarp-mpa-from-siw-reject-insufficient-ord iwarp 60 "MPA: siw rping -c (IRD 1) -> iwarp --required-ord 4: reject R=1 with ORD 4 (RFC 6581 §9.1); rping REJECTED"
 cell_iwarp_mpa_from_siw_reject_insufficient_ord() {
