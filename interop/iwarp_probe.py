@@ -1183,6 +1183,123 @@ def decode_pcap(path, out=print):
                 out("         (%s: %d undecoded bytes at end: %s)" % (addr, len(st["data"]), bytes(st["data"][:64]).hex()))
 
 
+def pcap_connection(path, ours=None, conn_index=0):
+    """One TCP connection of a capture, reassembled and decoded: both MPA frames, the FPDUs each way
+    ("i2r"/"r2i", Terminates decoded with the layout each sender uses: siw's bit-mirrored one for the side that
+    is not `ours`, RFC 5040 for ours), and how each side closed. None if the capture has no such connection."""
+    global TERM_TIE
+    conns = []
+    for s in tcp_segments(path):
+        key = tuple(sorted((s["src"], s["dst"])))
+        c = next((c for c in conns if c["key"] == key), None)
+        if c is None:
+            c = {"key": key, "segs": []}
+            conns.append(c)
+        c["segs"].append(s)
+    if conn_index >= len(conns):
+        return None
+    ss = conns[conn_index]["segs"]
+    first = next((s for s in ss if s["flags"] & 0x02 and not s["flags"] & 0x10), ss[0])
+    ini, res = first["src"], first["dst"]
+    sides = {ini: "i2r", res: "r2i"}
+    st = {d: {"isn": None, "next": None, "data": bytearray(), "frame": None, "fpdus": [], "close": "none"}
+          for d in ("i2r", "r2i")}
+    t0 = ss[0]["t"]
+    for s in ss:
+        d = sides.get(s["src"])
+        if d is None:
+            continue
+        x = st[d]
+        if s["flags"] & 0x02:
+            x["isn"] = s["seq"]
+            x["next"] = (s["seq"] + 1) & 0xFFFFFFFF
+        if s["flags"] & 0x04 and x["close"] == "none":
+            x["close"], x["close_t"] = "RST", round(s["t"] - t0, 3)
+        pl = s["payload"]
+        if pl and x["next"] is not None:
+            if s["seq"] != x["next"] and ((s["seq"] - x["next"]) & 0xFFFFFFFF) > 0x7FFFFFFF:
+                pl = b""      # retransmission
+            else:
+                x["next"] = (s["seq"] + len(pl)) & 0xFFFFFFFF
+                x["data"] += pl
+        if s["flags"] & 0x01 and x["close"] == "none":
+            x["close"], x["close_t"] = "FIN", round(s["t"] - t0, 3)
+    for d in ("i2r", "r2i"):
+        b = st[d]["data"]
+        if len(b) >= 20 and bytes(b[:16]) in (KEY_REQ, KEY_REP):
+            need = 20 + struct.unpack("!H", bytes(b[18:20]))[0]
+            if len(b) >= need:
+                st[d]["frame"] = parse_mpa(bytes(b[:need]))
+                del b[:need]
+    req, rep = st["i2r"]["frame"], st["r2i"]["frame"]
+    accepted = bool(rep) and not rep.get("r")
+    crc = bool((req or {}).get("c")) or bool((rep or {}).get("c"))
+    saved = TERM_TIE
+    try:
+        for d, sender in (("i2r", ini), ("r2i", res)):
+            x = st[d]
+            TERM_TIE = "rfc5040" if ours and sender.split(":")[0] == ours else "bit-mirrored"
+            fs, used = split_fpdus(x["data"], crc) if accepted else ([], 0)
+            x["fpdus"], x["undecoded"] = fs, len(x["data"]) - used
+    finally:
+        TERM_TIE = saved
+    return {"connections": len(conns), "initiator": ini, "responder": res, "request": req, "reply": rep,
+            "mpa": "none" if not rep else ("reject" if rep.get("r") else "accept"), "crc": crc, "sides": st}
+
+
+def pcap_summary(path, ours=None, conn_index=0):
+    """pcap_connection() as a flat summary for --expect: i2r_*/r2i_* keys (ops, counts per op, first FPDU,
+    Terminate, zero-length Writes, close) and, with `ours`, the same as ours_*/siw_*."""
+    c = pcap_connection(path, ours, conn_index)
+    if c is None:
+        return {"connections": 0, "mpa": "none"}
+    summ = {"connections": c["connections"], "mpa": c["mpa"], "crc": int(c["crc"]),
+            "initiator": c["initiator"], "responder": c["responder"]}
+    if c["request"]:
+        summ["request"] = c["request"]
+    if c["reply"]:
+        summ["reply"] = c["reply"]
+    crc_bad = 0
+    for d in ("i2r", "r2i"):
+        x = c["sides"][d]
+        fs = x["fpdus"]
+        crc_bad += sum(1 for f in fs if f["crc_check"] == "bad")
+        summ[d + "_ops"] = ",".join(f["ddp"].get("op", "?") for f in fs) or "none"
+        summ[d + "_count"] = len(fs)
+        for f in fs:
+            k = d + "_n_" + f["ddp"].get("op", "?")
+            summ[k] = summ.get(k, 0) + 1
+        summ[d + "_first"] = fs[0]["ddp"].get("op", "?") if fs else "none"
+        summ[d + "_first_hex"] = fs[0]["hex"] if fs else "none"
+        summ[d + "_undecoded"] = x["undecoded"]
+        summ[d + "_close"] = x["close"]
+        summ[d + "_close_t"] = x.get("close_t", "none")
+        terms = [f for f in fs if f["ddp"].get("opcode") == 7 and "term" in f["ddp"]]
+        if terms:
+            t = terms[0]["ddp"]["term"]
+            summ[d + "_term"] = t["lec"]
+            summ[d + "_term_mdr"] = "%d%d%d" % (t["m"], t["d"], t["r"])
+            summ[d + "_term_layout"] = t["layout"].replace("tie->", "")
+            summ[d + "_term_ctrl"] = t["ctrl_hex"]
+            summ[d + "_term_hex"] = terms[0]["hex"]
+            summ[d + "_term_crc"] = terms[0]["crc_check"]
+        else:
+            summ[d + "_term"] = "none"
+        summ[d + "_zero_len_writes"] = sum(1 for f in fs if f["ddp"].get("opcode") == 0 and f["ddp"].get("t")
+                                           and f["ddp"].get("payload_len") == 0)
+    summ["crc_bad"] = crc_bad
+    if ours:
+        mine = "i2r" if c["initiator"].split(":")[0] == ours else "r2i"
+        theirs = "r2i" if mine == "i2r" else "i2r"
+        summ["ours_role"] = "initiator" if mine == "i2r" else "responder"
+        for k in list(summ):
+            if k.startswith(mine + "_"):
+                summ["ours_" + k[4:]] = summ[k]
+            elif k.startswith(theirs + "_"):
+                summ["siw_" + k[4:]] = summ[k]
+    return summ
+
+
 def decode_stream(st, side, crc, out):
     if st["mpa"] is None:
         if len(st["data"]) < 20:
@@ -1298,6 +1415,14 @@ def main():
     for p in (c, l, d):
         p.add_argument("--term-tie", default="bit-mirrored", choices=["bit-mirrored", "rfc5040"],
                        help="Terminate layout to assume when both readings are plausible (default: siw's)")
+    ps = sub.add_parser("pcap-summary", help="one connection of a capture as a summary (--expect, --json)")
+    ps.add_argument("file")
+    ps.add_argument("--ours", help="our IP address: our Terminates are read in the RFC 5040 layout, the peer's "
+                                   "in siw's; adds ours_*/siw_* keys")
+    ps.add_argument("--conn", type=int, default=0, help="which TCP connection of the capture (default 0)")
+    ps.add_argument("--expect", action="append", help="key=value[|value] on the summary")
+    ps.add_argument("--json", help="write the summary as JSON")
+    ps.add_argument("--summary", action="store_true", help="print SUMMARY key=value lines")
     h = sub.add_parser("decode-hex")
     h.add_argument("hex")
     h.add_argument("--crc", action="store_true", help="CRC negotiated (verify it)")
@@ -1309,6 +1434,20 @@ def main():
     if a.mode == "decode-pcap":
         decode_pcap(a.file)
         return 0
+    if a.mode == "pcap-summary":
+        summ = pcap_summary(a.file, a.ours, a.conn)
+        lines = []
+        ok = check_expect(summ, a.expect or [], lines.append)
+        summ["expect_ok"] = ok
+        if a.json:
+            with open(a.json, "w") as f:
+                json.dump(summ, f, indent=1, sort_keys=True)
+        for l in lines:
+            print(l)
+        if a.summary:
+            for k, v in sorted(flatten(summ).items()):
+                print("SUMMARY %s=%s" % (k, v))
+        return 0 if ok else 1
     if a.mode == "decode-hex":
         b = bytes.fromhex(a.hex.replace(" ", ""))
         if b[:16] in (KEY_REQ, KEY_REP):

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Extract siw wire fixtures for the Java conformance suite from a run-matrix.sh results directory.
 
-  interop/make-fixtures.py RESULTS_DIR DEST_DIR     (DEST_DIR: conformance-tests/src/test/resources/siw)
+  interop/make-fixtures.py RESULTS_DIR DEST_DIR [--iwarp-only]   (DEST_DIR: conformance-tests/src/test/resources/siw)
+
+--iwarp-only writes only the fixtures taken from the iwarp cells (and the README), leaving the others as they are.
 
 For each fixture below it writes DEST_DIR/<name>.vec (the golden-vector format of
 testkit/src/main/resources/vectors: key: value lines, exact bytes in `hex`, decoded fields) taken from
@@ -86,7 +88,54 @@ FIXTURES = [
     ("siw-term-mpa-no-matching-rtr", "mpa-req-p2p-send", ("rx", "terminate", 0),
      "siw initiator's Terminate when our Reply picks only the Send RTR: LLP/0/0x07"),
 ]
-PCAPS = sorted({f[1] for f in FIXTURES} | {"mpa-rep-responder-first", "mpa-req-responder-sends-first",
+# From the iwarp cells (iwarp4j's tools against siw): siw's octets taken from the cell's capture (the host
+# side of the tap, our address 10.77.0.1), what = "request" | "reply" | ("siw", opname or None, index).
+OURS = "10.77.0.1"
+IWARP_FIXTURES = [
+    ("siw-mpa-reply-to-iwarp", "iwarp-mpa-to-siw-rev2", "reply",
+     "siw's Reply (rping -s) to iwarp rping -c's Request (Rev 2, C=1, IRD=ORD=1): C=1, IRD/ORD 1/1"),
+    ("siw-mpa-reply-private-data", "iwarp-mpa-to-siw-private-data", "reply",
+     "siw's accepting Reply with application private data 5eed0001 (siwlab-cm, rdma_accept with private data)"),
+    ("siw-mpa-reject-private-data", "iwarp-mpa-to-siw-reject-private-data", "reply",
+     "siw's reject (rdma_reject) with application private data c0ffee0123: R=1, S=1, the application's IRD/ORD "
+     "block 1/1 (not all-zero as in siw's own rejects)"),
+    ("siw-mpa-request-private-data", "iwarp-mpa-from-siw-private-data", "request",
+     "siw's Request with application private data 01020304 (siwlab-cm, rdma_connect with private data)"),
+    ("siw-mpa-request-crc-to-iwarp", "iwarp-mpa-from-siw-crc-required-siw-only", "request",
+     "siw's Request with mpa_crc_required=Y (C=1) to iwarp rping -s --crc off; iwarp must answer C=1 (B2)"),
+    ("siw-fpdu-read-request-crc", "iwarp-rping-client-s64", ("siw", "rdma-read-request", 0),
+     "siw rping -s's first Read Request to iwarp rping -c, CRC32c negotiated (verified)"),
+    ("siw-fpdu-write-crc", "iwarp-rping-client-s64", ("siw", "rdma-write", 0),
+     "siw rping -s's first RDMA Write (64 octets) into iwarp's sink buffer, CRC32c (verified)"),
+    ("siw-fpdu-send-advert-crc", "iwarp-rping-server-s64", ("siw", "send", 0),
+     "siw rping -c's first Send (source advert) to iwarp rping -s, CRC32c (verified)"),
+    ("siw-rtr-write-crc", "iwarp-mpa-from-siw-p2p-write-rtr", ("siw", None, 0),
+     "siw's zero-length Write RTR (STag 1, TO 0) with CRC32c, to iwarp rping -s --p2p write"),
+    ("siw-rtr-read-crc", "iwarp-mpa-from-siw-p2p-read-rtr", ("siw", None, 0),
+     "siw's zero-length Read Request RTR with CRC32c, to iwarp rping -s --p2p read"),
+    ("siw-read-response-to-read-rtr", "iwarp-mpa-to-siw-p2p-read-rtr", ("siw", None, 0),
+     "siw's zero-length Read Response to iwarp's Read RTR (STag/TO copied from the sink fields 0/0), CRC32c"),
+    ("siw-term-iwarp-write-bad-stag", "iwarp-err-write-invalid-stag-to-siw", ("siw", "terminate", 0),
+     "siw's Terminate for iwarp's RDMA Write to the sink STag with its key octet flipped: DDP/1/0x00, M D, "
+     "bit-mirrored, with a valid CRC32c"),
+    ("siw-term-iwarp-read-beyond", "iwarp-err-read-beyond-region-to-siw", ("siw", "terminate", 0),
+     "siw's Terminate for iwarp's RDMA Read 8 octets past the advertised start: RDMAP/1/0x01, M D R (copied MSN = "
+     "read size), with a valid CRC32c"),
+    ("siw-term-iwarp-send-no-recv", "iwarp-err-send-no-recv-to-siw", ("siw", "terminate", 0),
+     "siw's Terminate for iwarp's second go-ahead Send (no receive posted): DDP/2/0x02, M D, valid CRC32c"),
+    ("siw-term-setup-no-crc", "iwarp-mpa-from-siw-p2p-send-rtr", ("siw", "terminate", 0),
+     "siw Initiator's Terminate 2/0/07 (iwarp's Reply allowed only the Send RTR) as its first FPDU: CRC field "
+     "ZERO although the Reply negotiated CRC (M17)"),
+]
+PCAPS = sorted({f[1] for f in FIXTURES} | {f[1] for f in IWARP_FIXTURES} | {"iwarp-rping-client-s64",
+                                                                          "iwarp-rping-server-s64",
+                                                                          "iwarp-rdma-client-to-siw",
+                                                                          "iwarp-rdma-server-from-siw",
+                                                                          "iwarp-err-write-invalid-stag-from-siw",
+                                                                          "iwarp-err-read-beyond-region-from-siw",
+                                                                          "iwarp-err-send-no-recv-from-siw",
+                                                                          "iwarp-mpa-from-siw-reject-private-data",
+                                                                          "iwarp-mpa-to-siw-p2p-send-rtr"} | {"mpa-rep-responder-first", "mpa-req-responder-sends-first",
                                              "mpa-rep-accept-race", "mpa-req-reject-enh", "mpa-req-reject-plain",
                                              "mpa-req-no-reply", "mpa-rep-pd-253", "mpa-rep-extra"})
 
@@ -151,11 +200,18 @@ def vec_lines_fpdu(name, desc, f, crc_on, source):
 
 
 def main():
-    src, dst = sys.argv[1], sys.argv[2]
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    # --iwarp-only: write only the fixtures of the iwarp cells (and the README); the siw-only fixtures already
+    # in DEST stay byte for byte as they are (tests elsewhere may pin their STags and addresses)
+    iwarp_only = "--iwarp-only" in sys.argv
+    src, dst = args[0], args[1]
     cells = os.path.join(src, "cells")
     os.makedirs(os.path.join(dst, "pcap"), exist_ok=True)
     rows = []
     for name, cell, what, desc in FIXTURES:
+        if iwarp_only:
+            rows.append((name + ".vec", desc, cell))
+            continue
         js = json.load(open(os.path.join(cells, cell + ".json")))
         source = "interop/run-matrix.sh cell %s (pcap/%s.pcap)" % (cell, cell)
         if what in ("request", "reply"):
@@ -167,8 +223,26 @@ def main():
         with open(os.path.join(dst, name + ".vec"), "w") as f:
             f.write("\n".join(lines) + "\n")
         rows.append((name + ".vec", desc, cell))
+    for name, cell, what, desc in IWARP_FIXTURES:
+        pcap = os.path.join(cells, cell + ".pcap")
+        c = P.pcap_connection(pcap, OURS)
+        if c is None:
+            raise SystemExit("no connection in %s" % pcap)
+        source = "interop/run-matrix.sh cell %s (pcap/%s.pcap; iwarp4j on %s)" % (cell, cell, OURS)
+        if what in ("request", "reply"):
+            lines = vec_lines_mpa(name, desc, c[what]["hex"], source)
+        else:
+            _, op, idx = what
+            siw = "r2i" if c["initiator"].split(":")[0] == OURS else "i2r"
+            fl = [f for f in c["sides"][siw]["fpdus"] if op is None or f["ddp"].get("op") == op]
+            lines = vec_lines_fpdu(name, desc, fl[idx], c["crc"], source)
+        with open(os.path.join(dst, name + ".vec"), "w") as f:
+            f.write("\n".join(lines) + "\n")
+        rows.append((name + ".vec", desc, cell))
     for cell in PCAPS:
         p = os.path.join(cells, cell + ".pcap")
+        if iwarp_only and not cell.startswith("iwarp-"):
+            continue
         if os.path.exists(p):
             shutil.copy(p, os.path.join(dst, "pcap", cell + ".pcap"))
     with open(os.path.join(dst, "README.md"), "w") as f:
@@ -201,6 +275,10 @@ wire in the project's siw lab, for the Java conformance suite to replay and deco
   process virtual addresses).
 - `pcap/` holds the whole TCP connection of each cell (Ethernet, host side of the tap; decode with
   `interop/iwarp_probe.py decode-pcap FILE` or Wireshark "Decode As... iWARP MPA").
+- `pcap/iwarp-*.pcap` are conversations between iwarp4j's tools (host, 10.77.0.1) and siw (guest, 10.77.0.2):
+  one side is ours, the other siw's, so they replay either role against the stack. In them iwarp4j sends its
+  Terminates in the RFC 5040 layout and siw in its mirrored one; `iwarp_probe.py pcap-summary FILE --ours
+  10.77.0.1` decodes each with its sender's layout.
 
 """
 

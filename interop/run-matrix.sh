@@ -55,11 +55,11 @@ if [ -n "$CELL_MODE" ]; then
   [ -f "$SIWLAB_STATE/env" ] && source "$SIWLAB_STATE/env"
   grp=""
   for i in "${!CELLS[@]}"; do [ "${CELLS[$i]}" = "$CELL" ] && grp=${CGROUP[$i]}; done
-  [ "$grp" = iwarp ] || reset_params
+  reset_params
   "$(fn_of "$CELL")"
   rc=$?
   cap_stop
-  [ "$grp" = iwarp ] || reset_params
+  reset_params
   exit $rc
 fi
 
@@ -77,7 +77,7 @@ log() { echo "[matrix $(ts)] $*" | tee -a "$LOG" >&2; }
 
 declare -A RESULT=() SECS=() DETAIL=()
 CHILD=""
-BUILD_S="-" BOOT_S="-" LAB_OK=0 FINISHED=0
+BUILD_S="-" BOOT_S="-" JAR_S="-" LAB_OK=0 FINISHED=0
 
 # run a step in its own session so that a timeout can end all of it
 run_step() {   # run_step CMD... (stdout+stderr to $LOG)
@@ -102,7 +102,7 @@ write_results() {
     echo "# siw interop matrix"
     echo
     echo "$(date -u +%Y-%m-%dT%H:%M:%SZ) - guest kernel ${KVER:-?}, siw.ko sha256 ${SIWSRC:-?}, accel ${SIWLAB_ACCEL_USED:-?}"
-    echo "build ${BUILD_S}s, boot ${BOOT_S}s, total $(( $(date +%s) - START ))s (budget ${TIMEOUT}s)"
+    echo "lab build ${BUILD_S}s, iwarp jar ${JAR_S}s, boot ${BOOT_S}s, total $(( $(date +%s) - START ))s (budget ${TIMEOUT}s)"
     echo
     echo "**$pass passed, $fail failed, $notrun not run**$ftxt"
     echo
@@ -171,6 +171,15 @@ if [ $BUILD = 1 ]; then
   fi
   BUILD_S=$(( $(date +%s) - t0 ))
 fi
+# ---- the iwarp tools jar (the iwarp cells run tools/target/iwarp.jar): ./iwarp rebuilds it when a
+# source is newer (after `mvn verify` in CI it is fresh and this takes a second)
+t0=$(date +%s)
+if run_step "$ROOT/iwarp" --version; then
+  JAR_S=$(( $(date +%s) - t0 ))
+else
+  JAR_S="failed"
+  log "WARNING: tools/target/iwarp.jar could not be built (see $LOG): every iwarp cell will fail"
+fi
 if [ "$SIWLAB_NET" = remote ]; then
   KVER=$(bash "$HERE/guest.sh" uname -r 2>/dev/null || echo '?')
   SIWSRC=$(bash "$HERE/guest.sh" cat /sys/module/siw/srcversion 2>/dev/null || echo '?')
@@ -206,6 +215,14 @@ for i in "${!CELLS[@]}"; do
     RESULT[$c]="not run"; DETAIL[$c]="time budget exhausted"; continue
   fi
   t=${CTIMEOUT[$i]}; [ "$t" -gt "$left" ] && t=$left
+  if [ -n "${RESTART_BY:-}" ] && [ "$SIWLAB_NET" != remote ]; then
+    log "cell $RESTART_BY left the guest broken: rebooting it (stop.sh, start.sh) before $c"
+    RESTART_BY=""
+    run_step bash "$HERE/stop.sh"
+    run_step bash "$HERE/start.sh" || { log "the lab did not come back: the remaining cells are not run"; break; }
+    # shellcheck disable=SC1091
+    source "$SIWLAB_STATE/env"
+  fi
   rm -f "$OUT/cells/$c".*
   t0=$(date +%s.%N)
   run_step timeout -k 5 "$t" "${NETNS_EXEC[@]}" bash "$0" --cell "$c" --out "$OUT"
@@ -225,6 +242,7 @@ for i in "${!CELLS[@]}"; do
     echo "# result: ${RESULT[$c]} (${SECS[$c]}); ${DETAIL[$c]}"
     [ -f "$OUT/cells/$c.notes" ] && { echo; echo "## notes"; cat "$OUT/cells/$c.notes"; }
     [ -f "$OUT/cells/$c.probe.log" ] && { echo; echo "## iwarp_probe.py"; cat "$OUT/cells/$c.probe.log"; }
+    [ -f "$OUT/cells/$c.iwarp.txt" ] && { echo; echo "## iwarp (host side)"; cat "$OUT/cells/$c.iwarp.txt"; }
     [ -f "$OUT/cells/$c.guest.txt" ] && { echo; echo "## guest"; cat "$OUT/cells/$c.guest.txt"; }
     if [ -f "$OUT/cells/$c.gtags" ]; then
       while IFS= read -r line; do
@@ -235,8 +253,14 @@ for i in "${!CELLS[@]}"; do
     fi
     [ -s "$OUT/cells/$c.pcap" ] && { echo; echo "## capture $c.pcap (host side of the tap)"; python3 "$HERE/iwarp_probe.py" decode-pcap "$OUT/cells/$c.pcap"; }
   } > "$OUT/cells/$c.txt" 2>&1
-  rm -f "$OUT/cells/$c".{probe.log,gtags,notes,detail,ready,tcpdump.log,guest.txt}
+  rm -f "$OUT/cells/$c".{probe.log,gtags,notes,detail,ready,tcpdump.log,guest.txt,iwarp.txt} "$OUT/cells/$c".iw-*
   log "$(printf '%-40s %-8s %7s  %s' "$c" "${RESULT[$c]}" "${SECS[$c]}" "${DETAIL[$c]}")"
+  # a cell that knows it broke the guest (e.g. siw's kernel BUG, FINDINGS M16) asks for a fresh one, which
+  # the next cell that runs gets
+  if [ -f "$OUT/cells/$c.restart-lab" ]; then
+    rm -f "$OUT/cells/$c.restart-lab"
+    RESTART_BY=$c
+  fi
 done
 
 teardown

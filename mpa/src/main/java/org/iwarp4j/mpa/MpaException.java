@@ -25,22 +25,59 @@ public final class MpaException extends RuntimeException {
 
     private final MpaError error;
     private final long streamOffset;
+    private final UnverifiedFpdu unverifiedFpdu;
+
+    /**
+     * The FPDU whose CRC did not match (RFC 5044 §4.4), as received: its ULPDU and the CRC field it carried.
+     * Never delivered as data; the layer above may read it to explain the failure (e.g. Linux siw sends its
+     * RFC 6581 setup Terminate with a zero CRC field on a connection that negotiated CRC, interop FINDINGS
+     * M17).
+     *
+     * @param ulpdu    the ULPDU octets (a copy)
+     * @param crcField the CRC field as received (LSB first on the wire, as an unsigned value)
+     */
+    public record UnverifiedFpdu(byte[] ulpdu, long crcField) {
+        public UnverifiedFpdu {
+            ulpdu = ulpdu.clone();
+        }
+
+        @Override
+        public byte[] ulpdu() {
+            return ulpdu.clone();
+        }
+    }
 
     public MpaException(MpaError error, String message) {
-        this(error, message, NO_OFFSET, null);
+        this(error, message, NO_OFFSET, (Throwable) null);
     }
 
     public MpaException(MpaError error, String message, long streamOffset) {
-        this(error, message, streamOffset, null);
+        this(error, message, streamOffset, (Throwable) null);
     }
 
     public MpaException(MpaError error, String message, long streamOffset, Throwable cause) {
+        this(error, message, streamOffset, cause, null);
+    }
+
+    /** A CRC error with the FPDU that failed the check (see {@link UnverifiedFpdu}). */
+    public MpaException(MpaError error, String message, long streamOffset, UnverifiedFpdu unverifiedFpdu) {
+        this(error, message, streamOffset, null, unverifiedFpdu);
+    }
+
+    private MpaException(MpaError error, String message, long streamOffset, Throwable cause,
+                         UnverifiedFpdu unverifiedFpdu) {
         super(message, cause);
         if (error == null) {
             throw new NullPointerException("error");
         }
         this.error = error;
         this.streamOffset = streamOffset;
+        this.unverifiedFpdu = unverifiedFpdu;
+    }
+
+    /** For a CRC error found by the FPDU reader: the FPDU that failed the check; otherwise {@code null}. */
+    public UnverifiedFpdu unverifiedFpdu() {
+        return unverifiedFpdu;
     }
 
     /** The MPA error code. */

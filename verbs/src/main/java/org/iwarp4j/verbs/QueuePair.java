@@ -32,6 +32,14 @@ public interface QueuePair extends AutoCloseable {
      */
     void postSend(SendWorkRequest request) throws VerbsException;
 
+    /**
+     * {@code ibv_post_send} with a chain of work requests: posted in order and handed to the connection
+     * together, so requests that fit go out in one TCP write. As with libibverbs' {@code bad_wr}, a request
+     * that is refused ends the chain: the ones before it are posted, it and the rest are not (the exception
+     * names it).
+     */
+    void postSend(java.util.List<SendWorkRequest> requests) throws VerbsException;
+
     /** {@code ibv_post_recv}; allowed from {@link QueuePairState#IDLE} on (post receives before connecting). */
     void postReceive(ReceiveWorkRequest request) throws VerbsException;
 

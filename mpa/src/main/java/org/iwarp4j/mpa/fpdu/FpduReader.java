@@ -52,6 +52,9 @@ public final class FpduReader {
      * @param ulpduLimit     largest ULPDU_Length accepted (0…65535)
      * @param streamOffset   stream offset (from SeqStart, mod 2^32) of the first octet the reader will see
      */
+    /** Largest ULPDU of a CRC-failed FPDU that is copied into the exception (a Terminate needs at most 70). */
+    static final int UNVERIFIED_ULPDU_LIMIT = 256;
+
     public FpduReader(boolean crcEnabled, boolean markersEnabled, int ulpduLimit, int streamOffset) {
         if (ulpduLimit < 0 || ulpduLimit > FpduLayout.MAX_ULPDU_LENGTH_FIELD) {
             throw new IllegalArgumentException("ULPDU limit must be 0..65535: " + ulpduLimit);
@@ -101,9 +104,17 @@ public final class FpduReader {
             Crc32c.update(crc, in, start, FpduLayout.crcCoveredLength(wire), crcScratch);
             long computed = crc.getValue();
             if (computed != crcField) {
-                throw fail(MpaError.CRC_ERROR, String.format(
+                failed = true;
+                MpaException.UnverifiedFpdu unverified = null;
+                if (!markersEnabled && ulpduLength <= UNVERIFIED_ULPDU_LIMIT) {
+                    byte[] ulpdu = new byte[ulpduLength];
+                    in.getBytes(start + FpduLayout.LENGTH_FIELD, ulpdu);
+                    unverified = new MpaException.UnverifiedFpdu(ulpdu, crcField);
+                }
+                throw new MpaException(MpaError.CRC_ERROR, String.format(
                         "CRC field 0x%08x, computed 0x%08x over %d octets (ULPDU_Length %d)",
-                        crcField, computed, FpduLayout.crcCoveredLength(wire), ulpduLength));
+                        crcField, computed, FpduLayout.crcCoveredLength(wire), ulpduLength),
+                        Integer.toUnsignedLong(streamOffset), unverified);
             }
         }
         int inner = 0;

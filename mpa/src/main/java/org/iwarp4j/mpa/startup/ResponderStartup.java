@@ -123,13 +123,13 @@ public final class ResponderStartup {
             int finalOrd = IrdOrd.responderFinalOrd(ord, q.ird());
             // RFC 6581 §9.2: A echoes the Request; with A=0 the flags are sent as 0.
             EnhancedConnectionData data = EnhancedConnectionData.of(p2p, flags, replyIrd, replyOrd);
-            reply = new MpaFrame(MpaFrameType.REPLY, config.markers(), config.crc(), false, true, 0,
+            reply = new MpaFrame(MpaFrameType.REPLY, config.markers(), replyCrc(), false, true, 0,
                     request.revision(), data, acceptance.privateData());
             ird = finalIrd;
             ord = finalOrd;
         } else {
             // RFC 6581 §10: an S=0 Request gets an unenhanced Reply (same revision).
-            reply = new MpaFrame(MpaFrameType.REPLY, config.markers(), config.crc(), false, false, 0,
+            reply = new MpaFrame(MpaFrameType.REPLY, config.markers(), replyCrc(), false, false, 0,
                     request.revision(), null, acceptance.privateData());
         }
         boolean txMarkers = FramingNegotiation.senderInsertsMarkers(request);
@@ -137,6 +137,15 @@ public final class ResponderStartup {
                 FramingNegotiation.crc(request, reply), txMarkers, FramingNegotiation.senderInsertsMarkers(reply), ird, ord, p2p ? flags : Set.of(), null, null,
                 Mulpdu.of(emss, txMarkers), config.receiveUlpduLimit());
         return new Accepted(reply, params);
+    }
+
+    /**
+     * The C bit of an accepting Reply. RFC 5044 §4.4: CRCs are on when either side asks, so a Request with
+     * C=1 gets a Reply with C=1 whatever this side's preference: the Reply then says what will happen. A Linux
+     * siw Initiator with {@code mpa_crc_required} refuses a C=0 Reply (REJECTED, interop FINDINGS B2).
+     */
+    private boolean replyCrc() {
+        return config.crc() || request.crc();
     }
 
     /**
@@ -156,7 +165,11 @@ public final class ResponderStartup {
         decided = true;
         MpaFrame reply;
         if (q != null) {
-            int ord = neededOrd >= 0 ? Math.min(neededOrd, EnhancedConnectionData.NO_NEGOTIATION) : config.ord();
+            // RFC 6581 §9.1: a reject whose ORD exceeds the Initiator's IRD says "your IRD is insufficient, I need
+            // this ORD". A reject for any other reason (the application's) must not read as one, so its ORD is
+            // capped at the Initiator's IRD (interop FINDINGS B1).
+            int ord = neededOrd >= 0 ? Math.min(neededOrd, EnhancedConnectionData.NO_NEGOTIATION)
+                    : q.ird() == EnhancedConnectionData.NO_NEGOTIATION ? config.ord() : Math.min(config.ord(), q.ird());
             EnhancedConnectionData data = EnhancedConnectionData.of(q.peerToPeer(), EnumSet.noneOf(RtrType.class),
                     config.ird(), ord);
             reply = new MpaFrame(MpaFrameType.REPLY, config.markers(), config.crc(), true, true, 0,

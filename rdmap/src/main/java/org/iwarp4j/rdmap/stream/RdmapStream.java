@@ -169,7 +169,7 @@ public final class RdmapStream {
         Objects.requireNonNull(operation, "operation");
         try {
             validate(operation);
-            if (state == RdmapStreamState.OPERATIONAL && requester.queued() >= config.sendQueueDepth()) {
+            if (state == RdmapStreamState.OPERATIONAL && requester.userQueued() >= config.sendQueueDepth()) {
                 throw new IllegalStateException("send queue full (" + config.sendQueueDepth() + " operations)");
             }
         } catch (RuntimeException e) {
@@ -254,6 +254,23 @@ public final class RdmapStream {
         }
         requester.enqueueRtr(type);
         transmitReady();
+    }
+
+    /**
+     * Sends one internal zero-length RDMA Write (STag 1, TO 0, no completion) after everything already
+     * submitted. RFC 5041 §5.2 [DDP-20] forbids checking the STag and TO of a zero-length tagged segment and
+     * RFC 5040 §5.1 delivers nothing for a Write, so it is a no-op at every conforming peer; its only effect
+     * is that octets arrive. A verbs layer uses it to wake a Linux siw Responder whose accept race left the
+     * Initiator's first FPDU unread in its socket (interop/FINDINGS.md M15).
+     *
+     * @return whether it was queued (false when the stream is not operational or one is pending already)
+     */
+    public boolean sendZeroLengthWrite() {
+        if (state != RdmapStreamState.OPERATIONAL || !requester.enqueueZeroLengthWrite()) {
+            return false;
+        }
+        transmitReady();
+        return true;
     }
 
     /**

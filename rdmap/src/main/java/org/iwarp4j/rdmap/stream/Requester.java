@@ -50,6 +50,8 @@ final class Requester implements TransmitSource {
     private final SendWork[] ring;
     private final int ringMask;
     private long submitted;
+    /** Internal entries (the RTR, a zero-length Write) submitted and not yet reported. */
+    private int internal;
     private long started;
     private long completed;
     private SendWork current;
@@ -70,9 +72,9 @@ final class Requester implements TransmitSource {
 
     Requester(RdmapStream stream, int sendQueueDepth, int ord) {
         this.stream = stream;
-        // +1: the internal RTR entry never counts against the caller's queue depth
-        // A power of two above the depth, so that an entry is found with a mask rather than a division.
-        this.ring = new SendWork[Integer.highestOneBit(sendQueueDepth) << 1];
+        // The internal entries (the RTR, one zero-length Write) never count against the caller's queue depth: room
+        // for depth + 2, rounded up to a power of two so that an entry is found with a mask rather than a division.
+        this.ring = new SendWork[Integer.highestOneBit(sendQueueDepth + 1) << 1];
         this.ringMask = ring.length - 1;
         for (int i = 0; i < ring.length; i++) {
             ring[i] = new SendWork();
@@ -84,6 +86,11 @@ final class Requester implements TransmitSource {
 
     int queued() {
         return (int) (submitted - completed);
+    }
+
+    /** Entries of the caller (not the internal RTR or zero-length Write) not yet completed. */
+    int userQueued() {
+        return queued() - internal;
     }
 
     boolean isEmpty() {
@@ -116,6 +123,7 @@ final class Requester implements TransmitSource {
         w.reset();
         w.rtr = type;
         w.awaitsResponse = type == RtrType.READ;
+        internal++;
         submitted++;
     }
 
@@ -124,7 +132,29 @@ final class Requester implements TransmitSource {
      * still in the enhanced connection setup (RFC 6581 §9.3).
      */
     boolean rtrUnsent() {
-        return started == 0 && submitted > 0 && slot(0).rtr != null;
+        return started == 0 && submitted > 0 && slot(0).rtr != null && !slot(0).zeroLengthWrite;
+    }
+
+    /**
+     * Adds an internal zero-length RDMA Write (STag 1, TO 0, the Write RTR's format) at the tail: a no-op at
+     * every conforming peer (RFC 5041 §5.2 [DDP-20]: STag and TO of a zero-length tagged segment are not
+     * checked; RFC 5040 §5.1: a Write is not delivered). At most one may be pending.
+     *
+     * @return false if one is pending already
+     */
+    boolean enqueueZeroLengthWrite() {
+        for (long s = completed; s < submitted; s++) {
+            if (slot(s).zeroLengthWrite) {
+                return false;
+            }
+        }
+        SendWork w = slot(submitted);
+        w.reset();
+        w.rtr = RtrType.WRITE;
+        w.zeroLengthWrite = true;
+        internal++;
+        submitted++;
+        return true;
     }
 
     private SendWork slot(long sequence) {
@@ -207,7 +237,7 @@ final class Requester implements TransmitSource {
         w.lastSegment = stream.segmentsProduced();
         started++;
         current = null;
-        if (w.rtr != null) {
+        if (w.rtr != null && !w.zeroLengthWrite) {
             stream.listener().onRtrSent(w.rtr);
         }
         tryComplete();
@@ -508,7 +538,9 @@ final class Requester implements TransmitSource {
         long length = w.byteLength;
         long original = w.atomicOriginalValue;
         w.reset();
-        if (rtr == null) {
+        if (rtr != null) {
+            internal--;
+        } else {
             stream.listener().onSendComplete(id, type, status, length, status == CompletionStatus.SUCCESS ? original : 0);
         }
     }

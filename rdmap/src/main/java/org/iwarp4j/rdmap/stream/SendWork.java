@@ -12,6 +12,11 @@ final class SendWork {
     RdmapOperation operation;
     /** Non-null for the internal RFC 6581 RTR message (never reported as a completion). */
     RtrType rtr;
+    /**
+     * The internal zero-length RDMA Write sent after Full Operation ({@link RdmapStream#sendZeroLengthWrite()}):
+     * built like the Write RTR, never reported, and not an RTR.
+     */
+    boolean zeroLengthWrite;
     OperationType type;
     long workRequestId;
     boolean fence;
@@ -51,6 +56,7 @@ final class SendWork {
     void reset() {
         operation = null;
         rtr = null;
+        zeroLengthWrite = false;
         type = null;
         workRequestId = 0;
         fence = false;

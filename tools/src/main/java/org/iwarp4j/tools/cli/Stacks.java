@@ -1,6 +1,7 @@
 package org.iwarp4j.tools.cli;
 
 import java.time.Duration;
+import java.util.HexFormat;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
@@ -8,6 +9,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.iwarp4j.verbs.Rnic;
 import org.iwarp4j.verbs.RnicConfig;
+import org.iwarp4j.verbs.cm.ConnectionParameters;
+import org.iwarp4j.verbs.cm.ConnectionRejectedException;
 
 /** The small things every tool does with the stack: open an RNIC, await a stage, describe a failure. */
 public final class Stacks {
@@ -40,13 +43,31 @@ public final class Stacks {
         }
     }
 
-    /** The message of {@code t} or of its innermost cause, for one-line error reports. */
+    /**
+     * The message of {@code t} or of its innermost cause, for one-line error reports. A reject names the
+     * Responder's IRD/ORD and private data (RFC 5044 §7.1.2, RFC 6581 §9.1).
+     */
     public static String describe(Throwable t) {
         Throwable c = t;
         while ((c instanceof CompletionException || c instanceof ExecutionException) && c.getCause() != null) {
             c = c.getCause();
         }
         String m = c.getMessage();
+        if (c instanceof ConnectionRejectedException r) {
+            byte[] pd = r.privateData();
+            return "REJECTED: " + m + " (Reply IRD " + r.ird() + ", ORD " + r.ord() + ", private data "
+                    + (pd.length == 0 ? "none" : pd.length + " octets " + HexFormat.of().formatHex(pd)) + ")";
+        }
         return m == null ? c.getClass().getSimpleName() : m;
+    }
+
+    /** One line: what MPA negotiated, e.g. {@code MPA rev 2, CRC on, markers off/off, IRD 1, ORD 1, client-server}. */
+    public static String describe(ConnectionParameters p) {
+        byte[] pd = p.peerPrivateData();
+        return "MPA rev " + p.mpaRevision() + ", CRC " + (p.crc() ? "on" : "off") + ", markers "
+                + (p.txMarkers() ? "on" : "off") + "/" + (p.rxMarkers() ? "on" : "off") + ", IRD " + p.ird() + ", ORD "
+                + p.ord() + ", " + (p.peerToPeer() ? "peer-to-peer" + (p.rtr() != null ? ", RTR " + p.rtr() : "")
+                : "client-server") + ", MULPDU " + p.mulpdu() + ", peer private data "
+                + (pd.length == 0 ? "none" : HexFormat.of().formatHex(pd));
     }
 }

@@ -7,6 +7,7 @@ import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import org.iwarp4j.tools.IwarpCommand;
+import org.iwarp4j.tools.cli.ConnectionOptions;
 import org.iwarp4j.tools.cli.Stacks;
 import org.iwarp4j.tools.cli.WireOptions;
 import org.iwarp4j.verbs.CompletionOpcode;
@@ -42,6 +43,12 @@ public final class RdmaClientCommand implements Callable<Integer> {
     @Mixin
     WireOptions wire;
 
+    @Mixin
+    ConnectionOptions connection;
+
+    @Option(names = "-d", description = "print what MPA negotiated")
+    boolean debug;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -50,19 +57,27 @@ public final class RdmaClientCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         InetSocketAddress target = resolve(spec, server, port);
+        connection.validate(spec.commandLine());
         out.println("rdma_client: start");
         out.flush();
-        int result = run(target, err);
+        int result = run(target, out, err);
         out.println("rdma_client: end " + result);
         out.flush();
         return result == 0 ? CommandLine.ExitCode.OK : IwarpCommand.EXIT_FAILURE;
     }
 
-    private int run(InetSocketAddress target, PrintWriter err) {
+    private int run(InetSocketAddress target, PrintWriter out, PrintWriter err) {
         return MessageExchange.run("rdma_client", err, x -> {
-            x.createQueuePairAndPostReceive(MessageExchange.IRD_ORD, MessageExchange.IRD_ORD);
-            x.connection = Stacks.await(x.rnic.connect(target, x.qp, wire.connect().ird(MessageExchange.IRD_ORD)
-                    .ord(MessageExchange.IRD_ORD).build()), Duration.ofSeconds(30));
+            int ird = connection.ird(MessageExchange.IRD_ORD);
+            int ord = connection.ord(MessageExchange.IRD_ORD);
+            x.createQueuePairAndPostReceive(Math.min(ird, MessageExchange.IRD_ORD),
+                    Math.min(ord, MessageExchange.IRD_ORD));
+            x.connection = Stacks.await(x.rnic.connect(target, x.qp, connection.applyTo(wire.connect()).ird(ird)
+                    .ord(ord).build()), Duration.ofSeconds(30));
+            if (debug) {
+                out.println("rdma_client: connected: " + Stacks.describe(x.connection.parameters()));
+                out.flush();
+            }
             x.postSend();
             x.awaitCompletion(x.sendCq, CompletionOpcode.SEND, "rdma_get_send_comp");
             x.awaitCompletion(x.recvCq, CompletionOpcode.RECV, "rdma_get_recv_comp");

@@ -3,14 +3,19 @@ package org.iwarp4j.tools.rdmacm;
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.HexFormat;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import org.iwarp4j.tools.IwarpCommand;
+import org.iwarp4j.tools.cli.ConnectionOptions;
+import org.iwarp4j.tools.cli.ResponderOptions;
 import org.iwarp4j.tools.cli.Stacks;
 import org.iwarp4j.tools.cli.WireOptions;
 import org.iwarp4j.verbs.CompletionOpcode;
 import org.iwarp4j.verbs.cm.AcceptOptions;
+import org.iwarp4j.verbs.cm.CmEvent;
 import org.iwarp4j.verbs.cm.ConnectionRequest;
+import org.iwarp4j.verbs.cm.ListenOptions;
 import org.iwarp4j.verbs.cm.Listener;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -44,6 +49,15 @@ public final class RdmaServerCommand implements Callable<Integer> {
     @Mixin
     WireOptions wire;
 
+    @Mixin
+    ConnectionOptions connection;
+
+    @Mixin
+    ResponderOptions responder;
+
+    @Option(names = "-d", description = "print the connection request and what MPA negotiated")
+    boolean debug;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -52,6 +66,8 @@ public final class RdmaServerCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         InetSocketAddress bind = RdmaClientCommand.resolve(spec, address, port);
+        connection.validate(spec.commandLine());
+        responder.validate(spec.commandLine());
         out.println("rdma_server: start");
         out.flush();
         int result = run(bind, out, err);
@@ -62,19 +78,50 @@ public final class RdmaServerCommand implements Callable<Integer> {
 
     private int run(InetSocketAddress bind, PrintWriter out, PrintWriter err) {
         CompletableFuture<ConnectionRequest> request = new CompletableFuture<>();
+        CompletableFuture<Throwable> autoRejected = new CompletableFuture<>();
+        ListenOptions.Builder lb = responder.applyTo(connection.applyTo(wire.listen())).eventListener((e, q, c, cause) -> {
+            if (e == CmEvent.REJECTED && c == null) {
+                autoRejected.complete(cause); // --required-ord: MPA rejected the Request (RFC 6581 §9.1)
+            }
+        });
         return MessageExchange.run("rdma_server", err, x -> {
-            try (Listener listener = x.rnic.listen(bind, wire.listen().build(), r -> {
+            try (Listener listener = x.rnic.listen(bind, lb.build(), r -> {
                 if (!request.complete(r)) {
                     r.reject(new byte[0]); // rdma_server serves one connection
                 }
             })) {
-                ConnectionRequest r = request.get(); // rdma_get_request: waits like rdma_server
+                CompletableFuture.anyOf(request, autoRejected).get(); // rdma_get_request: waits like rdma_server
+                if (autoRejected.isDone()) {
+                    out.println("rdma_server: " + Stacks.describe(autoRejected.get()));
+                    out.flush();
+                    return;
+                }
+                ConnectionRequest r = request.get();
+                if (debug) {
+                    out.printf("rdma_server: connection request from %s: MPA revision %d, IRD %d, ORD %d, "
+                                    + "peer-to-peer %s %s, CRC %s, markers %s, private data %s%n", r.remoteAddress(),
+                            r.mpaRevision(), r.ird(), r.ord(), r.peerToPeer(), r.offeredRtrTypes(), r.crcRequested(),
+                            r.markersRequested(), HexFormat.of().formatHex(r.privateData()));
+                    out.flush();
+                }
+                if (responder.reject()) {
+                    byte[] data = responder.rejectData();
+                    Stacks.await(r.reject(data), Duration.ofSeconds(10));
+                    out.println("rdma_server: rejected the connection request (--reject), private data "
+                            + (data.length == 0 ? "none" : HexFormat.of().formatHex(data)));
+                    out.flush();
+                    return;
+                }
                 // rdma_accept(id, NULL): IRD/ORD derived from the request (IRD = its ORD, ORD = its IRD), at most 128.
-                int ird = r.ord() >= 0 ? Math.min(r.ord(), MessageExchange.IRD_ORD) : -1;
-                int ord = r.ird() >= 0 ? Math.min(r.ird(), MessageExchange.IRD_ORD) : -1;
+                int ird = connection.ird(r.ord() >= 0 ? Math.min(r.ord(), MessageExchange.IRD_ORD) : -1);
+                int ord = connection.ord(r.ird() >= 0 ? Math.min(r.ird(), MessageExchange.IRD_ORD) : -1);
                 x.createQueuePairAndPostReceive(MessageExchange.IRD_ORD, MessageExchange.IRD_ORD);
-                x.connection = Stacks.await(r.accept(x.qp, new AcceptOptions(new byte[0], ird, ord)),
+                x.connection = Stacks.await(r.accept(x.qp, new AcceptOptions(connection.privateData(), ird, ord)),
                         Duration.ofSeconds(30));
+                if (debug) {
+                    out.println("rdma_server: connected: " + Stacks.describe(x.connection.parameters()));
+                    out.flush();
+                }
                 x.awaitCompletion(x.recvCq, CompletionOpcode.RECV, "rdma_get_recv_comp");
                 x.postSend();
                 x.awaitCompletion(x.sendCq, CompletionOpcode.SEND, "rdma_get_send_comp");

@@ -3,6 +3,7 @@ package org.iwarp4j.tools.rping;
 import java.io.PrintWriter;
 import java.nio.ByteBuffer;
 import java.time.Duration;
+import org.iwarp4j.tools.cli.ConnectionOptions;
 import org.iwarp4j.tools.cli.RegisteredBuffer;
 import org.iwarp4j.tools.cli.Stacks;
 import org.iwarp4j.verbs.Access;
@@ -41,11 +42,17 @@ final class RpingClient extends RpingSession {
     /** Runs the pings; returns normally on success. */
     void run() throws Exception {
         // siw-interop §H: the client asks IRD = ORD = 1 (rping's conn_param), MPA revision 2.
-        qp = createQueuePair(1, 1);
-        postReceive();
+        ConnectionOptions mpa = options.connection();
+        int ird = mpa.ird(1);
+        int ord = mpa.ord(1);
+        // The Request may ask for more than a queue pair of this RNIC holds (e.g. IRD 200 to see a peer clamp
+        // it, FINDINGS M5): the queue pair gets the RNIC's limit, RDMAP the negotiated values.
+        int max = rnic.config().maxIrdOrd();
+        qp = createQueuePair(Math.min(Math.max(ird, 1), max), Math.min(Math.max(ord, 1), max));
+        verbs.postReceive();
         try {
-            connection = Stacks.await(rnic.connect(options.address(), qp, options.wire().connect().ird(1).ord(1)
-                    .eventListener((event, q, c, cause) -> {
+            connection = Stacks.await(rnic.connect(options.address(), qp, mpa.applyTo(options.wire().connect())
+                    .ird(ird).ord(ord).eventListener((event, q, c, cause) -> {
                         debug("cma_event type %s", event);
                         if (event == CmEvent.DISCONNECTED) {
                             err.println("client DISCONNECT EVENT...");
@@ -57,6 +64,7 @@ final class RpingClient extends RpingSession {
         }
         state = RpingState.CONNECTED;
         debug("rdma_connect successful");
+        debugParameters();
         try {
             pings();
         } finally {
@@ -71,12 +79,12 @@ final class RpingClient extends RpingSession {
         for (long ping = 0; options.count() == 0 || ping < options.count(); ping++) {
             state = RpingState.RDMA_READ_ADV;
             RpingData.fill(source, size, ping);
-            advertise(start.address(), start.stag().value(), size);
+            verbs.sendAdvert(RpingVerbs.Advert.SOURCE, new RpingAdvert(start.address(), start.stag().value(), size), 1);
             if (await(CompletionOpcode.RECV, RpingState.RDMA_WRITE_ADV) == null) {
                 throw new RpingFailure(waitFailed(RpingState.RDMA_WRITE_ADV));
             }
             state = RpingState.RDMA_WRITE_ADV;
-            advertise(rdma.address(), rdma.stag().value(), size);
+            verbs.sendAdvert(RpingVerbs.Advert.SINK, new RpingAdvert(rdma.address(), rdma.stag().value(), size), 1);
             if (await(CompletionOpcode.RECV, RpingState.RDMA_WRITE_COMPLETE) == null) {
                 throw new RpingFailure(waitFailed(RpingState.RDMA_WRITE_COMPLETE));
             }
@@ -95,10 +103,4 @@ final class RpingClient extends RpingSession {
         return a.duplicate().limit(size).mismatch(b.duplicate().limit(size)) >= 0;
     }
 
-    private void advertise(long address, int rkey, int length) throws VerbsException {
-        RpingAdvert advert = new RpingAdvert(address, rkey, length);
-        advert.writeTo(send.buffer());
-        debug("%s", advert);
-        postSend();
-    }
 }

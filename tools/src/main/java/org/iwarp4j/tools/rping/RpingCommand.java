@@ -6,6 +6,8 @@ import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.util.concurrent.Callable;
 import org.iwarp4j.tools.IwarpCommand;
+import org.iwarp4j.tools.cli.ConnectionOptions;
+import org.iwarp4j.tools.cli.ResponderOptions;
 import org.iwarp4j.tools.cli.Stacks;
 import org.iwarp4j.tools.cli.WireOptions;
 import picocli.CommandLine;
@@ -81,6 +83,20 @@ public final class RpingCommand implements Callable<Integer> {
     @Mixin
     WireOptions wire;
 
+    @Mixin
+    ConnectionOptions connection;
+
+    @Mixin
+    ResponderOptions responder;
+
+    @Option(names = "--inject", paramLabel = "FAULT", converter = RpingInjection.Converter.class,
+            description = "provoke a protocol error, to see both sides report the Terminate and tear down: "
+                    + "bad-stag (server: RDMA Write to a wrong STag), read-beyond (server: RDMA Read past the "
+                    + "peer's region), no-recv (a Send the peer has no receive for); peer-bad-stag, peer-read-beyond "
+                    + "(client: adverts that make the peer's Write/Read fail here), peer-no-recv (a receive not "
+                    + "re-posted, so the peer's Send fails here)")
+    RpingInjection inject;
+
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help and exit")
     boolean help;
 
@@ -105,13 +121,24 @@ public final class RpingCommand implements Callable<Integer> {
         if (role.client && address == null) {
             throw new CommandLine.ParameterException(cl, "the client needs the server's address: -a ADDR");
         }
+        connection.validate(cl);
+        responder.validate(cl);
+        if (role.client && (responder.reject() || responder.requiredOrd() > 0)) {
+            throw new CommandLine.ParameterException(cl, "--reject, --reject-data and --required-ord are server options");
+        }
+        if (inject != null && !inject.allowedFor(role.server)) {
+            throw new CommandLine.ParameterException(cl, "--inject " + inject.cliName + " is for the "
+                    + (role.server ? "client" : "server") + " (the " + (role.server ? "server" : "client")
+                    + " does no such operation)");
+        }
         InetSocketAddress socketAddress;
         try {
             socketAddress = new InetSocketAddress(InetAddress.getByName(address == null ? "0.0.0.0" : address), port);
         } catch (UnknownHostException e) {
             throw new CommandLine.ParameterException(cl, "getaddrinfo failed - invalid hostname or IP address: " + address);
         }
-        RpingOptions options = new RpingOptions(socketAddress, count, size, verbose, validate, debug, wire);
+        RpingOptions options = new RpingOptions(socketAddress, count, size, verbose, validate, debug, wire, connection,
+                responder, inject);
         try {
             if (role.server) {
                 try (RpingServer server = new RpingServer(options, out, err)) {

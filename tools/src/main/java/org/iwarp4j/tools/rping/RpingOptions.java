@@ -1,6 +1,8 @@
 package org.iwarp4j.tools.rping;
 
 import java.net.InetSocketAddress;
+import org.iwarp4j.tools.cli.ConnectionOptions;
+import org.iwarp4j.tools.cli.ResponderOptions;
 import org.iwarp4j.tools.cli.WireOptions;
 
 /**
@@ -12,7 +14,10 @@ import org.iwarp4j.tools.cli.WireOptions;
  * @param verbose  print the ping data ({@code -v})
  * @param validate the client compares what came back with what it sent ({@code -V})
  * @param debug    rping's debug lines ({@code -d})
- * @param wire     MPA settings and capture
+ * @param wire       MPA framing settings and capture
+ * @param connection MPA connection parameters (revision, peer-to-peer, IRD/ORD, private data, nudge)
+ * @param responder  the server's reject options
+ * @param inject     the protocol error to provoke ({@code --inject}), or {@code null}
  */
 record RpingOptions(InetSocketAddress address, long count, int size, boolean verbose, boolean validate, boolean debug,
-                    WireOptions wire) {}
+                    WireOptions wire, ConnectionOptions connection, ResponderOptions responder, RpingInjection inject) {}

@@ -2,18 +2,16 @@ package org.iwarp4j.tools.rping;
 
 import java.io.PrintWriter;
 import java.time.Duration;
-import java.util.List;
-import java.util.Set;
+import java.util.HexFormat;
 import java.util.concurrent.CompletableFuture;
+import org.iwarp4j.tools.cli.ConnectionOptions;
 import org.iwarp4j.tools.cli.Stacks;
 import org.iwarp4j.verbs.CompletionOpcode;
-import org.iwarp4j.verbs.SendFlag;
-import org.iwarp4j.verbs.SendWorkRequest;
-import org.iwarp4j.verbs.Stag;
 import org.iwarp4j.verbs.VerbsException;
 import org.iwarp4j.verbs.cm.AcceptOptions;
 import org.iwarp4j.verbs.cm.CmEvent;
 import org.iwarp4j.verbs.cm.ConnectionRequest;
+import org.iwarp4j.verbs.cm.ListenOptions;
 import org.iwarp4j.verbs.cm.Listener;
 
 /**
@@ -28,6 +26,7 @@ final class RpingServer extends RpingSession {
     private static final int MAX_IRD_ORD = 128;
 
     private final CompletableFuture<ConnectionRequest> request = new CompletableFuture<>();
+    private final CompletableFuture<String> autoRejected = new CompletableFuture<>();
 
     RpingServer(RpingOptions options, PrintWriter out, PrintWriter err) throws VerbsException {
         super(options, out, err, "rping-server");
@@ -39,11 +38,15 @@ final class RpingServer extends RpingSession {
     }
 
     void run() throws Exception {
-        Listener listener = rnic.listen(options.address(), options.wire().listen().eventListener((event, q, c, cause) -> {
+        ListenOptions.Builder lb = options.responder().applyTo(options.connection().applyTo(options.wire().listen()));
+        Listener listener = rnic.listen(options.address(), lb.eventListener((event, q, c, cause) -> {
             debug("cma_event type %s", event);
             if (event == CmEvent.DISCONNECTED) {
                 err.println("server DISCONNECT EVENT...");
                 err.flush();
+            } else if (event == CmEvent.REJECTED && c == null) {
+                // --required-ord: MPA rejected the Request itself (RFC 6581 §9.1)
+                autoRejected.complete(Stacks.describe(cause));
             }
         }).build(), r -> {
             // rping serves one connection (no -P): later requests are refused.
@@ -54,10 +57,23 @@ final class RpingServer extends RpingSession {
         debug("rdma_listen on %s", listener.localAddress());
         // Like rping, the listener lives until the end (it also owns the capture file of --pcap).
         try (listener) {
+            CompletableFuture.anyOf(request, autoRejected).get();
+            if (autoRejected.isDone()) {
+                err.println("server: " + autoRejected.get() + " (--required-ord " + options.responder().requiredOrd()
+                        + ")");
+                err.flush();
+                return;
+            }
             ConnectionRequest r = request.get();
             state = RpingState.CONNECT_REQUEST;
-            debug("child cma from %s: MPA revision %d, IRD %d, ORD %d", r.remoteAddress(), r.mpaRevision(), r.ird(),
-                    r.ord());
+            debug("child cma from %s: MPA revision %d, IRD %d, ORD %d, peer-to-peer %s %s, CRC %s, markers %s, "
+                            + "private data %s", r.remoteAddress(), r.mpaRevision(), r.ird(), r.ord(), r.peerToPeer(),
+                    r.offeredRtrTypes(), r.crcRequested(), r.markersRequested(),
+                    HexFormat.of().formatHex(r.privateData()));
+            if (options.responder().reject()) {
+                reject(r);
+                return;
+            }
             accept(r);
             try {
                 serve();
@@ -73,20 +89,33 @@ final class RpingServer extends RpingSession {
      * RDMA Read the client as many times at once as the client allows.
      */
     private void accept(ConnectionRequest r) throws Exception {
-        int ird = r.ord() >= 0 ? Math.min(r.ord(), MAX_IRD_ORD) : 1;
-        int ord = r.ird() >= 0 ? Math.min(r.ird(), MAX_IRD_ORD) : 1;
+        ConnectionOptions mpa = options.connection();
+        int ird = mpa.ird(r.ord() >= 0 ? Math.min(r.ord(), MAX_IRD_ORD) : 1);
+        int ord = mpa.ord(r.ird() >= 0 ? Math.min(r.ird(), MAX_IRD_ORD) : 1);
         qp = createQueuePair(Math.max(ird, 1), Math.max(ord, 1));
-        postReceive();
+        verbs.postReceive();
         debug("accepting client connection request");
         try {
-            connection = Stacks.await(r.accept(qp, new AcceptOptions(new byte[0], ird, ord)), Duration.ofSeconds(30));
+            connection = Stacks.await(r.accept(qp, new AcceptOptions(mpa.privateData(), ird, ord)),
+                    Duration.ofSeconds(30));
         } catch (Exception e) {
             throw new RpingFailure("connect error: " + Stacks.describe(e));
         }
+        debugParameters();
+        ord = connection.parameters().ord();
         if (ord < 1) {
             throw new RpingFailure("the client offers IRD " + r.ird() + ": the server cannot RDMA Read its ping data "
                     + "(a client needs MPA revision 2 and IRD >= 1, siw-interop.md §B2)");
         }
+    }
+
+    /** {@code --reject}: an MPA Reply with R=1 and the private data asked for (RFC 5044 §7.1.2 rule 2). */
+    private void reject(ConnectionRequest r) throws Exception {
+        byte[] data = options.responder().rejectData();
+        Stacks.await(r.reject(data), Duration.ofSeconds(10));
+        err.println("server: rejected the connection request from " + r.remoteAddress() + " (--reject), private data "
+                + (data.length == 0 ? "none" : HexFormat.of().formatHex(data)));
+        err.flush();
     }
 
     private void serve() throws Exception {
@@ -102,8 +131,7 @@ final class RpingServer extends RpingSession {
             RpingAdvert source = RpingAdvert.readFrom(recv.buffer());
             debug("Received rkey %x addr %x len %d from peer", source.rkey(), source.address(), source.length());
             checkLength(source, size);
-            postRdma(new SendWorkRequest.RdmaRead(rdmaWrId(), List.of(rdma.sge(0, source.length())),
-                    new Stag(source.rkey()), source.address(), Set.of(SendFlag.SIGNALED)));
+            verbs.read(source, source.length());
             debug("server posted rdma read req");
             if (await(CompletionOpcode.RDMA_READ, RpingState.RDMA_READ_COMPLETE) == null) {
                 throw new RpingFailure(waitFailed(RpingState.RDMA_READ_COMPLETE));
@@ -113,7 +141,7 @@ final class RpingServer extends RpingSession {
                 out.println("server ping data: " + RpingData.string(rdma.buffer(), size));
                 out.flush();
             }
-            postSend(); // go ahead: 16 octets of zeros, as rping sends
+            verbs.sendGoAhead(1); // 16 octets of zeros, as rping sends
             debug("server posted go ahead");
 
             if (await(CompletionOpcode.RECV, RpingState.RDMA_WRITE_ADV) == null) {
@@ -124,15 +152,14 @@ final class RpingServer extends RpingSession {
             debug("Received rkey %x addr %x len %d from peer", sink.rkey(), sink.address(), sink.length());
             // rping writes back strlen(rdma_buf) + 1 octets: the string and its NUL.
             int length = Math.min(RpingData.strlen(rdma.buffer(), size) + 1, size);
-            postRdma(new SendWorkRequest.RdmaWrite(rdmaWrId(), List.of(rdma.sge(0, length)),
-                    new Stag(sink.rkey()), sink.address(), Set.of(SendFlag.SIGNALED)));
+            verbs.write(sink, length);
             debug("rdma write from lkey %x laddr %x len %d", rdma.stag().value(), rdma.address(), length);
             if (await(CompletionOpcode.RDMA_WRITE, RpingState.RDMA_WRITE_COMPLETE) == null) {
                 throw new RpingFailure(waitFailed(RpingState.RDMA_WRITE_COMPLETE));
             }
             state = RpingState.RDMA_WRITE_COMPLETE;
             debug("server rdma write complete");
-            postSend();
+            verbs.sendGoAhead(1);
             debug("server posted go ahead");
         }
     }

@@ -10,6 +10,7 @@ import org.iwarp4j.tools.cli.RegisteredBuffer;
 import org.iwarp4j.tools.cli.Stacks;
 import org.iwarp4j.verbs.Access;
 import org.iwarp4j.verbs.CompletionOpcode;
+import org.iwarp4j.verbs.CompletionStatus;
 import org.iwarp4j.verbs.CompletionQueue;
 import org.iwarp4j.verbs.ProtectionDomain;
 import org.iwarp4j.verbs.QueuePair;
@@ -18,6 +19,8 @@ import org.iwarp4j.verbs.ReceiveWorkRequest;
 import org.iwarp4j.verbs.Rnic;
 import org.iwarp4j.verbs.SendFlag;
 import org.iwarp4j.verbs.SendWorkRequest;
+import org.iwarp4j.verbs.Stag;
+import org.iwarp4j.verbs.TerminateInfo;
 import org.iwarp4j.verbs.VerbsException;
 import org.iwarp4j.verbs.WorkCompletion;
 import org.iwarp4j.verbs.cm.Connection;
@@ -51,8 +54,12 @@ abstract class RpingSession implements AutoCloseable {
     final RegisteredBuffer rdma;
     private final ReceiveWorkRequest receiveRequest;
     private final SendWorkRequest sendRequest;
+    /** rping's wire actions: this session's own, or decorated by {@code --inject}. */
+    final RpingVerbs verbs;
     QueuePair qp;
     Connection connection;
+    /** A Terminate this queue pair sent or received ({@code ibv_get_async_event}), e.g. with no request outstanding. */
+    private volatile TerminateInfo terminate;
     volatile RpingState state = RpingState.IDLE;
 
     RpingSession(RpingOptions options, PrintWriter out, PrintWriter err, String name) throws VerbsException {
@@ -74,37 +81,78 @@ abstract class RpingSession implements AutoCloseable {
         }
         this.receiveRequest = ReceiveWorkRequest.of(RECEIVE_WR_ID, recv.sge());
         this.sendRequest = new SendWorkRequest.Send(SEND_WR_ID, List.of(send.sge()), Set.of(SendFlag.SIGNALED));
+        RpingVerbs own = new QueuePairVerbs();
+        this.verbs = options.inject() == null ? own : new FaultInjectingRpingVerbs(own, options.inject(), err);
     }
 
     abstract String role();
 
     /** A queue pair as rping creates it: 16 sends, 2 receives, one SGE, no RFC 7306 (siw has none). */
     QueuePair createQueuePair(int ird, int ord) throws VerbsException {
-        return pd.createQueuePair(QueuePairConfig.builder(cq, cq).maxSendWr(SEND_QUEUE_DEPTH).maxRecvWr(2)
+        QueuePair q = pd.createQueuePair(QueuePairConfig.builder(cq, cq).maxSendWr(SEND_QUEUE_DEPTH).maxRecvWr(2)
                 .maxSge(1).maxInlineData(0).ird(ird).ord(ord).rfc7306(false).build());
+        q.onAsyncEvent(e -> {
+            if (e.terminate() != null) {
+                terminate = e.terminate();
+            }
+            debug("async event %s: %s", e.type(), e.detail());
+        });
+        return q;
     }
 
-    void postReceive() throws VerbsException {
-        qp.postReceive(receiveRequest);
-    }
+    /** rping's wire actions on this session's queue pair and buffers, unchanged. */
+    private final class QueuePairVerbs implements RpingVerbs {
+        @Override
+        public void postReceive() throws VerbsException {
+            qp.postReceive(receiveRequest);
+        }
 
-    /** Sends the 16 octets of the send buffer (an advert, or zeros as the server's go-ahead). */
-    void postSend() throws VerbsException {
-        qp.postSend(sendRequest);
-    }
+        @Override
+        public void sendAdvert(Advert which, RpingAdvert advert, int copies) throws VerbsException {
+            advert.writeTo(send.buffer());
+            debug("%s", advert);
+            post(copies);
+        }
 
-    void postRdma(SendWorkRequest request) throws VerbsException {
-        qp.postSend(request);
-    }
+        /** 16 octets of zeros, as rping sends (the send buffer is never written by the server). */
+        @Override
+        public void sendGoAhead(int copies) throws VerbsException {
+            post(copies);
+        }
 
-    long rdmaWrId() {
-        return RDMA_WR_ID;
+        private void post(int copies) throws VerbsException {
+            if (copies == 1) {
+                qp.postSend(sendRequest);
+            } else {
+                qp.postSend(java.util.Collections.nCopies(copies, sendRequest));
+            }
+        }
+
+        @Override
+        public void read(RpingAdvert source, int length) throws VerbsException {
+            qp.postSend(new SendWorkRequest.RdmaRead(RDMA_WR_ID, List.of(rdma.sge(0, length)),
+                    new Stag(source.rkey()), source.address(), Set.of(SendFlag.SIGNALED)));
+        }
+
+        @Override
+        public void write(RpingAdvert sink, int length) throws VerbsException {
+            qp.postSend(new SendWorkRequest.RdmaWrite(RDMA_WR_ID, List.of(rdma.sge(0, length)),
+                    new Stag(sink.rkey()), sink.address(), Set.of(SendFlag.SIGNALED)));
+        }
     }
 
     void debug(String format, Object... args) {
         if (options.debug()) {
             out.printf(format + "%n", args);
             out.flush();
+        }
+    }
+
+    /** {@code -d}: what MPA negotiated for the connection. */
+    void debugParameters() {
+        if (connection != null) {
+            debug("connection %s -> %s: %s", connection.localAddress(), connection.remoteAddress(),
+                    Stacks.describe(connection.parameters()));
         }
     }
 
@@ -121,16 +169,25 @@ abstract class RpingSession implements AutoCloseable {
             WorkCompletion wc = waiter.next(1, TimeUnit.SECONDS);
             if (wc == null) {
                 if (connection != null && connection.closeFuture().toCompletableFuture().isDone()) {
+                    TerminateInfo t = terminate;
+                    if (t != null) {
+                        // nothing was outstanding to carry it (e.g. the receive we did not re-post)
+                        state = RpingState.ERROR;
+                        throw new RpingFailure("connection terminated while waiting for " + waitingFor + " ("
+                                + t + ")");
+                    }
                     state = RpingState.DISCONNECTED; // closed and nothing left to flush
                     return null;
                 }
                 continue;
             }
             if (!wc.isSuccess()) {
-                if (wc.status().isFlush()) {
-                    state = RpingState.DISCONNECTED;
+                if (wc.status() == CompletionStatus.WORK_REQUEST_FLUSHED && wc.terminate() == null) {
+                    state = RpingState.DISCONNECTED; // an orderly disconnect (FIN or RST, siw-interop §G)
                     return null;
                 }
+                // A Terminate either way (RFC 5040 §5.4: always fatal) or a failed connection is no disconnect:
+                // name it, with the Terminate's layer, type and code (interop/FINDINGS.md J4).
                 state = RpingState.ERROR;
                 throw new RpingFailure("cq completion failed status " + wc.status()
                         + (wc.terminate() == null ? "" : " (" + wc.terminate() + ")"));
@@ -145,7 +202,7 @@ abstract class RpingSession implements AutoCloseable {
                         state = RpingState.ERROR;
                         throw new RpingFailure("Received bogus data, size " + wc.byteLength());
                     }
-                    postReceive();
+                    verbs.postReceive();
                 }
                 default -> {
                     state = RpingState.ERROR;

@@ -37,6 +37,14 @@ import java.util.function.Predicate;
  *                          acceptable. When it is not, the Initiator leaves MPA without sending anything
  *                          (RFC 5044 §7.1.2 rule 3, MPA-37), the connect fails with
  *                          {@link CmEvent#CONNECT_ERROR} and the TCP connection is closed. Default: accept any.
+ * @param firstFpduNudge    {@link Duration#ZERO} (default): off. Otherwise, if nothing at all arrives from the
+ *                          Responder within this time after our first FPDU went out, send one zero-length RDMA
+ *                          Write (STag 1, TO 0). RFC 5041 §5.2 [DDP-20] forbids checking a zero-length tagged
+ *                          segment and RFC 5040 §5.1 delivers nothing for a Write, so this is a no-op at every
+ *                          conforming peer; at a Linux siw Responder it releases a first FPDU that siw's accept
+ *                          race left unread in its socket (the FPDU arrived between siw's Reply and the switch of
+ *                          its socket to the queue pair; any later octets make siw read both;
+ *                          interop/FINDINGS.md M15). Sent at most once per connection.
  *
  * <p>Octets that arrive together with an accepting Reply, before the Initiator sent its first FPDU, are
  * kept and read as FPDUs (RFC 5044 §7.1.2 rule 4 forbids the Responder to send them, but a Linux siw
@@ -47,7 +55,7 @@ public record ConnectOptions(byte[] privateData, int mpaRevision, boolean crc, b
                              int ird, int ord, Duration connectTimeout, Duration mpaStartupTimeout,
                              Duration disconnectTimeout, int emss, int receiveUlpduLimit, Path pcapFile,
                              TerminateLayout peerTerminateLayout, CmEventListener eventListener,
-                             Predicate<byte[]> replyPrivateDataCheck) {
+                             Predicate<byte[]> replyPrivateDataCheck, Duration firstFpduNudge) {
 
     public ConnectOptions {
         if (mpaRevision != 1 && mpaRevision != 2) {
@@ -64,6 +72,10 @@ public record ConnectOptions(byte[] privateData, int mpaRevision, boolean crc, b
         Objects.requireNonNull(peerTerminateLayout, "peerTerminateLayout");
         Objects.requireNonNull(eventListener, "eventListener");
         Objects.requireNonNull(replyPrivateDataCheck, "replyPrivateDataCheck");
+        Objects.requireNonNull(firstFpduNudge, "firstFpduNudge (Duration.ZERO = off)");
+        if (firstFpduNudge.isNegative()) {
+            throw new IllegalArgumentException("firstFpduNudge must not be negative: " + firstFpduNudge);
+        }
     }
 
     static void positive(String name, Duration d) {
@@ -104,10 +116,11 @@ public record ConnectOptions(byte[] privateData, int mpaRevision, boolean crc, b
         b.peerTerminateLayout = peerTerminateLayout;
         b.eventListener = eventListener;
         b.replyPrivateDataCheck = replyPrivateDataCheck;
+        b.firstFpduNudge = firstFpduNudge;
         return b;
     }
 
-    /** Defaults: rev 2, CRC on, no markers, client-server, timeouts 10 s / 10 s / 5 s. */
+    /** Defaults: rev 2, CRC on, no markers, client-server, timeouts 10 s / 10 s / 5 s, no first-FPDU nudge. */
     public static final class Builder {
         private byte[] privateData = new byte[0];
         private int mpaRevision = 2;
@@ -125,6 +138,7 @@ public record ConnectOptions(byte[] privateData, int mpaRevision, boolean crc, b
         private TerminateLayout peerTerminateLayout = TerminateLayout.RFC;
         private CmEventListener eventListener = CmEventListener.NONE;
         private Predicate<byte[]> replyPrivateDataCheck = pd -> true;
+        private Duration firstFpduNudge = Duration.ZERO;
 
         private Builder() {}
 
@@ -144,11 +158,13 @@ public record ConnectOptions(byte[] privateData, int mpaRevision, boolean crc, b
         public Builder peerTerminateLayout(TerminateLayout v) { peerTerminateLayout = v; return this; }
         public Builder eventListener(CmEventListener v) { eventListener = v; return this; }
         public Builder replyPrivateDataCheck(Predicate<byte[]> v) { replyPrivateDataCheck = v; return this; }
+        /** See {@link ConnectOptions#firstFpduNudge()}; {@link Duration#ZERO} turns it off. */
+        public Builder firstFpduNudge(Duration v) { firstFpduNudge = v; return this; }
 
         public ConnectOptions build() {
             return new ConnectOptions(privateData, mpaRevision, crc, markers, rtrTypes, ird, ord, connectTimeout,
                     mpaStartupTimeout, disconnectTimeout, emss, receiveUlpduLimit, pcapFile, peerTerminateLayout,
-                    eventListener, replyPrivateDataCheck);
+                    eventListener, replyPrivateDataCheck, firstFpduNudge);
         }
     }
 }

@@ -1,9 +1,13 @@
 package org.iwarp4j.verbs.cm;
 
+import org.iwarp4j.mpa.MpaConfig;
+import org.iwarp4j.mpa.RtrType;
 import org.iwarp4j.rdmap.terminate.TerminateLayout;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.EnumSet;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -24,10 +28,16 @@ import java.util.Objects;
  * @param peerTerminateLayout how to read an ambiguous Terminate control word from peers (see
  *                          {@link ConnectOptions#peerTerminateLayout()})
  * @param eventListener     hears the {@link CmEvent}s of the listener's connections
+ * @param rtrTypes          the RTR types this Responder supports in peer-to-peer mode, most preferred first
+ *                          (RFC 6581 §9.2: the Reply sets each offered one it supports, else its most
+ *                          preferred); default Write, Read, Send
+ * @param requiredOrd       reject (R=1 with this ORD in the Reply, RFC 6581 §9.1) a Request whose IRD is below
+ *                          it; 0 (default) never rejects for that
  */
 public record ListenOptions(int backlog, int mpaRevision, boolean crc, boolean markers, Duration mpaStartupTimeout,
                             Duration disconnectTimeout, int emss, int receiveUlpduLimit, Path pcapFile,
-                            TerminateLayout peerTerminateLayout, CmEventListener eventListener) {
+                            TerminateLayout peerTerminateLayout, CmEventListener eventListener,
+                            List<RtrType> rtrTypes, int requiredOrd) {
 
     public ListenOptions {
         if (backlog < 1) {
@@ -40,6 +50,13 @@ public record ListenOptions(int backlog, int mpaRevision, boolean crc, boolean m
         ConnectOptions.positive("disconnectTimeout", disconnectTimeout);
         Objects.requireNonNull(peerTerminateLayout, "peerTerminateLayout");
         Objects.requireNonNull(eventListener, "eventListener");
+        rtrTypes = List.copyOf(rtrTypes);
+        if (rtrTypes.isEmpty() || EnumSet.copyOf(rtrTypes).size() != rtrTypes.size()) {
+            throw new IllegalArgumentException("rtrTypes must list at least one type, each once: " + rtrTypes);
+        }
+        if (requiredOrd < 0 || requiredOrd > 0x3FFF) {
+            throw new IllegalArgumentException("requiredOrd must be 0..0x3FFF: " + requiredOrd);
+        }
     }
 
     public static Builder builder() {
@@ -50,7 +67,10 @@ public record ListenOptions(int backlog, int mpaRevision, boolean crc, boolean m
         return builder().build();
     }
 
-    /** Defaults: backlog 128, rev 2, CRC on, no markers, 10 s startup, 5 s disconnect. */
+    /**
+     * Defaults: backlog 128, rev 2, CRC on, no markers, 10 s startup, 5 s disconnect, RTR types Write, Read,
+     * Send, no required ORD.
+     */
     public static final class Builder {
         private int backlog = 128;
         private int mpaRevision = 2;
@@ -63,6 +83,8 @@ public record ListenOptions(int backlog, int mpaRevision, boolean crc, boolean m
         private Path pcapFile;
         private TerminateLayout peerTerminateLayout = TerminateLayout.RFC;
         private CmEventListener eventListener = CmEventListener.NONE;
+        private List<RtrType> rtrTypes = MpaConfig.defaults().rtrTypes();
+        private int requiredOrd;
 
         private Builder() {}
 
@@ -77,10 +99,12 @@ public record ListenOptions(int backlog, int mpaRevision, boolean crc, boolean m
         public Builder pcapFile(Path v) { pcapFile = v; return this; }
         public Builder peerTerminateLayout(TerminateLayout v) { peerTerminateLayout = v; return this; }
         public Builder eventListener(CmEventListener v) { eventListener = v; return this; }
+        public Builder rtrTypes(RtrType... v) { rtrTypes = List.of(v); return this; }
+        public Builder requiredOrd(int v) { requiredOrd = v; return this; }
 
         public ListenOptions build() {
             return new ListenOptions(backlog, mpaRevision, crc, markers, mpaStartupTimeout, disconnectTimeout, emss,
-                    receiveUlpduLimit, pcapFile, peerTerminateLayout, eventListener);
+                    receiveUlpduLimit, pcapFile, peerTerminateLayout, eventListener, rtrTypes, requiredOrd);
         }
     }
 }

@@ -20,6 +20,12 @@ import io.netty.util.ReferenceCountUtil;
  * the channel's void promise ends a packet; so do a flush and reaching {@link #MAX_PACKET} octets (the
  * most an IPv4 packet of the capture can carry). Costs one {@link CompositeByteBuf} per FPDU: a debugging
  * aid, never on the uncaptured path.
+ *
+ * <p>A buffer is handed to the capture with its reader index at 0: Netty 4.2.18's {@code PcapWriteHandler}
+ * records {@code buf.slice(0, readableBytes)}, absolute indexes, so a buffer framed in place (its first
+ * readable octet behind headroom, {@code FpduWriter}) was recorded shifted by its reader index while the
+ * socket sent the right octets. A buffer that does not start at 0 goes on as its {@link ByteBuf#slice()}
+ * (same memory and reference count, reader index 0).
  */
 final class PcapPacketCoalescer extends ChannelOutboundHandlerAdapter {
 
@@ -47,7 +53,7 @@ final class PcapPacketCoalescer extends ChannelOutboundHandlerAdapter {
             return;
         }
         if (pending == null) {
-            ctx.write(buf, promise);
+            ctx.write(buf.readerIndex() == 0 ? buf : buf.slice(), promise);
             return;
         }
         pending.addComponent(true, buf);

@@ -14,6 +14,7 @@ import org.iwarp4j.mpa.MpaError;
 import org.iwarp4j.mpa.MpaException;
 import org.iwarp4j.mpa.MpaParameters;
 import org.iwarp4j.mpa.MpaRejection;
+import org.iwarp4j.mpa.frame.EnhancedConnectionData;
 import org.iwarp4j.mpa.netty.FpduEncoder;
 import org.iwarp4j.mpa.netty.MpaConnectRequest;
 import org.iwarp4j.mpa.netty.MpaEstablishedEvent;
@@ -25,6 +26,7 @@ import org.iwarp4j.rdmap.stream.RdmapStreamState;
 import org.iwarp4j.rdmap.stream.RtrType;
 import org.iwarp4j.rdmap.terminate.TerminateCause;
 import org.iwarp4j.rdmap.terminate.TerminateLayout;
+import org.iwarp4j.rdmap.wire.RdmapOpcode;
 import org.iwarp4j.verbs.AsyncEvent;
 import org.iwarp4j.verbs.QueuePairState;
 import org.iwarp4j.verbs.cm.CmEvent;
@@ -68,6 +70,8 @@ final class QueuePairHandler extends ChannelDuplexHandler {
     private final java.util.function.Predicate<byte[]> replyPrivateDataCheck;
     private final CompletableFuture<Void> disconnected = new CompletableFuture<>();
     private final Runnable pumpTask = this::pump;
+    /** Initiator: the first-FPDU nudge ({@link org.iwarp4j.verbs.cm.ConnectOptions#firstFpduNudge()}), ZERO = off. */
+    private final Duration firstFpduNudge;
 
     private QueuePairImpl qp;
     private CompletableFuture<Connection> established;
@@ -89,14 +93,18 @@ final class QueuePairHandler extends ChannelDuplexHandler {
     private boolean gracefulFinishing;
     private boolean transportError;
     private boolean announced;
+    /** Something arrived from the peer after Full Operation. */
+    private boolean receivedAny;
+    private boolean nudgeArmed;
 
     /** An Initiator's handler for {@code qp}; {@code result} completes at ESTABLISHED. */
     QueuePairHandler(RnicImpl rnic, QueuePairImpl qp, CompletableFuture<Connection> result, Duration disconnectTimeout,
                      TerminateLayout peerTerminateLayout, CmEventListener events,
-                     java.util.function.Predicate<byte[]> replyPrivateDataCheck) {
+                     java.util.function.Predicate<byte[]> replyPrivateDataCheck, Duration firstFpduNudge) {
         this.rnic = rnic;
         this.replyPrivateDataCheck = replyPrivateDataCheck;
         this.role = Role.INITIATOR;
+        this.firstFpduNudge = firstFpduNudge;
         this.qp = qp;
         this.established = result;
         this.disconnectTimeout = disconnectTimeout;
@@ -114,6 +122,7 @@ final class QueuePairHandler extends ChannelDuplexHandler {
         this.peerTerminateLayout = listener.options().peerTerminateLayout();
         this.events = listener.options().eventListener();
         this.replyPrivateDataCheck = null;
+        this.firstFpduNudge = Duration.ZERO;
     }
 
     QueuePairImpl queuePair() {
@@ -240,6 +249,17 @@ final class QueuePairHandler extends ChannelDuplexHandler {
 
     private void onRejected(MpaRejection rejection) {
         if (role == Role.RESPONDER) {
+            if (request == null) {
+                // MPA rejected the Request itself before any user saw it: RFC 6581 §9.1, the Initiator's IRD
+                // is below the ORD this listener requires (the Reply carries that ORD). Tell the listener's
+                // user, as librdmacm reports a reject, and close once the Reply is out.
+                EnhancedConnectionData q = rejection.request().enhancedData();
+                fire(CmEvent.REJECTED, null, new ConnectionRejectedException("rejected the connection request from "
+                        + ctx.channel().remoteAddress() + ": its IRD " + (q == null ? "?" : q.ird())
+                        + " is below the required ORD " + rejection.responderOrd() + " (RFC 6581 §9.1)",
+                        rejection.replyPrivateData(), rejection.responderIrd(), rejection.responderOrd()));
+                ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+            }
             return; // we rejected; ConnectionRequestImpl closes once the Reply is written
         }
         qp.flushUnstarted();
@@ -278,6 +298,7 @@ final class QueuePairHandler extends ChannelDuplexHandler {
     @Override
     public void channelRead(ChannelHandlerContext c, Object msg) {
         if (stream != null && msg instanceof ByteBuf ulpdu) {
+            receivedAny = true;
             stream.receive(ulpdu);
         } else {
             ReferenceCountUtil.release(msg);
@@ -353,6 +374,9 @@ final class QueuePairHandler extends ChannelDuplexHandler {
 
     /** Flushes the segments written since the last flush; their completion is one promise (in order). */
     private void flushBatch() {
+        if (batch > 0) {
+            armNudge();
+        }
         if (batch == 0) {
             if (closeAfterFlush) {
                 closeAfterFlush = false;
@@ -371,6 +395,33 @@ final class QueuePairHandler extends ChannelDuplexHandler {
             written.addListener(ChannelFutureListener.CLOSE);
         }
         ctx.flush();
+    }
+
+    /**
+     * Initiator with a first-FPDU nudge: once our first FPDUs are on their way, if the peer stays silent for
+     * the nudge time, one zero-length RDMA Write follows them (interop/FINDINGS.md M15: a Linux siw
+     * Responder may leave an FPDU that arrived between its Reply and the switch of its socket to the queue
+     * pair unread until more octets arrive; a zero-length tagged segment is never checked and delivers
+     * nothing, RFC 5041 §5.2 [DDP-20], RFC 5040 §5.1).
+     */
+    private void armNudge() {
+        if (nudgeArmed || role != Role.INITIATOR || firstFpduNudge.isZero() || receivedAny) {
+            return;
+        }
+        nudgeArmed = true;
+        ctx.executor().schedule(this::nudge, firstFpduNudge.toNanos(), TimeUnit.NANOSECONDS);
+    }
+
+    private void nudge() {
+        if (receivedAny || closing != Closing.NONE || !ctx.channel().isActive() || stream == null
+                || stream.state() != RdmapStreamState.OPERATIONAL) {
+            return;
+        }
+        if (stream.sendZeroLengthWrite()) {
+            LOG.info("{}: nothing arrived within {} ms of our first FPDU: sent a zero-length RDMA Write (first-FPDU"
+                    + " nudge; Linux siw accept race, interop FINDINGS M15)", ctx.channel(), firstFpduNudge.toMillis());
+            pump();
+        }
     }
 
     private void batchWritten(int segments, io.netty.util.concurrent.Future<?> f) {
@@ -426,6 +477,9 @@ final class QueuePairHandler extends ChannelDuplexHandler {
     @Override
     public void exceptionCaught(ChannelHandlerContext c, Throwable cause) {
         if (cause instanceof MpaException e && stream != null) {
+            if (acceptUnverifiedSetupTerminate(e)) {
+                return;
+            }
             TerminateCause tc = switch (e.error()) {
                 case CRC_ERROR -> TerminateCause.MPA_CRC_ERROR;
                 case MARKER_MISMATCH -> TerminateCause.MPA_MARKER_MISMATCH;
@@ -458,6 +512,37 @@ final class QueuePairHandler extends ChannelDuplexHandler {
             c.close();
         }
     }
+
+    /**
+     * Linux siw sends its RFC 6581 setup Terminate (2/0/06, 2/0/07: the Initiator's first FPDU) with a CRC field
+     * of zero even when the Reply negotiated CRC (interop FINDINGS M17). Reported as a CRC error, the peer's
+     * reason would be lost. So a first FPDU from the peer that failed its CRC with a zero CRC field and is a
+     * Terminate (untagged, RDMAP opcode 7, RFC 5040 §4.8) is taken as the peer's Terminate. Nothing else is
+     * accepted unverified, and a Terminate only ever ends the stream (RFC 5040 §5.4): the connection goes down
+     * either way, now with the reason the peer gave.
+     */
+    private boolean acceptUnverifiedSetupTerminate(MpaException e) {
+        MpaException.UnverifiedFpdu f = e.unverifiedFpdu();
+        if (f == null || receivedAny || f.crcField() != 0) {
+            return false;
+        }
+        byte[] u = f.ulpdu();
+        boolean terminate = u.length >= UNTAGGED_TERMINATE_MIN && (u[0] & 0x80) == 0
+                && (u[1] & 0x0F) == RdmapOpcode.TERMINATE.code();
+        if (!terminate) {
+            return false;
+        }
+        LOG.info("{}: the peer's first FPDU failed its CRC with a zero CRC field and is a Terminate: taken as the"
+                + " peer's Terminate (Linux siw sends its setup Terminate without CRC, interop FINDINGS M17)",
+                ctx.channel());
+        receivedAny = true;
+        stream.receive(ctx.alloc().buffer(u.length).writeBytes(u));
+        pump();
+        return true;
+    }
+
+    /** An untagged DDP header (18 octets) and the Terminate control word (4). */
+    private static final int UNTAGGED_TERMINATE_MIN = 22;
 
     void completionQueueOverflowed() {
         ChannelHandlerContext c = ctx;

@@ -160,6 +160,20 @@ final class QueuePairImpl implements QueuePair {
     }
 
     @Override
+    public void postSend(java.util.List<SendWorkRequest> requests) throws VerbsException {
+        Objects.requireNonNull(requests, "requests");
+        try {
+            for (SendWorkRequest request : requests) {
+                Objects.requireNonNull(request, "request");
+                checkSendState(request);
+                reserveAndOffer(builder.build(request, false));
+            }
+        } finally {
+            wake(); // one drain for the whole chain: its requests reach RDMAP in one pump
+        }
+    }
+
+    @Override
     public PreparedSend prepare(SendWorkRequest request) throws VerbsException {
         Objects.requireNonNull(request, "request");
         SendPost post = builder.build(request, true);
@@ -207,6 +221,11 @@ final class QueuePairImpl implements QueuePair {
     }
 
     private void enqueue(SendPost post) throws VerbsException {
+        reserveAndOffer(post);
+        wake();
+    }
+
+    private void reserveAndOffer(SendPost post) throws VerbsException {
         int slots = post.slots();
         while (true) {
             int used = sendUsed.get();
@@ -224,7 +243,6 @@ final class QueuePairImpl implements QueuePair {
             post.releaseData();
             throw new IllegalStateException("send hand-over queue full with " + sendUsed.get() + " slots in use");
         }
-        wake();
     }
 
     @Override

@@ -255,6 +255,8 @@ public final class RnicImpl implements Rnic {
                 .startupTimeout(options.mpaStartupTimeout())
                 .emss(options.emss())
                 .receiveUlpduLimit(options.receiveUlpduLimit())
+                .rtrTypes(options.rtrTypes())
+                .requiredOrd(options.requiredOrd())
                 .autoAccept(false)
                 .build();
         SharedPcapFile sharedPcap = pcap == null ? null : new SharedPcapFile(pcap);
@@ -343,7 +345,8 @@ public final class RnicImpl implements Rnic {
         InetSocketAddress target = address.isUnresolved()
                 ? new InetSocketAddress(address.getHostString(), address.getPort()) : address;
         QueuePairHandler handler = new QueuePairHandler(this, qp, result, options.disconnectTimeout(),
-                options.peerTerminateLayout(), options.eventListener(), options.replyPrivateDataCheck());
+                options.peerTerminateLayout(), options.eventListener(), options.replyPrivateDataCheck(),
+                options.firstFpduNudge());
         qp.bind(loop, handler);
         Path pcapFile = options.pcapFile();
         Bootstrap b = new Bootstrap()

@@ -8,6 +8,14 @@ import io.netty.buffer.ByteBufUtil;
 import io.netty.channel.ChannelPromise;
 import io.netty.channel.VoidChannelPromise;
 import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.handler.pcap.PcapWriteHandler;
+import java.io.ByteArrayOutputStream;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The capture sees one packet per gathered write: parts with void promises join the part that ends them. */
@@ -100,5 +108,54 @@ class PcapPacketCoalescerTest {
         ch.pipeline().removeFirst();
         assertThat(part.refCnt()).isZero();
         ch.finish();
+    }
+
+    @Test
+    void aBufferFramedBehindHeadroomIsCapturedFromItsReaderIndex() {
+        // An FPDU framed in place: 4 octets of headroom the socket never sends, then the 12 octets that go out.
+        ByteArrayOutputStream file = new ByteArrayOutputStream();
+        EmbeddedChannel ch = new EmbeddedChannel();
+        ch.pipeline().addLast(PcapWriteHandler.builder()
+                .forceTcpChannel(new InetSocketAddress("127.0.0.1", 1), new InetSocketAddress("127.0.0.1", 2), false)
+                .build(file));
+        ch.pipeline().addLast(new PcapPacketCoalescer());
+        ByteBuf frame = ByteBufAllocator.DEFAULT.directBuffer(16);
+        frame.writeInt(0xEEEEEEEE);
+        for (int i = 1; i <= 12; i++) {
+            frame.writeByte(i);
+        }
+        frame.readerIndex(4);
+        ch.writeAndFlush(frame);
+        ByteBuf sent = ch.readOutbound();
+        try {
+            assertThat(ByteBufUtil.getBytes(sent)).containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12);
+        } finally {
+            sent.release();
+        }
+        assertThat(frame.refCnt()).isZero();
+        ch.finishAndReleaseAll();
+        assertThat(tcpPayloads(file.toByteArray()))
+                .containsExactly(new byte[] {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12});
+    }
+
+    /** The non-empty TCP payloads of a pcap file (Ethernet, IPv4 with a 20-octet header, TCP). */
+    private static List<byte[]> tcpPayloads(byte[] pcap) {
+        ByteBuffer in = ByteBuffer.wrap(pcap).order(pcap[0] == (byte) 0xA1 ? ByteOrder.BIG_ENDIAN : ByteOrder.LITTLE_ENDIAN);
+        in.position(24);
+        List<byte[]> out = new ArrayList<>();
+        while (in.remaining() >= 16) {
+            in.position(in.position() + 8);
+            int caplen = in.getInt();
+            in.getInt();
+            int start = in.position();
+            int ip = start + 14;
+            int tcp = ip + (pcap[ip] & 0x0F) * 4;
+            int data = tcp + ((pcap[tcp + 12] & 0xF0) >> 4) * 4;
+            if (data < start + caplen) {
+                out.add(Arrays.copyOfRange(pcap, data, start + caplen));
+            }
+            in.position(start + caplen);
+        }
+        return out;
     }
 }
