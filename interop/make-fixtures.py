@@ -123,7 +123,7 @@ IWARP_FIXTURES = [
      "read size), with a valid CRC32c"),
     ("siw-term-iwarp-send-no-recv", "iwarp-err-send-no-recv-to-siw", ("siw", "terminate", 0),
      "siw's Terminate for iwarp's second go-ahead Send (no receive posted): DDP/2/0x02, M D, valid CRC32c"),
-    ("siw-term-setup-no-crc", "iwarp-mpa-from-siw-p2p-send-rtr", ("siw", "terminate", 0),
+    ("siw-term-mpa-setup-no-crc", "iwarp-mpa-from-siw-p2p-send-rtr", ("siw", "terminate", 0),
      "siw Initiator's Terminate 2/0/07 (iwarp's Reply allowed only the Send RTR) as its first FPDU: CRC field "
      "ZERO although the Reply negotiated CRC (M17)"),
 ]

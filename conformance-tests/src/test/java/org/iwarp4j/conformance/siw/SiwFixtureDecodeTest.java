@@ -7,6 +7,8 @@ import org.iwarp4j.conformance.Requirement;
 import org.iwarp4j.conformance.support.Bytes;
 import org.iwarp4j.conformance.support.SiwFixtures;
 import org.iwarp4j.conformance.support.SiwFixtures.Fixture;
+import org.iwarp4j.mpa.MpaError;
+import org.iwarp4j.mpa.MpaException;
 import org.iwarp4j.mpa.fpdu.FpduReader;
 import org.iwarp4j.mpa.frame.MpaFrame;
 import org.iwarp4j.mpa.frame.MpaFrameCodec;
@@ -23,6 +25,7 @@ import java.util.HexFormat;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Issue 5, part (a), for the {@code .vec} fixtures the lab cut out of its captures: each siw MPA frame parses
@@ -71,6 +74,19 @@ class SiwFixtureDecodeTest {
             + "and header fields; each siw Terminate decodes (in siw's mirrored layout) to the cause siw meant")
     void fpdus(Fixture f) {
         boolean crc = f.intField("crc_negotiated") == 1;
+        if (crc && "bad".equals(f.field("crc_check"))) {
+            // siw's setup Terminate with a zero CRC field although CRC was negotiated (interop/FINDINGS.md M17):
+            // an RFC 5044 receiver refuses it as a CRC error (MPA-09); its fields are checked without the CRC.
+            ByteBuf strict = Bytes.ALLOC.buffer().writeBytes(f.bytes());
+            try {
+                assertThatThrownBy(() -> new FpduReader(true, false, 0xFFFF, 0).read(strict, Bytes.ALLOC))
+                        .isInstanceOfSatisfying(MpaException.class,
+                                e -> assertThat(e.error()).isEqualTo(MpaError.CRC_ERROR));
+            } finally {
+                strict.release();
+            }
+            crc = false;
+        }
         ByteBuf in = Bytes.ALLOC.buffer().writeBytes(f.bytes());
         ByteBuf u = null;
         try {
