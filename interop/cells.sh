@@ -989,8 +989,8 @@ err_to_siw() {   # err_to_siw INJECT L/E/C MDR [hangs]
   chk "iwarp exit 1 (got $OUR)" is "$OUR" 1
   chk "iwarp reports received 0x$(echo "$2" | sed 's#/#/0x#g')" iw_has s "received 0x$(echo "$2" | sed 's#/#/0x#g')"
   if [ "${4:-}" = hangs ]; then
-    # FINDINGS M21: rping's teardown joins its CQ thread, which only ends on a completion; siw found the error
-    # on a Send it had no receive for, so no work request is left to flush and rping -c waits until killed.
+    # FINDINGS M21: rping's teardown joins its CQ thread, which only ends on a completion, and after siw's
+    # Terminate for a Send it had no receive for none reaches rping's CQ: rping -c waits until killed.
     chk "siw rping -c still in its teardown, killed by the timeout (got $SIW)" is "$SIW" 124
   else
     chk "siw rping -c ended by itself (got $SIW)" isnt "$SIW" none
