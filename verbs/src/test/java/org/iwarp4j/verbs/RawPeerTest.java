@@ -97,12 +97,16 @@ class RawPeerTest {
 
     /** One FPDU carrying a Send (QN 0, MSN {@code msn}) with {@code payload}; the CRC is spoiled on request. */
     private static byte[] sendFpdu(int msn, byte[] payload, boolean badCrc) {
+        return sendFpdu(0, msn, payload, badCrc);
+    }
+
+    private static byte[] sendFpdu(int qn, int msn, byte[] payload, boolean badCrc) {
         int ulpdu = 18 + payload.length;
         int pad = (4 - (2 + ulpdu) % 4) % 4;
         ByteBuffer b = ByteBuffer.allocate(2 + ulpdu + pad + 4);
         b.putShort((short) ulpdu);
         b.put((byte) 0x41).put((byte) 0x43); // DDP untagged L=1 DV=1; RDMAP RV=1 Send (siw-interop §D)
-        b.putInt(0).putInt(0).putInt(msn).putInt(0);
+        b.putInt(0).putInt(qn).putInt(msn).putInt(0);
         b.put(payload);
         b.put(new byte[pad]);
         int crc = (int) Crc32c.compute(java.util.Arrays.copyOf(b.array(), 2 + ulpdu + pad));
@@ -175,6 +179,48 @@ class RawPeerTest {
             assertThat(wc.terminate().layer()).isEqualTo(2);
             assertThat(wc.terminate().errorCode()).isEqualTo(2);
             assertThat(server.event.get(20, TimeUnit.SECONDS).type()).isEqualTo(AsyncEvent.Type.TERMINATE_SENT);
+        }
+    }
+
+    /**
+     * After our Terminate the peer's FPDUs may still be on their way or unread in our socket. Closing then
+     * would make our kernel answer them with RST, and a peer whose stack drops received data on RST could
+     * lose the Terminate; we half-close instead (FIN right after the Terminate), keep reading and dropping
+     * what arrives, and close once the peer closed its side or {@code TERMINATE_LINGER} (1 s) has passed
+     * (interop/FINDINGS.md O1).
+     */
+    @ParameterizedTest
+    @MethodSource("transports")
+    void aTerminateIsFollowedByFinAndWhatFollowsIsDroppedForALinger(Transport t) throws Exception {
+        try (Server server = new Server(t); Socket s = open(server)) {
+            OutputStream out = s.getOutputStream();
+            out.write(sendFpdu(5, 1, new byte[] {1}, false)); // RFC 5041 §7.2: QN 5 is no queue, 1/2/01
+            DataInputStream in = new DataInputStream(s.getInputStream());
+            int ulpduLength = in.readUnsignedShort();
+            byte[] ulpdu = in.readNBytes(ulpduLength);
+            assertThat(ulpdu[1]).as("RDMAP RV=1 Terminate").isEqualTo((byte) 0x47);
+            assertThat(ulpdu[18]).as("Layer DDP, EType untagged buffer error").isEqualTo((byte) 0x12);
+            assertThat(ulpdu[19]).as("code 0x01 invalid QN").isEqualTo((byte) 0x01);
+            in.readNBytes((4 - (2 + ulpduLength) % 4) % 4 + 4);
+            assertThat(in.read()).as("FIN after the Terminate").isEqualTo(-1);
+            // FPDUs the peer sent before it saw our Terminate: still read (and dropped), so no RST answers them.
+            // Had we closed, the first write would draw a RST and a later one would fail.
+            byte[] late = sendFpdu(0, 2, new byte[1400], false);
+            for (int i = 0; i < 3; i++) {
+                out.write(late);
+                Thread.sleep(50);
+            }
+            WorkCompletion wc = Completions.one(server.side.recvCq);
+            assertThat(wc.status()).isEqualTo(CompletionStatus.TERMINATE_SENT);
+            assertThat(wc.terminate().errorCode()).isEqualTo(1);
+            // a peer that never closes: we close after the linger, and then its writes draw a RST
+            Thread.sleep(1500);
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> {
+                for (int i = 0; i < 20; i++) {
+                    out.write(late);
+                    Thread.sleep(50);
+                }
+            }).isInstanceOf(java.io.IOException.class);
         }
     }
 }

@@ -7,6 +7,7 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.ChannelPromise;
+import io.netty.channel.socket.DuplexChannel;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.ScheduledFuture;
 import org.iwarp4j.ddp.send.LlpSegmentWriter;
@@ -83,6 +84,8 @@ final class QueuePairHandler extends ChannelDuplexHandler {
     private ConnectionImpl connection;
     private ConnectionRequestImpl request;
     private ScheduledFuture<?> timer;
+    /** How long, after our Terminate and FIN, the peer has to close its side before we close ours. */
+    static final Duration TERMINATE_LINGER = Duration.ofSeconds(1);
 
     private boolean pumping;
     private boolean pumpAgain;
@@ -380,7 +383,7 @@ final class QueuePairHandler extends ChannelDuplexHandler {
         if (batch == 0) {
             if (closeAfterFlush) {
                 closeAfterFlush = false;
-                ctx.close();
+                closeAfterTerminate();
             }
             return;
         }
@@ -392,9 +395,33 @@ final class QueuePairHandler extends ChannelDuplexHandler {
         written.addListener(f -> batchWritten(n, f));
         if (closeAfterFlush) {
             closeAfterFlush = false;
-            written.addListener(ChannelFutureListener.CLOSE);
+            written.addListener(f -> closeAfterTerminate());
         }
         ctx.flush();
+    }
+
+    /**
+     * Our Terminate is written: the connection ends (RFC 5040 §5.4). We half-close (FIN after the Terminate),
+     * read and drop what the peer still sends until it closes its side, and close then, or after
+     * {@link #TERMINATE_LINGER} (at most the disconnect timeout) if it does not. Closing at once would make
+     * the kernel answer the peer's FPDUs still unread here with RST instead of FIN, and a peer whose stack
+     * drops received data on RST would lose our Terminate (interop/FINDINGS.md O1).
+     */
+    private void closeAfterTerminate() {
+        if (!(ctx.channel() instanceof DuplexChannel d) || !d.isActive() || d.isOutputShutdown()) {
+            ctx.close();
+            return;
+        }
+        d.shutdownOutput().addListener(f -> {
+            if (!f.isSuccess()) {
+                ctx.close();
+            }
+        });
+        cancelTimer();
+        long linger = Math.min(disconnectTimeout.toNanos(), TERMINATE_LINGER.toNanos());
+        timer = ctx.executor().schedule(() -> {
+            ctx.close();
+        }, linger, TimeUnit.NANOSECONDS);
     }
 
     /**
