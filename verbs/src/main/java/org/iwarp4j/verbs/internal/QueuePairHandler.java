@@ -32,6 +32,7 @@ import org.iwarp4j.verbs.AsyncEvent;
 import org.iwarp4j.verbs.QueuePairState;
 import org.iwarp4j.verbs.cm.CmEvent;
 import org.iwarp4j.verbs.cm.CmEventListener;
+import org.iwarp4j.verbs.cm.ConnectOptions;
 import org.iwarp4j.verbs.cm.Connection;
 import org.iwarp4j.verbs.cm.ConnectionFailedException;
 import org.iwarp4j.verbs.cm.ConnectionRejectedException;
@@ -100,19 +101,17 @@ final class QueuePairHandler extends ChannelDuplexHandler {
     private boolean receivedAny;
     private boolean nudgeArmed;
 
-    /** An Initiator's handler for {@code qp}; {@code result} completes at ESTABLISHED. */
-    QueuePairHandler(RnicImpl rnic, QueuePairImpl qp, CompletableFuture<Connection> result, Duration disconnectTimeout,
-                     TerminateLayout peerTerminateLayout, CmEventListener events,
-                     java.util.function.Predicate<byte[]> replyPrivateDataCheck, Duration firstFpduNudge) {
+    /** An Initiator's handler for {@code qp}, connecting with {@code options}; {@code result} completes at ESTABLISHED. */
+    QueuePairHandler(RnicImpl rnic, QueuePairImpl qp, CompletableFuture<Connection> result, ConnectOptions options) {
         this.rnic = rnic;
-        this.replyPrivateDataCheck = replyPrivateDataCheck;
+        this.replyPrivateDataCheck = options.replyPrivateDataCheck();
         this.role = Role.INITIATOR;
-        this.firstFpduNudge = firstFpduNudge;
+        this.firstFpduNudge = options.firstFpduNudge();
         this.qp = qp;
         this.established = result;
-        this.disconnectTimeout = disconnectTimeout;
-        this.peerTerminateLayout = peerTerminateLayout;
-        this.events = events;
+        this.disconnectTimeout = options.disconnectTimeout();
+        this.peerTerminateLayout = options.peerTerminateLayout();
+        this.events = options.eventListener();
         this.listener = null;
     }
 
@@ -419,9 +418,7 @@ final class QueuePairHandler extends ChannelDuplexHandler {
         });
         cancelTimer();
         long linger = Math.min(disconnectTimeout.toNanos(), TERMINATE_LINGER.toNanos());
-        timer = ctx.executor().schedule(() -> {
-            ctx.close();
-        }, linger, TimeUnit.NANOSECONDS);
+        timer = ctx.executor().schedule(() -> ctx.close(), linger, TimeUnit.NANOSECONDS);
     }
 
     /**

@@ -344,9 +344,7 @@ public final class RnicImpl implements Rnic {
         EventLoop loop = group.next();
         InetSocketAddress target = address.isUnresolved()
                 ? new InetSocketAddress(address.getHostString(), address.getPort()) : address;
-        QueuePairHandler handler = new QueuePairHandler(this, qp, result, options.disconnectTimeout(),
-                options.peerTerminateLayout(), options.eventListener(), options.replyPrivateDataCheck(),
-                options.firstFpduNudge());
+        QueuePairHandler handler = new QueuePairHandler(this, qp, result, options);
         qp.bind(loop, handler);
         Path pcapFile = options.pcapFile();
         Bootstrap b = new Bootstrap()
