@@ -11,7 +11,10 @@
 #   --no-build    do not run build.sh (fail if the cache is missing)
 #   --keep-lab    leave the guest running afterwards (default: stop.sh, even on failure)
 # Environment: SIWLAB_MATRIX_TIMEOUT (seconds, default 900 = the CI budget of 15 minutes, including
-# build and boot), SIWLAB_BOOT_RETRIES (boot attempts, default 3; only the boot is retried).
+# build and boot), SIWLAB_BOOT_RETRIES (boot attempts, default 3), SIWLAB_RETRIES (how often a failed
+# cell runs again, default 1, 0 for a strict run; a cell that passes on a later attempt passes, marked
+# "retried" in the table and the summary, with the failed attempt's evidence at the end of the output),
+# SIWLAB_FAIL_TAIL (evidence lines shown per failed attempt, default 40).
 # Exit status: 0 if no cell failed (cells "not run" do not fail the run), 1 otherwise, 2 if the
 # lab could not be built or booted, 124 if the overall time budget ran out.
 set -uo pipefail
@@ -29,7 +32,7 @@ while [ $# -gt 0 ]; do
     --no-build) BUILD=0 ;;
     --keep-lab) KEEP=1 ;;
     --cell) CELL_MODE=$2; shift ;;     # internal: run one cell (inside the lab namespace)
-    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
     *) die "unknown argument $1 (see --help)" ;;
   esac
   shift
@@ -66,6 +69,7 @@ fi
 # ------------------------------------------------------------------------------ main
 [ "$SIWLAB_NET" = remote ] || need_root "run-matrix.sh (tap networking in a network namespace)"
 TIMEOUT=${SIWLAB_MATRIX_TIMEOUT:-900}
+RETRIES=${SIWLAB_RETRIES:-1}
 START=$(date +%s)
 DEADLINE=$((START + TIMEOUT))
 [ -n "$OUT" ] || OUT=$SIWLAB_CACHE/matrix/$(date +%Y%m%d-%H%M%S)
@@ -75,7 +79,7 @@ LOG=$OUT/run.log
 : > "$LOG"
 log() { echo "[matrix $(ts)] $*" | tee -a "$LOG" >&2; }
 
-declare -A RESULT=() SECS=() DETAIL=()
+declare -A RESULT=() SECS=() DETAIL=() EARLIER=()
 CHILD=""
 BUILD_S="-" BOOT_S="-" JAR_S="-" LAB_OK=0 FINISHED=0
 
@@ -96,15 +100,17 @@ write_results() {
       pass) pass=$((pass+1)) ;; fail) fail=$((fail+1)) ;; filtered) filtered=$((filtered+1)) ;; *) notrun=$((notrun+1)) ;;
     esac
   done
-  local ftxt=""
+  local ftxt="" retried=() rtxt=""
   [ $filtered -gt 0 ] && ftxt=" ($filtered cells filtered out by --only/--skip)"
+  for c in "${CELLS[@]}"; do [ -n "${EARLIER[$c]:-}" ] && [ "${RESULT[$c]:-}" = pass ] && retried+=("$c"); done
+  [ ${#retried[@]} -gt 0 ] && rtxt=" (${#retried[@]} only on a second attempt: ${retried[*]})"
   {
     echo "# siw interop matrix"
     echo
     echo "$(date -u +%Y-%m-%dT%H:%M:%SZ) - guest kernel ${KVER:-?}, siw.ko sha256 ${SIWSRC:-?}, accel ${SIWLAB_ACCEL_USED:-?}"
     echo "lab build ${BUILD_S}s, iwarp jar ${JAR_S}s, boot ${BOOT_S}s, total $(( $(date +%s) - START ))s (budget ${TIMEOUT}s)"
     echo
-    echo "**$pass passed, $fail failed, $notrun not run**$ftxt"
+    echo "**$pass passed, $fail failed, $notrun not run**$ftxt$rtxt"
     echo
     echo "| # | cell | group | result | time | detail |"
     echo "|---|---|---|---|---|---|"
@@ -113,7 +119,7 @@ write_results() {
       r=${RESULT[$c]:-not run}
       [ "$r" = filtered ] && continue
       printf '| %d | %s | %s | %s | %s | %s |\n' $((i+1)) "$c" "${CGROUP[$i]}" \
-        "$( [ "$r" = fail ] && echo "**FAIL**" || echo "$r")" "${SECS[$c]:--}" \
+        "$( [ "$r" = fail ] && echo "**FAIL**" || echo "$r")$( [ -n "${EARLIER[$c]:-}" ] && [ "$r" = pass ] && echo " (retried)")" "${SECS[$c]:--}" \
         "$(echo "${DETAIL[$c]:-${CDESC[$i]}}" | sed 's/|/\\|/g')"
     done
   } > "$md"
@@ -122,7 +128,7 @@ write_results() {
     c=${CELLS[$i]}
     printf '%s\t%s\t%s\t%s\t%s\n' "$c" "${CGROUP[$i]}" "${RESULT[$c]:-not run}" "${SECS[$c]:--}" "${DETAIL[$c]:-}" >> "$tsv"
   done
-  SUMMARY="$pass passed, $fail failed, $notrun not run$ftxt"
+  SUMMARY="$pass passed, $fail failed, $notrun not run$ftxt$rtxt"
   FAILED=$fail
 }
 
@@ -140,9 +146,29 @@ teardown() {
   fi
   write_results
   cat "$OUT/results.md"
+  failed_evidence
   echo
   echo "$SUMMARY"
   echo "results: $OUT/results.md (per-cell captures and decodes in $OUT/cells/)"
+}
+# each failed cell again, after the table, with the end of its evidence: a CI log that keeps only its
+# last lines still says which cell failed and why
+failed_evidence() {
+  local c a n=${SIWLAB_FAIL_TAIL:-40}
+  for c in "${CELLS[@]}"; do
+    for a in 1 2 3 4 5 6 7 8 9; do
+      [ -f "$OUT/cells/$c.attempt$a.txt" ] || break
+      echo
+      echo "---- FAILED ON ATTEMPT $a (then run again; the table has its final result): $c"
+      tail -n "$n" "$OUT/cells/$c.attempt$a.txt" | cut -c1-400
+      echo "---- end of $c attempt $a (whole evidence: $OUT/cells/$c.attempt$a.txt)"
+    done
+    [ "${RESULT[$c]:-}" = fail ] || continue
+    echo
+    echo "---- FAILED: $c (${SECS[$c]:--}): ${DETAIL[$c]:-}"
+    [ -f "$OUT/cells/$c.txt" ] && tail -n "$n" "$OUT/cells/$c.txt" | cut -c1-400
+    echo "---- end of $c (whole evidence: $OUT/cells/$c.txt)"
+  done
 }
 on_timeout() {
   log "TIME BUDGET of ${TIMEOUT}s EXHAUSTED: stopping; unfinished cells are 'not run'"
@@ -215,52 +241,71 @@ for i in "${!CELLS[@]}"; do
     RESULT[$c]="not run"; DETAIL[$c]="time budget exhausted"; continue
   fi
   t=${CTIMEOUT[$i]}; [ "$t" -gt "$left" ] && t=$left
-  if [ -n "${RESTART_BY:-}" ] && [ "$SIWLAB_NET" != remote ]; then
-    log "cell $RESTART_BY left the guest broken: rebooting it (stop.sh, start.sh) before $c"
-    RESTART_BY=""
-    run_step bash "$HERE/stop.sh"
-    run_step bash "$HERE/start.sh" || { log "the lab did not come back: the remaining cells are not run"; break; }
-    # shellcheck disable=SC1091
-    source "$SIWLAB_STATE/env"
-  fi
-  rm -f "$OUT/cells/$c".*
-  t0=$(date +%s.%N)
-  run_step timeout -k 5 "$t" "${NETNS_EXEC[@]}" bash "$0" --cell "$c" --out "$OUT"
-  rc=$?
-  SECS[$c]=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{printf "%.1fs", b-a}')
-  case $rc in
-    0) RESULT[$c]=pass ;;
-    77) RESULT[$c]="not run" ;;
-    124|137) RESULT[$c]=fail; echo "cell timed out after ${t}s" >> "$OUT/cells/$c.notes" ;;
-    *) RESULT[$c]=fail ;;
-  esac
-  DETAIL[$c]=$(cat "$OUT/cells/$c.detail" 2>/dev/null || true)
-  [ "$rc" = 124 ] || [ "$rc" = 137 ] && DETAIL[$c]="TIMEOUT after ${t}s; ${DETAIL[$c]}"
-  # evidence: one text file per cell (probe log, guest output, decoded capture)
-  {
-    echo "# cell $c (${CGROUP[$i]}): ${CDESC[$i]}"
-    echo "# result: ${RESULT[$c]} (${SECS[$c]}); ${DETAIL[$c]}"
-    [ -f "$OUT/cells/$c.notes" ] && { echo; echo "## notes"; cat "$OUT/cells/$c.notes"; }
-    [ -f "$OUT/cells/$c.probe.log" ] && { echo; echo "## iwarp_probe.py"; cat "$OUT/cells/$c.probe.log"; }
-    [ -f "$OUT/cells/$c.iwarp.txt" ] && { echo; echo "## iwarp (host side)"; cat "$OUT/cells/$c.iwarp.txt"; }
-    [ -f "$OUT/cells/$c.guest.txt" ] && { echo; echo "## guest"; cat "$OUT/cells/$c.guest.txt"; }
-    if [ -f "$OUT/cells/$c.gtags" ]; then
-      while IFS= read -r line; do
-        tag=${line%%:*}
-        echo; echo "## guest program ${line}"
-        "${NETNS_EXEC[@]}" bash "$HERE/guest.sh" "cat /tmp/$tag.log 2>/dev/null; echo \"(exit status: \$(cat /tmp/$tag.rc 2>/dev/null || echo still running/killed))\""
-      done < "$OUT/cells/$c.gtags"
+  attempt=1
+  while :; do
+    if [ -n "${RESTART_BY:-}" ] && [ "$SIWLAB_NET" != remote ]; then
+      log "cell $RESTART_BY left the guest broken: rebooting it (stop.sh, start.sh) before $c"
+      RESTART_BY=""
+      run_step bash "$HERE/stop.sh"
+      run_step bash "$HERE/start.sh" || { log "the lab did not come back: the remaining cells are not run"; break 2; }
+      # shellcheck disable=SC1091
+      source "$SIWLAB_STATE/env"
     fi
-    [ -s "$OUT/cells/$c.pcap" ] && { echo; echo "## capture $c.pcap (host side of the tap)"; python3 "$HERE/iwarp_probe.py" decode-pcap "$OUT/cells/$c.pcap"; }
-  } > "$OUT/cells/$c.txt" 2>&1
-  rm -f "$OUT/cells/$c".{probe.log,gtags,notes,detail,ready,tcpdump.log,guest.txt,iwarp.txt} "$OUT/cells/$c".iw-*
-  log "$(printf '%-40s %-8s %7s  %s' "$c" "${RESULT[$c]}" "${SECS[$c]}" "${DETAIL[$c]}")"
-  # a cell that knows it broke the guest (e.g. siw's kernel BUG, FINDINGS M16) asks for a fresh one, which
-  # the next cell that runs gets
-  if [ -f "$OUT/cells/$c.restart-lab" ]; then
-    rm -f "$OUT/cells/$c.restart-lab"
-    RESTART_BY=$c
-  fi
+    [ "$attempt" = 1 ] && rm -f "$OUT/cells/$c".*
+    t0=$(date +%s.%N)
+    run_step timeout -k 5 "$t" "${NETNS_EXEC[@]}" bash "$0" --cell "$c" --out "$OUT"
+    rc=$?
+    SECS[$c]=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{printf "%.1fs", b-a}')
+    case $rc in
+      0) RESULT[$c]=pass ;;
+      77) RESULT[$c]="not run" ;;
+      124|137) RESULT[$c]=fail; echo "cell timed out after ${t}s" >> "$OUT/cells/$c.notes" ;;
+      *) RESULT[$c]=fail ;;
+    esac
+    DETAIL[$c]=$(cat "$OUT/cells/$c.detail" 2>/dev/null || true)
+    [ "$rc" = 124 ] || [ "$rc" = 137 ] && DETAIL[$c]="TIMEOUT after ${t}s; ${DETAIL[$c]}"
+    # evidence: one text file per cell (probe log, guest output, decoded capture)
+    {
+      echo "# cell $c (${CGROUP[$i]}): ${CDESC[$i]}"
+      echo "# result: ${RESULT[$c]} (${SECS[$c]}); ${DETAIL[$c]}"
+      [ -f "$OUT/cells/$c.notes" ] && { echo; echo "## notes"; cat "$OUT/cells/$c.notes"; }
+      [ -f "$OUT/cells/$c.probe.log" ] && { echo; echo "## iwarp_probe.py"; cat "$OUT/cells/$c.probe.log"; }
+      [ -f "$OUT/cells/$c.iwarp.txt" ] && { echo; echo "## iwarp (host side)"; cat "$OUT/cells/$c.iwarp.txt"; }
+      [ -f "$OUT/cells/$c.guest.txt" ] && { echo; echo "## guest"; cat "$OUT/cells/$c.guest.txt"; }
+      if [ -f "$OUT/cells/$c.gtags" ]; then
+        while IFS= read -r line; do
+          tag=${line%%:*}
+          echo; echo "## guest program ${line}"
+          "${NETNS_EXEC[@]}" bash "$HERE/guest.sh" "cat /tmp/$tag.log 2>/dev/null; echo \"(exit status: \$(cat /tmp/$tag.rc 2>/dev/null || echo still running/killed))\""
+        done < "$OUT/cells/$c.gtags"
+      fi
+      [ -s "$OUT/cells/$c.pcap" ] && { echo; echo "## capture $c.pcap (host side of the tap)"; python3 "$HERE/iwarp_probe.py" decode-pcap "$OUT/cells/$c.pcap"; }
+    } > "$OUT/cells/$c.txt" 2>&1
+    rm -f "$OUT/cells/$c".{probe.log,gtags,notes,detail,ready,tcpdump.log,guest.txt,iwarp.txt} "$OUT/cells/$c".iw-*
+    log "$(printf '%-40s %-8s %7s  %s' "$c" "${RESULT[$c]}" "${SECS[$c]}" "${DETAIL[$c]}")"
+    # a cell that knows it broke the guest (e.g. siw's kernel BUG, FINDINGS M16) asks for a fresh one, which
+    # the next cell that runs gets
+    if [ -f "$OUT/cells/$c.restart-lab" ]; then
+      rm -f "$OUT/cells/$c.restart-lab"
+      RESTART_BY=$c
+    fi
+    # a failed cell runs once more (SIWLAB_RETRIES, default 1) when time allows: the guest is a real kernel
+    # under emulation, with siw's own races (FINDINGS M15, F5). The first attempt's evidence stays
+    # ($c.attempt1.*), the table marks the cell, and the end of the output shows why the first attempt failed.
+    if [ "${RESULT[$c]}" = fail ] && [ "$attempt" -le "$RETRIES" ] \
+       && [ $(( DEADLINE - $(date +%s) - 20 )) -ge "$t" ]; then
+      for f in "$OUT/cells/$c".*; do
+        case $f in *.attempt[0-9]*) continue ;; esac
+        mv "$f" "$OUT/cells/$c.attempt$attempt.${f#"$OUT/cells/$c".}"
+      done
+      EARLIER[$c]="${EARLIER[$c]:-}attempt $attempt failed (${SECS[$c]}): ${DETAIL[$c]}; "
+      log "$c failed on attempt $attempt: running it again (evidence of attempt $attempt in $OUT/cells/$c.attempt$attempt.txt)"
+      attempt=$((attempt + 1))
+      continue
+    fi
+    break
+  done
+  [ -n "${EARLIER[$c]:-}" ] && DETAIL[$c]="${EARLIER[$c]}attempt $attempt: ${DETAIL[$c]}"
 done
 
 teardown
