@@ -14,7 +14,7 @@
 # build and boot), SIWLAB_BOOT_RETRIES (boot attempts, default 3), SIWLAB_RETRIES (how often a failed
 # cell runs again, default 1, 0 for a strict run; a cell that passes on a later attempt passes, marked
 # "retried" in the table and the summary, with the failed attempt's evidence at the end of the output),
-# SIWLAB_FAIL_TAIL (evidence lines shown per failed attempt, default 40).
+# SIWLAB_FAIL_LINES (evidence lines shown per failed attempt, default 60).
 # Exit status: 0 if no cell failed (cells "not run" do not fail the run), 1 otherwise, 2 if the
 # lab could not be built or booted, 124 if the overall time budget ran out.
 set -uo pipefail
@@ -151,22 +151,24 @@ teardown() {
   echo "$SUMMARY"
   echo "results: $OUT/results.md (per-cell captures and decodes in $OUT/cells/)"
 }
-# each failed cell again, after the table, with the end of its evidence: a CI log that keeps only its
-# last lines still says which cell failed and why
+# each failed cell again, after the table, with the start of its evidence (result, failed checks, the
+# programs' output; the capture decode is left in the file): a CI log that keeps only its last lines still
+# says which cell failed and why
+evidence_head() { sed '/^## capture /q' "$1" | head -n "${SIWLAB_FAIL_LINES:-60}" | cut -c1-400; }
 failed_evidence() {
-  local c a n=${SIWLAB_FAIL_TAIL:-40}
+  local c a
   for c in "${CELLS[@]}"; do
     for a in 1 2 3 4 5 6 7 8 9; do
       [ -f "$OUT/cells/$c.attempt$a.txt" ] || break
       echo
       echo "---- FAILED ON ATTEMPT $a (then run again; the table has its final result): $c"
-      tail -n "$n" "$OUT/cells/$c.attempt$a.txt" | cut -c1-400
+      evidence_head "$OUT/cells/$c.attempt$a.txt"
       echo "---- end of $c attempt $a (whole evidence: $OUT/cells/$c.attempt$a.txt)"
     done
     [ "${RESULT[$c]:-}" = fail ] || continue
     echo
     echo "---- FAILED: $c (${SECS[$c]:--}): ${DETAIL[$c]:-}"
-    [ -f "$OUT/cells/$c.txt" ] && tail -n "$n" "$OUT/cells/$c.txt" | cut -c1-400
+    [ -f "$OUT/cells/$c.txt" ] && evidence_head "$OUT/cells/$c.txt"
     echo "---- end of $c (whole evidence: $OUT/cells/$c.txt)"
   done
 }
