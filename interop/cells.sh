@@ -992,8 +992,8 @@ err_to_siw() {   # err_to_siw INJECT L/E/C MDR [hangs]
   chk "iwarp reports received 0x$(echo "$2" | sed 's#/#/0x#g')" iw_has s "received 0x$(echo "$2" | sed 's#/#/0x#g')"
   if [ "${4:-}" = hangs ]; then
     # FINDINGS M21: rping's teardown joins its CQ thread, which only ends on a completion, and after siw's
-    # Terminate for a Send it had no receive for, a completion mostly never reaches rping's CQ: rping -c
-    # waits until killed (124); sometimes one does and it exits by itself (0).
+    # Terminate for a Send it had no receive for, a completion often never reaches rping's CQ: rping -c
+    # waits until killed (124); about as often one does and it exits by itself (0).
     chk "siw rping -c hung in its teardown until killed (124) or ended by itself (0) (got $SIW)" eval '[ "$SIW" = 124 ] || [ "$SIW" = 0 ]'
   else
     chk "siw rping -c ended by itself (got $SIW)" isnt "$SIW" none
