@@ -56,8 +56,6 @@ if [ -n "$CELL_MODE" ]; then
   CELL=$CELL_MODE
   CDIR=$OUT/cells
   [ -f "$SIWLAB_STATE/env" ] && source "$SIWLAB_STATE/env"
-  grp=""
-  for i in "${!CELLS[@]}"; do [ "${CELLS[$i]}" = "$CELL" ] && grp=${CGROUP[$i]}; done
   reset_params
   "$(fn_of "$CELL")"
   rc=$?
@@ -158,7 +156,7 @@ evidence_head() { sed '/^## capture /q' "$1" | head -n "${SIWLAB_FAIL_LINES:-60}
 failed_evidence() {
   local c a
   for c in "${CELLS[@]}"; do
-    for a in 1 2 3 4 5 6 7 8 9; do
+    for ((a = 1; a <= RETRIES; a++)); do
       [ -f "$OUT/cells/$c.attempt$a.txt" ] || break
       echo
       echo "---- FAILED ON ATTEMPT $a (then run again; the table has its final result): $c"
@@ -307,7 +305,12 @@ for i in "${!CELLS[@]}"; do
     fi
     break
   done
-  [ -n "${EARLIER[$c]:-}" ] && DETAIL[$c]="${EARLIER[$c]}attempt $attempt: ${DETAIL[$c]}"
+  if [ -n "${EARLIER[$c]:-}" ]; then
+    DETAIL[$c]="${EARLIER[$c]}attempt $attempt: ${DETAIL[$c]}"
+    # only a pass on a later attempt overrides a failed one: a retry that is "not run" (e.g. the guest broke
+    # and a cell's precondition could not be checked) leaves the cell failed
+    [ "${RESULT[$c]}" = pass ] || RESULT[$c]=fail
+  fi
 done
 
 teardown
