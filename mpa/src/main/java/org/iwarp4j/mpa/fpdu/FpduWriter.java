@@ -121,7 +121,7 @@ public final class FpduWriter {
         int trailer = pad + FpduLayout.MARKER_LENGTH * beforeCrc + Crc32c.LENGTH;
         crc.reset();
         if (headerRoom && splitting == 0 && header.readerIndex() >= prefix && header.refCnt() == 1) {
-            writeInPlace(header, payload, alloc, sink, off, hdr, ulpduLength, inner, trailer);
+            writeInPlace(header, payload, alloc, sink, off, hdr, ulpduLength, inner, pad, trailer);
             return;
         }
         int overhead = prefix + FpduLayout.MARKER_LENGTH * splitting + trailer;
@@ -160,15 +160,18 @@ public final class FpduWriter {
             ovh.readerIndex(ovh.writerIndex());
             ByteBuf t = ovh;
             ovh = null;
-            finish(t, off, ulpduLength, inner, hdr, sink);
+            finish(t, off, ulpduLength, inner, hdr, pad, beforeCrc, sink);
         } finally {
             releaseUnsent(ovh, header, payload);
         }
     }
 
-    /** The in-place framing of {@link #write(ByteBuf, ByteBuf, ByteBufAllocator, PartSink, boolean)}. */
+    /**
+     * The in-place framing of {@link #write(ByteBuf, ByteBuf, ByteBufAllocator, PartSink, boolean)}: no marker
+     * splits the ULPDU, so every inner marker (at most one) falls between PAD and CRC.
+     */
     private void writeInPlace(ByteBuf header, ByteBuf payload, ByteBufAllocator alloc, PartSink sink, int off,
-                              int hdr, int ulpduLength, int inner, int trailer) {
+                              int hdr, int ulpduLength, int inner, int pad, int trailer) {
         ByteBuf t = null;
         try {
             int start = header.readerIndex() - hdr - FpduLayout.LENGTH_FIELD;
@@ -196,7 +199,7 @@ public final class FpduWriter {
             }
             ByteBuf last = t;
             t = null;
-            finish(last, off, ulpduLength, inner, hdr, sink);
+            finish(last, off, ulpduLength, inner, hdr, pad, inner, sink);
         } finally {
             releaseUnsent(t, header, payload);
         }
@@ -212,13 +215,14 @@ public final class FpduWriter {
     /**
      * Appends PAD, a marker that falls between PAD and CRC, and the CRC to {@code out} (from its writer index),
      * records the FPDU and hands {@code out} to the sink as the last part. {@code out} carries the rest of
-     * the CRC's input from its reader index to its writer index, which the CRC has already seen.
+     * the CRC's input from its reader index to its writer index, which the CRC has already seen. {@code pad}
+     * and {@code beforeCrc} (0 or 1 markers between PAD and CRC) are the caller's, computed once per FPDU.
      */
-    private void finish(ByteBuf out, int off, int ulpduLength, int inner, int hdr, PartSink sink) {
+    private void finish(ByteBuf out, int off, int ulpduLength, int inner, int hdr, int pad, int beforeCrc,
+                        PartSink sink) {
         int t = out.writerIndex();
-        out.writeZero(FpduLayout.padLength(ulpduLength)); // RFC 5044 §4.1: PAD sent as zeros
-        int innerBeforeCrc = inner - splittingMarkers(off, ulpduLength, inner);
-        if (innerBeforeCrc != 0) {
+        out.writeZero(pad); // RFC 5044 §4.1: PAD sent as zeros
+        if (beforeCrc != 0) {
             // RFC 5044 §4.4: a marker right after the PAD belongs to this FPDU and its CRC.
             out.writeShort(0).writeShort(FpduLayout.innerMarkerFpduptr(off, inner - 1));
         }
