@@ -46,15 +46,15 @@ public final class FpduReader {
     private long lastCrcField;
     private int lastMarkerCount;
 
+    /** Largest ULPDU of a CRC-failed FPDU that is copied into the exception (a Terminate needs at most 70). */
+    static final int UNVERIFIED_ULPDU_LIMIT = 256;
+
     /**
      * @param crcEnabled     whether CRCs were negotiated (RFC 5044 §4.4); when off the CRC field is not checked
      * @param markersEnabled whether the peer inserts markers into this half connection
      * @param ulpduLimit     largest ULPDU_Length accepted (0…65535)
      * @param streamOffset   stream offset (from SeqStart, mod 2^32) of the first octet the reader will see
      */
-    /** Largest ULPDU of a CRC-failed FPDU that is copied into the exception (a Terminate needs at most 70). */
-    static final int UNVERIFIED_ULPDU_LIMIT = 256;
-
     public FpduReader(boolean crcEnabled, boolean markersEnabled, int ulpduLimit, int streamOffset) {
         if (ulpduLimit < 0 || ulpduLimit > FpduLayout.MAX_ULPDU_LENGTH_FIELD) {
             throw new IllegalArgumentException("ULPDU limit must be 0..65535: " + ulpduLimit);
@@ -104,17 +104,15 @@ public final class FpduReader {
             Crc32c.update(crc, in, start, FpduLayout.crcCoveredLength(wire), crcScratch);
             long computed = crc.getValue();
             if (computed != crcField) {
-                failed = true;
                 MpaException.UnverifiedFpdu unverified = null;
                 if (!markersEnabled && ulpduLength <= UNVERIFIED_ULPDU_LIMIT) {
                     byte[] ulpdu = new byte[ulpduLength];
                     in.getBytes(start + FpduLayout.LENGTH_FIELD, ulpdu);
                     unverified = new MpaException.UnverifiedFpdu(ulpdu, crcField);
                 }
-                throw new MpaException(MpaError.CRC_ERROR, String.format(
+                throw fail(MpaError.CRC_ERROR, String.format(
                         "CRC field 0x%08x, computed 0x%08x over %d octets (ULPDU_Length %d)",
-                        crcField, computed, FpduLayout.crcCoveredLength(wire), ulpduLength),
-                        Integer.toUnsignedLong(streamOffset), unverified);
+                        crcField, computed, FpduLayout.crcCoveredLength(wire), ulpduLength), unverified);
             }
         }
         int inner = 0;
@@ -193,8 +191,13 @@ public final class FpduReader {
     }
 
     private MpaException fail(MpaError error, String message) {
+        return fail(error, message, null);
+    }
+
+    /** Marks the reader failed; {@code unverified} is the FPDU that failed its CRC check, or null. */
+    private MpaException fail(MpaError error, String message, MpaException.UnverifiedFpdu unverified) {
         failed = true;
-        return new MpaException(error, message, Integer.toUnsignedLong(streamOffset));
+        return new MpaException(error, message, Integer.toUnsignedLong(streamOffset), unverified);
     }
 
     /** Stream offset (from SeqStart, mod 2^32) of the next octet the reader expects. */
