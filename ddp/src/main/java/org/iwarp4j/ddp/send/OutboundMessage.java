@@ -120,7 +120,8 @@ public final class OutboundMessage {
             throw new IllegalStateException("message already done: " + this);
         }
         int headerLength = DdpSender.headerLength(tagged);
-        int mulpdu = sender.llp().mulpdu();
+        LlpSegmentWriter llp = sender.llp();
+        int mulpdu = llp.mulpdu();
         if (mulpdu <= headerLength && length > 0) {
             throw new IllegalStateException("MULPDU " + mulpdu + " leaves no room for payload after the "
                     + headerLength + "-octet header");
@@ -139,7 +140,6 @@ public final class OutboundMessage {
         int chunk = Math.min(length - sent, mulpdu - headerLength);
         boolean last = sent + chunk == length; // RFC 5041 §4.1: L = 1 only on the last segment
         boolean inline = chunk <= INLINE_PAYLOAD_LIMIT;
-        LlpSegmentWriter llp = sender.llp();
         int headroom = llp.headroom();
         ByteBuf header = sender.allocator().buffer(headroom + headerLength + (inline ? chunk : 0) + llp.tailroom());
         ByteBuf payload;
