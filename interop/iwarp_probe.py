@@ -1137,19 +1137,26 @@ def mss_of(opts):
     return None
 
 
+def tcp_connections(segs):
+    """The TCP connections among `segs`, in the order they first appear: (segments, initiator, responder), the
+    initiator being the sender of the first SYN without ACK (of the first segment if the SYN was not captured)."""
+    conns = {}
+    for s in segs:
+        conns.setdefault(tuple(sorted((s["src"], s["dst"]))), []).append(s)
+    result = []
+    for ss in conns.values():
+        first = next((s for s in ss if s["flags"] & 0x02 and not s["flags"] & 0x10), ss[0])
+        result.append((ss, first["src"], first["dst"]))
+    return result
+
+
 def decode_pcap(path, out=print):
     segs = tcp_segments(path)
     if not segs:
         out("(no TCP segments in %s)" % path)
         return
     t0 = segs[0]["t"]
-    conns = {}
-    for s in segs:
-        key = tuple(sorted((s["src"], s["dst"])))
-        conns.setdefault(key, []).append(s)
-    for n, (key, ss) in enumerate(conns.items()):
-        first = next((s for s in ss if s["flags"] & 0x02 and not s["flags"] & 0x10), ss[0])
-        client, server = first["src"], first["dst"]
+    for n, (ss, client, server) in enumerate(tcp_connections(segs)):
         out("=== TCP connection %d: %s (initiator) -> %s (responder)" % (n, client, server))
         streams = {client: {"isn": None, "data": bytearray(), "next": None, "mpa": None, "fpdus": 0},
                    server: {"isn": None, "data": bytearray(), "next": None, "mpa": None, "fpdus": 0}}
@@ -1188,19 +1195,10 @@ def pcap_connection(path, ours=None, conn_index=0):
     ("i2r"/"r2i", Terminates decoded with the layout each sender uses: siw's bit-mirrored one for the side that
     is not `ours`, RFC 5040 for ours), and how each side closed. None if the capture has no such connection."""
     global TERM_TIE
-    conns = []
-    for s in tcp_segments(path):
-        key = tuple(sorted((s["src"], s["dst"])))
-        c = next((c for c in conns if c["key"] == key), None)
-        if c is None:
-            c = {"key": key, "segs": []}
-            conns.append(c)
-        c["segs"].append(s)
+    conns = tcp_connections(tcp_segments(path))
     if conn_index >= len(conns):
         return None
-    ss = conns[conn_index]["segs"]
-    first = next((s for s in ss if s["flags"] & 0x02 and not s["flags"] & 0x10), ss[0])
-    ini, res = first["src"], first["dst"]
+    ss, ini, res = conns[conn_index]
     sides = {ini: "i2r", res: "r2i"}
     st = {d: {"isn": None, "next": None, "data": bytearray(), "frame": None, "fpdus": [], "close": "none"}
           for d in ("i2r", "r2i")}
