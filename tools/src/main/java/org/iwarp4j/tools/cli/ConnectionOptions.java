@@ -57,14 +57,6 @@ public final class ConnectionOptions {
                     + "accept race stranded that FPDU (default ${DEFAULT-VALUE}; 0 = off)")
     int nudgeMillis = DEFAULT_NUDGE_MS;
 
-    public int mpaRevision() {
-        return mpaRevision;
-    }
-
-    public List<RtrType> p2p() {
-        return List.copyOf(p2p);
-    }
-
     /** The IRD option, or {@code fallback}. */
     public int ird(int fallback) {
         return ird == null ? fallback : ird;
@@ -73,14 +65,6 @@ public final class ConnectionOptions {
     /** The ORD option, or {@code fallback}. */
     public int ord(int fallback) {
         return ord == null ? fallback : ord;
-    }
-
-    public boolean irdGiven() {
-        return ird != null;
-    }
-
-    public boolean ordGiven() {
-        return ord != null;
     }
 
     public byte[] privateData() {
