@@ -11,6 +11,7 @@ import org.iwarp4j.verbs.Rnic;
 import org.iwarp4j.verbs.RnicConfig;
 import org.iwarp4j.verbs.cm.ConnectionParameters;
 import org.iwarp4j.verbs.cm.ConnectionRejectedException;
+import org.iwarp4j.verbs.cm.ConnectionRequest;
 
 /** The small things every tool does with the stack: open an RNIC, await a stage, describe a failure. */
 public final class Stacks {
@@ -68,6 +69,21 @@ public final class Stacks {
                 + (p.txMarkers() ? "on" : "off") + "/" + (p.rxMarkers() ? "on" : "off") + ", IRD " + p.ird() + ", ORD "
                 + p.ord() + ", " + (p.peerToPeer() ? "peer-to-peer" + (p.rtr() != null ? ", RTR " + p.rtr() : "")
                 : "client-server") + ", MULPDU " + p.mulpdu() + ", peer private data "
-                + (pd.length == 0 ? "none" : HexFormat.of().formatHex(pd));
+                + hexOrNone(pd);
+    }
+
+    /**
+     * What a connection request offers, e.g. {@code MPA revision 2, IRD 1, ORD 1, peer-to-peer false [], CRC true,
+     * markers false, private data } (the private data as hex, empty when there is none).
+     */
+    public static String describe(ConnectionRequest r) {
+        return String.format("MPA revision %d, IRD %d, ORD %d, peer-to-peer %s %s, CRC %s, markers %s, private data %s",
+                r.mpaRevision(), r.ird(), r.ord(), r.peerToPeer(), r.offeredRtrTypes(), r.crcRequested(),
+                r.markersRequested(), HexFormat.of().formatHex(r.privateData()));
+    }
+
+    /** {@code data} as hex, or {@code none} when it is empty. */
+    public static String hexOrNone(byte[] data) {
+        return data.length == 0 ? "none" : HexFormat.of().formatHex(data);
     }
 }

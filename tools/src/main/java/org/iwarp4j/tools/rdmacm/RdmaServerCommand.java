@@ -3,7 +3,6 @@ package org.iwarp4j.tools.rdmacm;
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;
 import java.time.Duration;
-import java.util.HexFormat;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import org.iwarp4j.tools.IwarpCommand;
@@ -98,17 +97,14 @@ public final class RdmaServerCommand implements Callable<Integer> {
                 }
                 ConnectionRequest r = request.get();
                 if (debug) {
-                    out.printf("rdma_server: connection request from %s: MPA revision %d, IRD %d, ORD %d, "
-                                    + "peer-to-peer %s %s, CRC %s, markers %s, private data %s%n", r.remoteAddress(),
-                            r.mpaRevision(), r.ird(), r.ord(), r.peerToPeer(), r.offeredRtrTypes(), r.crcRequested(),
-                            r.markersRequested(), HexFormat.of().formatHex(r.privateData()));
+                    out.printf("rdma_server: connection request from %s: %s%n", r.remoteAddress(), Stacks.describe(r));
                     out.flush();
                 }
                 if (responder.reject()) {
                     byte[] data = responder.rejectData();
                     Stacks.await(r.reject(data), Duration.ofSeconds(10));
                     out.println("rdma_server: rejected the connection request (--reject), private data "
-                            + (data.length == 0 ? "none" : HexFormat.of().formatHex(data)));
+                            + Stacks.hexOrNone(data));
                     out.flush();
                     return;
                 }

@@ -2,7 +2,6 @@ package org.iwarp4j.tools.rping;
 
 import java.io.PrintWriter;
 import java.time.Duration;
-import java.util.HexFormat;
 import java.util.concurrent.CompletableFuture;
 import org.iwarp4j.tools.cli.ConnectionOptions;
 import org.iwarp4j.tools.cli.Stacks;
@@ -66,10 +65,7 @@ final class RpingServer extends RpingSession {
             }
             ConnectionRequest r = request.get();
             state = RpingState.CONNECT_REQUEST;
-            debug("child cma from %s: MPA revision %d, IRD %d, ORD %d, peer-to-peer %s %s, CRC %s, markers %s, "
-                            + "private data %s", r.remoteAddress(), r.mpaRevision(), r.ird(), r.ord(), r.peerToPeer(),
-                    r.offeredRtrTypes(), r.crcRequested(), r.markersRequested(),
-                    HexFormat.of().formatHex(r.privateData()));
+            debug("child cma from %s: %s", r.remoteAddress(), Stacks.describe(r));
             if (options.responder().reject()) {
                 reject(r);
                 return;
@@ -114,7 +110,7 @@ final class RpingServer extends RpingSession {
         byte[] data = options.responder().rejectData();
         Stacks.await(r.reject(data), Duration.ofSeconds(10));
         err.println("server: rejected the connection request from " + r.remoteAddress() + " (--reject), private data "
-                + (data.length == 0 ? "none" : HexFormat.of().formatHex(data)));
+                + Stacks.hexOrNone(data));
         err.flush();
     }
 
