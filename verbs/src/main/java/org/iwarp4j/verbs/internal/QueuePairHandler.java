@@ -10,6 +10,8 @@ import io.netty.channel.ChannelPromise;
 import io.netty.channel.socket.DuplexChannel;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.ScheduledFuture;
+import org.iwarp4j.ddp.header.DdpControl;
+import org.iwarp4j.ddp.header.UntaggedHeaderFlyweight;
 import org.iwarp4j.ddp.send.LlpSegmentWriter;
 import org.iwarp4j.mpa.MpaError;
 import org.iwarp4j.mpa.MpaException;
@@ -27,7 +29,9 @@ import org.iwarp4j.rdmap.stream.RdmapStreamState;
 import org.iwarp4j.rdmap.stream.RtrType;
 import org.iwarp4j.rdmap.terminate.TerminateCause;
 import org.iwarp4j.rdmap.terminate.TerminateLayout;
+import org.iwarp4j.rdmap.wire.RdmapControl;
 import org.iwarp4j.rdmap.wire.RdmapOpcode;
+import org.iwarp4j.rdmap.wire.TerminateHeader;
 import org.iwarp4j.verbs.AsyncEvent;
 import org.iwarp4j.verbs.QueuePairState;
 import org.iwarp4j.verbs.cm.CmEvent;
@@ -551,8 +555,9 @@ final class QueuePairHandler extends ChannelDuplexHandler {
             return false;
         }
         byte[] u = f.ulpdu();
-        boolean terminate = u.length >= UNTAGGED_TERMINATE_MIN && (u[0] & 0x80) == 0
-                && (u[1] & 0x0F) == RdmapOpcode.TERMINATE.code();
+        // An untagged DDP header and the Terminate control word, at least.
+        boolean terminate = u.length >= UntaggedHeaderFlyweight.HEADER_LENGTH + TerminateHeader.CONTROL_LENGTH
+                && !DdpControl.isTagged(u[0]) && RdmapControl.opcodeCode(u[1]) == RdmapOpcode.TERMINATE.code();
         if (!terminate) {
             return false;
         }
@@ -564,9 +569,6 @@ final class QueuePairHandler extends ChannelDuplexHandler {
         pump();
         return true;
     }
-
-    /** An untagged DDP header (18 octets) and the Terminate control word (4). */
-    private static final int UNTAGGED_TERMINATE_MIN = 22;
 
     void completionQueueOverflowed() {
         ChannelHandlerContext c = ctx;
