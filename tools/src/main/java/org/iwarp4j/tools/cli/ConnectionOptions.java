@@ -6,6 +6,8 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import org.iwarp4j.mpa.RtrType;
+import org.iwarp4j.mpa.frame.EnhancedConnectionData;
+import org.iwarp4j.mpa.frame.MpaFrame;
 import org.iwarp4j.verbs.cm.ConnectOptions;
 import org.iwarp4j.verbs.cm.ListenOptions;
 import picocli.CommandLine;
@@ -87,7 +89,7 @@ public final class ConnectionOptions {
                 throw new CommandLine.ParameterException(cl, "--ird/--ord must be 0..16383: " + v);
             }
         }
-        int max = 512 - (mpaRevision >= 2 ? 4 : 0);
+        int max = MpaFrame.MAX_PRIVATE_DATA_LENGTH - (mpaRevision >= 2 ? EnhancedConnectionData.LENGTH : 0);
         if (privateData.bytes().length > max) {
             throw new CommandLine.ParameterException(cl, "--private-data: " + privateData.bytes().length
                     + " octets, at most " + max + " with MPA revision " + mpaRevision + " (RFC 5044 §7.1.1)");

@@ -1,5 +1,7 @@
 package org.iwarp4j.tools.cli;
 
+import org.iwarp4j.mpa.frame.EnhancedConnectionData;
+import org.iwarp4j.mpa.frame.MpaFrame;
 import org.iwarp4j.verbs.cm.ListenOptions;
 import picocli.CommandLine;
 import picocli.CommandLine.Option;
@@ -41,8 +43,10 @@ public final class ResponderOptions {
         if (requiredOrd < 0 || requiredOrd > 0x3FFF) {
             throw new CommandLine.ParameterException(cl, "--required-ord must be 0..16383: " + requiredOrd);
         }
-        if (rejectData != null && rejectData.bytes().length > 508) {
-            throw new CommandLine.ParameterException(cl, "--reject-data: at most 508 octets (RFC 5044 §7.1.1)");
+        // Whatever the revision: room for the enhanced connection data of a Rev 2 Reply.
+        int max = MpaFrame.MAX_PRIVATE_DATA_LENGTH - EnhancedConnectionData.LENGTH;
+        if (rejectData != null && rejectData.bytes().length > max) {
+            throw new CommandLine.ParameterException(cl, "--reject-data: at most " + max + " octets (RFC 5044 §7.1.1)");
         }
     }
 
