@@ -49,7 +49,7 @@ final class CompletionQueueImpl implements CompletionQueue {
         this.rnic = rnic;
         this.loop = loop;
         this.capacity = capacity;
-        int size = Integer.highestOneBit(Math.max(1, capacity - 1)) << 1;
+        int size = Rings.size(capacity);
         this.mask = size - 1;
         this.entries = new WorkCompletion[size];
         for (int i = 0; i < size; i++) {

@@ -51,7 +51,7 @@ final class SendQueue {
         this.atomicOrder = atomicOrder;
         // A power of two at least the depth: slots are found with a mask (a division per lookup was a tenth of
         // the loop's time with small messages); the ring never holds more than depth requests.
-        int size = Integer.highestOneBit(Math.max(1, depth - 1)) << 1;
+        int size = Rings.size(depth);
         this.mask = size - 1;
         this.posts = new SendPost[size];
         this.rdmap = new boolean[size];
