@@ -433,7 +433,8 @@ final class QueuePairHandler extends ChannelDuplexHandler {
      * nothing, RFC 5041 §5.2 [DDP-20], RFC 5040 §5.1).
      */
     private void armNudge() {
-        if (nudgeArmed || role != Role.INITIATOR || firstFpduNudge.isZero() || receivedAny) {
+        // A Responder's firstFpduNudge is always ZERO.
+        if (nudgeArmed || firstFpduNudge.isZero() || receivedAny) {
             return;
         }
         nudgeArmed = true;
