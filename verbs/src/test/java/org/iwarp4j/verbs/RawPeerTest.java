@@ -1,6 +1,6 @@
 package org.iwarp4j.verbs;
 
-import org.iwarp4j.mpa.RtrType;
+import org.iwarp4j.common.RtrType;
 import org.iwarp4j.mpa.fpdu.Crc32c;
 import org.iwarp4j.mpa.frame.EnhancedConnectionData;
 import org.iwarp4j.mpa.frame.MpaFrame;

@@ -1,6 +1,6 @@
 package org.iwarp4j.verbs;
 
-import org.iwarp4j.mpa.RtrType;
+import org.iwarp4j.common.RtrType;
 import org.iwarp4j.testkit.peer.ScriptedPeer;
 import org.iwarp4j.verbs.Peers.Mem;
 import org.iwarp4j.verbs.cm.AcceptOptions;

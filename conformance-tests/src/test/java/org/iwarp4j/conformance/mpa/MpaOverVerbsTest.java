@@ -7,7 +7,7 @@ import org.iwarp4j.conformance.support.VerbsStack;
 import org.iwarp4j.conformance.support.VerbsStack.Region;
 import org.iwarp4j.mpa.MpaError;
 import org.iwarp4j.mpa.MpaException;
-import org.iwarp4j.mpa.RtrType;
+import org.iwarp4j.common.RtrType;
 import org.iwarp4j.testkit.FailingAllocator;
 import org.iwarp4j.testkit.GoldenVectors;
 import org.iwarp4j.testkit.peer.FpduTamper;

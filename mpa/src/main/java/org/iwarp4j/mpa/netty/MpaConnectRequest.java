@@ -1,7 +1,7 @@
 package org.iwarp4j.mpa.netty;
 
 import io.netty.channel.ChannelFuture;
-import org.iwarp4j.mpa.RtrType;
+import org.iwarp4j.common.RtrType;
 import org.iwarp4j.mpa.frame.EnhancedConnectionData;
 import org.iwarp4j.mpa.frame.MpaFrame;
 

@@ -1,5 +1,6 @@
 package org.iwarp4j.rdmap.stream;
 
+import org.iwarp4j.common.RtrType;
 import org.iwarp4j.rdmap.terminate.Terminate;
 import org.iwarp4j.rdmap.wire.AtomicOpcode;
 import org.iwarp4j.rdmap.wire.RdmapOpcode;

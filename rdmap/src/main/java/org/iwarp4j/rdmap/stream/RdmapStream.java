@@ -1,5 +1,6 @@
 package org.iwarp4j.rdmap.stream;
 
+import org.iwarp4j.common.RtrType;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import org.iwarp4j.ddp.DdpException;
@@ -59,6 +60,12 @@ import java.util.Objects;
 public final class RdmapStream {
 
     private static final Logger LOG = LoggerFactory.getLogger(RdmapStream.class);
+
+    /**
+     * The STag of a zero-length Write RTR and the source STag of a zero-length Read RTR (RFC 6581 §9.3 leaves the
+     * format open; Linux siw and cxgb4 send 1: non-zero, as some hardware treats STag 0 specially).
+     */
+    public static final int RTR_STAG = 1;
 
     private final RdmapStreamConfig config;
     private final RdmapMemory memory;

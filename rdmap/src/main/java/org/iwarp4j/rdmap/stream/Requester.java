@@ -1,5 +1,6 @@
 package org.iwarp4j.rdmap.stream;
 
+import org.iwarp4j.common.RtrType;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import org.iwarp4j.ddp.header.TaggedHeaderFlyweight;
@@ -287,9 +288,9 @@ final class Requester implements TransmitSource {
                         Unpooled.EMPTY_BUFFER);
             }
             // siw: a non-zero STag (1) and TO 0; RFC 5041 §5.2 forbids checking them at the sink.
-            case WRITE -> stream.sender().tagged(RdmapControl.encode(RdmapOpcode.RDMA_WRITE), RtrType.RTR_STAG, 0,
+            case WRITE -> stream.sender().tagged(RdmapControl.encode(RdmapOpcode.RDMA_WRITE), RdmapStream.RTR_STAG, 0,
                     Unpooled.EMPTY_BUFFER);
-            case READ -> readRequest(w, 0, 0, 0, RtrType.RTR_STAG, 0);
+            case READ -> readRequest(w, 0, 0, 0, RdmapStream.RTR_STAG, 0);
         };
     }
 
@@ -394,8 +395,8 @@ final class Requester implements TransmitSource {
         if (w.rtr != null) {
             switch (w.rtr) {
                 case SEND -> log.untagged(true, RdmapOpcode.SEND, m.msn(), 0);
-                case WRITE -> log.tagged(true, RdmapOpcode.RDMA_WRITE, RtrType.RTR_STAG, 0, 0);
-                default -> log.readRequest(true, m.msn(), 0, 0, 0, RtrType.RTR_STAG, 0);
+                case WRITE -> log.tagged(true, RdmapOpcode.RDMA_WRITE, RdmapStream.RTR_STAG, 0, 0);
+                default -> log.readRequest(true, m.msn(), 0, 0, 0, RdmapStream.RTR_STAG, 0);
             }
             return;
         }

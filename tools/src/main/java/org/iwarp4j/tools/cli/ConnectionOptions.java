@@ -5,7 +5,7 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
-import org.iwarp4j.mpa.RtrType;
+import org.iwarp4j.common.RtrType;
 import org.iwarp4j.mpa.frame.EnhancedConnectionData;
 import org.iwarp4j.mpa.frame.MpaFrame;
 import org.iwarp4j.verbs.cm.ConnectOptions;

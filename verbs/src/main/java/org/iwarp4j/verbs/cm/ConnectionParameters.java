@@ -1,7 +1,7 @@
 package org.iwarp4j.verbs.cm;
 
 import org.iwarp4j.mpa.MpaParameters;
-import org.iwarp4j.mpa.RtrType;
+import org.iwarp4j.common.RtrType;
 
 /**
  * What MPA negotiated for a connection (RFC 5044 §7.1, RFC 6581), as the tools show it.

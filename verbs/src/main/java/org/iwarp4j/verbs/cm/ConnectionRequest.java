@@ -1,6 +1,6 @@
 package org.iwarp4j.verbs.cm;
 
-import org.iwarp4j.mpa.RtrType;
+import org.iwarp4j.common.RtrType;
 import org.iwarp4j.verbs.QueuePair;
 
 import java.net.InetSocketAddress;

@@ -1,7 +1,7 @@
 package org.iwarp4j.verbs.cm;
 
 import org.iwarp4j.mpa.MpaConfig;
-import org.iwarp4j.mpa.RtrType;
+import org.iwarp4j.common.RtrType;
 import org.iwarp4j.rdmap.terminate.TerminateLayout;
 
 import java.nio.file.Path;

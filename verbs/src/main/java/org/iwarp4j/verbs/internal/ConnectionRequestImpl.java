@@ -2,7 +2,7 @@ package org.iwarp4j.verbs.internal;
 
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
-import org.iwarp4j.mpa.RtrType;
+import org.iwarp4j.common.RtrType;
 import org.iwarp4j.mpa.netty.MpaConnectRequest;
 import org.iwarp4j.verbs.QueuePair;
 import org.iwarp4j.verbs.cm.AcceptOptions;

@@ -5,7 +5,7 @@ import org.iwarp4j.rdmap.stream.CompletionStatus;
 import org.iwarp4j.rdmap.stream.OperationType;
 import org.iwarp4j.rdmap.stream.RdmapListener;
 import org.iwarp4j.rdmap.stream.RdmapStream;
-import org.iwarp4j.rdmap.stream.RtrType;
+import org.iwarp4j.common.RtrType;
 import org.iwarp4j.rdmap.terminate.Terminate;
 import org.iwarp4j.rdmap.wire.RdmapOpcode;
 import org.iwarp4j.verbs.AsyncEvent;

@@ -26,7 +26,7 @@ import org.iwarp4j.mpa.netty.MpaStartupFailedEvent;
 import org.iwarp4j.rdmap.stream.RdmapStream;
 import org.iwarp4j.rdmap.stream.RdmapStreamConfig;
 import org.iwarp4j.rdmap.stream.RdmapStreamState;
-import org.iwarp4j.rdmap.stream.RtrType;
+import org.iwarp4j.common.RtrType;
 import org.iwarp4j.rdmap.terminate.TerminateCause;
 import org.iwarp4j.rdmap.terminate.TerminateLayout;
 import org.iwarp4j.rdmap.wire.RdmapControl;
