@@ -1,44 +1,50 @@
 package org.iwarp4j.verbs;
 
-import org.iwarp4j.rdmap.terminate.Terminate;
-
 import java.util.Objects;
 
 /**
- * A Terminate message (RFC 5040 §4.8) that explains a completion or an async event, and which way it
- * went.
+ * A Terminate message (RFC 5040 §4.8) that explains a completion, an async event or a disconnect, and
+ * which way it went. Layer, error type and error code are the numbers of RFC 5040 §4.8 and the tables of
+ * RFC 5040 §7, RFC 5041 §7 and RFC 5044 §8 (e.g. {@code 0x1/0x2/0x02}: DDP untagged buffer error, no
+ * receive posted).
  *
- * @param direction whether this side sent it or received it
- * @param terminate the message: layer, error type, code, copied headers
+ * @param direction   whether this side sent it or received it
+ * @param layer       0x0 RDMAP, 0x1 DDP, 0x2 LLP (MPA)
+ * @param errorType   error type within the layer
+ * @param errorCode   error code
+ * @param description what the codes mean, e.g. {@code DDP Untagged Buffer Error: Invalid MSN - no buffer available}
  */
-public record TerminateInfo(Direction direction, Terminate terminate) {
+public record TerminateInfo(Direction direction, int layer, int errorType, int errorCode, String description) {
 
     /** Which side sent the Terminate. */
-    public enum Direction { SENT, RECEIVED }
+    public enum Direction {
+        /** This side detected the error and sent the Terminate. */
+        SENT,
+        /** The peer sent it. */
+        RECEIVED
+    }
 
+    /** Checks the components. */
     public TerminateInfo {
         Objects.requireNonNull(direction, "direction");
-        Objects.requireNonNull(terminate, "terminate");
+        Objects.requireNonNull(description, "description");
+        if (layer < 0 || layer > 0xF || errorType < 0 || errorType > 0xF || errorCode < 0 || errorCode > 0xFF) {
+            throw new IllegalArgumentException("layer and error type are 4 bits, error code 8 bits");
+        }
     }
 
-    /** Layer: 0x0 RDMAP, 0x1 DDP, 0x2 LLP (MPA). */
-    public int layer() {
-        return terminate.layer();
-    }
-
-    /** Error type within the layer. */
-    public int errorType() {
-        return terminate.errorType();
-    }
-
-    /** Error code. */
-    public int errorCode() {
-        return terminate.errorCode();
+    /**
+     * The three numbers as RFC 5040 tables write them.
+     *
+     * @return e.g. {@code 0x1/0x2/0x05} (hexadecimal digits in upper case)
+     */
+    public String codes() {
+        return String.format("0x%X/0x%X/0x%02X", layer, errorType, errorCode);
     }
 
     /** E.g. {@code sent 0x1/0x2/0x05 DDP Untagged Buffer Error: DDP Message too long for available buffer}. */
     @Override
     public String toString() {
-        return (direction == Direction.SENT ? "sent " : "received ") + terminate.describe();
+        return (direction == Direction.SENT ? "sent " : "received ") + codes() + " " + description;
     }
 }

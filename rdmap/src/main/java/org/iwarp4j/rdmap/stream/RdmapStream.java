@@ -147,14 +147,14 @@ public final class RdmapStream {
     /**
      * Posts a receive on QN 0: the next Send or Immediate Data message goes into {@code buffer}
      * (RFC 5040 §5.3). Completed by {@link RdmapListener#onReceiveComplete} with {@code workRequestId}.
-     * On a failed stream it completes at once as {@link CompletionStatus#FLUSHED}.
+     * On a failed stream it completes at once as {@link OperationStatus#FLUSHED}.
      *
      * @throws IllegalStateException if {@link RdmapStreamConfig#receiveQueueDepth()} receives are posted
      */
     public void postReceive(long workRequestId, UntaggedBuffer buffer) {
         Objects.requireNonNull(buffer, "buffer");
         if (state != RdmapStreamState.OPERATIONAL) {
-            listener.onReceiveComplete(workRequestId, CompletionStatus.FLUSHED, null, 0, 0, 0);
+            listener.onReceiveComplete(workRequestId, OperationStatus.FLUSHED, null, 0, 0, 0);
             return;
         }
         receives.post(workRequestId, buffer);
@@ -185,7 +185,7 @@ public final class RdmapStream {
         }
         if (state != RdmapStreamState.OPERATIONAL) {
             releaseData(operation);
-            listener.onSendComplete(operation.workRequestId(), operation.type(), CompletionStatus.FLUSHED, 0, 0);
+            listener.onSendComplete(operation.workRequestId(), operation.type(), OperationStatus.FLUSHED, 0, 0);
             return;
         }
         requester.enqueue(operation);

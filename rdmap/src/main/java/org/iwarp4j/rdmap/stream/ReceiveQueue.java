@@ -146,7 +146,7 @@ final class ReceiveQueue {
             int segmentLength = slot.capturedSegmentLength();
             recycle(slot);
             if (!rtr) {
-                stream.listener().onReceiveComplete(id, CompletionStatus.LOCAL_ERROR, opcode, length, invalidateStag, 0);
+                stream.listener().onReceiveComplete(id, OperationStatus.LOCAL_ERROR, opcode, length, invalidateStag, 0);
             }
             stream.failWithHeader(TerminateCause.RDMAP_STAG_CANNOT_BE_INVALIDATED, segmentLength, header, null,
                     String.format("Send with Invalidate names STag 0x%08x, which this stream may not invalidate",
@@ -158,7 +158,7 @@ final class ReceiveQueue {
             stream.rtrReceived(RtrType.SEND);
             return;
         }
-        stream.listener().onReceiveComplete(id, CompletionStatus.SUCCESS, opcode, immediate ? 0 : length,
+        stream.listener().onReceiveComplete(id, OperationStatus.SUCCESS, opcode, immediate ? 0 : length,
                 opcode.carriesInvalidateStag() ? invalidateStag : 0, immediate ? immediateData : 0);
     }
 
@@ -198,7 +198,7 @@ final class ReceiveQueue {
                 recycle(slot);
                 if (!rtr) {
                     userPosted--;
-                    stream.listener().onReceiveComplete(id, CompletionStatus.FLUSHED, null, 0, 0, 0);
+                    stream.listener().onReceiveComplete(id, OperationStatus.FLUSHED, null, 0, 0, 0);
                 }
             }
         }

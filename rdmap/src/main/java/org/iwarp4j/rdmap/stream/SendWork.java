@@ -52,7 +52,7 @@ final class SendWork {
     long atomicOriginalValue;
 
     /** A status other than SUCCESS/FLUSHED that the stream attributed to this entry. */
-    CompletionStatus failure;
+    OperationStatus failure;
 
     void reset() {
         operation = null;

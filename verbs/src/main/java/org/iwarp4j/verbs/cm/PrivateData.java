@@ -3,7 +3,9 @@ package org.iwarp4j.verbs.cm;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** The length rules for MPA private data (RFC 5044 §7.1.1, RFC 6581 §7) and the siw limit (siw-interop §B). */
+import java.util.OptionalInt;
+
+/** The length rules for MPA private data (RFC 5044 §7.1.1, RFC 6581 §7) and the Linux siw limit. */
 final class PrivateData {
 
     private static final Logger LOG = LoggerFactory.getLogger(PrivateData.class);
@@ -12,8 +14,10 @@ final class PrivateData {
     static final int MAX_PD_LENGTH = 512;
     /** RFC 6581 §7: the enhanced data takes 4 of the 512 octets. */
     static final int ENHANCED_DATA_LENGTH = 4;
-    /** Linux siw drops a connection whose PD_Length exceeds 256 (siw-interop §B). */
+    /** Linux siw drops a connection whose PD_Length exceeds 256 (its MPA_MAX_PRIVDATA). */
     static final int SIW_PD_LENGTH = 256;
+    /** RFC 6581 §9.1: IRD and ORD are 14-bit fields. */
+    static final int MAX_DEPTH = 0x3FFF;
 
     private PrivateData() {}
 
@@ -30,5 +34,14 @@ final class PrivateData {
                     copy.length, copy.length + overhead);
         }
         return copy;
+    }
+
+    static void checkDepth(String name, OptionalInt depth) {
+        if (depth == null) {
+            throw new NullPointerException(name + " (OptionalInt.empty() for the queue pair's)");
+        }
+        if (depth.isPresent() && (depth.getAsInt() < 0 || depth.getAsInt() > MAX_DEPTH)) {
+            throw new IllegalArgumentException(name + " must be 0..16383 (RFC 6581 §9.1): " + depth.getAsInt());
+        }
     }
 }

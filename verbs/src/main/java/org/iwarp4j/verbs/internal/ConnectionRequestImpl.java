@@ -6,16 +6,15 @@ import org.iwarp4j.common.RtrType;
 import org.iwarp4j.mpa.netty.MpaConnectRequest;
 import org.iwarp4j.verbs.QueuePair;
 import org.iwarp4j.verbs.cm.AcceptOptions;
-import org.iwarp4j.verbs.cm.CmEvent;
 import org.iwarp4j.verbs.cm.Connection;
 import org.iwarp4j.verbs.cm.ConnectionFailedException;
 import org.iwarp4j.verbs.cm.ConnectionRequest;
 
 import java.net.InetSocketAddress;
 import java.util.Objects;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /** A valid MPA Request waiting for the application: accept binds a queue pair, reject answers R=1. */
@@ -55,13 +54,15 @@ final class ConnectionRequestImpl implements ConnectionRequest {
     }
 
     @Override
-    public int ird() {
-        return mpa.initiatorIrd();
+    public OptionalInt ird() {
+        int v = mpa.initiatorIrd();
+        return v < 0 ? OptionalInt.empty() : OptionalInt.of(v);
     }
 
     @Override
-    public int ord() {
-        return mpa.initiatorOrd();
+    public OptionalInt ord() {
+        int v = mpa.initiatorOrd();
+        return v < 0 ? OptionalInt.empty() : OptionalInt.of(v);
     }
 
     @Override
@@ -85,9 +86,9 @@ final class ConnectionRequestImpl implements ConnectionRequest {
     }
 
     @Override
-    public CompletionStage<Connection> accept(QueuePair queuePair, AcceptOptions options) {
+    public CompletableFuture<Connection> accept(QueuePair queuePair, AcceptOptions options) {
         Objects.requireNonNull(options, "options");
-        CompletableFuture<Connection> result = new CompletableFuture<>();
+        LoopSafeFuture<Connection> result = new LoopSafeFuture<>();
         if (!(queuePair instanceof QueuePairImpl qp) || qp.rnic() != listener.rnic()) {
             result.completeExceptionally(new IllegalArgumentException("the queue pair belongs to another RNIC"));
             return result;
@@ -102,8 +103,8 @@ final class ConnectionRequestImpl implements ConnectionRequest {
                     + " or already connecting; accept needs a fresh IDLE queue pair"));
             return result;
         }
-        int ird = options.ird() >= 0 ? options.ird() : qp.config().ird();
-        int ord = options.ord() >= 0 ? options.ord() : qp.config().ord();
+        int ird = options.ird().orElse(qp.config().ird());
+        int ord = options.ord().orElse(qp.config().ord());
         byte[] privateData = options.privateData();
         qp.bind(channel.eventLoop(), handler);
         channel.eventLoop().execute(() -> {
@@ -111,7 +112,7 @@ final class ConnectionRequestImpl implements ConnectionRequest {
             mpa.accept(privateData, ird, ord).addListener(f -> {
                 if (!f.isSuccess()) {
                     qp.stateError();
-                    result.completeExceptionally(new ConnectionFailedException(CmEvent.CONNECT_ERROR,
+                    result.completeExceptionally(new ConnectionFailedException(ConnectionFailedException.Kind.CONNECT_ERROR,
                             "accept failed: " + f.cause(), f.cause()));
                     channel.close();
                 }
@@ -121,8 +122,8 @@ final class ConnectionRequestImpl implements ConnectionRequest {
     }
 
     @Override
-    public CompletionStage<Void> reject(byte[] privateData) {
-        CompletableFuture<Void> result = new CompletableFuture<>();
+    public CompletableFuture<Void> reject(byte[] privateData) {
+        LoopSafeFuture<Void> result = new LoopSafeFuture<>();
         if (!decided.compareAndSet(false, true)) {
             result.completeExceptionally(new IllegalStateException("this request was already accepted or rejected"));
             return result;

@@ -1,7 +1,7 @@
 package org.iwarp4j.verbs.internal;
 
 import org.iwarp4j.rdmap.RdmapException;
-import org.iwarp4j.rdmap.stream.CompletionStatus;
+import org.iwarp4j.rdmap.stream.OperationStatus;
 import org.iwarp4j.rdmap.stream.OperationType;
 import org.iwarp4j.rdmap.stream.RdmapListener;
 import org.iwarp4j.rdmap.stream.RdmapStream;
@@ -12,6 +12,8 @@ import org.iwarp4j.verbs.AsyncEvent;
 import org.iwarp4j.verbs.QueuePairState;
 import org.iwarp4j.verbs.ReceiveWorkRequest;
 import org.iwarp4j.verbs.TerminateInfo;
+
+import java.util.Optional;
 
 /**
  * The event-loop side of a connected queue pair: owns the {@link RdmapStream} (the protocol core) and
@@ -25,7 +27,7 @@ final class QueuePairEngine implements RdmapListener {
     private final QueuePairHandler link;
     private final Completions completions;
     private final SendQueue sendQueue;
-    private final ReceiveQueue receiveQueue;
+    private final PostedReceives receiveQueue;
     private RdmapStream stream;
 
     QueuePairEngine(QueuePairImpl qp, QueuePairHandler link) {
@@ -33,7 +35,7 @@ final class QueuePairEngine implements RdmapListener {
         this.link = link;
         this.completions = new Completions(qp);
         this.sendQueue = new SendQueue(qp, completions, qp.config().maxSendWr(), qp.rnic().config().atomicByteOrder());
-        this.receiveQueue = new ReceiveQueue(qp, completions, qp.receiveDepth(), qp.shared());
+        this.receiveQueue = new PostedReceives(qp, completions, qp.receiveDepth(), qp.shared());
     }
 
     void start(RdmapStream s) {
@@ -66,13 +68,13 @@ final class QueuePairEngine implements RdmapListener {
     // ------------------------------------------------------------------ RdmapListener
 
     @Override
-    public void onReceiveComplete(long workRequestId, CompletionStatus status, RdmapOpcode opcode, int byteLength,
+    public void onReceiveComplete(long workRequestId, OperationStatus status, RdmapOpcode opcode, int byteLength,
                                   int invalidatedStag, long immediateData) {
         receiveQueue.onComplete(workRequestId, status, opcode, byteLength, invalidatedStag, immediateData);
     }
 
     @Override
-    public void onSendComplete(long workRequestId, OperationType type, CompletionStatus status, long byteLength,
+    public void onSendComplete(long workRequestId, OperationType type, OperationStatus status, long byteLength,
                                long atomicOriginalValue) {
         sendQueue.onRdmapComplete(status, atomicOriginalValue);
     }
@@ -95,8 +97,8 @@ final class QueuePairEngine implements RdmapListener {
     @Override
     public void onTerminateReceived(Terminate terminate) {
         qp.state(QueuePairState.TERMINATE);
-        TerminateInfo info = new TerminateInfo(TerminateInfo.Direction.RECEIVED, terminate);
-        qp.fireAsync(new AsyncEvent(AsyncEvent.Type.TERMINATE_RECEIVED, qp, info, "the peer sent " + terminate));
+        TerminateInfo info = Terminates.received(terminate);
+        qp.fireAsync(new AsyncEvent(AsyncEvent.Type.TERMINATE_RECEIVED, qp, Optional.of(info), "the peer sent " + info));
         link.terminateReceived();
     }
 
@@ -110,8 +112,8 @@ final class QueuePairEngine implements RdmapListener {
         receiveQueue.streamFailed();
         if (cause instanceof RdmapException e) {
             qp.state(QueuePairState.TERMINATE);
-            TerminateInfo info = new TerminateInfo(TerminateInfo.Direction.SENT, e.terminate());
-            qp.fireAsync(new AsyncEvent(AsyncEvent.Type.TERMINATE_SENT, qp, info, e.getMessage()));
+            TerminateInfo info = Terminates.sent(e.terminate());
+            qp.fireAsync(new AsyncEvent(AsyncEvent.Type.TERMINATE_SENT, qp, Optional.of(info), e.getMessage()));
         }
     }
 

@@ -33,9 +33,14 @@ import org.iwarp4j.rdmap.wire.RdmapControl;
 import org.iwarp4j.rdmap.wire.RdmapOpcode;
 import org.iwarp4j.rdmap.wire.TerminateHeader;
 import org.iwarp4j.verbs.AsyncEvent;
+import org.iwarp4j.verbs.TerminateException;
+import org.iwarp4j.verbs.TerminateInfo;
 import org.iwarp4j.verbs.QueuePairState;
 import org.iwarp4j.verbs.cm.CmEvent;
 import org.iwarp4j.verbs.cm.CmEventListener;
+import org.iwarp4j.verbs.cm.ConnectionLostException;
+import org.iwarp4j.verbs.cm.DisconnectReason;
+import org.iwarp4j.verbs.cm.PeerProfile;
 import org.iwarp4j.verbs.cm.ConnectOptions;
 import org.iwarp4j.verbs.cm.Connection;
 import org.iwarp4j.verbs.cm.ConnectionFailedException;
@@ -46,6 +51,8 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.nio.channels.ClosedChannelException;
 import java.time.Duration;
+import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -71,10 +78,11 @@ final class QueuePairHandler extends ChannelDuplexHandler {
     private final Role role;
     private final Duration disconnectTimeout;
     private final TerminateLayout peerTerminateLayout;
+    private final PeerProfile profile;
     private final CmEventListener events;
     private final ListenerImpl listener;
     private final java.util.function.Predicate<byte[]> replyPrivateDataCheck;
-    private final CompletableFuture<Void> disconnected = new CompletableFuture<>();
+    private final LoopSafeFuture<Void> disconnected = new LoopSafeFuture<>();
     private final Runnable pumpTask = this::pump;
     /** Initiator: the first-FPDU nudge ({@link org.iwarp4j.verbs.cm.ConnectOptions#firstFpduNudge()}), ZERO = off. */
     private final Duration firstFpduNudge;
@@ -104,17 +112,21 @@ final class QueuePairHandler extends ChannelDuplexHandler {
     /** Something arrived from the peer after Full Operation. */
     private boolean receivedAny;
     private boolean nudgeArmed;
+    private boolean heldLogged;
+    private DisconnectReason endReason;
+    private Throwable endCause;
 
     /** An Initiator's handler for {@code qp}, connecting with {@code options}; {@code result} completes at ESTABLISHED. */
     QueuePairHandler(RnicImpl rnic, QueuePairImpl qp, CompletableFuture<Connection> result, ConnectOptions options) {
         this.rnic = rnic;
         this.replyPrivateDataCheck = options.replyPrivateDataCheck();
         this.role = Role.INITIATOR;
-        this.firstFpduNudge = options.firstFpduNudge();
+        this.profile = options.peerProfile();
+        this.firstFpduNudge = profile.firstFpduNudge();
         this.qp = qp;
         this.established = result;
         this.disconnectTimeout = options.disconnectTimeout();
-        this.peerTerminateLayout = options.peerTerminateLayout();
+        this.peerTerminateLayout = layout(profile);
         this.events = options.eventListener();
         this.listener = null;
     }
@@ -125,10 +137,16 @@ final class QueuePairHandler extends ChannelDuplexHandler {
         this.role = Role.RESPONDER;
         this.listener = listener;
         this.disconnectTimeout = listener.options().disconnectTimeout();
-        this.peerTerminateLayout = listener.options().peerTerminateLayout();
+        this.profile = listener.options().peerProfile();
+        this.peerTerminateLayout = layout(profile);
         this.events = listener.options().eventListener();
         this.replyPrivateDataCheck = null;
         this.firstFpduNudge = Duration.ZERO;
+    }
+
+    private static TerminateLayout layout(PeerProfile p) {
+        return p.terminateControlLayout() == PeerProfile.TerminateControlLayout.LINUX_SIW_MIRRORED
+                ? TerminateLayout.SIW_MIRRORED : TerminateLayout.RFC;
     }
 
     QueuePairImpl queuePair() {
@@ -167,10 +185,10 @@ final class QueuePairHandler extends ChannelDuplexHandler {
 
     private void onConnectRequest(MpaConnectRequest mpaRequest) {
         request = new ConnectionRequestImpl(this, mpaRequest, ctx.channel(), listener);
-        fire(CmEvent.CONNECT_REQUEST, null, null);
+        fire(new CmEvent.ConnectRequest(request));
         // Reject an unanswered request before the MPA startup timeout ends it silently (siw reports
         // REJECTED rather than UNREACHABLE then).
-        long nanos = listener.options().mpaStartupTimeout().toNanos() * 4 / 5;
+        long nanos = listener.options().mpa().startupTimeout().toNanos() * 4 / 5;
         timer = ctx.executor().schedule(() -> request.rejectUnanswered(), nanos, TimeUnit.NANOSECONDS);
         listener.dispatch(request);
     }
@@ -191,7 +209,7 @@ final class QueuePairHandler extends ChannelDuplexHandler {
         if (role == Role.INITIATOR && !replyPrivateDataCheck.test(params.peerPrivateData())) {
             // RFC 5044 §7.1.2 rule 3 (MPA-37): private data not acceptable -> leave MPA, send nothing; the
             // connection manager (the ULP of MPA here) then closes the TCP connection.
-            failEstablishment(new ConnectionFailedException(CmEvent.CONNECT_ERROR,
+            failEstablishment(new ConnectionFailedException(ConnectionFailedException.Kind.CONNECT_ERROR,
                     "the private data of the MPA Reply was not accepted (" + params.peerPrivateData().length
                             + " octets)", null));
             ctx.close();
@@ -206,32 +224,31 @@ final class QueuePairHandler extends ChannelDuplexHandler {
         Object identity = new StreamName("qp" + qp.number() + " " + ctx.channel().remoteAddress());
         RdmapStreamConfig config = new RdmapStreamConfig(ird, ord, qp.config().rfc7306(), qp.pd().number(), identity,
                 qp.config().maxSendWr(), qp.receiveDepth(), peerTerminateLayout);
-        stream = new RdmapStream(config, rnic.memory(), rnic.atomics(), new Llp(), rnic.config().allocator(), engine);
+        stream = new RdmapStream(config, rnic.memory(), rnic.atomics(), new Llp(), rnic.allocator(), engine);
         engine.start(stream);
-        connection = new ConnectionImpl(this, qp, params, ctx.channel());
+        connection = new ConnectionImpl(this, qp, params, ctx.channel(), fpduEncoder.holding());
         qp.connection(connection);
         if (params.requiredTerminate() != null) {
             // RFC 6581 §9.1 / §9.3 (MPA-69, MPA-74): the Initiator's first FPDU is this Terminate.
             MpaError code = params.requiredTerminate();
             stream.abort(code == MpaError.INSUFFICIENT_IRD ? TerminateCause.MPA_INSUFFICIENT_IRD
                     : TerminateCause.MPA_NO_MATCHING_RTR, code.description());
-            failEstablishment(new ConnectionFailedException(CmEvent.CONNECT_ERROR, "MPA negotiation: " + code, null));
+            failEstablishment(new ConnectionFailedException(ConnectionFailedException.Kind.CONNECT_ERROR,
+                    "MPA negotiation: " + code, null));
             pump();
             return;
         }
         if (role == Role.INITIATOR && params.rtr() != null) {
             // RFC 6581 §5 / §9.3 (MPA-74, MPA-75): the RTR goes first; ESTABLISHED once it is handed to MPA.
-            stream.sendRtr(RtrType.valueOf(params.rtr().name()));
+            stream.sendRtr(params.rtr());
             qp.start(engine);
             pump();
             return;
         }
         if (role == Role.RESPONDER && params.peerToPeer()) {
             // RFC 6581 §9.3: the Initiator picks one of the mutually supported RTRs; none consumes a user receive.
-            java.util.EnumSet<RtrType> possible = java.util.EnumSet.noneOf(RtrType.class);
-            params.rtrTypes().forEach(r -> possible.add(RtrType.valueOf(r.name())));
-            if (!possible.isEmpty()) {
-                stream.expectRtr(possible);
+            if (!params.rtrTypes().isEmpty()) {
+                stream.expectRtr(params.rtrTypes());
             }
         }
         qp.start(engine);
@@ -249,7 +266,7 @@ final class QueuePairHandler extends ChannelDuplexHandler {
         }
         announced = true;
         qp.state(QueuePairState.RTS);
-        fire(CmEvent.ESTABLISHED, connection, null);
+        fire(new CmEvent.Established(connection));
         established.complete(connection);
     }
 
@@ -260,10 +277,10 @@ final class QueuePairHandler extends ChannelDuplexHandler {
                 // is below the ORD this listener requires (the Reply carries that ORD). Tell the listener's
                 // user, as librdmacm reports a reject, and close once the Reply is out.
                 EnhancedConnectionData q = rejection.request().enhancedData();
-                fire(CmEvent.REJECTED, null, new ConnectionRejectedException("rejected the connection request from "
-                        + ctx.channel().remoteAddress() + ": its IRD " + (q == null ? "?" : q.ird())
-                        + " is below the required ORD " + rejection.responderOrd() + " (RFC 6581 §9.1)",
-                        rejection.replyPrivateData(), rejection.responderIrd(), rejection.responderOrd()));
+                LOG.info("rejected the connection request from {}: its IRD {} is below the required ORD {} (RFC 6581"
+                        + " §9.1)", ctx.channel().remoteAddress(), q == null ? "?" : q.ird(), rejection.responderOrd());
+                fire(new CmEvent.Rejected(rejection.replyPrivateData(), depth(rejection.responderIrd()),
+                        depth(rejection.responderOrd())));
                 ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
             }
             return; // we rejected; ConnectionRequestImpl closes once the Reply is written
@@ -271,17 +288,17 @@ final class QueuePairHandler extends ChannelDuplexHandler {
         qp.flushUnstarted();
         ConnectionRejectedException e = new ConnectionRejectedException("the peer rejected the connection"
                 + (rejection.reason() != null ? " (" + rejection.reason() + ")" : ""), rejection.replyPrivateData(),
-                rejection.responderIrd(), rejection.responderOrd());
+                depth(rejection.responderIrd()), depth(rejection.responderOrd()));
         qp.stateError();
-        fire(CmEvent.REJECTED, null, e);
+        fire(e.toEvent());
         established.completeExceptionally(e);
         ctx.close();
     }
 
     private void onStartupFailed(MpaStartupFailedEvent failed) {
         cancelTimer();
-        CmEvent event = failed.reason() == MpaStartupFailedEvent.Reason.TIMEOUT ? CmEvent.UNREACHABLE
-                : CmEvent.CONNECT_ERROR;
+        ConnectionFailedException.Kind event = failed.reason() == MpaStartupFailedEvent.Reason.TIMEOUT
+                ? ConnectionFailedException.Kind.UNREACHABLE : ConnectionFailedException.Kind.CONNECT_ERROR;
         failEstablishment(new ConnectionFailedException(event, "MPA startup failed: " + failed.reason() + ", "
                 + failed.cause().getMessage(), failed.cause()));
         ctx.close();
@@ -295,7 +312,8 @@ final class QueuePairHandler extends ChannelDuplexHandler {
             qp.stateError();
             qp.flushUnstarted();
         }
-        fire(e.event(), null, e);
+        fire(e.kind() == ConnectionFailedException.Kind.UNREACHABLE ? new CmEvent.Unreachable(e)
+                : new CmEvent.ConnectError(e));
         established.completeExceptionally(e);
     }
 
@@ -304,6 +322,9 @@ final class QueuePairHandler extends ChannelDuplexHandler {
     @Override
     public void channelRead(ChannelHandlerContext c, Object msg) {
         if (stream != null && msg instanceof ByteBuf ulpdu) {
+            if (!receivedAny && connection != null) {
+                connection.sendsReleased();
+            }
             receivedAny = true;
             stream.receive(ulpdu);
         } else {
@@ -342,6 +363,12 @@ final class QueuePairHandler extends ChannelDuplexHandler {
         pumpScheduled = false;
         if (stream == null || pumping || encoder == null) {
             return;
+        }
+        if (encoder.holding() && !heldLogged && stream.hasPendingTransmit()) {
+            heldLogged = true;
+            LOG.info("{}: queue pair {} has work to send, held until the Initiator's first FPDU (RFC 5044 §7.1.2"
+                    + " rule 4): the client must send first, or both sides use peer-to-peer mode"
+                    + " (MpaOptions.peerToPeer)", ctx.channel(), qp.number());
         }
         if (encoder.holding()) {
             if (stream.state() != RdmapStreamState.OPERATIONAL && closing == Closing.NONE) {
@@ -488,17 +515,19 @@ final class QueuePairHandler extends ChannelDuplexHandler {
 
     /** Our Terminate was handed to MPA: close once it is written (RFC 5040 §6.2.1, siw-interop §F). */
     void terminateWritten(org.iwarp4j.rdmap.terminate.Terminate terminate) {
+        ending(DisconnectReason.TERMINATE_SENT, null);
         closing = Closing.TERMINATE;
         closeAfterFlush = true;
         if (!announced) {
             // e.g. RFC 6581 §9.3 (MPA-76): a local error before the RTR went out
-            failEstablishment(new ConnectionFailedException(CmEvent.CONNECT_ERROR,
+            failEstablishment(new ConnectionFailedException(ConnectionFailedException.Kind.CONNECT_ERROR,
                     "the connection failed during setup; sent Terminate " + terminate.describe(), null));
         }
     }
 
     /** The peer's Terminate: nothing more will be sent; close (RFC 5040 §5.4). */
     void terminateReceived() {
+        ending(DisconnectReason.TERMINATE_RECEIVED, null);
         closing = Closing.TERMINATE;
         ctx.close();
     }
@@ -520,6 +549,7 @@ final class QueuePairHandler extends ChannelDuplexHandler {
                 pump();
                 return;
             }
+            ending(DisconnectReason.TRANSPORT_ERROR, new ConnectionLostException("MPA: " + e.getMessage(), null));
             c.close();
             return;
         }
@@ -528,6 +558,10 @@ final class QueuePairHandler extends ChannelDuplexHandler {
             // siw-interop §A: a reset is a normal way for a peer to disconnect.
             if (!m.contains("reset")) {
                 transportError = true;
+                ending(DisconnectReason.TRANSPORT_ERROR, new ConnectionLostException("TCP failed: " + cause, cause));
+            } else {
+                ending(DisconnectReason.PEER_RESET, new ConnectionLostException("the peer reset the TCP connection",
+                        cause));
             }
             LOG.debug("connection {}: {}", c.channel(), cause.toString());
             c.close();
@@ -552,7 +586,7 @@ final class QueuePairHandler extends ChannelDuplexHandler {
      */
     private boolean acceptUnverifiedSetupTerminate(MpaException e) {
         MpaException.UnverifiedFpdu f = e.unverifiedFpdu();
-        if (f == null || receivedAny || f.crcField() != 0) {
+        if (f == null || receivedAny || f.crcField() != 0 || !profile.acceptUnverifiedSetupTerminate()) {
             return false;
         }
         byte[] u = f.ulpdu();
@@ -578,7 +612,7 @@ final class QueuePairHandler extends ChannelDuplexHandler {
         }
         c.executor().execute(() -> {
             if (stream != null && stream.state() == RdmapStreamState.OPERATIONAL) {
-                qp.fireAsync(new AsyncEvent(AsyncEvent.Type.COMPLETION_QUEUE_OVERFLOW, qp, null,
+                qp.fireAsync(new AsyncEvent(AsyncEvent.Type.COMPLETION_QUEUE_OVERFLOW, qp, Optional.empty(),
                         "a completion queue of this queue pair overflowed"));
                 stream.abort(TerminateCause.RDMAP_LOCAL_CATASTROPHIC, "completion queue overflow");
                 pump();
@@ -595,10 +629,15 @@ final class QueuePairHandler extends ChannelDuplexHandler {
                 return;
             }
             closing = Closing.GRACEFUL;
+            ending(DisconnectReason.LOCAL_DISCONNECT, null);
             if (qp != null) {
                 qp.state(QueuePairState.CLOSING);
             }
-            timer = ctx.executor().schedule(this::abortNow, disconnectTimeout.toNanos(), TimeUnit.NANOSECONDS);
+            timer = ctx.executor().schedule(() -> {
+                ending(DisconnectReason.DISCONNECT_TIMEOUT, new ConnectionLostException("the graceful disconnect did"
+                        + " not finish within " + disconnectTimeout.toMillis() + " ms: closed abortively", null));
+                abortNow();
+            }, disconnectTimeout.toNanos(), TimeUnit.NANOSECONDS);
             if (stream == null || encoder == null || encoder.holding()) {
                 finishGraceful();
             } else {
@@ -631,7 +670,10 @@ final class QueuePairHandler extends ChannelDuplexHandler {
         if (c == null) {
             return;
         }
-        c.executor().execute(this::abortNow);
+        c.executor().execute(() -> {
+            ending(DisconnectReason.LOCAL_CLOSE, null);
+            abortNow();
+        });
     }
 
     private void abortNow() {
@@ -670,7 +712,8 @@ final class QueuePairHandler extends ChannelDuplexHandler {
             engine.completions().ending(transportError && closing == Closing.NONE ? Completions.Ending.TRANSPORT
                     : Completions.Ending.DISCONNECT);
             if (closing == Closing.NONE && transportError) {
-                qp.fireAsync(new AsyncEvent(AsyncEvent.Type.CONNECTION_LOST, qp, engine.completions().terminate(),
+                qp.fireAsync(new AsyncEvent(AsyncEvent.Type.CONNECTION_LOST, qp,
+                        Optional.ofNullable(engine.completions().terminate()),
                         "TCP connection lost"));
             }
             // RFC 5044 §8 code 0x01: nothing can be sent any more; outstanding work is flushed.
@@ -678,11 +721,13 @@ final class QueuePairHandler extends ChannelDuplexHandler {
             stream.close();
         }
         if (established != null && !established.isDone()) {
-            failEstablishment(new ConnectionFailedException(CmEvent.CONNECT_ERROR, "the connection closed", null));
+            failEstablishment(new ConnectionFailedException(ConnectionFailedException.Kind.CONNECT_ERROR,
+                    "the connection closed", null));
         }
         if (announced) {
-            fire(CmEvent.DISCONNECTED, connection, lost);
-            fire(CmEvent.TIMEWAIT_EXIT, connection, null);
+            CmEvent.Disconnected event = disconnectedEvent();
+            fire(event);
+            connection.disconnected(event);
         }
         if (request != null) {
             request.connectionClosed();
@@ -698,12 +743,38 @@ final class QueuePairHandler extends ChannelDuplexHandler {
         }
     }
 
-    private void fire(CmEvent event, Connection c, Throwable cause) {
-        try {
-            events.onEvent(event, qp, c, cause);
-        } catch (RuntimeException e) {
-            LOG.warn("CM event listener failed on {}", event, e);
+    private void fire(CmEvent event) {
+        CmEvents.fire(events, event);
+    }
+
+    private static OptionalInt depth(int value) {
+        return value < 0 ? OptionalInt.empty() : OptionalInt.of(value);
+    }
+
+    /** Records why the connection ends; the first decisive reason wins (a timeout overrides the graceful one). */
+    private void ending(DisconnectReason reason, Throwable cause) {
+        if (endReason == null || (reason == DisconnectReason.DISCONNECT_TIMEOUT
+                && endReason == DisconnectReason.LOCAL_DISCONNECT)) {
+            endReason = reason;
+            endCause = cause;
         }
+    }
+
+    /** The DISCONNECTED event: a clean end has no cause; a Terminate, reset or failure says what happened. */
+    private CmEvent.Disconnected disconnectedEvent() {
+        DisconnectReason reason = endReason != null ? endReason : DisconnectReason.PEER_DISCONNECT;
+        Throwable cause = endCause;
+        if (stream != null && (reason == DisconnectReason.TERMINATE_SENT || reason == DisconnectReason.TERMINATE_RECEIVED
+                || stream.firstError() != null || stream.terminateReceived() != null)) {
+            TerminateInfo info = engine.completions().terminate();
+            if (info != null) {
+                reason = info.direction() == TerminateInfo.Direction.SENT ? DisconnectReason.TERMINATE_SENT
+                        : DisconnectReason.TERMINATE_RECEIVED;
+                cause = new TerminateException(info);
+            }
+        }
+        return new CmEvent.Disconnected(connection, reason, reason.isClean() ? Optional.empty()
+                : Optional.of(cause != null ? cause : new ConnectionLostException(reason.toString(), null)));
     }
 
     @Override

@@ -4,20 +4,26 @@ import io.netty.channel.EventLoop;
 import io.netty.util.internal.PlatformDependent;
 import org.iwarp4j.verbs.AsyncEvent;
 import org.iwarp4j.verbs.AsyncEventListener;
+import org.iwarp4j.verbs.CompletionStatus;
 import org.iwarp4j.verbs.PreparedSend;
 import org.iwarp4j.verbs.ProtectionDomain;
 import org.iwarp4j.verbs.QueuePair;
+import org.iwarp4j.verbs.QueuePairAttributes;
 import org.iwarp4j.verbs.QueuePairConfig;
 import org.iwarp4j.verbs.QueuePairState;
 import org.iwarp4j.verbs.ReceiveWorkRequest;
 import org.iwarp4j.verbs.SendWorkRequest;
 import org.iwarp4j.verbs.VerbsException;
+import org.iwarp4j.verbs.WorkCompletion;
 import org.iwarp4j.verbs.cm.Connection;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Queue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -62,7 +68,7 @@ final class QueuePairImpl implements QueuePair {
     private volatile QueuePairEngine engine;
     private volatile QueuePairState state = QueuePairState.IDLE;
     private volatile AsyncEventListener asyncListener;
-    private volatile Connection connection;
+    private volatile ConnectionImpl connection;
     private volatile QueuePairHandler handler;
     private volatile boolean closed;
 
@@ -73,7 +79,7 @@ final class QueuePairImpl implements QueuePair {
         this.number = number;
         this.sendCq = (CompletionQueueImpl) config.sendCompletionQueue();
         this.receiveCq = (CompletionQueueImpl) config.receiveCompletionQueue();
-        this.shared = (SharedReceiveQueueImpl) config.sharedReceiveQueue();
+        this.shared = (SharedReceiveQueueImpl) config.sharedReceiveQueue().orElse(null);
         this.builder = new SendPostBuilder(this);
         this.sendInbox = PlatformDependent.newFixedMpscQueue(Math.max(2, config.maxSendWr()));
         this.receiveInbox = PlatformDependent.newFixedMpscQueue(Math.max(2, config.maxRecvWr()));
@@ -142,58 +148,123 @@ final class QueuePairImpl implements QueuePair {
     }
 
     @Override
-    public Connection connection() {
-        return connection;
+    public Optional<Connection> connection() {
+        return Optional.ofNullable(connection);
     }
 
-    void connection(Connection c) {
+    void connection(ConnectionImpl c) {
         this.connection = c;
+    }
+
+    @Override
+    public int sendQueueAvailable() {
+        return config.maxSendWr() - sendUsed.get();
+    }
+
+    @Override
+    public QueuePairAttributes query() {
+        QueuePairEngine e = engine;
+        ConnectionImpl c = connection;
+        int ird = c != null ? c.parameters().ird() : config.ird();
+        int ord = c != null ? c.parameters().ord() : config.ord();
+        return new QueuePairAttributes(number, state, config.maxSendWr(), config.maxRecvWr(), config.maxSge(),
+                config.maxInlineData(), ird, ord, config.signalAll(), config.rfc7306(), sendUsed.get(),
+                shared != null ? 0 : receiveUsed.get(), c != null && c.sendsHeld());
     }
 
     // ------------------------------------------------------------------ posting
 
     @Override
-    public void postSend(SendWorkRequest request) throws VerbsException {
+    public void postSend(SendWorkRequest request) {
         Objects.requireNonNull(request, "request");
         checkSendState(request);
-        enqueue(builder.build(request, false));
+        if (!reserveAndOffer(builder.build(request, false))) {
+            throw VerbsException.queueFull(request, "send queue of queue pair " + number, config.maxSendWr());
+        }
+        wake();
     }
 
     @Override
-    public void postSend(java.util.List<SendWorkRequest> requests) throws VerbsException {
+    public boolean tryPostSend(SendWorkRequest request) {
+        Objects.requireNonNull(request, "request");
+        checkSendState(request);
+        if (sendUsed.get() + slots(request) > config.maxSendWr()) {
+            return false; // nothing built, nothing retained
+        }
+        if (!reserveAndOffer(builder.build(request, false))) {
+            return false;
+        }
+        wake();
+        return true;
+    }
+
+    @Override
+    public CompletableFuture<WorkCompletion> postSendAsync(SendWorkRequest request) {
+        Objects.requireNonNull(request, "request");
+        checkSendState(request);
+        SendPost post = builder.build(request, false);
+        LoopSafeFuture<WorkCompletion> future = new LoopSafeFuture<>();
+        post.future = future;
+        if (!reserveAndOffer(post)) {
+            throw VerbsException.queueFull(request, "send queue of queue pair " + number, config.maxSendWr());
+        }
+        wake();
+        return future;
+    }
+
+    @Override
+    public void postSend(List<SendWorkRequest> requests) {
         Objects.requireNonNull(requests, "requests");
         try {
             for (SendWorkRequest request : requests) {
                 Objects.requireNonNull(request, "request");
                 checkSendState(request);
-                reserveAndOffer(builder.build(request, false));
+                if (!reserveAndOffer(builder.build(request, false))) {
+                    throw VerbsException.queueFull(request, "send queue of queue pair " + number, config.maxSendWr());
+                }
             }
         } finally {
             wake(); // one drain for the whole chain: its requests reach RDMAP in one pump
         }
     }
 
+    /** Send queue slots {@code request} takes: one per Read SGE (one Read Request each), else one. */
+    private static int slots(SendWorkRequest request) {
+        return request instanceof SendWorkRequest.RdmaRead r ? Math.max(1, r.sges().size()) : 1;
+    }
+
     @Override
-    public PreparedSend prepare(SendWorkRequest request) throws VerbsException {
+    public PreparedSend prepare(SendWorkRequest request) {
         Objects.requireNonNull(request, "request");
         SendPost post = builder.build(request, true);
         return new PreparedSend() {
+            private volatile boolean closedPrepared;
+
             @Override
             public SendWorkRequest workRequest() {
                 return request;
             }
 
             @Override
-            public void execute() throws VerbsException {
+            public void execute() {
+                if (!tryExecute()) {
+                    throw VerbsException.queueFull(request, "send queue of queue pair " + number, config.maxSendWr());
+                }
+            }
+
+            @Override
+            public boolean tryExecute() {
                 checkSendState(request);
                 if (closedPrepared) {
                     throw new VerbsException(VerbsException.Reason.WRONG_STATE, request, "prepared send is closed");
                 }
                 post.retainData();
-                enqueue(post);
+                if (!reserveAndOffer(post)) {
+                    return false;
+                }
+                wake();
+                return true;
             }
-
-            private volatile boolean closedPrepared;
 
             @Override
             public synchronized void close() {
@@ -211,7 +282,7 @@ final class QueuePairImpl implements QueuePair {
      * status that names the cause (the Terminate sent or received, the disconnect); the application learns
      * of the failure from its completion queue, never from a race between its post and the peer's Terminate.
      */
-    private void checkSendState(SendWorkRequest request) throws VerbsException {
+    private void checkSendState(SendWorkRequest request) {
         QueuePairState s = state;
         boolean connected = s == QueuePairState.RTS || (s != QueuePairState.IDLE && engine != null);
         if (!connected || closed) {
@@ -220,19 +291,14 @@ final class QueuePairImpl implements QueuePair {
         }
     }
 
-    private void enqueue(SendPost post) throws VerbsException {
-        reserveAndOffer(post);
-        wake();
-    }
-
-    private void reserveAndOffer(SendPost post) throws VerbsException {
+    /** Reserves the post's slots and hands it over; false (its data released) when the queue is full. */
+    private boolean reserveAndOffer(SendPost post) {
         int slots = post.slots();
         while (true) {
             int used = sendUsed.get();
             if (used + slots > config.maxSendWr()) {
                 post.releaseData();
-                throw new VerbsException(VerbsException.Reason.QUEUE_FULL, post.request, "send queue holds " + used
-                        + " of " + config.maxSendWr() + " requests");
+                return false;
             }
             if (sendUsed.compareAndSet(used, used + slots)) {
                 break;
@@ -243,10 +309,18 @@ final class QueuePairImpl implements QueuePair {
             post.releaseData();
             throw new IllegalStateException("send hand-over queue full with " + sendUsed.get() + " slots in use");
         }
+        return true;
     }
 
     @Override
-    public void postReceive(ReceiveWorkRequest request) throws VerbsException {
+    public void postReceive(ReceiveWorkRequest request) {
+        if (!tryPostReceive(request)) {
+            throw VerbsException.queueFull(request, "receive queue of queue pair " + number, config.maxRecvWr());
+        }
+    }
+
+    @Override
+    public boolean tryPostReceive(ReceiveWorkRequest request) {
         Objects.requireNonNull(request, "request");
         if (shared != null) {
             throw new VerbsException(VerbsException.Reason.WRONG_STATE, request,
@@ -260,8 +334,7 @@ final class QueuePairImpl implements QueuePair {
         while (true) {
             int used = receiveUsed.get();
             if (used >= config.maxRecvWr()) {
-                throw new VerbsException(VerbsException.Reason.QUEUE_FULL, request, "receive queue holds " + used
-                        + " of " + config.maxRecvWr() + " requests");
+                return false;
             }
             if (receiveUsed.compareAndSet(used, used + 1)) {
                 break;
@@ -272,6 +345,7 @@ final class QueuePairImpl implements QueuePair {
             throw new IllegalStateException("receive hand-over queue full with " + receiveUsed.get() + " in use");
         }
         wake();
+        return true;
     }
 
     void releaseSendSlots(int n) {
@@ -348,7 +422,7 @@ final class QueuePairImpl implements QueuePair {
         ReceiveWorkRequest r;
         while ((r = receiveInbox.poll()) != null) {
             releaseReceiveSlot();
-            c.receive(r.wrId(), org.iwarp4j.verbs.CompletionStatus.WORK_REQUEST_FLUSHED, null, 0, 0, 0);
+            c.receive(r.wrId(), CompletionStatus.WORK_REQUEST_FLUSHED, null, 0, 0, 0);
         }
     }
 
@@ -369,7 +443,7 @@ final class QueuePairImpl implements QueuePair {
         this.asyncListener = listener;
     }
 
-    void completionQueueOverflowed(CompletionQueueImpl cq) {
+    void completionQueueOverflowed() {
         QueuePairHandler h = handler;
         if (h != null) {
             h.completionQueueOverflowed();
@@ -391,6 +465,7 @@ final class QueuePairImpl implements QueuePair {
         sendCq.detach(this);
         receiveCq.detach(this);
         rnic.queuePairClosed(this);
+        pd.queuePairClosed();
     }
 
     boolean isClosed() {

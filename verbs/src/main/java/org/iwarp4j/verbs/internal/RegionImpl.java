@@ -9,6 +9,7 @@ import org.iwarp4j.verbs.MemoryRegion;
 import org.iwarp4j.verbs.ProtectionDomain;
 import org.iwarp4j.verbs.Stag;
 
+import java.nio.ByteBuffer;
 import java.util.EnumSet;
 import java.util.Set;
 
@@ -154,8 +155,17 @@ final class RegionImpl implements MemoryRegion {
     }
 
     /** The registered memory (index 0 = base TO), or {@code null} once closed / while unbound. */
-    ByteBuf buffer() {
+    ByteBuf memory() {
         return tagged.memory();
+    }
+
+    @Override
+    public ByteBuffer buffer() {
+        ByteBuf m = tagged.memory();
+        if (m == null || closed) {
+            return ByteBuffer.allocate(0);
+        }
+        return m.nioBuffer(0, m.capacity());
     }
 
     /** Whether the region grants {@code access}. */
@@ -208,11 +218,15 @@ final class RegionImpl implements MemoryRegion {
     private static Set<TaggedBufferAccess> rightsOf(Set<Access> access) {
         Set<TaggedBufferAccess> rights = EnumSet.noneOf(TaggedBufferAccess.class);
         for (Access a : access) {
+            if (a == Access.MW_BIND) {
+                continue; // a verbs right: DDP checks only what peers may do
+            }
             rights.add(switch (a) {
                 case LOCAL_WRITE -> TaggedBufferAccess.LOCAL_WRITE;
                 case REMOTE_WRITE -> TaggedBufferAccess.REMOTE_WRITE;
                 case REMOTE_READ -> TaggedBufferAccess.REMOTE_READ;
                 case REMOTE_ATOMIC -> TaggedBufferAccess.REMOTE_ATOMIC;
+                case MW_BIND -> throw new IllegalStateException("MW_BIND is not a DDP right");
             });
         }
         return rights;

@@ -127,7 +127,7 @@ final class SendQueue {
     }
 
     /** RDMAP completed its oldest outstanding operation. */
-    void onRdmapComplete(org.iwarp4j.rdmap.stream.CompletionStatus rdmapStatus, long originalValue) {
+    void onRdmapComplete(org.iwarp4j.rdmap.stream.OperationStatus rdmapStatus, long originalValue) {
         if (rdmapNext < head) {
             rdmapNext = head; // everything retired is done; its ring slots may already hold newer requests
         }
@@ -176,15 +176,15 @@ final class SendQueue {
                 if (finalStatus == CompletionStatus.SUCCESS && p.resultRegion != null) {
                     writeAtomicResult(p, original);
                 }
-                if (p.signaled || finalStatus != CompletionStatus.SUCCESS) {
-                    completions.send(p.wrId, finalStatus, p.opcode, p.byteLength, original);
+                if (p.signaled || finalStatus != CompletionStatus.SUCCESS || p.future != null) {
+                    completions.send(p.wrId, finalStatus, p.opcode, p.byteLength, original, p.future);
                 }
             }
         }
     }
 
     private void writeAtomicResult(SendPost p, long original) {
-        ByteBuf m = p.resultRegion.buffer();
+        ByteBuf m = p.resultRegion.memory();
         if (m == null) {
             return;
         }
@@ -203,8 +203,8 @@ final class SendQueue {
             status[i] = completions.flushed();
             return;
         }
-        if (p.request instanceof SendWorkRequest.LocalInvalidate li) {
-            status[i] = ((RegionImpl) li.region()).invalidate() ? CompletionStatus.SUCCESS
+        if (p.request instanceof SendWorkRequest.LocalInvalidate) {
+            status[i] = ((RegionImpl) p.localTarget).invalidate() ? CompletionStatus.SUCCESS
                     : CompletionStatus.LOCAL_PROTECTION_ERROR;
             return;
         }

@@ -11,7 +11,7 @@ import org.iwarp4j.verbs.ReceiveWorkRequest;
  * delivered in order [RDMAP-23], flushes too), so the ring is retired from its head. With a shared
  * receive queue nothing is posted in advance: {@link #supplyFromShared()} takes one as a message arrives.
  */
-final class ReceiveQueue {
+final class PostedReceives {
 
     private final QueuePairImpl qp;
     private final Completions completions;
@@ -21,7 +21,7 @@ final class ReceiveQueue {
     private long head;
     private long tail;
 
-    ReceiveQueue(QueuePairImpl qp, Completions completions, int depth, SharedReceiveQueueImpl shared) {
+    PostedReceives(QueuePairImpl qp, Completions completions, int depth, SharedReceiveQueueImpl shared) {
         this.qp = qp;
         this.completions = completions;
         this.shared = shared;
@@ -53,14 +53,14 @@ final class ReceiveQueue {
     }
 
     /** RDMAP completed the oldest posted receive. */
-    void onComplete(long wrId, org.iwarp4j.rdmap.stream.CompletionStatus rdmapStatus, RdmapOpcode opcode, int length,
+    void onComplete(long wrId, org.iwarp4j.rdmap.stream.OperationStatus rdmapStatus, RdmapOpcode opcode, int length,
                     int invalidatedStag, long immediate) {
         if (head < tail) {
             ring[(int) (head % ring.length)].release();
             head++;
         }
         releaseSlot();
-        if (rdmapStatus == org.iwarp4j.rdmap.stream.CompletionStatus.LOCAL_ERROR) {
+        if (rdmapStatus == org.iwarp4j.rdmap.stream.OperationStatus.LOCAL_ERROR) {
             // RDMAP reports the receive an erroneous message consumed just before it fails the stream;
             // the completion waits for that (onFatalError) so that it can carry the Terminate.
             pendingErrorWrId = wrId;

@@ -1,0 +1,71 @@
+package org.iwarp4j.verbs.cm;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * What this side tolerates and does for a particular kind of peer: every accommodation of another stack's
+ * behaviour in one place, chosen per connection ({@link ConnectOptions#peerProfile()},
+ * {@link ListenOptions#peerProfile()}). {@link #RFC_STRICT}, the default, holds peers to the RFCs;
+ * {@link #LINUX_SIW} accepts what Linux soft-iWARP (siw) is known to do.
+ *
+ * @param name                           for logs
+ * @param acceptFpdusBehindReply         Initiator: keep and read FPDUs that arrive together with the accepting
+ *                                       MPA Reply. RFC 5044 §7.1.2 rule 4 forbids a Responder to send before it
+ *                                       received the Initiator's first FPDU; strict, such octets fail the startup
+ *                                       (PD_Length mismatch, MPA-32). Linux siw's Responder sends as soon as
+ *                                       its application does.
+ * @param firstFpduNudge                 Initiator: if nothing at all arrives from the Responder within this time
+ *                                       after our first FPDU went out, send one zero-length RDMA Write (STag 1,
+ *                                       TO 0), at most once. RFC 5041 §5.2 forbids checking a zero-length tagged
+ *                                       segment and RFC 5040 §5.1 delivers nothing for a Write, so this is a
+ *                                       no-op at every conforming peer; at a Linux siw Responder it releases a
+ *                                       first FPDU that siw's accept race left unread in its socket.
+ *                                       {@link Duration#ZERO}: off.
+ * @param acceptUnverifiedSetupTerminate take a first FPDU that failed its CRC, whose CRC field is zero and
+ *                                       which is a Terminate, as the peer's Terminate instead of answering with a
+ *                                       CRC-error Terminate: Linux siw sends its RFC 6581 setup Terminates
+ *                                       without CRC. Either way the connection ends; this keeps the peer's reason.
+ * @param terminateControlLayout         how to read a Terminate control word that is ambiguous: Linux siw on a
+ *                                       little-endian host sends it bit-mirrored within its octets
+ */
+public record PeerProfile(String name, boolean acceptFpdusBehindReply, Duration firstFpduNudge,
+                          boolean acceptUnverifiedSetupTerminate, TerminateControlLayout terminateControlLayout) {
+
+    /** How the first word of a received Terminate is laid out. */
+    public enum TerminateControlLayout {
+        /** RFC 5040 §4.8: octet 0 = Layer &lt;&lt; 4 | EType; M, D, R the top bits of octet 2. */
+        RFC_5040,
+        /** Linux siw on little-endian hosts: octet 0 = EType &lt;&lt; 4 | Layer; R, D, M the low bits of octet 2. */
+        LINUX_SIW_MIRRORED
+    }
+
+    /** The RFCs to the letter: no accommodation. */
+    public static final PeerProfile RFC_STRICT = new PeerProfile("rfc-strict", false, Duration.ZERO, false,
+            TerminateControlLayout.RFC_5040);
+
+    /** Linux soft-iWARP (siw), as measured against the kernel module: every accommodation on. */
+    public static final PeerProfile LINUX_SIW = new PeerProfile("linux-siw", true, Duration.ofMillis(500), true,
+            TerminateControlLayout.LINUX_SIW_MIRRORED);
+
+    /** Checks the components. */
+    public PeerProfile {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(firstFpduNudge, "firstFpduNudge (Duration.ZERO = off)");
+        Objects.requireNonNull(terminateControlLayout, "terminateControlLayout");
+        if (firstFpduNudge.isNegative()) {
+            throw new IllegalArgumentException("firstFpduNudge must not be negative: " + firstFpduNudge);
+        }
+    }
+
+    /**
+     * This profile with another first-FPDU nudge.
+     *
+     * @param nudge the delay, {@link Duration#ZERO} for none
+     * @return a copy
+     */
+    public PeerProfile withFirstFpduNudge(Duration nudge) {
+        return new PeerProfile(name, acceptFpdusBehindReply, nudge, acceptUnverifiedSetupTerminate,
+                terminateControlLayout);
+    }
+}

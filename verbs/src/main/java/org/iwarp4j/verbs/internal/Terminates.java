@@ -1,0 +1,27 @@
+package org.iwarp4j.verbs.internal;
+
+import org.iwarp4j.rdmap.terminate.Terminate;
+import org.iwarp4j.rdmap.terminate.TerminateCause;
+import org.iwarp4j.verbs.TerminateInfo;
+
+/** RDMAP's {@link Terminate} as the API shows it ({@link TerminateInfo}). */
+final class Terminates {
+
+    private Terminates() {}
+
+    static TerminateInfo info(TerminateInfo.Direction direction, Terminate t) {
+        TerminateCause cause = t.cause();
+        String description = cause != null
+                ? cause.layer().displayName() + " " + cause.errorType().displayName() + ": " + cause.description()
+                : "(undefined)";
+        return new TerminateInfo(direction, t.layer(), t.errorType(), t.errorCode(), description);
+    }
+
+    static TerminateInfo sent(Terminate t) {
+        return info(TerminateInfo.Direction.SENT, t);
+    }
+
+    static TerminateInfo received(Terminate t) {
+        return info(TerminateInfo.Direction.RECEIVED, t);
+    }
+}
