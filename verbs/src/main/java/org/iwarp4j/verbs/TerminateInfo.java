@@ -13,8 +13,14 @@ import java.util.Objects;
  * @param errorType   error type within the layer
  * @param errorCode   error code
  * @param description what the codes mean, e.g. {@code DDP Untagged Buffer Error: Invalid MSN - no buffer available}
+ * @param m           the M bit: the DDP Segment Length field is valid
+ * @param d           the D bit: the DDP header of the terminated segment is copied ({@code ddpHeader})
+ * @param r           the R bit: the RDMAP header of a Read/Atomic Request is copied ({@code rdmapHeader})
+ * @param ddpHeader   the copied DDP header, empty without D
+ * @param rdmapHeader the copied RDMAP header, empty without R
  */
-public record TerminateInfo(Direction direction, int layer, int errorType, int errorCode, String description) {
+public record TerminateInfo(Direction direction, int layer, int errorType, int errorCode, String description,
+                            boolean m, boolean d, boolean r, byte[] ddpHeader, byte[] rdmapHeader) {
 
     /** Which side sent the Terminate. */
     public enum Direction {
@@ -28,9 +34,31 @@ public record TerminateInfo(Direction direction, int layer, int errorType, int e
     public TerminateInfo {
         Objects.requireNonNull(direction, "direction");
         Objects.requireNonNull(description, "description");
+        ddpHeader = ddpHeader.clone();
+        rdmapHeader = rdmapHeader.clone();
         if (layer < 0 || layer > 0xF || errorType < 0 || errorType > 0xF || errorCode < 0 || errorCode > 0xFF) {
             throw new IllegalArgumentException("layer and error type are 4 bits, error code 8 bits");
         }
+    }
+
+    /**
+     * The copied DDP header.
+     *
+     * @return a copy, empty without the D bit
+     */
+    @Override
+    public byte[] ddpHeader() {
+        return ddpHeader.clone();
+    }
+
+    /**
+     * The copied RDMAP header.
+     *
+     * @return a copy, empty without the R bit
+     */
+    @Override
+    public byte[] rdmapHeader() {
+        return rdmapHeader.clone();
     }
 
     /**

@@ -6,6 +6,7 @@ import org.iwarp4j.verbs.Peers.Mem;
 import org.iwarp4j.verbs.cm.AcceptOptions;
 import org.iwarp4j.verbs.cm.CmEvent;
 import org.iwarp4j.verbs.cm.ConnectOptions;
+import org.iwarp4j.verbs.cm.PeerProfile;
 import org.iwarp4j.verbs.cm.Connection;
 import org.iwarp4j.verbs.cm.ConnectionRejectedException;
 import org.iwarp4j.verbs.cm.ListenOptions;
@@ -70,8 +71,9 @@ class SiwInteropRegressionTest {
             Mem recv = side.region(16, Access.LOCAL_WRITE);
             Mem send = side.region(16);
             side.receive(1, recv.sge(0, 16));
-            Connection c = rnic.connect(siw.address(), side.qp, ConnectOptions.builder().crc(false).ird(1).ord(1)
-                    .firstFpduNudge(Duration.ofMillis(100)).build()).toCompletableFuture().get(20, TimeUnit.SECONDS);
+            Connection c = rnic.connect(siw.address(), side.qp, ConnectOptions.builder().mpa(m -> m.crc(false)).ird(1).ord(1)
+                    .peerProfile(PeerProfile.LINUX_SIW.withFirstFpduNudge(Duration.ofMillis(100))).build())
+                    .get(20, TimeUnit.SECONDS);
             side.qp.postSend(new SendWorkRequest.Send(2, List.of(send.sge(0, 16)), Set.of(SendFlag.SIGNALED)));
             WorkCompletion wc = Completions.one(side.recvCq);
             assertThat(wc.status()).isEqualTo(CompletionStatus.SUCCESS);
@@ -94,7 +96,8 @@ class SiwInteropRegressionTest {
             CompletableFuture<AsyncEvent> event = new CompletableFuture<>();
             side.qp.onAsyncEvent(event::complete);
             Listener listener = rnic.listen(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
-                    ListenOptions.builder().crc(true).rtrTypes(RtrType.SEND).build(),
+                    ListenOptions.builder().mpa(m -> m.crc(true).rtrTypes(RtrType.SEND))
+                            .peerProfile(PeerProfile.LINUX_SIW).build(),
                     r -> r.accept(side.qp, AcceptOptions.defaults()));
             try (ScriptedPeer siw = ScriptedPeer.client(listener.localAddress())) {
                 siw.sendMpaFrame(HEX.parseHex(SIW_P2P_REQUEST))
@@ -106,9 +109,8 @@ class SiwInteropRegressionTest {
                 siw.start();
                 AsyncEvent e = event.get(20, TimeUnit.SECONDS);
                 assertThat(e.type()).isEqualTo(AsyncEvent.Type.TERMINATE_RECEIVED);
-                assertThat(e.terminate().layer()).isEqualTo(2);
-                assertThat(e.terminate().errorType()).isEqualTo(0);
-                assertThat(e.terminate().errorCode()).isEqualTo(7);
+                TerminateInfo t = e.terminate().orElseThrow();
+                assertThat(List.of(t.layer(), t.errorType(), t.errorCode())).containsExactly(2, 0, 7);
                 siw.waitForScriptToComplete(Duration.ofSeconds(20)); // closed with nothing sent after the Reply
             }
             listener.close();
@@ -127,16 +129,19 @@ class SiwInteropRegressionTest {
                     ListenOptions.defaults(), r -> r.reject(new byte[] {(byte) 0xc0, (byte) 0xff, (byte) 0xee}));
             Peers.Side side = new Peers.Side(client, 8);
             side.qp = side.pd.createQueuePair(side.qpConfig().ird(1).ord(1).build());
-            CompletableFuture<Throwable> rejected = new CompletableFuture<>();
-            client.connect(listener.localAddress(), side.qp, ConnectOptions.builder().ird(1).ord(1)
-                    .eventListener((ev, q, c, cause) -> {
-                        if (ev == CmEvent.REJECTED) {
-                            rejected.complete(cause);
+            CompletableFuture<CmEvent.Rejected> rejected = new CompletableFuture<>();
+            CompletableFuture<Connection> f = client.connect(listener.localAddress(), side.qp, ConnectOptions.builder()
+                    .ird(1).ord(1).eventListener(ev -> {
+                        if (ev instanceof CmEvent.Rejected r) {
+                            rejected.complete(r);
                         }
                     }).build());
-            ConnectionRejectedException e = (ConnectionRejectedException) rejected.get(20, TimeUnit.SECONDS);
+            Throwable failure = f.handle((c, t) -> t).get(20, TimeUnit.SECONDS);
+            assertThat(failure).isInstanceOf(ConnectionRejectedException.class);
+            ConnectionRejectedException e = (ConnectionRejectedException) failure;
             assertThat(e.getMessage()).doesNotContain("Insufficient IRD");
-            assertThat(e.ord()).isLessThanOrEqualTo(1);
+            assertThat(e.ord().orElseThrow()).isLessThanOrEqualTo(1);
+            assertThat(rejected.get(20, TimeUnit.SECONDS).ord()).isEqualTo(e.ord());
             assertThat(e.privateData()).containsExactly(0xc0, 0xff, 0xee);
             listener.close();
         }

@@ -111,10 +111,10 @@ final class SendPostBuilder {
 
     /** The region (or window) a local invalidate names: this queue pair's domain, and invalidatable. */
     private Object invalidateTarget(SendWorkRequest.LocalInvalidate li) {
-        RegionImpl r = qp.rnic().stagTable().region(li.stag().value());
+        RegionImpl r = qp.rnic().stagTable().regionAtIndex(li.stag().value());
         if (r == null) {
             throw new VerbsException(VerbsException.Reason.INVALID_REQUEST, li, "STag " + li.stag()
-                    + " names no region or window of this RNIC (or no longer: its key changed)");
+                    + " names no region or window of this RNIC");
         }
         return fastRegion(li, r);
     }

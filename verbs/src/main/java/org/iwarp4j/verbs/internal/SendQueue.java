@@ -203,8 +203,10 @@ final class SendQueue {
             status[i] = completions.flushed();
             return;
         }
-        if (p.request instanceof SendWorkRequest.LocalInvalidate) {
-            status[i] = ((RegionImpl) p.localTarget).invalidate() ? CompletionStatus.SUCCESS
+        if (p.request instanceof SendWorkRequest.LocalInvalidate li) {
+            // the key is checked now: earlier requests of this queue (a fast registration) may have changed it
+            RegionImpl r = (RegionImpl) p.localTarget;
+            status[i] = r.stagValue() == li.stag().value() && r.invalidate() ? CompletionStatus.SUCCESS
                     : CompletionStatus.LOCAL_PROTECTION_ERROR;
             return;
         }

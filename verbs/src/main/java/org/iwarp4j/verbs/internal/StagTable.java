@@ -42,6 +42,18 @@ final class StagTable {
         return r != null && r.stagValue() == stag ? r : null;
     }
 
+    /**
+     * The region at {@code stag}'s index whatever its key, or {@code null}: a work request names an STag its
+     * earlier requests may still change (a fast registration), so it is checked in full only when it executes.
+     */
+    RegionImpl regionAtIndex(int stag) {
+        int index = stag >>> 8;
+        if (index == 0 || index >= regions.length()) {
+            return null;
+        }
+        return regions.get(index);
+    }
+
     /** DDP's view of the region whose current STag is exactly {@code stag}, or {@code null}. */
     TaggedBuffer lookup(int stag) {
         int index = stag >>> 8;

@@ -14,7 +14,10 @@ final class Terminates {
         String description = cause != null
                 ? cause.layer().displayName() + " " + cause.errorType().displayName() + ": " + cause.description()
                 : "(undefined)";
-        return new TerminateInfo(direction, t.layer(), t.errorType(), t.errorCode(), description);
+        byte[] none = new byte[0];
+        return new TerminateInfo(direction, t.layer(), t.errorType(), t.errorCode(), description, t.m(), t.d(), t.r(),
+                t.terminatedDdpHeader() == null ? none : t.terminatedDdpHeader(),
+                t.terminatedRdmaHeader() == null ? none : t.terminatedRdmaHeader());
     }
 
     static TerminateInfo sent(Terminate t) {
