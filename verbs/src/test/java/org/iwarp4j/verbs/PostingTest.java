@@ -12,6 +12,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -118,6 +119,28 @@ class PostingTest {
             }
             assertThat(full).isNotNull();
             assertThat(full.reason()).isEqualTo(VerbsException.Reason.QUEUE_FULL);
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("transports")
+    void inlineDataNeedsNoRegistrationAndMayBeReusedAtOnce(Transport t) throws Exception {
+        try (Peers p = new Peers(t)) {
+            Mem recv = p.server.region(64, Access.LOCAL_WRITE);
+            p.server.receive(1, recv.sge(0, 64));
+            java.nio.ByteBuffer heap = java.nio.ByteBuffer.wrap("copied when posted".getBytes(StandardCharsets.US_ASCII));
+            p.client.post(SendWorkRequest.Send.inline(1, heap));
+            java.util.Arrays.fill(heap.array(), (byte) 'x'); // the post returned: the buffer is ours again
+            WorkCompletion wc = Completions.one(p.server.recvCq);
+            assertThat(wc.byteLength()).isEqualTo(18);
+            assertThat(new String(recv.bytes(0, 18), StandardCharsets.US_ASCII)).isEqualTo("copied when posted");
+            // unregistered memory without the INLINE flag is refused, naming the rule
+            assertThat(catchThrowableOfType(VerbsException.class, () -> p.client.post(new SendWorkRequest.Send(2,
+                    List.of(Sge.inline(heap)), Set.of()))).getMessage()).contains("needs SendFlag.INLINE");
+            // and never as a receive
+            assertThat(catchThrowableOfType(VerbsException.class, () -> p.server.qp.postReceive(
+                    ReceiveWorkRequest.of(3, Sge.inline(java.nio.ByteBuffer.allocate(8))))).reason())
+                    .isEqualTo(VerbsException.Reason.INVALID_SGE);
         }
     }
 

@@ -267,7 +267,7 @@ final class CompletionQueueImpl implements CompletionQueue {
         }
         if (!users.isEmpty()) {
             throw new IllegalStateException("completion queue still used by queue pair(s) "
-                    + users.stream().map(q -> String.valueOf(q.number())).toList() + ": close them first");
+                    + users.stream().map(q -> String.valueOf(q.number())).distinct().toList() + ": close them first");
         }
         closed = true;
         armed.set(DISARMED);

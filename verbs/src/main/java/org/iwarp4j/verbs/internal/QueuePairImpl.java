@@ -414,7 +414,7 @@ final class QueuePairImpl implements QueuePair {
      * The connection never reached Full Operation: receives posted while IDLE complete as flushed (there
      * never was a stream to post them to). On the loop.
      */
-    void flushUnstarted() {
+    synchronized void flushUnstarted() {
         if (engine != null) {
             return;
         }
@@ -461,6 +461,7 @@ final class QueuePairImpl implements QueuePair {
             h.abort();
         } else {
             state = QueuePairState.ERROR;
+            flushUnstarted(); // never connected: the receives posted while IDLE complete, flushed
         }
         sendCq.detach(this);
         receiveCq.detach(this);
