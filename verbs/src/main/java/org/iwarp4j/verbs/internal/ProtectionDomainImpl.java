@@ -106,7 +106,13 @@ final class ProtectionDomainImpl implements ProtectionDomain {
     @Override
     public MemoryWindow allocateMemoryWindow() {
         checkOpen();
-        throw new UnsupportedOperationException("memory windows are not supported yet");
+        WindowImpl window = WindowImpl.allocate(this, rnic.stagTable());
+        if (window == null) {
+            throw new VerbsException(VerbsException.Reason.LIMIT_EXCEEDED, null,
+                    "allocateMemoryWindow: the STag table is full (" + rnic.config().maxStags() + " regions and windows)");
+        }
+        windows.incrementAndGet();
+        return window;
     }
 
     void windowClosed() {

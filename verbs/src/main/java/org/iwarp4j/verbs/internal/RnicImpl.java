@@ -128,8 +128,8 @@ public final class RnicImpl implements Rnic {
 
             @Override
             public boolean invalidate(TaggedBuffer buffer) {
-                RegionImpl r = stagTable.region(buffer.stag());
-                return r != null && r.invalidate();
+                StagOwner owner = stagTable.owner(buffer.stag());
+                return owner != null && owner.invalidateRemotely();
             }
         };
     }

@@ -90,8 +90,8 @@ final class SendPostBuilder {
         if (wr instanceof SendWorkRequest.LocalInvalidate li) {
             return SendPost.local(wr, signaled, CompletionOpcode.LOCAL_INVALIDATE, 0, reusable, invalidateTarget(li));
         }
-        if (wr instanceof SendWorkRequest.BindMemoryWindow) {
-            throw new VerbsException(VerbsException.Reason.INVALID_REQUEST, wr, "memory windows are not supported yet");
+        if (wr instanceof SendWorkRequest.BindMemoryWindow b) {
+            return SendPost.local(wr, signaled, CompletionOpcode.BIND_MEMORY_WINDOW, b.length(), reusable, bindTarget(b));
         }
         SendWorkRequest.FastRegister fr = (SendWorkRequest.FastRegister) wr;
         RegionImpl region = fastRegion(wr, fr.region());
@@ -111,12 +111,38 @@ final class SendPostBuilder {
 
     /** The region (or window) a local invalidate names: this queue pair's domain, and invalidatable. */
     private Object invalidateTarget(SendWorkRequest.LocalInvalidate li) {
-        RegionImpl r = qp.rnic().stagTable().regionAtIndex(li.stag().value());
+        StagOwner owner = qp.rnic().stagTable().ownerAtIndex(li.stag().value());
+        if (owner instanceof WindowImpl w) {
+            if (w.pd() != qp.pd()) {
+                throw new VerbsException(VerbsException.Reason.INVALID_REQUEST, li, "memory window " + li.stag()
+                        + " is not of this queue pair's protection domain");
+            }
+            return w; // whether it is bound here, with this key, is checked when it executes
+        }
+        RegionImpl r = owner instanceof RegionImpl region ? region : null;
         if (r == null) {
             throw new VerbsException(VerbsException.Reason.INVALID_REQUEST, li, "STag " + li.stag()
                     + " names no region or window of this RNIC");
         }
         return fastRegion(li, r);
+    }
+
+    /** The window of a bind, checked against this queue pair's domain; the rest is checked when it executes. */
+    private WindowImpl bindTarget(SendWorkRequest.BindMemoryWindow b) {
+        if (!(b.window() instanceof WindowImpl w) || w.pd() != qp.pd()) {
+            throw new VerbsException(VerbsException.Reason.INVALID_REQUEST, b, "window " + b.window()
+                    + " is not of this queue pair's protection domain");
+        }
+        ownRegion(b, b.region());
+        if (b.newStag().index() != w.index()) {
+            throw new VerbsException(VerbsException.Reason.INVALID_REQUEST, b, "STag " + b.newStag()
+                    + " does not keep the window's index " + w.index());
+        }
+        if (b.offset() + b.length() > b.region().length()) {
+            throw new VerbsException(VerbsException.Reason.INVALID_REQUEST, b, "[" + b.offset() + ", "
+                    + (b.offset() + b.length()) + ") is not inside the " + b.region().length() + " octets of the region");
+        }
+        return w;
     }
 
     private static boolean needsRfc7306(SendWorkRequest wr) {

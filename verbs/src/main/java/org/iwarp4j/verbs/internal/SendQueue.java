@@ -203,6 +203,20 @@ final class SendQueue {
             status[i] = completions.flushed();
             return;
         }
+        if (p.request instanceof SendWorkRequest.BindMemoryWindow b) {
+            String error = ((WindowImpl) p.localTarget).bind(qp, stream.config().streamIdentity(), b.newStag(),
+                    (RegionImpl) b.region(), b.offset(), b.length(), b.access());
+            if (error != null) {
+                LOG.debug("memory window bind of work request {} failed: {}", p.wrId, error);
+            }
+            status[i] = error == null ? CompletionStatus.SUCCESS : CompletionStatus.MEMORY_WINDOW_BIND_ERROR;
+            return;
+        }
+        if (p.request instanceof SendWorkRequest.LocalInvalidate li && p.localTarget instanceof WindowImpl w) {
+            status[i] = w.invalidateLocally(qp, li.stag().value()) ? CompletionStatus.SUCCESS
+                    : CompletionStatus.LOCAL_PROTECTION_ERROR;
+            return;
+        }
         if (p.request instanceof SendWorkRequest.LocalInvalidate li) {
             // the key is checked now: earlier requests of this queue (a fast registration) may have changed it
             RegionImpl r = (RegionImpl) p.localTarget;
