@@ -108,8 +108,7 @@ class CompletionWaitTest {
         }
         try (Peers p = peers()) {
             Object builder = ofVirtual.invoke(null);
-            Method start = builder.getClass().getMethod("start", Runnable.class);
-            start.setAccessible(true);
+            Method start = Class.forName("java.lang.Thread$Builder").getMethod("start", Runnable.class);
             AtomicReference<List<Long>> got = new AtomicReference<>();
             Thread t = (Thread) start.invoke(builder, (Runnable) () -> {
                 try {
