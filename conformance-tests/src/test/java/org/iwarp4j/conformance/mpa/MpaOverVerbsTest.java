@@ -104,6 +104,33 @@ class MpaOverVerbsTest {
         }
     }
 
+    /**
+     * MPA-32 (RFC 5044 §7.1.1, §7.1.2 rule 4) at the Initiator, the default since {@link PeerProfile#RFC_STRICT}: the
+     * Responder may send no FPDU before it received the Initiator's first, so octets behind the accepting Reply mean
+     * that PD_Length did not match the private data actually sent. The Initiator closes at once with the invalid
+     * startup frame error 0x04 (no Terminate: Full Operation never started), sends nothing more, and the user's
+     * connect fails. The Responder's side of the rule: {@code MpaStartupFrameTest#pdLengthMismatch}.
+     */
+    @Test
+    @Requirement("MPA-32")
+    @DisplayName("MPA-32: by default an Initiator that receives an FPDU together with the accepting Reply takes it as a "
+            + "PD_Length mismatch: it closes with nothing sent after its Request, the connect fails and no receive is filled")
+    void octetsWithTheReplyFailAStrictInitiator() {
+        byte[] reply = StartupFrame.reply().crc(true).enhanced(PeerScripts.block(4, 4)).toBytes();
+        try (ScriptedPeer peer = ScriptedPeer.server(); VerbsStack stack = new VerbsStack()) {
+            Region recv = stack.region(16, Access.LOCAL_WRITE);
+            stack.receive(1, recv.sge(0, 16));
+            peer.expectMpaRequest().and().send(Bytes.concat(reply, PeerScripts.fpdus(send(1, P8)))).expectClose().start();
+            Throwable t = failure(stack.connect(peer.address(), ConnectOptions.builder()));
+            assertThat(t).isInstanceOf(ConnectionFailedException.class).hasMessageContaining("PD_Length");
+            assertThat(((ConnectionFailedException) t).kind()).isEqualTo(ConnectionFailedException.Kind.CONNECT_ERROR);
+            peer.waitForScriptToComplete(VerbsStack.WAIT);
+            assertThat(peer.received()).as("only the MPA Request").hasSize(24);
+            assertThat(stack.recvCompletion().status()).isEqualTo(CompletionStatus.WORK_REQUEST_FLUSHED);
+            assertThat(recv.bytes(0, 16)).as("the FPDU was not delivered").containsOnly(0);
+        }
+    }
+
     @Test
     @Requirement({"MPA-37", "MPA-67"})
     @DisplayName("MPA-37, MPA-67: an Initiator that finds the Reply's private data unacceptable sends nothing and closes; a "
