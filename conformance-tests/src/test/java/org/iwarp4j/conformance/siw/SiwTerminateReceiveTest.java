@@ -1,11 +1,14 @@
 package org.iwarp4j.conformance.siw;
 
+import org.iwarp4j.common.RtrType;
 import org.iwarp4j.conformance.Requirement;
+import org.iwarp4j.conformance.support.CaptureStreams;
 import org.iwarp4j.conformance.support.PeerScripts;
 import org.iwarp4j.conformance.support.SiwFixtures;
 import org.iwarp4j.conformance.support.SiwFixtures.Fixture;
 import org.iwarp4j.conformance.support.VerbsStack;
 import org.iwarp4j.conformance.support.VerbsStack.Region;
+import org.iwarp4j.testkit.ConversationStream;
 import org.iwarp4j.testkit.peer.ScriptedPeer;
 import org.iwarp4j.testkit.peer.StartupFrame;
 import org.iwarp4j.verbs.Access;
@@ -24,6 +27,7 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.time.Duration;
 import java.util.List;
@@ -115,6 +119,45 @@ class SiwTerminateReceiveTest {
             assertThat(t.layer()).isEqualTo(2);
             assertThat(t.errorType()).isZero();
             assertThat(t.errorCode()).isEqualTo(terminate.intField("term.error_code"));
+        }
+    }
+
+    /**
+     * MPA-74 with CRC negotiated (interop FINDINGS M17, cell iwarp-mpa-from-siw-p2p-send-rtr): a siw Initiator whose
+     * Reply allowed only the Send RTR sends its setup Terminate 0x2/0x0/0x07 with a zero CRC field. Taking that FPDU
+     * unverified, as the peer's Terminate, is an accommodation of {@link PeerProfile#LINUX_SIW} (before verbs 2 it was
+     * always on): the user then hears siw's reason. {@link PeerProfile#RFC_STRICT} holds the FPDU to its CRC (RFC 5044
+     * §4.4): the stack detects the CRC error and reports it as the LLP error 0x2/0x0/0x02 (MPA-43); as a Responder that
+     * never received a valid FPDU it may send none (MPA-38), so nothing follows the Reply on the wire but the close.
+     */
+    @ParameterizedTest(name = "siw profile: {0}")
+    @ValueSource(booleans = {true, false})
+    @Requirement({"MPA-74", "MPA-43", "MPA-38"})
+    @DisplayName("MPA-74, MPA-43, MPA-38: siw's setup Terminate without CRC on a CRC connection is siw's reason 0x2/0x0/0x07 "
+            + "with the LINUX_SIW profile, a CRC error 0x2/0x0/0x02 by default; either way nothing follows our Reply")
+    void siwSetupTerminateWithoutCrc(boolean siwProfile) {
+        String pcap = "iwarp-mpa-from-siw-p2p-send-rtr.pcap";
+        List<ConversationStream> streams = CaptureStreams.conversations(pcap, SiwFixtures.pcap(pcap));
+        assertThat(streams).hasSize(1);
+        byte[] siwRequest = streams.get(0).segments().stream()
+                .filter(seg -> seg.direction() == ConversationStream.Direction.I2R).findFirst().orElseThrow().payload();
+        Fixture terminate = SiwFixtures.named("siw-term-mpa-setup-no-crc");
+        PeerProfile profile = siwProfile ? PeerProfile.LINUX_SIW : PeerProfile.RFC_STRICT;
+        try (VerbsStack stack = new VerbsStack();
+             ScriptedPeer peer = ScriptedPeer.client(stack.listen(ListenOptions.builder()
+                     .mpa(m -> m.rtrTypes(RtrType.SEND)).peerProfile(profile)))) {
+            peer.sendMpaFrame(siwRequest).expectMpaReply().withRejected(false).withCrc(true).and()
+                    .send(terminate.bytes(), "siw's recorded Terminate, CRC field zero").expectClose().start();
+            peer.waitForScriptToComplete(VerbsStack.WAIT);
+            assertThat(peer.received()).as("only the 24-octet Reply").hasSize(24);
+            VerbsStack.awaitTrue(() -> !stack.asyncEvents().isEmpty(), "the Terminate reported to the user");
+            TerminateInfo t = stack.asyncEvents().get(0).terminate().orElseThrow();
+            if (siwProfile) {
+                assertThat(t.direction()).isEqualTo(TerminateInfo.Direction.RECEIVED);
+                assertThat(t.codes()).isEqualTo("0x2/0x0/0x07");
+            } else {
+                assertThat(t.codes()).as("the CRC error").isEqualTo("0x2/0x0/0x02");
+            }
         }
     }
 }
