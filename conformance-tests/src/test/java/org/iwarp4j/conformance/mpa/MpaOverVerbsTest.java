@@ -182,7 +182,7 @@ class MpaOverVerbsTest {
     @Test
     @Requirement("MPA-39")
     @DisplayName("MPA-39: the stack bounds its waits: a Responder that never replies (UNREACHABLE), a peer that never sends "
-            + "its Request (closed), a graceful disconnect the peer never answers (turns abortive)")
+            + "its Request (closed), a graceful disconnect the peer never lets finish (turns abortive at the timeout)")
     void boundedWaits() throws Exception {
         Duration shortWait = Duration.ofMillis(300);
         try (ScriptedPeer peer = ScriptedPeer.server(); VerbsStack stack = new VerbsStack()) {
@@ -201,11 +201,26 @@ class MpaOverVerbsTest {
         }
         try (ScriptedPeer peer = PeerScripts.responder(4, 4);
              VerbsStack stack = new VerbsStack()) {
-            peer.expectReset().start();
+            // The peer reads nothing after the first segment of a Write larger than the TCP buffers, so the
+            // graceful disconnect, which finishes the message in progress, cannot end by itself: at the disconnect
+            // timeout it is made abortive (checked at the stack; the peer would read its unread octets first).
+            int size = 16 << 20;
+            java.util.concurrent.CompletableFuture<Void> ended = new java.util.concurrent.CompletableFuture<>();
+            var firstSegment = peer.expectFpdu().received();
+            peer.waitFor(ended, "the stack's disconnect to end").start();
             stack.connect(peer.address(), ConnectOptions.builder().disconnectTimeout(shortWait));
             stack.connected();
-            // the peer keeps reading and never closes: our FIN is not answered, the disconnect stage still ends
+            Region big = stack.region(size, Access.LOCAL_WRITE);
+            stack.post(new SendWorkRequest.RdmaWrite(1, List.of(big.sge(0, size)), new Stag(0x200), 0, Set.of()));
+            firstSegment.get(VerbsStack.WAIT.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
             stack.connected().disconnect().get(VerbsStack.WAIT.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+            ended.complete(null);
+            CmEvent.Disconnected end = stack.disconnected();
+            assertThat(end.reason()).as("made abortive").isEqualTo(DisconnectReason.DISCONNECT_TIMEOUT);
+            assertThat(end.cause()).containsInstanceOf(ConnectionLostException.class);
+            assertThat(stack.sendCompletion().status()).as("the unfinished Write")
+                    .isEqualTo(CompletionStatus.WORK_REQUEST_FLUSHED);
+            peer.waitForScriptToComplete(VerbsStack.WAIT);
         }
     }
 
@@ -427,6 +442,8 @@ class MpaOverVerbsTest {
             peer.waitForScriptToComplete(VerbsStack.WAIT);
             assertThat(payload.get()).isEqualTo(big.length);
             VerbsStack.awaitTrue(() -> stack.qp.state() == QueuePairState.ERROR, "the queue pair to go down");
+            assertThat(stack.disconnected().reason()).isEqualTo(DisconnectReason.LOCAL_DISCONNECT);
+            assertThat(stack.disconnected().cause()).isEmpty();
         }
         try (VerbsStack stack = new VerbsStack(); ScriptedPeer peer = PeerScripts.initiator(stack.listen(), 4, 4)) {
             Region recv = stack.region(16, Access.LOCAL_WRITE);
