@@ -49,6 +49,26 @@ public record AcceptOptions(byte[] privateData, OptionalInt ird, OptionalInt ord
     }
 
     /**
+     * These options with another IRD (the ORD unchanged).
+     *
+     * @param newIrd IRD to answer
+     * @return a copy
+     */
+    public AcceptOptions withIrd(int newIrd) {
+        return new AcceptOptions(privateData, OptionalInt.of(newIrd), ord);
+    }
+
+    /**
+     * These options with another ORD (the IRD unchanged).
+     *
+     * @param newOrd ORD to answer
+     * @return a copy
+     */
+    public AcceptOptions withOrd(int newOrd) {
+        return new AcceptOptions(privateData, ird, OptionalInt.of(newOrd));
+    }
+
+    /**
      * These options with another IRD and ORD.
      *
      * @param newIrd IRD to answer

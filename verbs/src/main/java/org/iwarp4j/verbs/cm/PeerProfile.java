@@ -11,10 +11,12 @@ import java.util.Objects;
  *
  * @param name                           for logs
  * @param acceptFpdusBehindReply         Initiator: keep and read FPDUs that arrive together with the accepting
- *                                       MPA Reply. RFC 5044 §7.1.2 rule 4 forbids a Responder to send before it
- *                                       received the Initiator's first FPDU; strict, such octets fail the startup
- *                                       (PD_Length mismatch, MPA-32). Linux siw's Responder sends as soon as
- *                                       its application does.
+ *                                       MPA Reply (in the same read from TCP). RFC 5044 §7.1.2 rule 4 forbids a
+ *                                       Responder to send before it received the Initiator's first FPDU; strict,
+ *                                       such octets fail the startup (PD_Length mismatch, RFC 5044 §7.1.1). An
+ *                                       FPDU the Responder sends later, but still before ours, is read either way:
+ *                                       MPA cannot tell it from one sent after ours. Linux siw's Responder sends
+ *                                       as soon as its application does.
  * @param firstFpduNudge                 Initiator: if nothing at all arrives from the Responder within this time
  *                                       after our first FPDU went out, send one zero-length RDMA Write (STag 1,
  *                                       TO 0), at most once. RFC 5041 §5.2 forbids checking a zero-length tagged
@@ -56,6 +58,47 @@ public record PeerProfile(String name, boolean acceptFpdusBehindReply, Duration 
         if (firstFpduNudge.isNegative()) {
             throw new IllegalArgumentException("firstFpduNudge must not be negative: " + firstFpduNudge);
         }
+    }
+
+    /**
+     * This profile accepting (or refusing) FPDUs behind the MPA Reply.
+     *
+     * @param accept whether to keep and read them
+     * @return a copy
+     */
+    public PeerProfile withAcceptFpdusBehindReply(boolean accept) {
+        return new PeerProfile(name, accept, firstFpduNudge, acceptUnverifiedSetupTerminate, terminateControlLayout);
+    }
+
+    /**
+     * This profile taking (or not) a CRC-less setup Terminate for the peer's Terminate.
+     *
+     * @param accept whether to accept it
+     * @return a copy
+     */
+    public PeerProfile withAcceptUnverifiedSetupTerminate(boolean accept) {
+        return new PeerProfile(name, acceptFpdusBehindReply, firstFpduNudge, accept, terminateControlLayout);
+    }
+
+    /**
+     * This profile reading ambiguous Terminate control words in another layout.
+     *
+     * @param layout the layout preferred
+     * @return a copy
+     */
+    public PeerProfile withTerminateControlLayout(TerminateControlLayout layout) {
+        return new PeerProfile(name, acceptFpdusBehindReply, firstFpduNudge, acceptUnverifiedSetupTerminate, layout);
+    }
+
+    /**
+     * This profile under another name (for logs).
+     *
+     * @param newName the name
+     * @return a copy
+     */
+    public PeerProfile withName(String newName) {
+        return new PeerProfile(newName, acceptFpdusBehindReply, firstFpduNudge, acceptUnverifiedSetupTerminate,
+                terminateControlLayout);
     }
 
     /**
