@@ -5,11 +5,13 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
+import java.util.OptionalInt;
 import org.iwarp4j.common.RtrType;
 import org.iwarp4j.mpa.frame.EnhancedConnectionData;
 import org.iwarp4j.mpa.frame.MpaFrame;
 import org.iwarp4j.verbs.cm.ConnectOptions;
 import org.iwarp4j.verbs.cm.ListenOptions;
+import org.iwarp4j.verbs.cm.PeerProfile;
 import picocli.CommandLine;
 import picocli.CommandLine.Option;
 
@@ -69,6 +71,16 @@ public final class ConnectionOptions {
         return ord == null ? fallback : ord;
     }
 
+    /** The IRD option, or {@code fallback} (empty: the queue pair's). */
+    public OptionalInt ird(OptionalInt fallback) {
+        return ird == null ? fallback : OptionalInt.of(ird);
+    }
+
+    /** The ORD option, or {@code fallback} (empty: the queue pair's). */
+    public OptionalInt ord(OptionalInt fallback) {
+        return ord == null ? fallback : OptionalInt.of(ord);
+    }
+
     public byte[] privateData() {
         return privateData.bytes();
     }
@@ -99,22 +111,26 @@ public final class ConnectionOptions {
         }
     }
 
-    /** Applies revision, peer-to-peer, private data and the nudge to a client's connect options. */
-    public ConnectOptions.Builder applyTo(ConnectOptions.Builder b) {
-        b.mpaRevision(mpaRevision).privateData(privateData.bytes()).firstFpduNudge(Duration.ofMillis(nudgeMillis));
-        if (!p2p.isEmpty()) {
-            b.peerToPeer(p2p.toArray(RtrType[]::new));
-        }
-        return b;
+    /**
+     * What the tools tolerate from their peer: Linux siw's ways (interop/FINDINGS.md R8, M15, M17, F1), with the
+     * first-FPDU nudge of {@code --nudge}.
+     */
+    public PeerProfile peerProfile() {
+        return PeerProfile.LINUX_SIW.withFirstFpduNudge(Duration.ofMillis(nudgeMillis));
     }
 
-    /** Applies revision and the supported RTR types to a server's listen options. */
+    /** Applies revision, peer-to-peer, private data and the peer profile to a client's connect options. */
+    public ConnectOptions.Builder applyTo(ConnectOptions.Builder b) {
+        RtrType[] offered = p2p.toArray(RtrType[]::new);
+        return b.mpa(m -> offered.length == 0 ? m.revision(mpaRevision) : m.revision(mpaRevision).peerToPeer(offered))
+                .privateData(privateData.bytes()).peerProfile(peerProfile());
+    }
+
+    /** Applies revision, the supported RTR types and the peer profile to a server's listen options. */
     public ListenOptions.Builder applyTo(ListenOptions.Builder b) {
-        b.mpaRevision(mpaRevision);
-        if (!p2p.isEmpty()) {
-            b.rtrTypes(p2p.toArray(RtrType[]::new));
-        }
-        return b;
+        RtrType[] supported = p2p.toArray(RtrType[]::new);
+        return b.mpa(m -> supported.length == 0 ? m.revision(mpaRevision) : m.revision(mpaRevision).rtrTypes(supported))
+                .peerProfile(peerProfile());
     }
 
     /** {@code write|read|send} (RFC 6581 §9.2 flags C, D, B). */

@@ -8,7 +8,6 @@ import org.iwarp4j.verbs.MemoryRegion;
 import org.iwarp4j.verbs.ProtectionDomain;
 import org.iwarp4j.verbs.Sge;
 import org.iwarp4j.verbs.Stag;
-import org.iwarp4j.verbs.VerbsException;
 
 /**
  * A direct buffer and the memory region registered over it: what a tool reads and writes, and what it
@@ -20,7 +19,7 @@ import org.iwarp4j.verbs.VerbsException;
 public record RegisteredBuffer(MemoryRegion region, ByteBuffer buffer) {
 
     /** Registers a fresh direct buffer of {@code length} octets with {@code access}. */
-    public static RegisteredBuffer allocate(ProtectionDomain pd, int length, Access... access) throws VerbsException {
+    public static RegisteredBuffer allocate(ProtectionDomain pd, int length, Access... access) {
         ByteBuffer memory = ByteBuffer.allocateDirect(length);
         Set<Access> set = access.length == 0 ? Set.of() : EnumSet.of(access[0], access);
         return new RegisteredBuffer(pd.register(memory, set), memory);

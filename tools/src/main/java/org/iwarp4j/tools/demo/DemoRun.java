@@ -10,6 +10,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import org.iwarp4j.tools.cli.RegisteredBuffer;
@@ -114,7 +116,7 @@ final class DemoRun implements AutoCloseable {
         }
         CompletableFuture<Connection> accepted = new CompletableFuture<>();
         listener = server.rnic.listen(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
-                wire.listen().pcapFile(null).emss(mss).build(),
+                wire.listen().pcapFile(null).mpa(m -> m.emss(mss)).build(),
                 request -> request.accept(server.qp, AcceptOptions.defaults()).whenComplete((c, e) -> {
                     if (e != null) {
                         accepted.completeExceptionally(e);
@@ -123,7 +125,7 @@ final class DemoRun implements AutoCloseable {
                     }
                 }));
         client.connection = Stacks.await(client.rnic.connect(listener.localAddress(), client.qp,
-                wire.connect().pcapFile(capture).emss(mss).ird(4).ord(4).build()), CONNECT_TIMEOUT);
+                wire.connect().pcapFile(capture).mpa(m -> m.emss(mss)).ird(4).ord(4).build()), CONNECT_TIMEOUT);
         server.connection = Stacks.await(accepted, CONNECT_TIMEOUT);
 
         // The server binds memory to its fast-registration shell: a local operation, nothing on the wire.
@@ -215,7 +217,7 @@ final class DemoRun implements AutoCloseable {
                 List.of(new Check("the server's receive 101 holds the " + payload.length + " octets",
                         got.wrId() == 101 && got.byteLength() == payload.length && equal(receives.buffer(), 128, payload)),
                         new Check("the receive completion reports STag " + stag + " invalidated",
-                                got.hasInvalidatedStag() && stag.equals(got.invalidatedStag())),
+                                got.invalidatedStag().equals(Optional.of(stag))),
                         new Check("STag " + stag + " was valid before and is invalid now", validBefore
                                 && !invalidatable.isValid())),
                 1));
@@ -237,7 +239,7 @@ final class DemoRun implements AutoCloseable {
                 List.of(new Check(String.format("server memory at TO 0x%x holds the %d octets", to, payload.length),
                         equal(sink.buffer(), 1024, payload)),
                         new Check(String.format("the server's receive 102 carries immediate data 0x%016x", IMMEDIATE_DATA),
-                                got.wrId() == 102 && got.hasImmediate() && got.immediateData() == IMMEDIATE_DATA)),
+                                got.wrId() == 102 && got.immediateData().equals(OptionalLong.of(IMMEDIATE_DATA)))),
                 2));
     }
 
@@ -245,16 +247,16 @@ final class DemoRun implements AutoCloseable {
         ByteBuffer word = atomicWord.buffer().duplicate().order(ByteOrder.LITTLE_ENDIAN);
         ByteBuffer results = atomicResults.buffer().duplicate().order(ByteOrder.LITTLE_ENDIAN);
         long before = word.getLong(0);
-        SendWorkRequest wr = new SendWorkRequest.AtomicFetchAdd(nextWrId++, atomicResults.sge(0, 8), atomicWord.stag(),
-                atomicWord.address(), ATOMIC_ADD, 0, SIGNALED);
+        SendWorkRequest wr = new SendWorkRequest.AtomicFetchAdd(nextWrId++, Optional.of(atomicResults.sge(0, 8)),
+                atomicWord.stag(), atomicWord.address(), ATOMIC_ADD, 0, SIGNALED);
         client.qp.postSend(wr);
         WorkCompletion wc = client.sendCompletion(CompletionOpcode.ATOMIC_FETCH_ADD);
         operations.add(new OperationRecord("Atomic FetchAdd", "RFC 7306: the server's RNIC adds " + ATOMIC_ADD
                 + " to a 64-bit word atomically and returns the value it had",
                 List.of("client.qp.postSend(" + WorkRequests.describe(wr) + ")"),
                 List.of(WorkRequests.completion("client", "send", wc)),
-                List.of(new Check("original value " + wc.atomicOriginalValue() + " = " + before,
-                        wc.atomicOriginalValue() == before && before == ATOMIC_INITIAL),
+                List.of(new Check("original value " + wc.atomicOriginalValue().orElseThrow() + " = " + before,
+                        wc.atomicOriginalValue().orElseThrow() == before && before == ATOMIC_INITIAL),
                         new Check("the client's result buffer holds " + results.getLong(0), results.getLong(0) == before),
                         new Check("the server's word is now " + word.getLong(0) + " = " + before + " + " + ATOMIC_ADD,
                                 word.getLong(0) == before + ATOMIC_ADD)),
@@ -265,7 +267,7 @@ final class DemoRun implements AutoCloseable {
         ByteBuffer word = atomicWord.buffer().duplicate().order(ByteOrder.LITTLE_ENDIAN);
         ByteBuffer results = atomicResults.buffer().duplicate().order(ByteOrder.LITTLE_ENDIAN);
         long before = word.getLong(0);
-        SendWorkRequest wr = new SendWorkRequest.AtomicCompareSwap(nextWrId++, atomicResults.sge(8, 8),
+        SendWorkRequest wr = new SendWorkRequest.AtomicCompareSwap(nextWrId++, Optional.of(atomicResults.sge(8, 8)),
                 atomicWord.stag(), atomicWord.address(), ATOMIC_INITIAL + ATOMIC_ADD, -1L, ATOMIC_SWAP, -1L, SIGNALED);
         client.qp.postSend(wr);
         WorkCompletion wc = client.sendCompletion(CompletionOpcode.ATOMIC_CMP_SWAP);
@@ -274,8 +276,8 @@ final class DemoRun implements AutoCloseable {
                 + "; the original value comes back either way",
                 List.of("client.qp.postSend(" + WorkRequests.describe(wr) + ")"),
                 List.of(WorkRequests.completion("client", "send", wc)),
-                List.of(new Check("original value " + wc.atomicOriginalValue() + " = " + before,
-                        wc.atomicOriginalValue() == before && before == ATOMIC_INITIAL + ATOMIC_ADD),
+                List.of(new Check("original value " + wc.atomicOriginalValue().orElseThrow() + " = " + before,
+                        wc.atomicOriginalValue().orElseThrow() == before && before == ATOMIC_INITIAL + ATOMIC_ADD),
                         new Check("the client's result buffer holds " + results.getLong(8), results.getLong(8) == before),
                         new Check("the server's word is now 0x" + Long.toHexString(word.getLong(0)),
                                 word.getLong(0) == ATOMIC_SWAP)),

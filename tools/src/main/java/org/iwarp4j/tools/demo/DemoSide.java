@@ -9,7 +9,6 @@ import org.iwarp4j.verbs.ProtectionDomain;
 import org.iwarp4j.verbs.QueuePair;
 import org.iwarp4j.verbs.QueuePairConfig;
 import org.iwarp4j.verbs.Rnic;
-import org.iwarp4j.verbs.VerbsException;
 import org.iwarp4j.verbs.WorkCompletion;
 import org.iwarp4j.verbs.cm.Connection;
 
@@ -28,7 +27,7 @@ final class DemoSide implements AutoCloseable {
     private final CompletionWaiter recvWaiter;
     Connection connection;
 
-    DemoSide(String name) throws VerbsException {
+    DemoSide(String name) {
         this.name = name;
         this.rnic = Stacks.openRnic("demo-" + name);
         try {
@@ -38,7 +37,7 @@ final class DemoSide implements AutoCloseable {
             // RFC 7306 on: the demo shows atomics and Write with Immediate (Linux siw has neither).
             qp = pd.createQueuePair(QueuePairConfig.builder(sendCq, recvCq).maxSendWr(16).maxRecvWr(8).maxSge(2)
                     .ird(4).ord(4).rfc7306(true).build());
-        } catch (VerbsException | RuntimeException e) {
+        } catch (RuntimeException e) {
             rnic.close();
             throw e;
         }
@@ -63,7 +62,7 @@ final class DemoSide implements AutoCloseable {
             throw new DemoFailure(name + ": no " + opcode + " completion on the " + queue + " completion queue within "
                     + COMPLETION_TIMEOUT_SECONDS + " s");
         }
-        WorkCompletion copy = new WorkCompletion().copyFrom(wc);
+        WorkCompletion copy = wc.copy();
         if (!copy.isSuccess() || copy.opcode() != opcode) {
             throw new DemoFailure(name + ": expected a successful " + opcode + " completion, got " + copy);
         }

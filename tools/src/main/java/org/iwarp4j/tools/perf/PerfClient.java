@@ -6,6 +6,7 @@ import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import org.iwarp4j.tools.cli.RegisteredBuffer;
 import org.iwarp4j.tools.cli.Stacks;
@@ -16,7 +17,6 @@ import org.iwarp4j.verbs.ReceiveWorkRequest;
 import org.iwarp4j.verbs.SendFlag;
 import org.iwarp4j.verbs.SendWorkRequest;
 import org.iwarp4j.verbs.Stag;
-import org.iwarp4j.verbs.VerbsException;
 import org.iwarp4j.verbs.WorkCompletion;
 import org.iwarp4j.verbs.cm.ConnectionParameters;
 
@@ -42,7 +42,7 @@ final class PerfClient extends PerfEndpoint {
     private long sendsToServer;
     private long round;
 
-    PerfClient(PerfConfig config) throws VerbsException {
+    PerfClient(PerfConfig config) {
         super("perf-client", 4096);
         this.config = config;
         int max = config.maxSize();
@@ -63,7 +63,7 @@ final class PerfClient extends PerfEndpoint {
             latencyRun(config.latency());
             int depth = config.latency() ? 1 : config.txDepth();
             qp = createQueuePair(depth + 16, receives, Math.min(128, depth));
-        } catch (VerbsException | RuntimeException e) {
+        } catch (RuntimeException e) {
             close();
             throw e;
         }
@@ -119,7 +119,7 @@ final class PerfClient extends PerfEndpoint {
         welcome = PerfWelcome.decode(connection.parameters().peerPrivateData());
     }
 
-    private void postReceive(long wrId) throws VerbsException {
+    private void postReceive(long wrId) {
         int i = (int) (wrId - CONTROL_RECEIVE_BASE);
         qp.postReceive(ReceiveWorkRequest.of(wrId, receiveBuffers.sge(i * receiveSlot, receiveSlot)));
     }
@@ -184,9 +184,10 @@ final class PerfClient extends PerfEndpoint {
                     SIGNALED);
             case SEND -> new SendWorkRequest.Send(DATA_WR_ID, List.of(local.sge(localOffset, size)), SIGNALED);
             case ATOMIC -> config.compareSwap()
-                    ? new SendWorkRequest.AtomicCompareSwap(DATA_WR_ID, local.sge(0, 8), stag, remote, 0, -1L, 0, -1L,
-                    SIGNALED)
-                    : new SendWorkRequest.AtomicFetchAdd(DATA_WR_ID, local.sge(0, 8), stag, remote, 1, 0, SIGNALED);
+                    ? new SendWorkRequest.AtomicCompareSwap(DATA_WR_ID, Optional.of(local.sge(0, 8)), stag, remote, 0,
+                    -1L, 0, -1L, SIGNALED)
+                    : new SendWorkRequest.AtomicFetchAdd(DATA_WR_ID, Optional.of(local.sge(0, 8)), stag, remote, 1, 0,
+                    SIGNALED);
             case TCP -> throw new IllegalStateException("TCP runs without verbs");
         };
     }

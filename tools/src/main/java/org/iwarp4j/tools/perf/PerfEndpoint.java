@@ -17,7 +17,6 @@ import org.iwarp4j.verbs.ReceiveWorkRequest;
 import org.iwarp4j.verbs.Rnic;
 import org.iwarp4j.verbs.SendFlag;
 import org.iwarp4j.verbs.SendWorkRequest;
-import org.iwarp4j.verbs.VerbsException;
 import org.iwarp4j.verbs.WorkCompletion;
 import org.iwarp4j.verbs.cm.Connection;
 
@@ -68,14 +67,14 @@ abstract class PerfEndpoint implements AutoCloseable {
     Connection connection;
     private final SendWorkRequest controlSendRequest;
 
-    PerfEndpoint(String name, int cqCapacity) throws VerbsException {
+    PerfEndpoint(String name, int cqCapacity) {
         rnic = Stacks.openRnic(name);
         try {
             pd = rnic.allocateProtectionDomain();
             cq = rnic.createCompletionQueue(cqCapacity);
             controlReceives = RegisteredBuffer.allocate(pd, CONTROL_RECEIVES * ControlMessage.LENGTH, Access.LOCAL_WRITE);
             controlSend = RegisteredBuffer.allocate(pd, ControlMessage.LENGTH);
-        } catch (VerbsException | RuntimeException e) {
+        } catch (RuntimeException e) {
             rnic.close();
             throw e;
         }
@@ -95,18 +94,18 @@ abstract class PerfEndpoint implements AutoCloseable {
         waiter = latency ? spinningWaiter : sleepingWaiter;
     }
 
-    QueuePair createQueuePair(int maxSendWr, int maxRecvWr, int irdOrd) throws VerbsException {
+    QueuePair createQueuePair(int maxSendWr, int maxRecvWr, int irdOrd) {
         return pd.createQueuePair(QueuePairConfig.builder(cq, cq).maxSendWr(maxSendWr).maxRecvWr(maxRecvWr).maxSge(1)
                 .maxInlineData(64).ird(irdOrd).ord(irdOrd).rfc7306(true).build());
     }
 
-    void postControlReceives() throws VerbsException {
+    void postControlReceives() {
         for (int i = 0; i < CONTROL_RECEIVES; i++) {
             postControlReceive(CONTROL_RECEIVE_BASE + i);
         }
     }
 
-    void postControlReceive(long wrId) throws VerbsException {
+    void postControlReceive(long wrId) {
         int i = (int) (wrId - CONTROL_RECEIVE_BASE);
         qp.postReceive(ReceiveWorkRequest.of(wrId, controlReceives.sge(i * ControlMessage.LENGTH, ControlMessage.LENGTH)));
     }
@@ -122,7 +121,7 @@ abstract class PerfEndpoint implements AutoCloseable {
                 * ControlMessage.LENGTH);
     }
 
-    void sendControl(ControlMessage m) throws VerbsException {
+    void sendControl(ControlMessage m) {
         m.writeTo(controlSend.buffer());
         qp.postSend(controlSendRequest);
     }

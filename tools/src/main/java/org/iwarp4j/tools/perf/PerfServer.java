@@ -6,6 +6,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -19,7 +20,6 @@ import org.iwarp4j.verbs.ReceiveWorkRequest;
 import org.iwarp4j.verbs.SendFlag;
 import org.iwarp4j.verbs.SendWorkRequest;
 import org.iwarp4j.verbs.Stag;
-import org.iwarp4j.verbs.VerbsException;
 import org.iwarp4j.verbs.WorkCompletion;
 import org.iwarp4j.verbs.cm.AcceptOptions;
 import org.iwarp4j.verbs.cm.ConnectionRequest;
@@ -39,14 +39,14 @@ final class PerfServer implements AutoCloseable {
     private final CompletableFuture<ConnectionRequest> request = new CompletableFuture<>();
     private Listener listener;
 
-    PerfServer(InetSocketAddress bind, WireOptions wire, Reporter reporter) throws VerbsException {
+    PerfServer(InetSocketAddress bind, WireOptions wire, Reporter reporter) {
         this.bind = bind;
         this.wire = wire;
         this.session = new Session(reporter);
     }
 
     /** Binds (the listener exists when this returns); returns the port, e.g. after binding port 0. */
-    int listen() throws VerbsException {
+    int listen() {
         listener = session.rnic.listen(bind, wire.listen().build(), r -> {
             if (!request.complete(r)) {
                 r.reject("busy: one client at a time".getBytes(StandardCharsets.US_ASCII));
@@ -112,7 +112,7 @@ final class PerfServer implements AutoCloseable {
         private PreparedSend echoSend;
         private int echoSize;
 
-        Session(Reporter reporter) throws VerbsException {
+        Session(Reporter reporter) {
             super("perf-server", 1 << 16);
             this.reporter = reporter;
         }
@@ -148,8 +148,8 @@ final class PerfServer implements AutoCloseable {
                 postControlReceives();
             }
             // Accept: IRD/ORD as the client asks (RFC 6581 §9.1), the test's memory in the Reply's private data.
-            int ird = r.ord() >= 0 ? Math.min(r.ord(), 128) : -1;
-            int ord = r.ird() >= 0 ? Math.min(r.ird(), 128) : -1;
+            OptionalInt ird = Stacks.atMost(r.ord(), 128);
+            OptionalInt ord = Stacks.atMost(r.ird(), 128);
             PerfWelcome welcome = new PerfWelcome(dataReceives, target.address(), target.stag().value(), target.length());
             connection = Stacks.await(r.accept(qp, new AcceptOptions(welcome.encode(), ird, ord)), Duration.ofSeconds(30));
         }
@@ -201,7 +201,7 @@ final class PerfServer implements AutoCloseable {
         }
 
         /** The Send ping-pong: the same number of octets back, with a Send prepared for the phase's size. */
-        private void echo(int size) throws VerbsException {
+        private void echo(int size) {
             if (echoSend == null || echoSize != size) {
                 if (echoSend != null) {
                     echoSend.close();
@@ -249,7 +249,7 @@ final class PerfServer implements AutoCloseable {
             return false;
         }
 
-        private void reply(ControlMessage m) throws VerbsException {
+        private void reply(ControlMessage m) {
             sendControl(m);
         }
 

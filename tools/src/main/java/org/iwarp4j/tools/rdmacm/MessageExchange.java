@@ -18,7 +18,6 @@ import org.iwarp4j.verbs.ReceiveWorkRequest;
 import org.iwarp4j.verbs.Rnic;
 import org.iwarp4j.verbs.SendFlag;
 import org.iwarp4j.verbs.SendWorkRequest;
-import org.iwarp4j.verbs.VerbsException;
 import org.iwarp4j.verbs.WorkCompletion;
 import org.iwarp4j.verbs.cm.Connection;
 
@@ -44,7 +43,7 @@ final class MessageExchange implements AutoCloseable {
     QueuePair qp;
     Connection connection;
 
-    MessageExchange(String name) throws VerbsException {
+    MessageExchange(String name) {
         rnic = Stacks.openRnic(name.replace('_', '-'));
         try {
             pd = rnic.allocateProtectionDomain();
@@ -52,21 +51,21 @@ final class MessageExchange implements AutoCloseable {
             recvCq = rnic.createCompletionQueue(4);
             recv = RegisteredBuffer.allocate(pd, MESSAGE_LENGTH, Access.LOCAL_WRITE);
             send = RegisteredBuffer.allocate(pd, MESSAGE_LENGTH);
-        } catch (VerbsException | RuntimeException e) {
+        } catch (RuntimeException e) {
             rnic.close();
             throw e;
         }
     }
 
     /** {@code rdma_create_ep} with one send, one receive, 16 octets inline, every send signaled; then {@code rdma_post_recv}. */
-    void createQueuePairAndPostReceive(int ird, int ord) throws VerbsException {
+    void createQueuePairAndPostReceive(int ird, int ord) {
         qp = pd.createQueuePair(QueuePairConfig.builder(sendCq, recvCq).maxSendWr(1).maxRecvWr(1).maxSge(1)
                 .maxInlineData(MESSAGE_LENGTH).signalAll(true).ird(ird).ord(ord).rfc7306(false).build());
         qp.postReceive(ReceiveWorkRequest.of(1, recv.sge()));
     }
 
     /** {@code rdma_post_send(..., IBV_SEND_INLINE)} of the 16-octet message. */
-    void postSend() throws VerbsException {
+    void postSend() {
         qp.postSend(new SendWorkRequest.Send(2, List.of(send.sge()), Set.of(SendFlag.INLINE, SendFlag.SIGNALED)));
     }
 

@@ -1,7 +1,6 @@
 package org.iwarp4j.tools.rping;
 
 import java.io.PrintWriter;
-import org.iwarp4j.verbs.VerbsException;
 
 /**
  * {@code iwarp rping --inject}: a decorator of the real {@link RpingVerbs} that commits one protocol error
@@ -24,7 +23,7 @@ final class FaultInjectingRpingVerbs implements RpingVerbs {
     }
 
     @Override
-    public void postReceive() throws VerbsException {
+    public void postReceive() {
         receivesPosted++;
         if (injection == RpingInjection.PEER_NO_RECV && receivesPosted == 2 && once()) {
             say("the receive just consumed is not re-posted: the peer's next Send finds none (RFC 5041 §7.2, "
@@ -35,7 +34,7 @@ final class FaultInjectingRpingVerbs implements RpingVerbs {
     }
 
     @Override
-    public void sendAdvert(Advert which, RpingAdvert advert, int copies) throws VerbsException {
+    public void sendAdvert(Advert which, RpingAdvert advert, int copies) {
         RpingAdvert a = advert;
         if (injection == RpingInjection.PEER_BAD_STAG && which == Advert.SINK && once()) {
             a = new RpingAdvert(advert.address(), advert.rkey() ^ RpingInjection.STAG_KEY_FLIP, advert.length());
@@ -51,7 +50,7 @@ final class FaultInjectingRpingVerbs implements RpingVerbs {
     }
 
     @Override
-    public void sendGoAhead(int copies) throws VerbsException {
+    public void sendGoAhead(int copies) {
         delegate.sendGoAhead(copies + extraSend());
     }
 
@@ -69,7 +68,7 @@ final class FaultInjectingRpingVerbs implements RpingVerbs {
     }
 
     @Override
-    public void read(RpingAdvert source, int length) throws VerbsException {
+    public void read(RpingAdvert source, int length) {
         RpingAdvert s = source;
         if (injection == RpingInjection.READ_BEYOND && once()) {
             s = new RpingAdvert(source.address() + RpingInjection.BEYOND_OCTETS, source.rkey(), source.length());
@@ -80,7 +79,7 @@ final class FaultInjectingRpingVerbs implements RpingVerbs {
     }
 
     @Override
-    public void write(RpingAdvert sink, int length) throws VerbsException {
+    public void write(RpingAdvert sink, int length) {
         RpingAdvert s = sink;
         if (injection == RpingInjection.BAD_STAG && once()) {
             s = new RpingAdvert(sink.address(), sink.rkey() ^ RpingInjection.STAG_KEY_FLIP, sink.length());

@@ -8,7 +8,6 @@ import org.iwarp4j.tools.cli.RegisteredBuffer;
 import org.iwarp4j.tools.cli.Stacks;
 import org.iwarp4j.verbs.Access;
 import org.iwarp4j.verbs.CompletionOpcode;
-import org.iwarp4j.verbs.VerbsException;
 import org.iwarp4j.verbs.cm.CmEvent;
 
 /**
@@ -22,13 +21,13 @@ final class RpingClient extends RpingSession {
     /** rping's {@code start_buf}: the RDMA Read source the server reads the ping data from. */
     private final RegisteredBuffer start;
 
-    RpingClient(RpingOptions options, PrintWriter out, PrintWriter err) throws VerbsException {
+    RpingClient(RpingOptions options, PrintWriter out, PrintWriter err) {
         super(options, out, err, "rping-client");
         try {
             this.start = RegisteredBuffer.allocate(pd, options.size(),
                     Access.LOCAL_WRITE, Access.REMOTE_READ,
                     Access.REMOTE_WRITE);
-        } catch (VerbsException | RuntimeException e) {
+        } catch (RuntimeException e) {
             close();
             throw e;
         }
@@ -52,9 +51,9 @@ final class RpingClient extends RpingSession {
         verbs.postReceive();
         try {
             connection = Stacks.await(rnic.connect(options.address(), qp, mpa.applyTo(options.wire().connect())
-                    .ird(ird).ord(ord).eventListener((event, q, c, cause) -> {
-                        debug("cma_event type %s", event);
-                        if (event == CmEvent.DISCONNECTED) {
+                    .ird(ird).ord(ord).eventListener(event -> {
+                        debug("cma_event type %s", cmaEventType(event));
+                        if (event instanceof CmEvent.Disconnected) {
                             err.println("client DISCONNECT EVENT...");
                             err.flush();
                         }

@@ -6,7 +6,6 @@ import java.util.concurrent.CompletableFuture;
 import org.iwarp4j.tools.cli.ConnectionOptions;
 import org.iwarp4j.tools.cli.Stacks;
 import org.iwarp4j.verbs.CompletionOpcode;
-import org.iwarp4j.verbs.VerbsException;
 import org.iwarp4j.verbs.cm.AcceptOptions;
 import org.iwarp4j.verbs.cm.CmEvent;
 import org.iwarp4j.verbs.cm.ConnectionRequest;
@@ -27,7 +26,7 @@ final class RpingServer extends RpingSession {
     private final CompletableFuture<ConnectionRequest> request = new CompletableFuture<>();
     private final CompletableFuture<String> autoRejected = new CompletableFuture<>();
 
-    RpingServer(RpingOptions options, PrintWriter out, PrintWriter err) throws VerbsException {
+    RpingServer(RpingOptions options, PrintWriter out, PrintWriter err) {
         super(options, out, err, "rping-server");
     }
 
@@ -38,14 +37,14 @@ final class RpingServer extends RpingSession {
 
     void run() throws Exception {
         ListenOptions.Builder lb = options.responder().applyTo(options.connection().applyTo(options.wire().listen()));
-        Listener listener = rnic.listen(options.address(), lb.eventListener((event, q, c, cause) -> {
-            debug("cma_event type %s", event);
-            if (event == CmEvent.DISCONNECTED) {
+        Listener listener = rnic.listen(options.address(), lb.eventListener(event -> {
+            debug("cma_event type %s", cmaEventType(event));
+            if (event instanceof CmEvent.Disconnected) {
                 err.println("server DISCONNECT EVENT...");
                 err.flush();
-            } else if (event == CmEvent.REJECTED && c == null) {
+            } else if (event instanceof CmEvent.Rejected rejected) {
                 // --required-ord: MPA rejected the Request itself (RFC 6581 §9.1)
-                autoRejected.complete(Stacks.describe(cause));
+                autoRejected.complete(Stacks.describeInsufficientIrd(rejected));
             }
         }).build(), r -> {
             // rping serves one connection (no -P): later requests are refused.
@@ -86,22 +85,22 @@ final class RpingServer extends RpingSession {
      */
     private void accept(ConnectionRequest r) throws Exception {
         ConnectionOptions mpa = options.connection();
-        int ird = mpa.ird(r.ord() >= 0 ? Math.min(r.ord(), MAX_IRD_ORD) : 1);
-        int ord = mpa.ord(r.ird() >= 0 ? Math.min(r.ird(), MAX_IRD_ORD) : 1);
+        int ird = mpa.ird(Math.min(r.ord().orElse(1), MAX_IRD_ORD));
+        int ord = mpa.ord(Math.min(r.ird().orElse(1), MAX_IRD_ORD));
         qp = createQueuePair(Math.max(ird, 1), Math.max(ord, 1));
         verbs.postReceive();
         debug("accepting client connection request");
         try {
-            connection = Stacks.await(r.accept(qp, new AcceptOptions(mpa.privateData(), ird, ord)),
-                    Duration.ofSeconds(30));
+            AcceptOptions answer = AcceptOptions.withPrivateData(mpa.privateData()).withIrdOrd(ird, ord);
+            connection = Stacks.await(r.accept(qp, answer), Duration.ofSeconds(30));
         } catch (Exception e) {
             throw new RpingFailure("connect error: " + Stacks.describe(e));
         }
         debugParameters();
         ord = connection.parameters().ord();
         if (ord < 1) {
-            throw new RpingFailure("the client offers IRD " + r.ird() + ": the server cannot RDMA Read its ping data "
-                    + "(a client needs MPA revision 2 and IRD >= 1, siw-interop.md §B2)");
+            throw new RpingFailure("the client offers IRD " + Stacks.depth(r.ird()) + ": the server cannot RDMA Read "
+                    + "its ping data (a client needs MPA revision 2 and IRD >= 1, siw-interop.md §B2)");
         }
     }
 

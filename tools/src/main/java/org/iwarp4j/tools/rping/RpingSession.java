@@ -21,8 +21,8 @@ import org.iwarp4j.verbs.SendFlag;
 import org.iwarp4j.verbs.SendWorkRequest;
 import org.iwarp4j.verbs.Stag;
 import org.iwarp4j.verbs.TerminateInfo;
-import org.iwarp4j.verbs.VerbsException;
 import org.iwarp4j.verbs.WorkCompletion;
+import org.iwarp4j.verbs.cm.CmEvent;
 import org.iwarp4j.verbs.cm.Connection;
 
 /**
@@ -62,7 +62,7 @@ abstract class RpingSession implements AutoCloseable {
     private volatile TerminateInfo terminate;
     volatile RpingState state = RpingState.IDLE;
 
-    RpingSession(RpingOptions options, PrintWriter out, PrintWriter err, String name) throws VerbsException {
+    RpingSession(RpingOptions options, PrintWriter out, PrintWriter err, String name) {
         this.options = options;
         this.out = out;
         this.err = err;
@@ -75,7 +75,7 @@ abstract class RpingSession implements AutoCloseable {
             this.send = RegisteredBuffer.allocate(pd, RpingAdvert.LENGTH);
             this.rdma = RegisteredBuffer.allocate(pd, options.size(), Access.LOCAL_WRITE, Access.REMOTE_READ,
                     Access.REMOTE_WRITE);
-        } catch (VerbsException | RuntimeException e) {
+        } catch (RuntimeException e) {
             rnic.close();
             throw e;
         }
@@ -88,13 +88,11 @@ abstract class RpingSession implements AutoCloseable {
     abstract String role();
 
     /** A queue pair as rping creates it: 16 sends, 2 receives, one SGE, no RFC 7306 (siw has none). */
-    QueuePair createQueuePair(int ird, int ord) throws VerbsException {
+    QueuePair createQueuePair(int ird, int ord) {
         QueuePair q = pd.createQueuePair(QueuePairConfig.builder(cq, cq).maxSendWr(SEND_QUEUE_DEPTH).maxRecvWr(2)
                 .maxSge(1).maxInlineData(0).ird(ird).ord(ord).rfc7306(false).build());
         q.onAsyncEvent(e -> {
-            if (e.terminate() != null) {
-                terminate = e.terminate();
-            }
+            e.terminate().ifPresent(t -> terminate = t);
             debug("async event %s: %s", e.type(), e.detail());
         });
         return q;
@@ -103,12 +101,12 @@ abstract class RpingSession implements AutoCloseable {
     /** rping's wire actions on this session's queue pair and buffers, unchanged. */
     private final class QueuePairVerbs implements RpingVerbs {
         @Override
-        public void postReceive() throws VerbsException {
+        public void postReceive() {
             qp.postReceive(receiveRequest);
         }
 
         @Override
-        public void sendAdvert(Advert which, RpingAdvert advert, int copies) throws VerbsException {
+        public void sendAdvert(Advert which, RpingAdvert advert, int copies) {
             advert.writeTo(send.buffer());
             debug("%s", advert);
             post(copies);
@@ -116,11 +114,11 @@ abstract class RpingSession implements AutoCloseable {
 
         /** 16 octets of zeros, as rping sends (the send buffer is never written by the server). */
         @Override
-        public void sendGoAhead(int copies) throws VerbsException {
+        public void sendGoAhead(int copies) {
             post(copies);
         }
 
-        private void post(int copies) throws VerbsException {
+        private void post(int copies) {
             if (copies == 1) {
                 qp.postSend(sendRequest);
             } else {
@@ -129,16 +127,21 @@ abstract class RpingSession implements AutoCloseable {
         }
 
         @Override
-        public void read(RpingAdvert source, int length) throws VerbsException {
+        public void read(RpingAdvert source, int length) {
             qp.postSend(new SendWorkRequest.RdmaRead(RDMA_WR_ID, List.of(rdma.sge(0, length)),
                     new Stag(source.rkey()), source.address(), Set.of(SendFlag.SIGNALED)));
         }
 
         @Override
-        public void write(RpingAdvert sink, int length) throws VerbsException {
+        public void write(RpingAdvert sink, int length) {
             qp.postSend(new SendWorkRequest.RdmaWrite(RDMA_WR_ID, List.of(rdma.sge(0, length)),
                     new Stag(sink.rkey()), sink.address(), Set.of(SendFlag.SIGNALED)));
         }
+    }
+
+    /** The event as rping's {@code -d} names it, e.g. {@code ESTABLISHED} (librdmacm's name without its prefix). */
+    static String cmaEventType(CmEvent event) {
+        return event.rdmaCmName().substring("RDMA_CM_EVENT_".length());
     }
 
     void debug(String format, Object... args) {
@@ -163,8 +166,7 @@ abstract class RpingSession implements AutoCloseable {
      *
      * @return the completion awaited, or {@code null} once disconnected
      */
-    WorkCompletion await(CompletionOpcode awaited, RpingState waitingFor) throws RpingFailure, InterruptedException,
-            VerbsException {
+    WorkCompletion await(CompletionOpcode awaited, RpingState waitingFor) throws RpingFailure, InterruptedException {
         while (true) {
             WorkCompletion wc = waiter.next(1, TimeUnit.SECONDS);
             if (wc == null) {
@@ -182,7 +184,7 @@ abstract class RpingSession implements AutoCloseable {
                 continue;
             }
             if (!wc.isSuccess()) {
-                if (wc.status() == CompletionStatus.WORK_REQUEST_FLUSHED && wc.terminate() == null) {
+                if (wc.status() == CompletionStatus.WORK_REQUEST_FLUSHED && wc.terminate().isEmpty()) {
                     state = RpingState.DISCONNECTED; // an orderly disconnect (FIN or RST, siw-interop §G)
                     return null;
                 }
@@ -190,7 +192,7 @@ abstract class RpingSession implements AutoCloseable {
                 // name it, with the Terminate's layer, type and code (interop/FINDINGS.md J4).
                 state = RpingState.ERROR;
                 throw new RpingFailure("cq completion failed status " + wc.status()
-                        + (wc.terminate() == null ? "" : " (" + wc.terminate() + ")"));
+                        + wc.terminate().map(t -> " (" + t + ")").orElse(""));
             }
             switch (wc.opcode()) {
                 case SEND -> debug("send completion");
