@@ -14,7 +14,6 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import org.iwarp4j.tools.cli.RegisteredBuffer;
 import org.iwarp4j.tools.cli.Stacks;
 import org.iwarp4j.tools.cli.WireOptions;
 import org.iwarp4j.verbs.Access;
@@ -55,15 +54,15 @@ final class DemoRun implements AutoCloseable {
     private final List<OperationRecord> operations = new ArrayList<>();
 
     // Server memory
-    private RegisteredBuffer sink;
-    private RegisteredBuffer source;
-    private RegisteredBuffer receives;
-    private RegisteredBuffer atomicWord;
+    private MemoryRegion sink;
+    private MemoryRegion source;
+    private MemoryRegion receives;
+    private MemoryRegion atomicWord;
     private MemoryRegion invalidatable;
     // Client memory
-    private RegisteredBuffer data;
-    private RegisteredBuffer readSink;
-    private RegisteredBuffer atomicResults;
+    private MemoryRegion data;
+    private MemoryRegion readSink;
+    private MemoryRegion atomicResults;
 
     private Listener listener;
     private long nextWrId = 1;
@@ -99,16 +98,16 @@ final class DemoRun implements AutoCloseable {
 
     /** Registers memory, connects (receives posted first, siw-interop §B1) and fast-registers the server's shell. */
     void connect() throws Exception {
-        sink = RegisteredBuffer.allocate(server.pd, 4096, Access.LOCAL_WRITE, Access.REMOTE_WRITE);
-        source = RegisteredBuffer.allocate(server.pd, 8192, Access.REMOTE_READ);
+        sink = server.pd.allocateRegion(4096, Access.LOCAL_WRITE, Access.REMOTE_WRITE);
+        source = server.pd.allocateRegion(8192, Access.REMOTE_READ);
         fill(source.buffer(), "RDMA Read took me from the server's memory without the server's CPU. ", READ_LENGTH);
-        receives = RegisteredBuffer.allocate(server.pd, 512, Access.LOCAL_WRITE);
-        atomicWord = RegisteredBuffer.allocate(server.pd, 8, Access.LOCAL_WRITE, Access.REMOTE_ATOMIC);
-        atomicWord.buffer().duplicate().order(ByteOrder.LITTLE_ENDIAN).putLong(0, ATOMIC_INITIAL);
+        receives = server.pd.allocateRegion(512, Access.LOCAL_WRITE);
+        atomicWord = server.pd.allocateRegion(8, Access.LOCAL_WRITE, Access.REMOTE_ATOMIC);
+        atomicView(atomicWord, server).putLong(0, ATOMIC_INITIAL);
         invalidatable = server.pd.allocateFastRegistration(256);
-        data = RegisteredBuffer.allocate(client.pd, 4096);
-        readSink = RegisteredBuffer.allocate(client.pd, 8192, Access.LOCAL_WRITE);
-        atomicResults = RegisteredBuffer.allocate(client.pd, 16, Access.LOCAL_WRITE);
+        data = client.pd.allocateRegion(4096);
+        readSink = client.pd.allocateRegion(8192, Access.LOCAL_WRITE);
+        atomicResults = client.pd.allocateRegion(16, Access.LOCAL_WRITE);
 
         // Three receives for the three operations that consume one: Send, Send with Invalidate, Immediate Data.
         for (int i = 0; i < 3; i++) {
@@ -244,8 +243,8 @@ final class DemoRun implements AutoCloseable {
     }
 
     private void fetchAdd() throws Exception {
-        ByteBuffer word = atomicWord.buffer().duplicate().order(ByteOrder.LITTLE_ENDIAN);
-        ByteBuffer results = atomicResults.buffer().duplicate().order(ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer word = atomicView(atomicWord, server);
+        ByteBuffer results = atomicView(atomicResults, client);
         long before = word.getLong(0);
         SendWorkRequest wr = new SendWorkRequest.AtomicFetchAdd(nextWrId++, Optional.of(atomicResults.sge(0, 8)),
                 atomicWord.stag(), atomicWord.address(), ATOMIC_ADD, 0, SIGNALED);
@@ -264,8 +263,8 @@ final class DemoRun implements AutoCloseable {
     }
 
     private void compareSwap() throws Exception {
-        ByteBuffer word = atomicWord.buffer().duplicate().order(ByteOrder.LITTLE_ENDIAN);
-        ByteBuffer results = atomicResults.buffer().duplicate().order(ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer word = atomicView(atomicWord, server);
+        ByteBuffer results = atomicView(atomicResults, client);
         long before = word.getLong(0);
         SendWorkRequest wr = new SendWorkRequest.AtomicCompareSwap(nextWrId++, Optional.of(atomicResults.sge(8, 8)),
                 atomicWord.stag(), atomicWord.address(), ATOMIC_INITIAL + ATOMIC_ADD, -1L, ATOMIC_SWAP, -1L, SIGNALED);
@@ -311,6 +310,14 @@ final class DemoRun implements AutoCloseable {
                 server.close();
             }
         }
+    }
+
+    /**
+     * A region's 64-bit atomic words as its RNIC keeps them in memory (the host's order by default; RFC 7306 §5.2
+     * puts the operands big-endian only on the wire).
+     */
+    private static ByteBuffer atomicView(MemoryRegion region, DemoSide side) {
+        return region.buffer().order(side.rnic.query().atomicByteOrder());
     }
 
     /**

@@ -8,10 +8,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import org.iwarp4j.tools.cli.RegisteredBuffer;
 import org.iwarp4j.tools.cli.Stacks;
 import org.iwarp4j.verbs.Access;
 import org.iwarp4j.verbs.CompletionOpcode;
+import org.iwarp4j.verbs.MemoryRegion;
 import org.iwarp4j.verbs.PreparedSend;
 import org.iwarp4j.verbs.ReceiveWorkRequest;
 import org.iwarp4j.verbs.SendFlag;
@@ -31,11 +31,15 @@ final class PerfClient extends PerfEndpoint {
     private static final Set<SendFlag> SIGNALED = Set.of(SendFlag.SIGNALED);
 
     private final PerfConfig config;
-    private final RegisteredBuffer local;
-    private final RegisteredBuffer mailbox;
+    private final MemoryRegion local;
+    private final MemoryRegion mailbox;
     private final int receiveSlot;
     private final int receives;
-    private final RegisteredBuffer receiveBuffers;
+    private final MemoryRegion receiveBuffers;
+    /** Views of {@link #local}, {@link #receiveBuffers} and {@link #mailbox}, made once: the loops do not allocate. */
+    private final ByteBuffer localMemory;
+    private final ByteBuffer receiveMemory;
+    private final ByteBuffer mailboxMemory;
     private PerfWelcome welcome;
     private ControlMessage reply;
     private long creditsGranted;
@@ -50,16 +54,16 @@ final class PerfClient extends PerfEndpoint {
             boolean sendLatency = config.verb() == PerfVerb.SEND && config.latency();
             receiveSlot = sendLatency ? Math.max(ControlMessage.LENGTH, max) : ControlMessage.LENGTH;
             receives = sendLatency ? 4 : CONTROL_RECEIVES;
-            receiveBuffers = sendLatency ? RegisteredBuffer.allocate(pd, receiveSlot * receives, Access.LOCAL_WRITE)
+            receiveBuffers = sendLatency ? pd.allocateRegion(receiveSlot * receives, Access.LOCAL_WRITE)
                     : controlReceives;
             int slots = config.verify() ? config.txDepth() : 1;
             local = switch (config.verb()) {
-                case ATOMIC -> RegisteredBuffer.allocate(pd, 8, Access.LOCAL_WRITE);
-                case READ -> RegisteredBuffer.allocate(pd, max * slots, Access.LOCAL_WRITE);
-                default -> RegisteredBuffer.allocate(pd, max * slots);
+                case ATOMIC -> pd.allocateRegion(8, Access.LOCAL_WRITE);
+                case READ -> pd.allocateRegion(max * slots, Access.LOCAL_WRITE);
+                default -> pd.allocateRegion(max * slots);
             };
             mailbox = config.verb() == PerfVerb.WRITE && config.latency()
-                    ? RegisteredBuffer.allocate(pd, max, Access.LOCAL_WRITE, Access.REMOTE_WRITE) : null;
+                    ? pd.allocateRegion(max, Access.LOCAL_WRITE, Access.REMOTE_WRITE) : null;
             latencyRun(config.latency());
             int depth = config.latency() ? 1 : config.txDepth();
             qp = createQueuePair(depth + 16, receives, Math.min(128, depth));
@@ -67,6 +71,9 @@ final class PerfClient extends PerfEndpoint {
             close();
             throw e;
         }
+        localMemory = local.buffer();
+        receiveMemory = receiveBuffers.buffer();
+        mailboxMemory = mailbox == null ? null : mailbox.buffer();
     }
 
     /** The parameters the report shows, once connected. */
@@ -105,10 +112,10 @@ final class PerfClient extends PerfEndpoint {
         for (int i = 0; i < receives; i++) {
             postReceive(CONTROL_RECEIVE_BASE + i);
         }
-        RegisteredBuffer advertised = mailbox != null ? mailbox : local;
+        MemoryRegion advertised = mailbox != null ? mailbox : local;
         PerfHello hello = new PerfHello(config.verb(), config.latency(), config.verify(), config.compareSwap(),
-                config.maxSize(), config.txDepth(), advertised.address(), advertised.stag().value(), advertised.length(),
-                config.verifyBufferSize());
+                config.maxSize(), config.txDepth(), advertised.address(), advertised.stag().value(),
+                (int) advertised.length(), config.verifyBufferSize());
         int ord = config.latency() ? 1 : Math.min(128, config.txDepth());
         try {
             connection = Stacks.await(rnic.connect(server, qp, config.wire().connect().privateData(hello.encode())
@@ -148,7 +155,7 @@ final class PerfClient extends PerfEndpoint {
 
     private PerfResult phase(int size, ProgressSink progress) throws Exception {
         if (mailbox != null) {
-            zero(mailbox.buffer());
+            zero(mailboxMemory);
         }
         long total = config.durationMode() ? 0 : config.iterations() + config.warmup();
         long seed = ++round;
@@ -262,7 +269,7 @@ final class PerfClient extends PerfEndpoint {
                     if (verifyReads) {
                         long offset = (completed % prepared.length) * size;
                         int slot = (int) (completed % slots) * size;
-                        int bad = VerifyPattern.firstMismatch(local.buffer(), slot, seed, offset, size);
+                        int bad = VerifyPattern.firstMismatch(localMemory, slot, seed, offset, size);
                         if (bad >= 0) {
                             throw new PerfFailure("RDMA Read " + completed + " brought a wrong octet at server offset "
                                     + (offset + bad));
@@ -295,7 +302,7 @@ final class PerfClient extends PerfEndpoint {
     private boolean handleNonData(WorkCompletion wc) throws Exception {
         check(wc);
         if (wc.opcode() == CompletionOpcode.RECV) {
-            ByteBuffer b = receiveBuffers.buffer();
+            ByteBuffer b = receiveMemory;
             int at = (int) (wc.wrId() - CONTROL_RECEIVE_BASE) * receiveSlot;
             if (wc.solicited()) {
                 reply = ControlMessage.readFrom(b, at);
@@ -367,7 +374,7 @@ final class PerfClient extends PerfEndpoint {
                 boolean roundFull = posted > 0 && posted % perRound == 0 && posted / perRound > verifyRound;
                 while (more && !roundFull && posted - completed < depth) {
                     int j = (int) (posted % perRound);
-                    VerifyPattern.fill(local.buffer(), (j % depth) * size, round * 1_000_000 + posted / perRound,
+                    VerifyPattern.fill(localMemory, (j % depth) * size, round * 1_000_000 + posted / perRound,
                             (long) j * size, size);
                     prepared[j].execute();
                     posted++;
@@ -442,12 +449,12 @@ final class PerfClient extends PerfEndpoint {
     private void once(PreparedSend op, int size, long i, LatencyMeter meter) throws Exception {
         byte mark = (byte) (i % 255 + 1);
         if (config.verb() == PerfVerb.WRITE) {
-            local.buffer().put(size - 1, mark);
+            localMemory.put(size - 1, mark);
         }
         long t0 = System.nanoTime();
         op.execute();
         switch (config.verb()) {
-            case WRITE -> awaitMark(mailbox.buffer(), size - 1, mark);
+            case WRITE -> awaitMark(mailboxMemory, size - 1, mark);
             case SEND -> awaitData(CompletionOpcode.RECV);
             case READ -> awaitData(CompletionOpcode.RDMA_READ);
             default -> awaitData(config.compareSwap() ? CompletionOpcode.ATOMIC_CMP_SWAP : CompletionOpcode.ATOMIC_FETCH_ADD);

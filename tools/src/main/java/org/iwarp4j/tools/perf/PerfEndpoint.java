@@ -5,11 +5,11 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.iwarp4j.tools.cli.CompletionWaiter;
-import org.iwarp4j.tools.cli.RegisteredBuffer;
 import org.iwarp4j.tools.cli.Stacks;
 import org.iwarp4j.verbs.Access;
 import org.iwarp4j.verbs.CompletionOpcode;
 import org.iwarp4j.verbs.CompletionQueue;
+import org.iwarp4j.verbs.MemoryRegion;
 import org.iwarp4j.verbs.ProtectionDomain;
 import org.iwarp4j.verbs.QueuePair;
 import org.iwarp4j.verbs.QueuePairConfig;
@@ -60,8 +60,8 @@ abstract class PerfEndpoint implements AutoCloseable {
     private final CompletionWaiter spinningWaiter;
     private final CompletionWaiter sleepingWaiter;
     private CompletionWaiter waiter;
-    final RegisteredBuffer controlReceives;
-    final RegisteredBuffer controlSend;
+    final MemoryRegion controlReceives;
+    final MemoryRegion controlSend;
     final WorkCompletion[] completions = new WorkCompletion[64];
     QueuePair qp;
     Connection connection;
@@ -72,8 +72,8 @@ abstract class PerfEndpoint implements AutoCloseable {
         try {
             pd = rnic.allocateProtectionDomain();
             cq = rnic.createCompletionQueue(cqCapacity);
-            controlReceives = RegisteredBuffer.allocate(pd, CONTROL_RECEIVES * ControlMessage.LENGTH, Access.LOCAL_WRITE);
-            controlSend = RegisteredBuffer.allocate(pd, ControlMessage.LENGTH);
+            controlReceives = pd.allocateRegion(CONTROL_RECEIVES * ControlMessage.LENGTH, Access.LOCAL_WRITE);
+            controlSend = pd.allocateRegion(ControlMessage.LENGTH);
         } catch (RuntimeException e) {
             rnic.close();
             throw e;

@@ -10,11 +10,11 @@ import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.iwarp4j.tools.cli.RegisteredBuffer;
 import org.iwarp4j.tools.cli.Stacks;
 import org.iwarp4j.tools.cli.WireOptions;
 import org.iwarp4j.verbs.Access;
 import org.iwarp4j.verbs.CompletionOpcode;
+import org.iwarp4j.verbs.MemoryRegion;
 import org.iwarp4j.verbs.PreparedSend;
 import org.iwarp4j.verbs.ReceiveWorkRequest;
 import org.iwarp4j.verbs.SendFlag;
@@ -99,9 +99,9 @@ final class PerfServer implements AutoCloseable {
         private static final long DATA_RECEIVE_BASE = 2_000_000;
         private final Reporter reporter;
         private PerfHello hello;
-        private RegisteredBuffer target;
-        private RegisteredBuffer echo;
-        private RegisteredBuffer credits;
+        private MemoryRegion target;
+        private MemoryRegion echo;
+        private MemoryRegion credits;
         private int dataReceives;
         private long reposted;
         private long reported;
@@ -124,19 +124,19 @@ final class PerfServer implements AutoCloseable {
             boolean sendTest = h.verb() == PerfVerb.SEND;
             int length = h.verify() ? h.verifyBufferSize() : sendTest ? Math.max(max, ControlMessage.LENGTH) : max;
             target = switch (h.verb()) {
-                case WRITE -> RegisteredBuffer.allocate(pd, length, Access.LOCAL_WRITE, Access.REMOTE_WRITE);
-                case READ -> RegisteredBuffer.allocate(pd, length, Access.REMOTE_READ);
-                case ATOMIC -> RegisteredBuffer.allocate(pd, 8, Access.LOCAL_WRITE, Access.REMOTE_ATOMIC);
-                default -> RegisteredBuffer.allocate(pd, length, Access.LOCAL_WRITE);
+                case WRITE -> pd.allocateRegion(length, Access.LOCAL_WRITE, Access.REMOTE_WRITE);
+                case READ -> pd.allocateRegion(length, Access.REMOTE_READ);
+                case ATOMIC -> pd.allocateRegion(8, Access.LOCAL_WRITE, Access.REMOTE_ATOMIC);
+                default -> pd.allocateRegion(length, Access.LOCAL_WRITE);
             };
             if (h.latency() && (h.verb() == PerfVerb.WRITE || sendTest)) {
-                echo = RegisteredBuffer.allocate(pd, max);
+                echo = pd.allocateRegion(max);
             }
             dataReceives = sendTest ? (h.latency() ? 4 : Math.max(4, h.txDepth() * 4)) : 0;
             int irdOrd = Math.min(128, Math.max(1, h.txDepth()));
             qp = createQueuePair(64, sendTest ? dataReceives : CONTROL_RECEIVES, irdOrd);
             if (sendTest) {
-                credits = RegisteredBuffer.allocate(pd, 8);
+                credits = pd.allocateRegion(8);
                 creditRequest = new SendWorkRequest.Send(CREDIT_SEND_WR_ID, List.of(credits.sge()), Set.of());
                 dataReceiveRequests = new ReceiveWorkRequest[dataReceives];
                 for (int i = 0; i < dataReceives; i++) {
@@ -150,7 +150,8 @@ final class PerfServer implements AutoCloseable {
             // Accept: IRD/ORD as the client asks (RFC 6581 §9.1), the test's memory in the Reply's private data.
             OptionalInt ird = Stacks.atMost(r.ord(), 128);
             OptionalInt ord = Stacks.atMost(r.ird(), 128);
-            PerfWelcome welcome = new PerfWelcome(dataReceives, target.address(), target.stag().value(), target.length());
+            PerfWelcome welcome = new PerfWelcome(dataReceives, target.address(), target.stag().value(),
+                    (int) target.length());
             connection = Stacks.await(r.accept(qp, new AcceptOptions(welcome.encode(), ird, ord)), Duration.ofSeconds(30));
         }
 
@@ -219,7 +220,7 @@ final class PerfServer implements AutoCloseable {
                     phaseSize = m.size();
                     phaseSeed = m.b();
                     if (hello.verify() && hello.verb() == PerfVerb.READ) {
-                        int per = target.length() / phaseSize * phaseSize;
+                        int per = (int) (target.length() / phaseSize * phaseSize);
                         VerifyPattern.fill(target.buffer(), 0, phaseSeed, 0, per);
                     }
                     if (echo != null && hello.verb() == PerfVerb.WRITE) {
@@ -260,6 +261,7 @@ final class PerfServer implements AutoCloseable {
         private void writeEchoes(long iterations) throws Exception {
             int size = phaseSize;
             ByteBuffer in = target.buffer();
+            ByteBuffer out = echo.buffer();
             PreparedSend back = qp.prepare(new SendWorkRequest.RdmaWrite(DATA_WR_ID, List.of(echo.sge(0, size)),
                     new Stag(hello.clientStag()), hello.clientAddress(), Set.of()));
             try {
@@ -268,7 +270,7 @@ final class PerfServer implements AutoCloseable {
                     if (!awaitMark(in, size - 1, mark)) {
                         return; // the client ended the phase (duration mode); its RESULT is queued
                     }
-                    echo.buffer().put(size - 1, mark);
+                    out.put(size - 1, mark);
                     back.execute();
                 }
             } finally {

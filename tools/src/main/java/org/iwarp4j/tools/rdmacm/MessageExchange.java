@@ -6,11 +6,11 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.iwarp4j.tools.cli.CompletionWaiter;
-import org.iwarp4j.tools.cli.RegisteredBuffer;
 import org.iwarp4j.tools.cli.Stacks;
 import org.iwarp4j.verbs.Access;
 import org.iwarp4j.verbs.CompletionOpcode;
 import org.iwarp4j.verbs.CompletionQueue;
+import org.iwarp4j.verbs.MemoryRegion;
 import org.iwarp4j.verbs.ProtectionDomain;
 import org.iwarp4j.verbs.QueuePair;
 import org.iwarp4j.verbs.QueuePairConfig;
@@ -38,8 +38,8 @@ final class MessageExchange implements AutoCloseable {
     final ProtectionDomain pd;
     final CompletionQueue sendCq;
     final CompletionQueue recvCq;
-    final RegisteredBuffer recv;
-    final RegisteredBuffer send;
+    final MemoryRegion recv;
+    final MemoryRegion send;
     QueuePair qp;
     Connection connection;
 
@@ -49,8 +49,8 @@ final class MessageExchange implements AutoCloseable {
             pd = rnic.allocateProtectionDomain();
             sendCq = rnic.createCompletionQueue(4);
             recvCq = rnic.createCompletionQueue(4);
-            recv = RegisteredBuffer.allocate(pd, MESSAGE_LENGTH, Access.LOCAL_WRITE);
-            send = RegisteredBuffer.allocate(pd, MESSAGE_LENGTH);
+            recv = pd.allocateRegion(MESSAGE_LENGTH, Access.LOCAL_WRITE);
+            send = pd.allocateRegion(MESSAGE_LENGTH);
         } catch (RuntimeException e) {
             rnic.close();
             throw e;

@@ -4,10 +4,10 @@ import java.io.PrintWriter;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import org.iwarp4j.tools.cli.ConnectionOptions;
-import org.iwarp4j.tools.cli.RegisteredBuffer;
 import org.iwarp4j.tools.cli.Stacks;
 import org.iwarp4j.verbs.Access;
 import org.iwarp4j.verbs.CompletionOpcode;
+import org.iwarp4j.verbs.MemoryRegion;
 import org.iwarp4j.verbs.cm.CmEvent;
 
 /**
@@ -19,14 +19,12 @@ import org.iwarp4j.verbs.cm.CmEvent;
 final class RpingClient extends RpingSession {
 
     /** rping's {@code start_buf}: the RDMA Read source the server reads the ping data from. */
-    private final RegisteredBuffer start;
+    private final MemoryRegion start;
 
     RpingClient(RpingOptions options, PrintWriter out, PrintWriter err) {
         super(options, out, err, "rping-client");
         try {
-            this.start = RegisteredBuffer.allocate(pd, options.size(),
-                    Access.LOCAL_WRITE, Access.REMOTE_READ,
-                    Access.REMOTE_WRITE);
+            this.start = pd.allocateRegion(options.size(), Access.LOCAL_WRITE, Access.REMOTE_READ, Access.REMOTE_WRITE);
         } catch (RuntimeException e) {
             close();
             throw e;

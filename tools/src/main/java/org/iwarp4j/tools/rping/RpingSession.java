@@ -6,12 +6,12 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.iwarp4j.tools.cli.CompletionWaiter;
-import org.iwarp4j.tools.cli.RegisteredBuffer;
 import org.iwarp4j.tools.cli.Stacks;
 import org.iwarp4j.verbs.Access;
 import org.iwarp4j.verbs.CompletionOpcode;
 import org.iwarp4j.verbs.CompletionStatus;
 import org.iwarp4j.verbs.CompletionQueue;
+import org.iwarp4j.verbs.MemoryRegion;
 import org.iwarp4j.verbs.ProtectionDomain;
 import org.iwarp4j.verbs.QueuePair;
 import org.iwarp4j.verbs.QueuePairConfig;
@@ -47,11 +47,11 @@ abstract class RpingSession implements AutoCloseable {
     final CompletionQueue cq;
     final CompletionWaiter waiter;
     /** rping's {@code recv_buf}: where adverts and go-aheads arrive. */
-    final RegisteredBuffer recv;
+    final MemoryRegion recv;
     /** rping's {@code send_buf}: the advert we send (zeros for the server's go-ahead). */
-    final RegisteredBuffer send;
+    final MemoryRegion send;
     /** rping's {@code rdma_buf} of {@code -S} octets: the server's Read sink / Write source, the client's Write sink. */
-    final RegisteredBuffer rdma;
+    final MemoryRegion rdma;
     private final ReceiveWorkRequest receiveRequest;
     private final SendWorkRequest sendRequest;
     /** rping's wire actions: this session's own, or decorated by {@code --inject}. */
@@ -71,9 +71,9 @@ abstract class RpingSession implements AutoCloseable {
             this.pd = rnic.allocateProtectionDomain();
             this.cq = rnic.createCompletionQueue(SEND_QUEUE_DEPTH * 2);
             this.waiter = new CompletionWaiter(cq);
-            this.recv = RegisteredBuffer.allocate(pd, RpingAdvert.LENGTH, Access.LOCAL_WRITE);
-            this.send = RegisteredBuffer.allocate(pd, RpingAdvert.LENGTH);
-            this.rdma = RegisteredBuffer.allocate(pd, options.size(), Access.LOCAL_WRITE, Access.REMOTE_READ,
+            this.recv = pd.allocateRegion(RpingAdvert.LENGTH, Access.LOCAL_WRITE);
+            this.send = pd.allocateRegion(RpingAdvert.LENGTH);
+            this.rdma = pd.allocateRegion(options.size(), Access.LOCAL_WRITE, Access.REMOTE_READ,
                     Access.REMOTE_WRITE);
         } catch (RuntimeException e) {
             rnic.close();
