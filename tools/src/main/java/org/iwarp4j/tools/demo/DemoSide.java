@@ -1,7 +1,6 @@
 package org.iwarp4j.tools.demo;
 
-import java.util.concurrent.TimeUnit;
-import org.iwarp4j.tools.cli.CompletionWaiter;
+import java.time.Duration;
 import org.iwarp4j.tools.cli.Stacks;
 import org.iwarp4j.verbs.CompletionOpcode;
 import org.iwarp4j.verbs.CompletionQueue;
@@ -15,7 +14,7 @@ import org.iwarp4j.verbs.cm.Connection;
 /** One end of the demo: its own RNIC, protection domain, completion queues and queue pair. */
 final class DemoSide implements AutoCloseable {
 
-    private static final long COMPLETION_TIMEOUT_SECONDS = 10;
+    private static final Duration COMPLETION_TIMEOUT = Duration.ofSeconds(10);
 
     final String name;
     final Rnic rnic;
@@ -23,8 +22,6 @@ final class DemoSide implements AutoCloseable {
     final CompletionQueue sendCq;
     final CompletionQueue recvCq;
     final QueuePair qp;
-    private final CompletionWaiter sendWaiter;
-    private final CompletionWaiter recvWaiter;
     Connection connection;
 
     DemoSide(String name) {
@@ -41,32 +38,26 @@ final class DemoSide implements AutoCloseable {
             rnic.close();
             throw e;
         }
-        sendWaiter = new CompletionWaiter(sendCq);
-        recvWaiter = new CompletionWaiter(recvCq);
     }
 
-    /** The next send completion (a copy), which must be {@code opcode}. */
+    /** The next send completion (its own object, not a flyweight), which must be {@code opcode}. */
     WorkCompletion sendCompletion(CompletionOpcode opcode) throws DemoFailure, InterruptedException {
-        return next(sendWaiter, "send", opcode);
+        return next(sendCq, "send", opcode);
     }
 
-    /** The next receive completion (a copy), which must be {@code opcode}. */
+    /** The next receive completion (its own object), which must be {@code opcode}. */
     WorkCompletion receiveCompletion(CompletionOpcode opcode) throws DemoFailure, InterruptedException {
-        return next(recvWaiter, "receive", opcode);
+        return next(recvCq, "receive", opcode);
     }
 
-    private WorkCompletion next(CompletionWaiter waiter, String queue, CompletionOpcode opcode)
+    private WorkCompletion next(CompletionQueue cq, String queue, CompletionOpcode opcode)
             throws DemoFailure, InterruptedException {
-        WorkCompletion wc = waiter.next(COMPLETION_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-        if (wc == null) {
-            throw new DemoFailure(name + ": no " + opcode + " completion on the " + queue + " completion queue within "
-                    + COMPLETION_TIMEOUT_SECONDS + " s");
+        WorkCompletion wc = cq.take(COMPLETION_TIMEOUT).orElseThrow(() -> new DemoFailure(name + ": no " + opcode
+                + " completion on the " + queue + " completion queue within " + COMPLETION_TIMEOUT.toSeconds() + " s"));
+        if (!wc.isSuccess() || wc.opcode() != opcode) {
+            throw new DemoFailure(name + ": expected a successful " + opcode + " completion, got " + wc);
         }
-        WorkCompletion copy = wc.copy();
-        if (!copy.isSuccess() || copy.opcode() != opcode) {
-            throw new DemoFailure(name + ": expected a successful " + opcode + " completion, got " + copy);
-        }
-        return copy;
+        return wc;
     }
 
     @Override

@@ -4,8 +4,6 @@ import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
-import org.iwarp4j.tools.cli.CompletionWaiter;
 import org.iwarp4j.tools.cli.Stacks;
 import org.iwarp4j.verbs.Access;
 import org.iwarp4j.verbs.CompletionOpcode;
@@ -71,10 +69,8 @@ final class MessageExchange implements AutoCloseable {
 
     /** {@code rdma_get_send_comp} / {@code rdma_get_recv_comp}: the next completion of the queue, which must succeed. */
     void awaitCompletion(CompletionQueue cq, CompletionOpcode opcode, String verb) throws Exception {
-        WorkCompletion wc = new CompletionWaiter(cq).next(COMPLETION_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
-        if (wc == null) {
-            throw new Exception(verb + ": no completion within " + COMPLETION_TIMEOUT.toSeconds() + " s");
-        }
+        WorkCompletion wc = cq.take(COMPLETION_TIMEOUT).orElseThrow(
+                () -> new Exception(verb + ": no completion within " + COMPLETION_TIMEOUT.toSeconds() + " s"));
         if (!wc.isSuccess() || wc.opcode() != opcode) {
             throw new Exception(verb + ": " + wc);
         }

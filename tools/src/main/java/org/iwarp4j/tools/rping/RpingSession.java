@@ -4,14 +4,15 @@ import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import org.iwarp4j.tools.cli.CompletionWaiter;
 import org.iwarp4j.tools.cli.Stacks;
 import org.iwarp4j.verbs.Access;
 import org.iwarp4j.verbs.CompletionOpcode;
 import org.iwarp4j.verbs.CompletionStatus;
 import org.iwarp4j.verbs.CompletionQueue;
 import org.iwarp4j.verbs.MemoryRegion;
+import org.iwarp4j.verbs.NotifyMode;
 import org.iwarp4j.verbs.ProtectionDomain;
 import org.iwarp4j.verbs.QueuePair;
 import org.iwarp4j.verbs.QueuePairConfig;
@@ -45,7 +46,9 @@ abstract class RpingSession implements AutoCloseable {
     final Rnic rnic;
     final ProtectionDomain pd;
     final CompletionQueue cq;
-    final CompletionWaiter waiter;
+    /** rping's CQ events ({@code ibv_req_notify_cq}, {@code ibv_get_cq_event}): see {@link #nextCompletion}. */
+    private final Semaphore cqEvents = new Semaphore(0);
+    private final WorkCompletion[] one = WorkCompletion.array(1);
     /** rping's {@code recv_buf}: where adverts and go-aheads arrive. */
     final MemoryRegion recv;
     /** rping's {@code send_buf}: the advert we send (zeros for the server's go-ahead). */
@@ -70,7 +73,6 @@ abstract class RpingSession implements AutoCloseable {
         try {
             this.pd = rnic.allocateProtectionDomain();
             this.cq = rnic.createCompletionQueue(SEND_QUEUE_DEPTH * 2);
-            this.waiter = new CompletionWaiter(cq);
             this.recv = pd.allocateRegion(RpingAdvert.LENGTH, Access.LOCAL_WRITE);
             this.send = pd.allocateRegion(RpingAdvert.LENGTH);
             this.rdma = pd.allocateRegion(options.size(), Access.LOCAL_WRITE, Access.REMOTE_READ,
@@ -168,7 +170,7 @@ abstract class RpingSession implements AutoCloseable {
      */
     WorkCompletion await(CompletionOpcode awaited, RpingState waitingFor) throws RpingFailure, InterruptedException {
         while (true) {
-            WorkCompletion wc = waiter.next(1, TimeUnit.SECONDS);
+            WorkCompletion wc = nextCompletion(Duration.ofSeconds(1));
             if (wc == null) {
                 if (connection != null && connection.closeFuture().toCompletableFuture().isDone()) {
                     TerminateInfo t = terminate;
@@ -217,6 +219,29 @@ abstract class RpingSession implements AutoCloseable {
         }
     }
 
+    /**
+     * The next completion (a flyweight reused by the next call), or {@code null} after {@code timeout}. Like rping's
+     * CQ thread, it sleeps until the queue's notification fires: a handler armed with {@link NotifyMode#NEXT}, which
+     * the queue runs on its event loop once that loop has processed what it was reading. So when a peer's Sends
+     * arrive together (rping {@code --inject no-recv}), all of them meet the one receive rping keeps posted, and
+     * the second fails (RFC 5041 §7.2). {@link CompletionQueue#poll(WorkCompletion[], Duration)} would wake this
+     * thread at the first: it could re-post the receive in time for the second.
+     */
+    private WorkCompletion nextCompletion(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            cqEvents.drainPermits();
+            cq.arm(NotifyMode.NEXT, q -> cqEvents.release());
+            if (cq.poll(one) == 1) { // arm, then poll: a completion queued before the arm fires nothing
+                return one[0];
+            }
+            long left = deadline - System.nanoTime();
+            if (left <= 0 || !cqEvents.tryAcquire(left, TimeUnit.NANOSECONDS)) {
+                return cq.poll(one) == 1 ? one[0] : null;
+            }
+        }
+    }
+
     /** rping's message for a wait that ended in another state, e.g. "wait for RDMA_READ_ADV state 10". */
     String waitFailed(RpingState expected) {
         return "wait for " + expected + " state " + state.number;
@@ -236,7 +261,7 @@ abstract class RpingSession implements AutoCloseable {
             debug("disconnect: %s", Stacks.describe(e));
         }
         try {
-            while (waiter.next(10, TimeUnit.MILLISECONDS) != null) {
+            while (nextCompletion(Duration.ofMillis(10)) != null) {
                 debug("flushed after disconnect");
             }
         } catch (InterruptedException e) {
