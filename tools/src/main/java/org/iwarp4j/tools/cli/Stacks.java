@@ -1,12 +1,9 @@
 package org.iwarp4j.tools.cli;
 
-import java.time.Duration;
 import java.util.HexFormat;
 import java.util.OptionalInt;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.iwarp4j.verbs.Rnic;
 import org.iwarp4j.verbs.RnicConfig;
@@ -15,7 +12,7 @@ import org.iwarp4j.verbs.cm.ConnectionParameters;
 import org.iwarp4j.verbs.cm.ConnectionRejectedException;
 import org.iwarp4j.verbs.cm.ConnectionRequest;
 
-/** The small things every tool does with the stack: open an RNIC, await a stage, describe a failure. */
+/** The small things every tool does with the stack: open an RNIC, describe a failure in one line. */
 public final class Stacks {
 
     private Stacks() {}
@@ -29,26 +26,8 @@ public final class Stacks {
     }
 
     /**
-     * Waits for {@code stage}; its failure is rethrown unwrapped (e.g. a
-     * {@link org.iwarp4j.verbs.cm.ConnectionRejectedException}).
-     */
-    public static <T> T await(CompletionStage<T> stage, Duration timeout) throws Exception {
-        try {
-            return stage.toCompletableFuture().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (ExecutionException | CompletionException e) {
-            Throwable cause = e.getCause() == null ? e : e.getCause();
-            if (cause instanceof Exception ex) {
-                throw ex;
-            }
-            throw e;
-        } catch (TimeoutException e) {
-            throw new TimeoutException("no answer within " + timeout.toSeconds() + " s");
-        }
-    }
-
-    /**
-     * The message of {@code t} or of its innermost cause, for one-line error reports. A reject names the
-     * Responder's IRD/ORD and private data (RFC 5044 §7.1.2, RFC 6581 §9.1).
+     * The message of {@code t}, or of the failure a future's {@code get}/{@code join} wrapped, for one-line error
+     * reports. A reject names the Responder's IRD/ORD and private data (RFC 5044 §7.1.2, RFC 6581 §9.1).
      */
     public static String describe(Throwable t) {
         Throwable c = t;
@@ -58,6 +37,9 @@ public final class Stacks {
         String m = c.getMessage();
         if (c instanceof ConnectionRejectedException r) {
             return "REJECTED: " + m + reply(r.privateData(), r.ird(), r.ord());
+        }
+        if (c instanceof TimeoutException && m == null) {
+            return "no answer in time";
         }
         return m == null ? c.getClass().getSimpleName() : m;
     }

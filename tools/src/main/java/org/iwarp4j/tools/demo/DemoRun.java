@@ -6,14 +6,13 @@ import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import org.iwarp4j.tools.cli.Stacks;
+import java.util.concurrent.TimeUnit;
 import org.iwarp4j.tools.cli.WireOptions;
 import org.iwarp4j.verbs.Access;
 import org.iwarp4j.verbs.CompletionOpcode;
@@ -43,7 +42,7 @@ final class DemoRun implements AutoCloseable {
     static final long ATOMIC_ADD = 5;
     static final long ATOMIC_SWAP = 0xCAFEL;
     private static final Set<SendFlag> SIGNALED = Set.of(SendFlag.SIGNALED);
-    private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(20);
+    private static final long CONNECT_TIMEOUT_SECONDS = 20;
 
     private final WireOptions wire;
     private final int mss;
@@ -122,9 +121,10 @@ final class DemoRun implements AutoCloseable {
                         accepted.complete(c);
                     }
                 }));
-        client.connection = Stacks.await(client.rnic.connect(listener.localAddress(), client.qp,
-                wire.connect().pcapFile(capture).mpa(m -> m.emss(mss)).ird(4).ord(4).build()), CONNECT_TIMEOUT);
-        server.connection = Stacks.await(accepted, CONNECT_TIMEOUT);
+        client.connection = client.rnic.connect(listener.localAddress(), client.qp,
+                wire.connect().pcapFile(capture).mpa(m -> m.emss(mss)).ird(4).ord(4).build())
+                .get(CONNECT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        server.connection = accepted.get(CONNECT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
 
         // The server binds memory to its fast-registration shell: a local operation, nothing on the wire.
         Stag key = invalidatable.stag().withNextKey();
@@ -286,9 +286,9 @@ final class DemoRun implements AutoCloseable {
     void disconnect() {
         if (client.connection != null) {
             try {
-                Stacks.await(client.connection.disconnect(), Duration.ofSeconds(10));
+                client.connection.disconnect().get(10, TimeUnit.SECONDS);
                 if (server.connection != null) {
-                    Stacks.await(server.connection.closeFuture(), Duration.ofSeconds(10));
+                    server.connection.closeFuture().get(10, TimeUnit.SECONDS);
                 }
             } catch (Exception e) {
                 // the capture may then end without the closing packets; the checks already ran

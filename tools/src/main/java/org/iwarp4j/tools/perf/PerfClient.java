@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import org.iwarp4j.tools.cli.Stacks;
 import org.iwarp4j.verbs.Access;
 import org.iwarp4j.verbs.CompletionOpcode;
@@ -118,8 +119,8 @@ final class PerfClient extends PerfEndpoint {
                 (int) advertised.length(), config.verifyBufferSize());
         int ord = config.latency() ? 1 : Math.min(128, config.txDepth());
         try {
-            connection = Stacks.await(rnic.connect(server, qp, config.wire().connect().privateData(hello.encode())
-                    .ird(ord).ord(ord).build()), Duration.ofSeconds(30));
+            connection = rnic.connect(server, qp, config.wire().connect().privateData(hello.encode())
+                    .ird(ord).ord(ord).build()).get(30, TimeUnit.SECONDS);
         } catch (Exception e) {
             throw new PerfFailure("cannot connect to " + server + ": " + Stacks.describe(e));
         }
@@ -146,7 +147,7 @@ final class PerfClient extends PerfEndpoint {
     void disconnect() {
         if (connection != null) {
             try {
-                Stacks.await(connection.disconnect(), Duration.ofSeconds(10));
+                connection.disconnect().get(10, TimeUnit.SECONDS);
             } catch (Exception e) {
                 // the results are in; the peer may have closed first
             }

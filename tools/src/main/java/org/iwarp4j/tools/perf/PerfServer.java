@@ -4,7 +4,6 @@ import java.lang.invoke.VarHandle;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.List;
 import java.util.OptionalInt;
 import java.util.Set;
@@ -17,7 +16,6 @@ import org.iwarp4j.verbs.CompletionOpcode;
 import org.iwarp4j.verbs.MemoryRegion;
 import org.iwarp4j.verbs.PreparedSend;
 import org.iwarp4j.verbs.ReceiveWorkRequest;
-import org.iwarp4j.verbs.SendFlag;
 import org.iwarp4j.verbs.SendWorkRequest;
 import org.iwarp4j.verbs.Stag;
 import org.iwarp4j.verbs.WorkCompletion;
@@ -152,7 +150,7 @@ final class PerfServer implements AutoCloseable {
             OptionalInt ord = Stacks.atMost(r.ird(), 128);
             PerfWelcome welcome = new PerfWelcome(dataReceives, target.address(), target.stag().value(),
                     (int) target.length());
-            connection = Stacks.await(r.accept(qp, new AcceptOptions(welcome.encode(), ird, ord)), Duration.ofSeconds(30));
+            connection = r.accept(qp, new AcceptOptions(welcome.encode(), ird, ord)).get(30, TimeUnit.SECONDS);
         }
 
         PerfHello hello() {
@@ -171,7 +169,7 @@ final class PerfServer implements AutoCloseable {
                     }
                     ControlMessage m = receive(wc);
                     if (m != null && handle(m)) {
-                        connection.closeFuture().toCompletableFuture().get(WAIT_SECONDS, TimeUnit.SECONDS);
+                        connection.closeFuture().get(WAIT_SECONDS, TimeUnit.SECONDS);
                         return;
                     }
                 }

@@ -4,6 +4,7 @@ import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import org.iwarp4j.tools.cli.Stacks;
 import org.iwarp4j.verbs.Access;
 import org.iwarp4j.verbs.CompletionOpcode;
@@ -114,7 +115,7 @@ final class MessageExchange implements AutoCloseable {
             return;
         }
         try {
-            Stacks.await(connection.disconnect(), Duration.ofSeconds(10));
+            connection.disconnect().get(10, TimeUnit.SECONDS);
         } catch (Exception e) {
             err.println("rdma_disconnect: " + Stacks.describe(e));
         }

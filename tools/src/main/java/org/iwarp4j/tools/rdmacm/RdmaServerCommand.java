@@ -2,10 +2,10 @@ package org.iwarp4j.tools.rdmacm;
 
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;
-import java.time.Duration;
 import java.util.OptionalInt;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.iwarp4j.tools.IwarpCommand;
 import org.iwarp4j.tools.cli.ConnectionOptions;
 import org.iwarp4j.tools.cli.ResponderOptions;
@@ -103,7 +103,7 @@ public final class RdmaServerCommand implements Callable<Integer> {
                 }
                 if (responder.reject()) {
                     byte[] data = responder.rejectData();
-                    Stacks.await(r.reject(data), Duration.ofSeconds(10));
+                    r.reject(data).get(10, TimeUnit.SECONDS);
                     out.println("rdma_server: rejected the connection request (--reject), private data "
                             + Stacks.hexOrNone(data));
                     out.flush();
@@ -113,8 +113,8 @@ public final class RdmaServerCommand implements Callable<Integer> {
                 OptionalInt ird = connection.ird(Stacks.atMost(r.ord(), MessageExchange.IRD_ORD));
                 OptionalInt ord = connection.ord(Stacks.atMost(r.ird(), MessageExchange.IRD_ORD));
                 x.createQueuePairAndPostReceive(MessageExchange.IRD_ORD, MessageExchange.IRD_ORD);
-                x.connection = Stacks.await(r.accept(x.qp, new AcceptOptions(connection.privateData(), ird, ord)),
-                        Duration.ofSeconds(30));
+                x.connection = r.accept(x.qp, new AcceptOptions(connection.privateData(), ird, ord))
+                        .get(30, TimeUnit.SECONDS);
                 if (debug) {
                     out.println("rdma_server: connected: " + Stacks.describe(x.connection.parameters()));
                     out.flush();

@@ -1,8 +1,8 @@
 package org.iwarp4j.tools.rping;
 
 import java.io.PrintWriter;
-import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.iwarp4j.tools.cli.ConnectionOptions;
 import org.iwarp4j.tools.cli.Stacks;
 import org.iwarp4j.verbs.CompletionOpcode;
@@ -92,7 +92,7 @@ final class RpingServer extends RpingSession {
         debug("accepting client connection request");
         try {
             AcceptOptions answer = AcceptOptions.withPrivateData(mpa.privateData()).withIrdOrd(ird, ord);
-            connection = Stacks.await(r.accept(qp, answer), Duration.ofSeconds(30));
+            connection = r.accept(qp, answer).get(30, TimeUnit.SECONDS);
         } catch (Exception e) {
             throw new RpingFailure("connect error: " + Stacks.describe(e));
         }
@@ -107,7 +107,7 @@ final class RpingServer extends RpingSession {
     /** {@code --reject}: an MPA Reply with R=1 and the private data asked for (RFC 5044 §7.1.2 rule 2). */
     private void reject(ConnectionRequest r) throws Exception {
         byte[] data = options.responder().rejectData();
-        Stacks.await(r.reject(data), Duration.ofSeconds(10));
+        r.reject(data).get(10, TimeUnit.SECONDS);
         err.println("server: rejected the connection request from " + r.remoteAddress() + " (--reject), private data "
                 + Stacks.hexOrNone(data));
         err.flush();

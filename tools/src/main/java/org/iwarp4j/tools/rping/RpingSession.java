@@ -172,7 +172,7 @@ abstract class RpingSession implements AutoCloseable {
         while (true) {
             WorkCompletion wc = nextCompletion(Duration.ofSeconds(1));
             if (wc == null) {
-                if (connection != null && connection.closeFuture().toCompletableFuture().isDone()) {
+                if (connection != null && connection.closeFuture().isDone()) {
                     TerminateInfo t = terminate;
                     if (t != null) {
                         // nothing was outstanding to carry it (e.g. the receive we did not re-post)
@@ -256,7 +256,7 @@ abstract class RpingSession implements AutoCloseable {
             return;
         }
         try {
-            Stacks.await(connection.disconnect(), Duration.ofSeconds(10));
+            connection.disconnect().get(10, TimeUnit.SECONDS);
         } catch (Exception e) {
             debug("disconnect: %s", Stacks.describe(e));
         }
