@@ -22,9 +22,9 @@ import org.iwarp4j.verbs.SendFlag;
 import org.iwarp4j.verbs.SendWorkRequest;
 import org.iwarp4j.verbs.Stag;
 import org.iwarp4j.verbs.WorkCompletion;
-import org.iwarp4j.verbs.cm.AcceptOptions;
 import org.iwarp4j.verbs.cm.Connection;
 import org.iwarp4j.verbs.cm.ConnectionParameters;
+import org.iwarp4j.verbs.cm.ConnectionRequest;
 import org.iwarp4j.verbs.cm.Listener;
 
 /**
@@ -111,16 +111,11 @@ final class DemoRun implements AutoCloseable {
         for (int i = 0; i < 3; i++) {
             server.qp.postReceive(ReceiveWorkRequest.of(100 + i, receives.sge(i * 128, 128)));
         }
-        CompletableFuture<Connection> accepted = new CompletableFuture<>();
+        // The server accepts the client's request as soon as it arrives (rdma_get_request, rdma_accept).
+        CompletableFuture<ConnectionRequest> requested = new CompletableFuture<>();
+        CompletableFuture<Connection> accepted = requested.thenCompose(request -> request.accept(server.qp));
         listener = server.rnic.listen(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
-                wire.listen().pcapFile(null).mpa(m -> m.emss(mss)).build(),
-                request -> request.accept(server.qp, AcceptOptions.defaults()).whenComplete((c, e) -> {
-                    if (e != null) {
-                        accepted.completeExceptionally(e);
-                    } else {
-                        accepted.complete(c);
-                    }
-                }));
+                wire.listen().pcapFile(null).mpa(m -> m.emss(mss)).build(), requested::complete);
         client.connection = client.rnic.connect(listener.localAddress(), client.qp,
                 wire.connect().pcapFile(capture).mpa(m -> m.emss(mss)).ird(4).ord(4).build())
                 .get(CONNECT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
