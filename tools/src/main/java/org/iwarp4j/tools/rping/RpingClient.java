@@ -76,12 +76,12 @@ final class RpingClient extends RpingSession {
         for (long ping = 0; options.count() == 0 || ping < options.count(); ping++) {
             state = RpingState.RDMA_READ_ADV;
             RpingData.fill(source, size, ping);
-            verbs.sendAdvert(RpingVerbs.Advert.SOURCE, new RpingAdvert(start.address(), start.stag().value(), size), 1);
+            verbs.sendAdvert(RpingVerbs.Advert.SOURCE, start.remoteBuffer(0, size), 1);
             if (await(CompletionOpcode.RECV, RpingState.RDMA_WRITE_ADV) == null) {
                 throw new RpingFailure(waitFailed(RpingState.RDMA_WRITE_ADV));
             }
             state = RpingState.RDMA_WRITE_ADV;
-            verbs.sendAdvert(RpingVerbs.Advert.SINK, new RpingAdvert(rdma.address(), rdma.stag().value(), size), 1);
+            verbs.sendAdvert(RpingVerbs.Advert.SINK, rdma.remoteBuffer(0, size), 1);
             if (await(CompletionOpcode.RECV, RpingState.RDMA_WRITE_COMPLETE) == null) {
                 throw new RpingFailure(waitFailed(RpingState.RDMA_WRITE_COMPLETE));
             }

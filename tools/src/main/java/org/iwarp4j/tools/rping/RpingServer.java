@@ -6,6 +6,7 @@ import java.util.concurrent.TimeUnit;
 import org.iwarp4j.tools.cli.ConnectionOptions;
 import org.iwarp4j.tools.cli.Stacks;
 import org.iwarp4j.verbs.CompletionOpcode;
+import org.iwarp4j.verbs.RemoteBuffer;
 import org.iwarp4j.verbs.cm.AcceptOptions;
 import org.iwarp4j.verbs.cm.CmEvent;
 import org.iwarp4j.verbs.cm.ConnectionRequest;
@@ -123,10 +124,11 @@ final class RpingServer extends RpingSession {
                 return;
             }
             state = RpingState.RDMA_READ_ADV;
-            RpingAdvert source = RpingAdvert.readFrom(recv.buffer());
-            debug("Received rkey %x addr %x len %d from peer", source.rkey(), source.address(), source.length());
+            RemoteBuffer source = RemoteBuffer.decode(recv.buffer());
+            debug("Received rkey %x addr %x len %d from peer", source.stag().value(), source.taggedOffset(),
+                    source.length());
             checkLength(source, size);
-            verbs.read(source, source.length());
+            verbs.read(source, (int) source.length());
             debug("server posted rdma read req");
             if (await(CompletionOpcode.RDMA_READ, RpingState.RDMA_READ_COMPLETE) == null) {
                 throw new RpingFailure(waitFailed(RpingState.RDMA_READ_COMPLETE));
@@ -143,8 +145,8 @@ final class RpingServer extends RpingSession {
                 throw new RpingFailure(waitFailed(RpingState.RDMA_WRITE_ADV));
             }
             state = RpingState.RDMA_WRITE_ADV;
-            RpingAdvert sink = RpingAdvert.readFrom(recv.buffer());
-            debug("Received rkey %x addr %x len %d from peer", sink.rkey(), sink.address(), sink.length());
+            RemoteBuffer sink = RemoteBuffer.decode(recv.buffer());
+            debug("Received rkey %x addr %x len %d from peer", sink.stag().value(), sink.taggedOffset(), sink.length());
             // rping writes back strlen(rdma_buf) + 1 octets: the string and its NUL.
             int length = Math.min(RpingData.strlen(rdma.buffer(), size) + 1, size);
             verbs.write(sink, length);
@@ -159,9 +161,9 @@ final class RpingServer extends RpingSession {
         }
     }
 
-    private static void checkLength(RpingAdvert advert, int size) throws RpingFailure {
-        if (advert.length() < 0 || advert.length() > size) {
-            throw new RpingFailure("the client advertises " + Integer.toUnsignedString(advert.length())
+    private static void checkLength(RemoteBuffer advert, int size) throws RpingFailure {
+        if (advert.length() > size) {
+            throw new RpingFailure("the client advertises " + advert.length()
                     + " octets, more than this server's -S " + size + " (both sides must use the same -S)");
         }
     }

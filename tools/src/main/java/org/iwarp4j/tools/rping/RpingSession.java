@@ -2,8 +2,6 @@ package org.iwarp4j.tools.rping;
 
 import java.io.PrintWriter;
 import java.time.Duration;
-import java.util.List;
-import java.util.Set;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import org.iwarp4j.tools.cli.Stacks;
@@ -17,10 +15,9 @@ import org.iwarp4j.verbs.ProtectionDomain;
 import org.iwarp4j.verbs.QueuePair;
 import org.iwarp4j.verbs.QueuePairConfig;
 import org.iwarp4j.verbs.ReceiveWorkRequest;
+import org.iwarp4j.verbs.RemoteBuffer;
 import org.iwarp4j.verbs.Rnic;
-import org.iwarp4j.verbs.SendFlag;
 import org.iwarp4j.verbs.SendWorkRequest;
-import org.iwarp4j.verbs.Stag;
 import org.iwarp4j.verbs.TerminateInfo;
 import org.iwarp4j.verbs.WorkCompletion;
 import org.iwarp4j.verbs.cm.CmEvent;
@@ -34,6 +31,12 @@ import org.iwarp4j.verbs.cm.Connection;
  */
 abstract class RpingSession implements AutoCloseable {
 
+    /**
+     * Every rping Send is exactly this long ({@code struct rping_rdma_info}: be64 buf, be32 rkey, be32 size, as
+     * {@link RemoteBuffer#encode()} lays it out); any other receive length is an error on both sides. The server's
+     * go-aheads have the same length; their content is ignored (rping and siw send zeros).
+     */
+    static final int MESSAGE_LENGTH = RemoteBuffer.ENCODED_LENGTH;
     /** rping's {@code RPING_SQ_DEPTH}. */
     static final int SEND_QUEUE_DEPTH = 16;
     private static final long RECEIVE_WR_ID = 1;
@@ -73,16 +76,16 @@ abstract class RpingSession implements AutoCloseable {
         try {
             this.pd = rnic.allocateProtectionDomain();
             this.cq = rnic.createCompletionQueue(SEND_QUEUE_DEPTH * 2);
-            this.recv = pd.allocateRegion(RpingAdvert.LENGTH, Access.LOCAL_WRITE);
-            this.send = pd.allocateRegion(RpingAdvert.LENGTH);
+            this.recv = pd.allocateRegion(MESSAGE_LENGTH, Access.LOCAL_WRITE);
+            this.send = pd.allocateRegion(MESSAGE_LENGTH);
             this.rdma = pd.allocateRegion(options.size(), Access.LOCAL_WRITE, Access.REMOTE_READ,
                     Access.REMOTE_WRITE);
         } catch (RuntimeException e) {
             rnic.close();
             throw e;
         }
-        this.receiveRequest = ReceiveWorkRequest.of(RECEIVE_WR_ID, recv.sge());
-        this.sendRequest = new SendWorkRequest.Send(SEND_WR_ID, List.of(send.sge()), Set.of(SendFlag.SIGNALED));
+        this.receiveRequest = ReceiveWorkRequest.of(RECEIVE_WR_ID, recv);
+        this.sendRequest = SendWorkRequest.Send.of(SEND_WR_ID, send);
         RpingVerbs own = new QueuePairVerbs();
         this.verbs = options.inject() == null ? own : new FaultInjectingRpingVerbs(own, options.inject(), err);
     }
@@ -108,9 +111,9 @@ abstract class RpingSession implements AutoCloseable {
         }
 
         @Override
-        public void sendAdvert(Advert which, RpingAdvert advert, int copies) {
-            advert.writeTo(send.buffer());
-            debug("%s", advert);
+        public void sendAdvert(Advert which, RemoteBuffer advert, int copies) {
+            advert.encode(send.buffer());
+            debug("RDMA addr %x rkey %x len %d", advert.taggedOffset(), advert.stag().value(), advert.length());
             post(copies);
         }
 
@@ -129,15 +132,13 @@ abstract class RpingSession implements AutoCloseable {
         }
 
         @Override
-        public void read(RpingAdvert source, int length) {
-            qp.postSend(new SendWorkRequest.RdmaRead(RDMA_WR_ID, List.of(rdma.sge(0, length)),
-                    new Stag(source.rkey()), source.address(), Set.of(SendFlag.SIGNALED)));
+        public void read(RemoteBuffer source, int length) {
+            qp.postSend(SendWorkRequest.RdmaRead.of(RDMA_WR_ID, rdma.sge(0, length), source));
         }
 
         @Override
-        public void write(RpingAdvert sink, int length) {
-            qp.postSend(new SendWorkRequest.RdmaWrite(RDMA_WR_ID, List.of(rdma.sge(0, length)),
-                    new Stag(sink.rkey()), sink.address(), Set.of(SendFlag.SIGNALED)));
+        public void write(RemoteBuffer sink, int length) {
+            qp.postSend(SendWorkRequest.RdmaWrite.of(RDMA_WR_ID, rdma.sge(0, length), sink));
         }
     }
 
@@ -202,7 +203,7 @@ abstract class RpingSession implements AutoCloseable {
                 case RDMA_READ -> debug("rdma read completion");
                 case RECV -> {
                     debug("recv completion");
-                    if (wc.byteLength() != RpingAdvert.LENGTH) {
+                    if (wc.byteLength() != MESSAGE_LENGTH) {
                         state = RpingState.ERROR;
                         throw new RpingFailure("Received bogus data, size " + wc.byteLength());
                     }
