@@ -10,7 +10,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.iwarp4j.tools.cli.WireOptions;
@@ -18,7 +17,7 @@ import org.iwarp4j.verbs.Access;
 import org.iwarp4j.verbs.CompletionOpcode;
 import org.iwarp4j.verbs.MemoryRegion;
 import org.iwarp4j.verbs.ReceiveWorkRequest;
-import org.iwarp4j.verbs.SendFlag;
+import org.iwarp4j.verbs.RemoteBuffer;
 import org.iwarp4j.verbs.SendWorkRequest;
 import org.iwarp4j.verbs.Stag;
 import org.iwarp4j.verbs.WorkCompletion;
@@ -41,7 +40,6 @@ final class DemoRun implements AutoCloseable {
     static final long ATOMIC_INITIAL = 100;
     static final long ATOMIC_ADD = 5;
     static final long ATOMIC_SWAP = 0xCAFEL;
-    private static final Set<SendFlag> SIGNALED = Set.of(SendFlag.SIGNALED);
     private static final long CONNECT_TIMEOUT_SECONDS = 20;
 
     private final WireOptions wire;
@@ -122,9 +120,8 @@ final class DemoRun implements AutoCloseable {
         server.connection = accepted.get(CONNECT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
 
         // The server binds memory to its fast-registration shell: a local operation, nothing on the wire.
-        Stag key = invalidatable.stag().withNextKey();
-        server.qp.postSend(new SendWorkRequest.FastRegister(50, invalidatable, ByteBuffer.allocateDirect(256),
-                key, Set.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE), SIGNALED));
+        server.qp.postSend(SendWorkRequest.FastRegister.of(50, invalidatable, ByteBuffer.allocateDirect(256),
+                Access.LOCAL_WRITE, Access.REMOTE_WRITE));
         server.sendCompletion(CompletionOpcode.FAST_REGISTER);
     }
 
@@ -141,9 +138,9 @@ final class DemoRun implements AutoCloseable {
     private void rdmaWrite() throws Exception {
         byte[] payload = text("RDMA Write placed me at the server's STag and Tagged Offset. ", WRITE_LENGTH);
         data.buffer().put(0, payload);
-        long to = sink.address() + 16;
-        SendWorkRequest wr = new SendWorkRequest.RdmaWrite(nextWrId++, List.of(data.sge(0, payload.length)),
-                sink.stag(), to, SIGNALED);
+        RemoteBuffer target = sink.remoteBuffer(16, payload.length);
+        long to = target.taggedOffset();
+        SendWorkRequest wr = SendWorkRequest.RdmaWrite.of(nextWrId++, data.sge(0, payload.length), target);
         client.qp.postSend(wr);
         WorkCompletion wc = client.sendCompletion(CompletionOpcode.RDMA_WRITE);
         operations.add(new OperationRecord("RDMA Write", "the client writes " + payload.length
@@ -159,8 +156,8 @@ final class DemoRun implements AutoCloseable {
     }
 
     private void rdmaRead() throws Exception {
-        SendWorkRequest wr = new SendWorkRequest.RdmaRead(nextWrId++, List.of(readSink.sge(0, READ_LENGTH)),
-                source.stag(), source.address(), SIGNALED);
+        SendWorkRequest wr = SendWorkRequest.RdmaRead.of(nextWrId++, readSink.sge(0, READ_LENGTH),
+                source.remoteBuffer());
         client.qp.postSend(wr);
         WorkCompletion wc = client.sendCompletion(CompletionOpcode.RDMA_READ);
         byte[] expected = new byte[READ_LENGTH];
@@ -178,7 +175,7 @@ final class DemoRun implements AutoCloseable {
     private void send() throws Exception {
         byte[] payload = "Hello, server! This Send consumed the first receive you posted.".getBytes(StandardCharsets.US_ASCII);
         data.buffer().put(1024, payload);
-        SendWorkRequest wr = new SendWorkRequest.Send(nextWrId++, List.of(data.sge(1024, payload.length)), SIGNALED);
+        SendWorkRequest wr = SendWorkRequest.Send.of(nextWrId++, data.sge(1024, payload.length));
         client.qp.postSend(wr);
         WorkCompletion sent = client.sendCompletion(CompletionOpcode.SEND);
         WorkCompletion got = server.receiveCompletion(CompletionOpcode.RECV);
@@ -198,8 +195,7 @@ final class DemoRun implements AutoCloseable {
         data.buffer().put(2048, payload);
         Stag stag = invalidatable.stag();
         boolean validBefore = invalidatable.isValid();
-        SendWorkRequest wr = new SendWorkRequest.SendWithInvalidate(nextWrId++, List.of(data.sge(2048, payload.length)),
-                stag, SIGNALED);
+        SendWorkRequest wr = SendWorkRequest.SendWithInvalidate.of(nextWrId++, stag, data.sge(2048, payload.length));
         client.qp.postSend(wr);
         WorkCompletion sent = client.sendCompletion(CompletionOpcode.SEND_WITH_INVALIDATE);
         WorkCompletion got = server.receiveCompletion(CompletionOpcode.RECV);
@@ -219,9 +215,10 @@ final class DemoRun implements AutoCloseable {
     private void writeWithImmediate() throws Exception {
         byte[] payload = text("Write with Immediate: placed first, then announced. ", WRITE_IMM_LENGTH);
         data.buffer().put(3072, payload);
-        long to = sink.address() + 1024;
-        SendWorkRequest wr = new SendWorkRequest.RdmaWriteWithImmediate(nextWrId++,
-                List.of(data.sge(3072, payload.length)), sink.stag(), to, IMMEDIATE_DATA, SIGNALED);
+        RemoteBuffer target = sink.remoteBuffer(1024, payload.length);
+        long to = target.taggedOffset();
+        SendWorkRequest wr = SendWorkRequest.RdmaWriteWithImmediate.of(nextWrId++, data.sge(3072, payload.length),
+                target, IMMEDIATE_DATA);
         client.qp.postSend(wr);
         WorkCompletion sent = client.sendCompletion(CompletionOpcode.RDMA_WRITE_WITH_IMMEDIATE);
         WorkCompletion got = server.receiveCompletion(CompletionOpcode.RECV_WITH_IMMEDIATE);
@@ -240,8 +237,8 @@ final class DemoRun implements AutoCloseable {
         ByteBuffer word = atomicView(atomicWord, server);
         ByteBuffer results = atomicView(atomicResults, client);
         long before = word.getLong(0);
-        SendWorkRequest wr = new SendWorkRequest.AtomicFetchAdd(nextWrId++, Optional.of(atomicResults.sge(0, 8)),
-                atomicWord.stag(), atomicWord.address(), ATOMIC_ADD, 0, SIGNALED);
+        SendWorkRequest wr = SendWorkRequest.AtomicFetchAdd.of(nextWrId++, atomicWord.remoteBuffer(), ATOMIC_ADD)
+                .withResult(atomicResults.sge(0, 8));
         client.qp.postSend(wr);
         WorkCompletion wc = client.sendCompletion(CompletionOpcode.ATOMIC_FETCH_ADD);
         operations.add(new OperationRecord("Atomic FetchAdd", "RFC 7306: the server's RNIC adds " + ATOMIC_ADD
@@ -260,8 +257,8 @@ final class DemoRun implements AutoCloseable {
         ByteBuffer word = atomicView(atomicWord, server);
         ByteBuffer results = atomicView(atomicResults, client);
         long before = word.getLong(0);
-        SendWorkRequest wr = new SendWorkRequest.AtomicCompareSwap(nextWrId++, Optional.of(atomicResults.sge(8, 8)),
-                atomicWord.stag(), atomicWord.address(), ATOMIC_INITIAL + ATOMIC_ADD, -1L, ATOMIC_SWAP, -1L, SIGNALED);
+        SendWorkRequest wr = SendWorkRequest.AtomicCompareSwap.of(nextWrId++, atomicWord.remoteBuffer(),
+                ATOMIC_INITIAL + ATOMIC_ADD, ATOMIC_SWAP).withResult(atomicResults.sge(8, 8));
         client.qp.postSend(wr);
         WorkCompletion wc = client.sendCompletion(CompletionOpcode.ATOMIC_CMP_SWAP);
         operations.add(new OperationRecord("Atomic CmpSwap", "RFC 7306: if the server's word equals "

@@ -1,9 +1,8 @@
 package org.iwarp4j.tools.rdmacm;
 
 import java.io.PrintWriter;
+import java.nio.ByteBuffer;
 import java.time.Duration;
-import java.util.List;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.iwarp4j.tools.cli.Stacks;
 import org.iwarp4j.verbs.Access;
@@ -15,7 +14,6 @@ import org.iwarp4j.verbs.QueuePair;
 import org.iwarp4j.verbs.QueuePairConfig;
 import org.iwarp4j.verbs.ReceiveWorkRequest;
 import org.iwarp4j.verbs.Rnic;
-import org.iwarp4j.verbs.SendFlag;
 import org.iwarp4j.verbs.SendWorkRequest;
 import org.iwarp4j.verbs.WorkCompletion;
 import org.iwarp4j.verbs.cm.Connection;
@@ -38,7 +36,8 @@ final class MessageExchange implements AutoCloseable {
     final CompletionQueue sendCq;
     final CompletionQueue recvCq;
     final MemoryRegion recv;
-    final MemoryRegion send;
+    /** The 16 octets sent: inline, so unregistered, as the examples leave them with IBV_SEND_INLINE. */
+    private final ByteBuffer send = ByteBuffer.allocate(MESSAGE_LENGTH);
     QueuePair qp;
     Connection connection;
 
@@ -49,7 +48,6 @@ final class MessageExchange implements AutoCloseable {
             sendCq = rnic.createCompletionQueue(4);
             recvCq = rnic.createCompletionQueue(4);
             recv = pd.allocateRegion(MESSAGE_LENGTH, Access.LOCAL_WRITE);
-            send = pd.allocateRegion(MESSAGE_LENGTH);
         } catch (RuntimeException e) {
             rnic.close();
             throw e;
@@ -60,12 +58,12 @@ final class MessageExchange implements AutoCloseable {
     void createQueuePairAndPostReceive(int ird, int ord) {
         qp = pd.createQueuePair(QueuePairConfig.builder(sendCq, recvCq).maxSendWr(1).maxRecvWr(1).maxSge(1)
                 .maxInlineData(MESSAGE_LENGTH).signalAll(true).ird(ird).ord(ord).rfc7306(false).build());
-        qp.postReceive(ReceiveWorkRequest.of(1, recv.sge()));
+        qp.postReceive(ReceiveWorkRequest.of(1, recv));
     }
 
     /** {@code rdma_post_send(..., IBV_SEND_INLINE)} of the 16-octet message. */
     void postSend() {
-        qp.postSend(new SendWorkRequest.Send(2, List.of(send.sge()), Set.of(SendFlag.INLINE, SendFlag.SIGNALED)));
+        qp.postSend(SendWorkRequest.Send.inline(2, send));
     }
 
     /** {@code rdma_get_send_comp} / {@code rdma_get_recv_comp}: the next completion of the queue, which must succeed. */
