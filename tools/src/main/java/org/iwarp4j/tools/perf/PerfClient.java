@@ -6,7 +6,6 @@ import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.iwarp4j.tools.cli.Stacks;
@@ -15,9 +14,13 @@ import org.iwarp4j.verbs.CompletionOpcode;
 import org.iwarp4j.verbs.MemoryRegion;
 import org.iwarp4j.verbs.PreparedSend;
 import org.iwarp4j.verbs.ReceiveWorkRequest;
-import org.iwarp4j.verbs.SendFlag;
+import org.iwarp4j.verbs.RemoteBuffer;
 import org.iwarp4j.verbs.SendWorkRequest;
-import org.iwarp4j.verbs.Stag;
+import org.iwarp4j.verbs.SendWorkRequest.AtomicCompareSwap;
+import org.iwarp4j.verbs.SendWorkRequest.AtomicFetchAdd;
+import org.iwarp4j.verbs.SendWorkRequest.RdmaRead;
+import org.iwarp4j.verbs.SendWorkRequest.RdmaWrite;
+import org.iwarp4j.verbs.SendWorkRequest.Send;
 import org.iwarp4j.verbs.WorkCompletion;
 import org.iwarp4j.verbs.cm.ConnectionParameters;
 
@@ -28,8 +31,6 @@ import org.iwarp4j.verbs.cm.ConnectionParameters;
  * also respects the server's receive credits (iWARP has no RNR retry).
  */
 final class PerfClient extends PerfEndpoint {
-
-    private static final Set<SendFlag> SIGNALED = Set.of(SendFlag.SIGNALED);
 
     private final PerfConfig config;
     private final MemoryRegion local;
@@ -104,8 +105,8 @@ final class PerfClient extends PerfEndpoint {
         }
         lines.add(String.format("local address   : %s STag %s VA 0x%x", connection.localAddress(), local.stag(),
                 local.address()));
-        lines.add(String.format("remote address  : %s STag %s VA 0x%x", remote, new Stag(welcome.stag()),
-                welcome.address()));
+        lines.add(String.format("remote address  : %s STag %s VA 0x%x", remote, welcome.buffer().stag(),
+                welcome.buffer().taggedOffset()));
         return lines;
     }
 
@@ -115,8 +116,7 @@ final class PerfClient extends PerfEndpoint {
         }
         MemoryRegion advertised = mailbox != null ? mailbox : local;
         PerfHello hello = new PerfHello(config.verb(), config.latency(), config.verify(), config.compareSwap(),
-                config.maxSize(), config.txDepth(), advertised.address(), advertised.stag().value(),
-                (int) advertised.length(), config.verifyBufferSize());
+                config.maxSize(), config.txDepth(), advertised.remoteBuffer(), config.verifyBufferSize());
         int ord = config.latency() ? 1 : Math.min(128, config.txDepth());
         try {
             connection = rnic.connect(server, qp, config.wire().connect().privateData(hello.encode())
@@ -183,19 +183,14 @@ final class PerfClient extends PerfEndpoint {
     // ------------------------------------------------------------------ bandwidth
 
     private SendWorkRequest dataRequest(int size, int localOffset, long remoteOffset) {
-        long remote = welcome.address() + remoteOffset;
-        Stag stag = new Stag(welcome.stag());
+        RemoteBuffer server = welcome.buffer();
         return switch (config.verb()) {
-            case WRITE -> new SendWorkRequest.RdmaWrite(DATA_WR_ID, List.of(local.sge(localOffset, size)), stag, remote,
-                    SIGNALED);
-            case READ -> new SendWorkRequest.RdmaRead(DATA_WR_ID, List.of(local.sge(localOffset, size)), stag, remote,
-                    SIGNALED);
-            case SEND -> new SendWorkRequest.Send(DATA_WR_ID, List.of(local.sge(localOffset, size)), SIGNALED);
+            case WRITE -> RdmaWrite.of(DATA_WR_ID, local.sge(localOffset, size), server.slice(remoteOffset, size));
+            case READ -> RdmaRead.of(DATA_WR_ID, local.sge(localOffset, size), server.slice(remoteOffset, size));
+            case SEND -> Send.of(DATA_WR_ID, local.sge(localOffset, size));
             case ATOMIC -> config.compareSwap()
-                    ? new SendWorkRequest.AtomicCompareSwap(DATA_WR_ID, Optional.of(local.sge(0, 8)), stag, remote, 0,
-                    -1L, 0, -1L, SIGNALED)
-                    : new SendWorkRequest.AtomicFetchAdd(DATA_WR_ID, Optional.of(local.sge(0, 8)), stag, remote, 1, 0,
-                    SIGNALED);
+                    ? AtomicCompareSwap.of(DATA_WR_ID, server, 0, 0).withResult(local.sge(0, 8))
+                    : AtomicFetchAdd.of(DATA_WR_ID, server, 1).withResult(local.sge(0, 8));
             case TCP -> throw new IllegalStateException("TCP runs without verbs");
         };
     }
@@ -422,8 +417,7 @@ final class PerfClient extends PerfEndpoint {
         boolean pingPong = config.verb() == PerfVerb.WRITE || config.verb() == PerfVerb.SEND;
         LatencyMeter meter = new LatencyMeter(pingPong);
         PreparedSend op = qp.prepare(config.verb() == PerfVerb.WRITE
-                ? new SendWorkRequest.RdmaWrite(DATA_WR_ID, List.of(local.sge(0, size)), new Stag(welcome.stag()),
-                        welcome.address(), Set.of())
+                ? RdmaWrite.of(DATA_WR_ID, local.sge(0, size), welcome.buffer()).withFlags(Set.of())
                 : dataRequest(size, 0, 0));
         try {
             long warm = config.warmup();

@@ -1,7 +1,6 @@
 package org.iwarp4j.tools.perf;
 
 import java.nio.ByteBuffer;
-import java.util.List;
 import java.util.Set;
 import java.time.Duration;
 import org.iwarp4j.tools.cli.Stacks;
@@ -81,8 +80,8 @@ abstract class PerfEndpoint implements AutoCloseable {
             rnic.close();
             throw e;
         }
-        controlSendRequest = new SendWorkRequest.Send(CONTROL_SEND_WR_ID, List.of(controlSend.sge()),
-                Set.of(SendFlag.SOLICITED));
+        controlSendRequest = SendWorkRequest.Send.of(CONTROL_SEND_WR_ID, controlSend)
+                .withFlags(Set.of(SendFlag.SOLICITED));
     }
 
     /** Chooses how {@link #poll()} waits: spinning for a latency run, as {@link #SPIN_NANOS} says. */

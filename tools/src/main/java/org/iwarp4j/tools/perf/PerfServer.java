@@ -4,7 +4,6 @@ import java.lang.invoke.VarHandle;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.util.List;
 import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -17,7 +16,8 @@ import org.iwarp4j.verbs.MemoryRegion;
 import org.iwarp4j.verbs.PreparedSend;
 import org.iwarp4j.verbs.ReceiveWorkRequest;
 import org.iwarp4j.verbs.SendWorkRequest;
-import org.iwarp4j.verbs.Stag;
+import org.iwarp4j.verbs.SendWorkRequest.RdmaWrite;
+import org.iwarp4j.verbs.SendWorkRequest.Send;
 import org.iwarp4j.verbs.WorkCompletion;
 import org.iwarp4j.verbs.cm.AcceptOptions;
 import org.iwarp4j.verbs.cm.ConnectionRequest;
@@ -135,7 +135,7 @@ final class PerfServer implements AutoCloseable {
             qp = createQueuePair(64, sendTest ? dataReceives : CONTROL_RECEIVES, irdOrd);
             if (sendTest) {
                 credits = pd.allocateRegion(8);
-                creditRequest = new SendWorkRequest.Send(CREDIT_SEND_WR_ID, List.of(credits.sge()), Set.of());
+                creditRequest = Send.of(CREDIT_SEND_WR_ID, credits).withFlags(Set.of()); // unsignaled
                 dataReceiveRequests = new ReceiveWorkRequest[dataReceives];
                 for (int i = 0; i < dataReceives; i++) {
                     // Every receive covers the same buffer (the data is not kept); built once, re-posted as it is.
@@ -148,8 +148,7 @@ final class PerfServer implements AutoCloseable {
             // Accept: IRD/ORD as the client asks (RFC 6581 §9.1), the test's memory in the Reply's private data.
             OptionalInt ird = Stacks.atMost(r.ord(), 128);
             OptionalInt ord = Stacks.atMost(r.ird(), 128);
-            PerfWelcome welcome = new PerfWelcome(dataReceives, target.address(), target.stag().value(),
-                    (int) target.length());
+            PerfWelcome welcome = new PerfWelcome(dataReceives, target.remoteBuffer());
             connection = r.accept(qp, new AcceptOptions(welcome.encode(), ird, ord)).get(30, TimeUnit.SECONDS);
         }
 
@@ -205,7 +204,7 @@ final class PerfServer implements AutoCloseable {
                 if (echoSend != null) {
                     echoSend.close();
                 }
-                echoSend = qp.prepare(new SendWorkRequest.Send(DATA_WR_ID, List.of(echo.sge(0, size)), Set.of()));
+                echoSend = qp.prepare(Send.of(DATA_WR_ID, echo.sge(0, size)).withFlags(Set.of()));
                 echoSize = size;
             }
             echoSend.execute();
@@ -260,8 +259,8 @@ final class PerfServer implements AutoCloseable {
             int size = phaseSize;
             ByteBuffer in = target.buffer();
             ByteBuffer out = echo.buffer();
-            PreparedSend back = qp.prepare(new SendWorkRequest.RdmaWrite(DATA_WR_ID, List.of(echo.sge(0, size)),
-                    new Stag(hello.clientStag()), hello.clientAddress(), Set.of()));
+            PreparedSend back = qp.prepare(RdmaWrite.of(DATA_WR_ID, echo.sge(0, size), hello.clientBuffer())
+                    .withFlags(Set.of()));
             try {
                 for (long i = 0; iterations == 0 || i < iterations; i++) {
                     byte mark = (byte) (i % 255 + 1);
