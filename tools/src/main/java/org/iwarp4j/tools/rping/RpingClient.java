@@ -44,7 +44,7 @@ final class RpingClient extends RpingSession {
         int ord = mpa.ord(1);
         // The Request may ask for more than a queue pair of this RNIC holds (e.g. IRD 200 to see a peer clamp
         // it, FINDINGS M5): the queue pair gets the RNIC's limit, RDMAP the negotiated values.
-        int max = rnic.config().maxIrdOrd();
+        int max = rnic.query().maxIrdOrd();
         qp = createQueuePair(Math.min(Math.max(ird, 1), max), Math.min(Math.max(ord, 1), max));
         verbs.postReceive();
         try {
