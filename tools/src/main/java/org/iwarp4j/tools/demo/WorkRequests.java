@@ -1,6 +1,7 @@
 package org.iwarp4j.tools.demo;
 
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.iwarp4j.verbs.CompletionOpcode;
@@ -36,12 +37,12 @@ final class WorkRequests {
                     + flags(w.flags()) + ")";
         }
         if (wr instanceof SendWorkRequest.AtomicFetchAdd a) {
-            return "new AtomicFetchAdd(" + a.wrId() + ", " + sge(a.result()) + ", " + a.remoteStag() + ", "
+            return "new AtomicFetchAdd(" + a.wrId() + ", " + result(a.result()) + ", " + a.remoteStag() + ", "
                     + hex(a.remoteAddress()) + ", " + a.addData() + " /* add */, " + a.addMask() + " /* mask */, "
                     + flags(a.flags()) + ")";
         }
         if (wr instanceof SendWorkRequest.AtomicCompareSwap c) {
-            return "new AtomicCompareSwap(" + c.wrId() + ", " + sge(c.result()) + ", " + c.remoteStag() + ", "
+            return "new AtomicCompareSwap(" + c.wrId() + ", " + result(c.result()) + ", " + c.remoteStag() + ", "
                     + hex(c.remoteAddress()) + ", " + c.compareData() + " /* compare */, -1L, " + hex(c.swapData())
                     + " /* swap */, -1L, " + flags(c.flags()) + ")";
         }
@@ -59,19 +60,10 @@ final class WorkRequests {
                 && wc.opcode() != CompletionOpcode.ATOMIC_CMP_SWAP) {
             s.append(", ").append(wc.byteLength()).append(" octets");
         }
-        if (wc.hasImmediate()) {
-            s.append(String.format(", immediate data 0x%016x", wc.immediateData()));
-        }
-        if (wc.hasInvalidatedStag()) {
-            s.append(", invalidated STag ").append(wc.invalidatedStag());
-        }
-        if (wc.opcode() == CompletionOpcode.ATOMIC_FETCH_ADD
-                || wc.opcode() == CompletionOpcode.ATOMIC_CMP_SWAP) {
-            s.append(", original value ").append(wc.atomicOriginalValue());
-        }
-        if (wc.terminate() != null) {
-            s.append(", ").append(wc.terminate());
-        }
+        wc.immediateData().ifPresent(imm -> s.append(String.format(", immediate data 0x%016x", imm)));
+        wc.invalidatedStag().ifPresent(stag -> s.append(", invalidated STag ").append(stag));
+        wc.atomicOriginalValue().ifPresent(v -> s.append(", original value ").append(v));
+        wc.terminate().ifPresent(t -> s.append(", ").append(t));
         return s.toString();
     }
 
@@ -80,7 +72,11 @@ final class WorkRequests {
     }
 
     private static String sge(Sge s) {
-        return s == null ? "null" : "new Sge(" + s.region().stag() + ", " + s.offset() + ", " + s.length() + ")";
+        return "new Sge(" + s.region().stag() + ", " + s.offset() + ", " + s.length() + ")";
+    }
+
+    private static String result(Optional<Sge> s) {
+        return s.map(r -> "Optional.of(" + sge(r) + ")").orElse("Optional.empty()");
     }
 
     private static String flags(Set<SendFlag> flags) {

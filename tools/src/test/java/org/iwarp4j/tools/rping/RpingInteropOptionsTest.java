@@ -77,7 +77,8 @@ class RpingInteropOptionsTest {
     void requiredOrdRejectsAnInitiatorWithTooSmallAnIrd() throws Exception {
         Pair p = pair(List.of("--required-ord", "4"), List.of());
         assertThat(p.server().exit()).as(p.server().toString()).isZero();
-        assertThat(p.server().err()).contains("its IRD 1 is below the required ORD 4 (RFC 6581 §9.1)");
+        // The listener's Rejected event names neither the Initiator nor its IRD (verbs 2): the reason and the ORD.
+        assertThat(p.server().err()).contains("its IRD is below the required ORD 4 (RFC 6581 §9.1)");
         assertThat(p.client().exit()).isEqualTo(1);
         assertThat(p.client().err()).contains("REJECTED").contains("Insufficient IRD").contains("ORD 4,");
         // an Initiator with IRD 4 is accepted
@@ -102,6 +103,14 @@ class RpingInteropOptionsTest {
         assertThat(p.client().err()).contains("0x2/0x0/0x07");
         assertThat(p.server().exit()).isEqualTo(1);
         assertThat(p.server().err()).contains("received 0x2/0x0/0x07");
+    }
+
+    /** {@code --peer rfc}: no Linux siw accommodation (and no first-FPDU nudge) is needed between two iwarp4j. */
+    @Test
+    void strictPeersInteroperate() throws Exception {
+        Pair p = pair(List.of("--peer", "rfc"), List.of("--peer", "rfc"));
+        assertThat(p.client().exit()).as(p.client().toString()).isZero();
+        assertThat(p.server().exit()).as(p.server().toString()).isZero();
     }
 
     @Test
@@ -136,7 +145,9 @@ class RpingInteropOptionsTest {
             "-c, --private-data 0g",
             "-c, --mpa-rev 3",
             "-c, --ird 16384",
-            "-c, --inject sideways"})
+            "-c, --inject sideways",
+            "-c, --peer chelsio",
+            "-c, --nudge -1"})
     void impossibleCombinationsAreUsageErrors(String role, String options) {
         List<String> args = new ArrayList<>(List.of("rping", role, "-a", "127.0.0.1", "-p", "1"));
         args.addAll(List.of(options.split(" ")));
