@@ -145,8 +145,11 @@ class ConnectionManagerTest {
                         assertThat(e.ird().orElseThrow()).isGreaterThanOrEqualTo(0);
                     });
             assertThat(requestData.get()).containsExactly(1, 2, 3);
-            assertThat(events).singleElement().isInstanceOfSatisfying(CmEvent.Rejected.class,
-                    r -> assertThat(new String(r.privateData(), StandardCharsets.US_ASCII)).isEqualTo("go away"));
+            assertThat(events).singleElement().isInstanceOfSatisfying(CmEvent.Rejected.class, r -> {
+                assertThat(new String(r.privateData(), StandardCharsets.US_ASCII)).isEqualTo("go away");
+                assertThat(r.remoteAddress()).isEqualTo(listener.localAddress());
+                assertThat(r.reason()).contains("rejected");
+            });
             assertThat(cqp.state()).isEqualTo(QueuePairState.ERROR);
             WorkCompletion flushed = Completions.one(cq);
             assertThat(flushed.wrId()).as("a receive posted while IDLE is flushed").isEqualTo(5);

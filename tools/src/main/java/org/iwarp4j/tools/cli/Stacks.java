@@ -46,12 +46,11 @@ public final class Stacks {
 
     /**
      * A listener's own reject ({@link org.iwarp4j.verbs.cm.ListenOptions#requiredOrd()}): the Initiator's IRD is
-     * below the ORD this side needs, which the Reply carries (RFC 6581 §9.1). The event names neither the
-     * Initiator nor its IRD.
+     * below the ORD this side needs, which the Reply carries (RFC 6581 §9.1); the event's reason names the
+     * Initiator and its IRD.
      */
     public static String describeInsufficientIrd(CmEvent.Rejected r) {
-        return "REJECTED: rejected the connection request: its IRD is below the required ORD " + depth(r.ord())
-                + " (RFC 6581 §9.1)" + reply(r.privateData(), r.ird(), r.ord());
+        return "REJECTED: " + r.reason() + reply(r.privateData(), r.ird(), r.ord());
     }
 
     /** What a rejecting Reply carried (RFC 5044 §7.1.2, RFC 6581 §9.1). */

@@ -1,5 +1,6 @@
 package org.iwarp4j.verbs.cm;
 
+import java.net.InetSocketAddress;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -66,13 +67,19 @@ public sealed interface CmEvent {
      * The connection was rejected (an MPA Reply with R=1, RFC 5044 §7.1.2): at the Initiator by the peer, at a
      * listener by itself when a Request's IRD is below its {@link ListenOptions#requiredOrd()} (RFC 6581 §9.1).
      *
-     * @param privateData the Responder's private data (ULP part)
-     * @param ird         the Responder's IRD (without enhanced data: empty)
-     * @param ord         the Responder's ORD: after an "insufficient IRD" reject, the ORD it needs
+     * @param remoteAddress the other side: the Responder at the Initiator, the Initiator at a listener
+     * @param privateData   the Responder's private data (ULP part)
+     * @param ird           the Responder's IRD (without enhanced data: empty)
+     * @param ord           the Responder's ORD: after an "insufficient IRD" reject, the ORD it needs
+     * @param reason        what happened, e.g. {@code rejected the connection request from /10.0.0.2:4711: its IRD 1
+     *                      is below the required ORD 4 (RFC 6581 §9.1)}
      */
-    record Rejected(byte[] privateData, OptionalInt ird, OptionalInt ord) implements CmEvent {
+    record Rejected(InetSocketAddress remoteAddress, byte[] privateData, OptionalInt ird, OptionalInt ord,
+                    String reason) implements CmEvent {
         /** Copies the private data. */
         public Rejected {
+            Objects.requireNonNull(remoteAddress, "remoteAddress");
+            Objects.requireNonNull(reason, "reason");
             privateData = privateData.clone();
             Objects.requireNonNull(ird, "ird");
             Objects.requireNonNull(ord, "ord");

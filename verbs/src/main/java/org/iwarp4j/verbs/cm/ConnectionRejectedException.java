@@ -58,9 +58,10 @@ public final class ConnectionRejectedException extends Exception {
     /**
      * The reject as an event.
      *
-     * @return the {@link CmEvent.Rejected} with the same values
+     * @param remoteAddress the Responder's address
+     * @return the {@link CmEvent.Rejected} with the same values and this message as its reason
      */
-    public CmEvent.Rejected toEvent() {
-        return new CmEvent.Rejected(privateData, ird, ord);
+    public CmEvent.Rejected toEvent(java.net.InetSocketAddress remoteAddress) {
+        return new CmEvent.Rejected(remoteAddress, privateData, ird, ord, getMessage());
     }
 }

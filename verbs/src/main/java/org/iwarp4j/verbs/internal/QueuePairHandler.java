@@ -49,6 +49,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.nio.channels.ClosedChannelException;
 import java.time.Duration;
 import java.util.Optional;
@@ -277,10 +278,13 @@ final class QueuePairHandler extends ChannelDuplexHandler {
                 // is below the ORD this listener requires (the Reply carries that ORD). Tell the listener's
                 // user, as librdmacm reports a reject, and close once the Reply is out.
                 EnhancedConnectionData q = rejection.request().enhancedData();
-                LOG.info("rejected the connection request from {}: its IRD {} is below the required ORD {} (RFC 6581"
-                        + " §9.1)", ctx.channel().remoteAddress(), q == null ? "?" : q.ird(), rejection.responderOrd());
-                fire(new CmEvent.Rejected(rejection.replyPrivateData(), depth(rejection.responderIrd()),
-                        depth(rejection.responderOrd())));
+                String reason = "rejected the connection request from " + ctx.channel().remoteAddress() + ": its IRD "
+                        + (q == null ? "?" : q.ird()) + " is below the required ORD " + rejection.responderOrd()
+                        + " (RFC 6581 §9.1)";
+                LOG.debug("{}", reason);
+                fire(new CmEvent.Rejected((InetSocketAddress) ctx.channel().remoteAddress(),
+                        rejection.replyPrivateData(), depth(rejection.responderIrd()), depth(rejection.responderOrd()),
+                        reason));
                 ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
             }
             return; // we rejected; ConnectionRequestImpl closes once the Reply is written
@@ -290,7 +294,7 @@ final class QueuePairHandler extends ChannelDuplexHandler {
                 + (rejection.reason() != null ? " (" + rejection.reason() + ")" : ""), rejection.replyPrivateData(),
                 depth(rejection.responderIrd()), depth(rejection.responderOrd()));
         qp.stateError();
-        fire(e.toEvent());
+        fire(e.toEvent((InetSocketAddress) ctx.channel().remoteAddress()));
         established.completeExceptionally(e);
         ctx.close();
     }
