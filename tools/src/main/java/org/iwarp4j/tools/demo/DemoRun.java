@@ -7,7 +7,9 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
@@ -125,6 +127,20 @@ final class DemoRun implements AutoCloseable {
         server.sendCompletion(CompletionOpcode.FAST_REGISTER);
     }
 
+    /** The regions by the names the printed code gives them. */
+    private WorkRequests.Names names() {
+        Map<String, MemoryRegion> m = new LinkedHashMap<>();
+        m.put("sink", sink);
+        m.put("source", source);
+        m.put("receives", receives);
+        m.put("atomicWord", atomicWord);
+        m.put("invalidatable", invalidatable);
+        m.put("data", data);
+        m.put("readSink", readSink);
+        m.put("atomicResults", atomicResults);
+        return new WorkRequests.Names(m);
+    }
+
     void runAll() throws Exception {
         rdmaWrite();
         rdmaRead();
@@ -145,7 +161,7 @@ final class DemoRun implements AutoCloseable {
         WorkCompletion wc = client.sendCompletion(CompletionOpcode.RDMA_WRITE);
         operations.add(new OperationRecord("RDMA Write", "the client writes " + payload.length
                 + " octets into the server's registered memory; the server's CPU and receive queue are not involved",
-                List.of("client.qp.postSend(" + WorkRequests.describe(wr) + ")"),
+                List.of("client.qp.postSend(" + WorkRequests.describe(wr, names()) + ")"),
                 List.of(WorkRequests.completion("client", "send", wc)),
                 List.of(new Check(String.format("server memory at STag %s TO 0x%x holds the %d octets written (polled: the "
                         + "client's completion says TCP took them, RFC 5040 §5.5; the server's CPU is not told)", sink.stag(),
@@ -165,7 +181,7 @@ final class DemoRun implements AutoCloseable {
         operations.add(new OperationRecord("RDMA Read", "the client reads " + READ_LENGTH + " octets of the server's "
                 + "memory: a Read Request goes out, the server's RNIC answers with a Read Response (tagged, in MSS-sized "
                 + "segments) placed in the client's sink",
-                List.of("client.qp.postSend(" + WorkRequests.describe(wr) + ")"),
+                List.of("client.qp.postSend(" + WorkRequests.describe(wr, names()) + ")"),
                 List.of(WorkRequests.completion("client", "send", wc)),
                 List.of(new Check(String.format("client sink STag %s holds the %d octets of the server's source STag %s",
                         readSink.stag(), READ_LENGTH, source.stag()), equal(readSink.buffer(), 0, expected))),
@@ -181,8 +197,8 @@ final class DemoRun implements AutoCloseable {
         WorkCompletion got = server.receiveCompletion(CompletionOpcode.RECV);
         operations.add(new OperationRecord("Send", "the client sends " + payload.length + " octets; they land in the "
                 + "receive buffer the server posted before connecting (untagged, queue 0)",
-                List.of("server.qp.postReceive(ReceiveWorkRequest.of(100, new Sge(" + receives.stag() + ", 0, 128)))  "
-                        + "// before accept", "client.qp.postSend(" + WorkRequests.describe(wr) + ")"),
+                List.of("server.qp.postReceive(ReceiveWorkRequest.of(100, receives.sge(0, 128)))  "
+                        + "// before accept", "client.qp.postSend(" + WorkRequests.describe(wr, names()) + ")"),
                 List.of(WorkRequests.completion("client", "send", sent), WorkRequests.completion("server", "receive", got)),
                 List.of(new Check("the server's receive 100 completed with " + payload.length + " octets",
                         got.wrId() == 100 && got.byteLength() == payload.length),
@@ -201,7 +217,7 @@ final class DemoRun implements AutoCloseable {
         WorkCompletion got = server.receiveCompletion(CompletionOpcode.RECV);
         operations.add(new OperationRecord("Send with Invalidate", "a Send that also tells the server's RNIC to "
                 + "invalidate STag " + stag + " (a fast-registered region) before the receive completes",
-                List.of("client.qp.postSend(" + WorkRequests.describe(wr) + ")"),
+                List.of("client.qp.postSend(" + WorkRequests.describe(wr, names()) + ")"),
                 List.of(WorkRequests.completion("client", "send", sent), WorkRequests.completion("server", "receive", got)),
                 List.of(new Check("the server's receive 101 holds the " + payload.length + " octets",
                         got.wrId() == 101 && got.byteLength() == payload.length && equal(receives.buffer(), 128, payload)),
@@ -224,7 +240,7 @@ final class DemoRun implements AutoCloseable {
         WorkCompletion got = server.receiveCompletion(CompletionOpcode.RECV_WITH_IMMEDIATE);
         operations.add(new OperationRecord("RDMA Write with Immediate", "RFC 7306: an RDMA Write followed by an "
                 + "Immediate Data message whose 8 octets arrive in a server receive completion",
-                List.of("client.qp.postSend(" + WorkRequests.describe(wr) + ")"),
+                List.of("client.qp.postSend(" + WorkRequests.describe(wr, names()) + ")"),
                 List.of(WorkRequests.completion("client", "send", sent), WorkRequests.completion("server", "receive", got)),
                 List.of(new Check(String.format("server memory at TO 0x%x holds the %d octets", to, payload.length),
                         equal(sink.buffer(), 1024, payload)),
@@ -243,7 +259,7 @@ final class DemoRun implements AutoCloseable {
         WorkCompletion wc = client.sendCompletion(CompletionOpcode.ATOMIC_FETCH_ADD);
         operations.add(new OperationRecord("Atomic FetchAdd", "RFC 7306: the server's RNIC adds " + ATOMIC_ADD
                 + " to a 64-bit word atomically and returns the value it had",
-                List.of("client.qp.postSend(" + WorkRequests.describe(wr) + ")"),
+                List.of("client.qp.postSend(" + WorkRequests.describe(wr, names()) + ")"),
                 List.of(WorkRequests.completion("client", "send", wc)),
                 List.of(new Check("original value " + wc.atomicOriginalValue().orElseThrow() + " = " + before,
                         wc.atomicOriginalValue().orElseThrow() == before && before == ATOMIC_INITIAL),
@@ -264,7 +280,7 @@ final class DemoRun implements AutoCloseable {
         operations.add(new OperationRecord("Atomic CmpSwap", "RFC 7306: if the server's word equals "
                 + (ATOMIC_INITIAL + ATOMIC_ADD) + " it becomes 0x" + Long.toHexString(ATOMIC_SWAP)
                 + "; the original value comes back either way",
-                List.of("client.qp.postSend(" + WorkRequests.describe(wr) + ")"),
+                List.of("client.qp.postSend(" + WorkRequests.describe(wr, names()) + ")"),
                 List.of(WorkRequests.completion("client", "send", wc)),
                 List.of(new Check("original value " + wc.atomicOriginalValue().orElseThrow() + " = " + before,
                         wc.atomicOriginalValue().orElseThrow() == before && before == ATOMIC_INITIAL + ATOMIC_ADD),
