@@ -524,9 +524,8 @@ final class QueuePairHandler extends ChannelDuplexHandler {
             return;
         }
         if (cause instanceof IOException) {
-            String m = String.valueOf(cause.getMessage());
             // siw-interop §A: a reset is a normal way for a peer to disconnect.
-            if (!m.contains("reset")) {
+            if (!TcpResets.isPeerReset(cause)) {
                 transportError = true;
             }
             LOG.debug("connection {}: {}", c.channel(), cause.toString());
