@@ -10,8 +10,6 @@ import io.netty.channel.ChannelPromise;
 import io.netty.channel.socket.DuplexChannel;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.ScheduledFuture;
-import org.iwarp4j.ddp.header.DdpControl;
-import org.iwarp4j.ddp.header.UntaggedHeaderFlyweight;
 import org.iwarp4j.ddp.send.LlpSegmentWriter;
 import org.iwarp4j.mpa.MpaError;
 import org.iwarp4j.mpa.MpaException;
@@ -28,10 +26,6 @@ import org.iwarp4j.rdmap.stream.RdmapStreamConfig;
 import org.iwarp4j.rdmap.stream.RdmapStreamState;
 import org.iwarp4j.rdmap.stream.RtrType;
 import org.iwarp4j.rdmap.terminate.TerminateCause;
-import org.iwarp4j.rdmap.terminate.TerminateLayout;
-import org.iwarp4j.rdmap.wire.RdmapControl;
-import org.iwarp4j.rdmap.wire.RdmapOpcode;
-import org.iwarp4j.rdmap.wire.TerminateHeader;
 import org.iwarp4j.verbs.AsyncEvent;
 import org.iwarp4j.verbs.QueuePairState;
 import org.iwarp4j.verbs.cm.CmEvent;
@@ -70,14 +64,12 @@ final class QueuePairHandler extends ChannelDuplexHandler {
     private final RnicImpl rnic;
     private final Role role;
     private final Duration disconnectTimeout;
-    private final TerminateLayout peerTerminateLayout;
+    private final PeerAccommodations peer;
     private final CmEventListener events;
     private final ListenerImpl listener;
     private final java.util.function.Predicate<byte[]> replyPrivateDataCheck;
     private final CompletableFuture<Void> disconnected = new CompletableFuture<>();
     private final Runnable pumpTask = this::pump;
-    /** Initiator: the first-FPDU nudge ({@link org.iwarp4j.verbs.cm.ConnectOptions#firstFpduNudge()}), ZERO = off. */
-    private final Duration firstFpduNudge;
 
     private QueuePairImpl qp;
     private CompletableFuture<Connection> established;
@@ -110,11 +102,10 @@ final class QueuePairHandler extends ChannelDuplexHandler {
         this.rnic = rnic;
         this.replyPrivateDataCheck = options.replyPrivateDataCheck();
         this.role = Role.INITIATOR;
-        this.firstFpduNudge = options.firstFpduNudge();
         this.qp = qp;
         this.established = result;
         this.disconnectTimeout = options.disconnectTimeout();
-        this.peerTerminateLayout = options.peerTerminateLayout();
+        this.peer = PeerAccommodations.of(options);
         this.events = options.eventListener();
         this.listener = null;
     }
@@ -125,10 +116,9 @@ final class QueuePairHandler extends ChannelDuplexHandler {
         this.role = Role.RESPONDER;
         this.listener = listener;
         this.disconnectTimeout = listener.options().disconnectTimeout();
-        this.peerTerminateLayout = listener.options().peerTerminateLayout();
+        this.peer = PeerAccommodations.of(listener.options());
         this.events = listener.options().eventListener();
         this.replyPrivateDataCheck = null;
-        this.firstFpduNudge = Duration.ZERO;
     }
 
     QueuePairImpl queuePair() {
@@ -205,7 +195,7 @@ final class QueuePairHandler extends ChannelDuplexHandler {
         // The stream identity names the stream in the RDMAP frame log ("[qp3 /127.0.0.1:41234] >> SEND ...").
         Object identity = new StreamName("qp" + qp.number() + " " + ctx.channel().remoteAddress());
         RdmapStreamConfig config = new RdmapStreamConfig(ird, ord, qp.config().rfc7306(), qp.pd().number(), identity,
-                qp.config().maxSendWr(), qp.receiveDepth(), peerTerminateLayout);
+                qp.config().maxSendWr(), qp.receiveDepth(), peer.terminateLayout());
         stream = new RdmapStream(config, rnic.memory(), rnic.atomics(), new Llp(), rnic.config().allocator(), engine);
         engine.start(stream);
         connection = new ConnectionImpl(this, qp, params, ctx.channel());
@@ -433,12 +423,11 @@ final class QueuePairHandler extends ChannelDuplexHandler {
      * nothing, RFC 5041 §5.2 [DDP-20], RFC 5040 §5.1).
      */
     private void armNudge() {
-        // A Responder's firstFpduNudge is always ZERO.
-        if (nudgeArmed || firstFpduNudge.isZero() || receivedAny) {
+        if (nudgeArmed || !peer.nudges() || receivedAny) {
             return;
         }
         nudgeArmed = true;
-        ctx.executor().schedule(this::nudge, firstFpduNudge.toNanos(), TimeUnit.NANOSECONDS);
+        ctx.executor().schedule(this::nudge, peer.firstFpduNudge().toNanos(), TimeUnit.NANOSECONDS);
     }
 
     private void nudge() {
@@ -448,7 +437,7 @@ final class QueuePairHandler extends ChannelDuplexHandler {
         }
         if (stream.sendZeroLengthWrite()) {
             LOG.info("{}: nothing arrived within {} ms of our first FPDU: sent a zero-length RDMA Write (first-FPDU"
-                    + " nudge; Linux siw accept race, interop FINDINGS M15)", ctx.channel(), firstFpduNudge.toMillis());
+                    + " nudge; Linux siw accept race, interop FINDINGS M15)", ctx.channel(), peer.firstFpduNudge().toMillis());
             pump();
         }
     }
@@ -541,26 +530,13 @@ final class QueuePairHandler extends ChannelDuplexHandler {
         }
     }
 
-    /**
-     * Linux siw sends its RFC 6581 setup Terminate (2/0/06, 2/0/07: the Initiator's first FPDU) with a CRC field
-     * of zero even when the Reply negotiated CRC (interop FINDINGS M17). Reported as a CRC error, the peer's
-     * reason would be lost. So a first FPDU from the peer that failed its CRC with a zero CRC field and is a
-     * Terminate (untagged, RDMAP opcode 7, RFC 5040 §4.8) is taken as the peer's Terminate. Nothing else is
-     * accepted unverified, and a Terminate only ever ends the stream (RFC 5040 §5.4): the connection goes down
-     * either way, now with the reason the peer gave.
-     */
+    /** FINDINGS M17: Linux siw's setup Terminate without CRC, see {@link PeerAccommodations}. */
     private boolean acceptUnverifiedSetupTerminate(MpaException e) {
         MpaException.UnverifiedFpdu f = e.unverifiedFpdu();
-        if (f == null || receivedAny || f.crcField() != 0) {
+        if (receivedAny || !peer.takesAsSetupTerminate(f)) {
             return false;
         }
         byte[] u = f.ulpdu();
-        // An untagged DDP header and the Terminate control word, at least.
-        boolean terminate = u.length >= UntaggedHeaderFlyweight.HEADER_LENGTH + TerminateHeader.CONTROL_LENGTH
-                && !DdpControl.isTagged(u[0]) && RdmapControl.opcodeCode(u[1]) == RdmapOpcode.TERMINATE.code();
-        if (!terminate) {
-            return false;
-        }
         LOG.info("{}: the peer's first FPDU failed its CRC with a zero CRC field and is a Terminate: taken as the"
                 + " peer's Terminate (Linux siw sends its setup Terminate without CRC, interop FINDINGS M17)",
                 ctx.channel());
