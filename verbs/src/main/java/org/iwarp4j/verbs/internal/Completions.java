@@ -35,17 +35,15 @@ final class Completions {
     enum Ending { NONE, DISCONNECT, TRANSPORT }
 
     private final QueuePairImpl qp;
-    private RdmapStream stream;
+    private final RdmapStream stream;
     private Ending ending = Ending.NONE;
     private boolean lengthErrorReported;
     private boolean badResponseReported;
 
-    Completions(QueuePairImpl qp) {
+    /** {@code stream} is {@code null} for work that never reached a stream (the connection never started). */
+    Completions(QueuePairImpl qp, RdmapStream stream) {
         this.qp = qp;
-    }
-
-    void stream(RdmapStream s) {
-        this.stream = s;
+        this.stream = stream;
     }
 
     void ending(Ending e) {

@@ -1,10 +1,12 @@
 package org.iwarp4j.verbs.internal;
 
+import org.iwarp4j.ddp.send.LlpSegmentWriter;
 import org.iwarp4j.rdmap.RdmapException;
 import org.iwarp4j.rdmap.stream.CompletionStatus;
 import org.iwarp4j.rdmap.stream.OperationType;
 import org.iwarp4j.rdmap.stream.RdmapListener;
 import org.iwarp4j.rdmap.stream.RdmapStream;
+import org.iwarp4j.rdmap.stream.RdmapStreamConfig;
 import org.iwarp4j.rdmap.stream.RtrType;
 import org.iwarp4j.rdmap.terminate.Terminate;
 import org.iwarp4j.rdmap.wire.RdmapOpcode;
@@ -16,31 +18,51 @@ import org.iwarp4j.verbs.TerminateInfo;
 /**
  * The event-loop side of a connected queue pair: owns the {@link RdmapStream} (the protocol core) and
  * the verbs send and receive queues, and is the stream's {@link RdmapListener}: completions go to the
- * completion queues, Terminates become async events and close the connection through the
- * {@link QueuePairHandler}, "something to send" makes the handler pump.
+ * completion queues, Terminates become async events and go to the connection's {@link Lifecycle},
+ * "something to send" to the transmit pump. Created when MPA reaches Full Operation, with its stream.
  */
 final class QueuePairEngine implements RdmapListener {
 
+    /** What the stream's life means for the connection. */
+    interface Lifecycle {
+        /** RFC 6581 §9.3: the Initiator's RTR was handed to MPA. */
+        void rtrSent();
+
+        /** RFC 5040 §7.1: this side detected an error; its Terminate is queued. */
+        void rdmapFailed();
+
+        /** Our Terminate was handed to MPA; nothing more will be sent [RDMAP-19]. */
+        void terminateSent(Terminate terminate);
+
+        /** RFC 5040 §5.4: the peer's Terminate arrived. */
+        void terminateReceived(Terminate terminate);
+    }
+
     private final QueuePairImpl qp;
-    private final QueuePairHandler link;
+    private final Lifecycle lifecycle;
+    private final Runnable transmitReady;
+    private final RdmapStream stream;
     private final Completions completions;
     private final SendQueue sendQueue;
     private final ReceiveQueue receiveQueue;
-    private RdmapStream stream;
 
-    QueuePairEngine(QueuePairImpl qp, QueuePairHandler link) {
+    /**
+     * @param llp           MPA as RDMAP sees it
+     * @param transmitReady asks for the transmit pump to run
+     */
+    QueuePairEngine(QueuePairImpl qp, RdmapStreamConfig config, LlpSegmentWriter llp, Lifecycle lifecycle,
+                    Runnable transmitReady) {
         this.qp = qp;
-        this.link = link;
-        this.completions = new Completions(qp);
-        this.sendQueue = new SendQueue(qp, completions, qp.config().maxSendWr(), qp.rnic().config().atomicByteOrder());
-        this.receiveQueue = new ReceiveQueue(qp, completions, qp.receiveDepth(), qp.shared());
-    }
-
-    void start(RdmapStream s) {
-        this.stream = s;
-        completions.stream(s);
-        sendQueue.stream(s);
-        receiveQueue.stream(s);
+        this.lifecycle = lifecycle;
+        this.transmitReady = transmitReady;
+        RnicImpl rnic = qp.rnic();
+        // The stream calls its listener only from its methods, never while it is constructed: this engine may
+        // listen before its queues exist.
+        this.stream = new RdmapStream(config, rnic.memory(), rnic.atomics(), llp, rnic.config().allocator(), this);
+        this.completions = new Completions(qp, stream);
+        this.sendQueue = new SendQueue(qp, completions, stream, qp.config().maxSendWr(),
+                rnic.config().atomicByteOrder());
+        this.receiveQueue = new ReceiveQueue(qp, completions, stream, qp.receiveDepth(), qp.shared());
     }
 
     RdmapStream stream() {
@@ -97,12 +119,12 @@ final class QueuePairEngine implements RdmapListener {
         qp.state(QueuePairState.TERMINATE);
         TerminateInfo info = new TerminateInfo(TerminateInfo.Direction.RECEIVED, terminate);
         qp.fireAsync(new AsyncEvent(AsyncEvent.Type.TERMINATE_RECEIVED, qp, info, "the peer sent " + terminate));
-        link.terminateReceived();
+        lifecycle.terminateReceived(terminate);
     }
 
     @Override
     public void onTerminateSent(Terminate terminate) {
-        link.terminateWritten(terminate);
+        lifecycle.terminateSent(terminate);
     }
 
     @Override
@@ -112,16 +134,17 @@ final class QueuePairEngine implements RdmapListener {
             qp.state(QueuePairState.TERMINATE);
             TerminateInfo info = new TerminateInfo(TerminateInfo.Direction.SENT, e.terminate());
             qp.fireAsync(new AsyncEvent(AsyncEvent.Type.TERMINATE_SENT, qp, info, e.getMessage()));
+            lifecycle.rdmapFailed();
         }
     }
 
     @Override
     public void onRtrSent(RtrType type) {
-        link.rtrSent();
+        lifecycle.rtrSent();
     }
 
     @Override
     public void onTransmitReady() {
-        link.requestPump();
+        transmitReady.run();
     }
 }

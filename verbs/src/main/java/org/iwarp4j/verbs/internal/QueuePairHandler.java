@@ -189,15 +189,14 @@ final class QueuePairHandler extends ChannelDuplexHandler {
         }
         encoder = fpduEncoder;
         encoderCtx = ctx.pipeline().context(fpduEncoder);
-        engine = new QueuePairEngine(qp, this);
         int ird = Math.min(params.ird(), RdmapStreamConfig.MAX_READ_DEPTH);
         int ord = Math.min(params.ord(), RdmapStreamConfig.MAX_READ_DEPTH);
         // The stream identity names the stream in the RDMAP frame log ("[qp3 /127.0.0.1:41234] >> SEND ...").
         Object identity = new StreamName("qp" + qp.number() + " " + ctx.channel().remoteAddress());
         RdmapStreamConfig config = new RdmapStreamConfig(ird, ord, qp.config().rfc7306(), qp.pd().number(), identity,
                 qp.config().maxSendWr(), qp.receiveDepth(), peer.terminateLayout());
-        stream = new RdmapStream(config, rnic.memory(), rnic.atomics(), new Llp(), rnic.config().allocator(), engine);
-        engine.start(stream);
+        engine = new QueuePairEngine(qp, config, new Llp(), new StreamEvents(), this::requestPump);
+        stream = engine.stream();
         connection = new ConnectionImpl(this, qp, params, ctx.channel());
         qp.connection(connection);
         if (params.requiredTerminate() != null) {
@@ -474,6 +473,28 @@ final class QueuePairHandler extends ChannelDuplexHandler {
     }
 
     // ------------------------------------------------------------------ Terminates and errors
+
+    /** Interim: the engine's lifecycle events, as the handler took them before. */
+    private final class StreamEvents implements QueuePairEngine.Lifecycle {
+        @Override
+        public void rtrSent() {
+            QueuePairHandler.this.rtrSent();
+        }
+
+        @Override
+        public void rdmapFailed() {
+        }
+
+        @Override
+        public void terminateSent(org.iwarp4j.rdmap.terminate.Terminate terminate) {
+            terminateWritten(terminate);
+        }
+
+        @Override
+        public void terminateReceived(org.iwarp4j.rdmap.terminate.Terminate terminate) {
+            QueuePairHandler.this.terminateReceived();
+        }
+    }
 
     /** Our Terminate was handed to MPA: close once it is written (RFC 5040 §6.2.1, siw-interop §F). */
     void terminateWritten(org.iwarp4j.rdmap.terminate.Terminate terminate) {

@@ -344,7 +344,7 @@ final class QueuePairImpl implements QueuePair {
         if (engine != null) {
             return;
         }
-        Completions c = new Completions(this);
+        Completions c = new Completions(this, null);
         ReceiveWorkRequest r;
         while ((r = receiveInbox.poll()) != null) {
             releaseReceiveSlot();
