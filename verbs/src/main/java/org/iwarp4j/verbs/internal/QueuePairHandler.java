@@ -69,13 +69,12 @@ final class QueuePairHandler extends ChannelDuplexHandler {
     private final ListenerImpl listener;
     private final java.util.function.Predicate<byte[]> replyPrivateDataCheck;
     private final CompletableFuture<Void> disconnected = new CompletableFuture<>();
-    private final Runnable pumpTask = this::pump;
 
     private QueuePairImpl qp;
     private CompletableFuture<Connection> established;
     private ChannelHandlerContext ctx;
-    private ChannelHandlerContext encoderCtx;
     private FpduEncoder encoder;
+    private TransmitPump pump;
     private QueuePairEngine engine;
     private RdmapStream stream;
     private ConnectionImpl connection;
@@ -84,11 +83,6 @@ final class QueuePairHandler extends ChannelDuplexHandler {
     /** How long, after our Terminate and FIN, the peer has to close its side before we close ours. */
     static final Duration TERMINATE_LINGER = Duration.ofSeconds(1);
 
-    private boolean pumping;
-    private boolean pumpAgain;
-    private boolean pumpScheduled;
-    private int batch;
-    private boolean closeAfterFlush;
     private Closing closing = Closing.NONE;
     private boolean gracefulFinishing;
     private boolean transportError;
@@ -188,15 +182,16 @@ final class QueuePairHandler extends ChannelDuplexHandler {
             return;
         }
         encoder = fpduEncoder;
-        encoderCtx = ctx.pipeline().context(fpduEncoder);
+        TransmitPump.Segments segments = new TransmitPump.Segments(fpduEncoder, ctx.voidPromise());
         int ird = Math.min(params.ird(), RdmapStreamConfig.MAX_READ_DEPTH);
         int ord = Math.min(params.ord(), RdmapStreamConfig.MAX_READ_DEPTH);
         // The stream identity names the stream in the RDMAP frame log ("[qp3 /127.0.0.1:41234] >> SEND ...").
         Object identity = new StreamName("qp" + qp.number() + " " + ctx.channel().remoteAddress());
         RdmapStreamConfig config = new RdmapStreamConfig(ird, ord, qp.config().rfc7306(), qp.pd().number(), identity,
                 qp.config().maxSendWr(), qp.receiveDepth(), peer.terminateLayout());
-        engine = new QueuePairEngine(qp, config, new Llp(), new StreamEvents(), this::requestPump);
+        engine = new QueuePairEngine(qp, config, segments, new StreamEvents(), this::requestPump);
         stream = engine.stream();
+        pump = new TransmitPump(ctx, segments, stream, new PumpControl());
         connection = new ConnectionImpl(this, qp, params, ctx.channel());
         qp.connection(connection);
         if (params.requiredTerminate() != null) {
@@ -316,80 +311,45 @@ final class QueuePairHandler extends ChannelDuplexHandler {
 
     /** The engine has something to send. */
     void requestPump() {
-        if (pumping) {
-            pumpAgain = true;
-            return;
-        }
-        if (!pumpScheduled && ctx != null) {
-            pumpScheduled = true;
-            ctx.executor().execute(pumpTask);
+        if (pump != null) {
+            pump.request();
         }
     }
 
-    /** Hands segments to MPA while the channel is writable, then flushes them as one batch. */
     private void pump() {
-        pumpScheduled = false;
-        if (stream == null || pumping || encoder == null) {
-            return;
+        if (pump != null) {
+            pump.pump();
         }
-        if (encoder.holding()) {
+    }
+
+    /** Interim: the pump's questions, answered from the handler's flags as before. */
+    private final class PumpControl implements TransmitPump.Control {
+        @Override
+        public boolean finishingMessageOnly() {
+            return closing == Closing.GRACEFUL;
+        }
+
+        @Override
+        public void gracefulDrainFinished() {
+            if (!gracefulFinishing) {
+                finishGraceful();
+            }
+        }
+
+        @Override
+        public void transmitHeld() {
             if (stream.state() != RdmapStreamState.OPERATIONAL && closing == Closing.NONE) {
                 // RFC 5044 §7.1.2 rule 4 (MPA-38): a Responder sends no FPDU before it validated one, so an
                 // error found before that (e.g. the first FPDU fails its CRC) closes without a Terminate.
                 closing = Closing.TERMINATE;
                 ctx.close();
             }
-            return;
         }
-        pumping = true;
-        try {
-            do {
-                pumpAgain = false;
-                if (closing == Closing.GRACEFUL) {
-                    // siw-interop §G: finish the message in progress, start no new one.
-                    while (ctx.channel().isWritable() && stream.isMessageInProgress()) {
-                        stream.writeNextSegment();
-                    }
-                } else {
-                    while (ctx.channel().isWritable() && stream.writeNextSegment()) {
-                        // one segment per call
-                    }
-                }
-            } while (pumpAgain && ctx.channel().isWritable());
-        } catch (RuntimeException e) {
-            LOG.error("internal error while sending", e);
-        } finally {
-            pumping = false;
-        }
-        flushBatch();
-        if (closing == Closing.GRACEFUL && !gracefulFinishing && !stream.isMessageInProgress()) {
-            finishGraceful();
-        }
-    }
 
-    /** Flushes the segments written since the last flush; their completion is one promise (in order). */
-    private void flushBatch() {
-        if (batch > 0) {
+        @Override
+        public void fpdusFlushed() {
             armNudge();
         }
-        if (batch == 0) {
-            if (closeAfterFlush) {
-                closeAfterFlush = false;
-                closeAfterTerminate();
-            }
-            return;
-        }
-        int n = batch;
-        batch = 0;
-        ChannelPromise written = ctx.newPromise();
-        // An empty buffer written below the FPDU encoder completes after every FPDU before it.
-        encoderCtx.write(Unpooled.EMPTY_BUFFER, written);
-        written.addListener(f -> batchWritten(n, f));
-        if (closeAfterFlush) {
-            closeAfterFlush = false;
-            written.addListener(f -> closeAfterTerminate());
-        }
-        ctx.flush();
     }
 
     /**
@@ -441,37 +401,6 @@ final class QueuePairHandler extends ChannelDuplexHandler {
         }
     }
 
-    private void batchWritten(int segments, io.netty.util.concurrent.Future<?> f) {
-        if (f.isSuccess() && stream != null) {
-            stream.segmentsWritten(segments);
-        }
-    }
-
-    /** RDMAP's view of MPA: MULPDU and one FPDU per segment, written without a promise (the batch has one). */
-    private final class Llp implements LlpSegmentWriter {
-        @Override
-        public int mulpdu() {
-            return encoder.mulpdu();
-        }
-
-        @Override
-        public void writeSegment(ByteBuf header, ByteBuf payload) {
-            batch++;
-            encoder.send(header, payload, ctx.voidPromise());
-        }
-
-        /** MPA frames in the room DDP leaves around each header: a small segment is one buffer. */
-        @Override
-        public int headroom() {
-            return encoder.headroom();
-        }
-
-        @Override
-        public int tailroom() {
-            return encoder.tailroom();
-        }
-    }
-
     // ------------------------------------------------------------------ Terminates and errors
 
     /** Interim: the engine's lifecycle events, as the handler took them before. */
@@ -499,7 +428,7 @@ final class QueuePairHandler extends ChannelDuplexHandler {
     /** Our Terminate was handed to MPA: close once it is written (RFC 5040 §6.2.1, siw-interop §F). */
     void terminateWritten(org.iwarp4j.rdmap.terminate.Terminate terminate) {
         closing = Closing.TERMINATE;
-        closeAfterFlush = true;
+        pump.afterNextFlush(this::closeAfterTerminate);
         if (!announced) {
             // e.g. RFC 6581 §9.3 (MPA-76): a local error before the RTR went out
             failEstablishment(new ConnectionFailedException(CmEvent.CONNECT_ERROR,
@@ -607,8 +536,7 @@ final class QueuePairHandler extends ChannelDuplexHandler {
     /** The message in progress is finished and handed to MPA: once written, flush everything and close. */
     private void finishGraceful() {
         gracefulFinishing = true;
-        ChannelPromise written = ctx.newPromise();
-        (encoderCtx != null ? encoderCtx : ctx).writeAndFlush(Unpooled.EMPTY_BUFFER, written);
+        io.netty.channel.ChannelFuture written = pump != null ? pump.flushAll() : ctx.writeAndFlush(Unpooled.EMPTY_BUFFER);
         written.addListener(f -> {
             if (qp != null) {
                 qp.stateError();
