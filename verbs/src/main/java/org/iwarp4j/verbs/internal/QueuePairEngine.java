@@ -28,8 +28,8 @@ final class QueuePairEngine implements RdmapListener {
         /** RFC 6581 §9.3: the Initiator's RTR was handed to MPA. */
         void rtrSent();
 
-        /** RFC 5040 §7.1: this side detected an error; its Terminate is queued. */
-        void rdmapFailed();
+        /** RFC 5040 §7.1: this side detected an error; {@code queued} is its Terminate. */
+        void rdmapFailed(Terminate queued);
 
         /** Our Terminate was handed to MPA; nothing more will be sent [RDMAP-19]. */
         void terminateSent(Terminate terminate);
@@ -134,7 +134,7 @@ final class QueuePairEngine implements RdmapListener {
             qp.state(QueuePairState.TERMINATE);
             TerminateInfo info = new TerminateInfo(TerminateInfo.Direction.SENT, e.terminate());
             qp.fireAsync(new AsyncEvent(AsyncEvent.Type.TERMINATE_SENT, qp, info, e.getMessage()));
-            lifecycle.rdmapFailed();
+            lifecycle.rdmapFailed(e.terminate());
         }
     }
 

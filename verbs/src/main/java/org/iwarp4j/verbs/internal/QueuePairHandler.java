@@ -411,7 +411,7 @@ final class QueuePairHandler extends ChannelDuplexHandler {
         }
 
         @Override
-        public void rdmapFailed() {
+        public void rdmapFailed(org.iwarp4j.rdmap.terminate.Terminate queued) {
         }
 
         @Override
