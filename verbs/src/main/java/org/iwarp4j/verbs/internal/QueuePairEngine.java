@@ -1,6 +1,7 @@
 package org.iwarp4j.verbs.internal;
 
 import org.iwarp4j.ddp.send.LlpSegmentWriter;
+import org.iwarp4j.mpa.MpaParameters;
 import org.iwarp4j.rdmap.RdmapException;
 import org.iwarp4j.rdmap.stream.CompletionStatus;
 import org.iwarp4j.rdmap.stream.OperationType;
@@ -9,11 +10,14 @@ import org.iwarp4j.rdmap.stream.RdmapStream;
 import org.iwarp4j.rdmap.stream.RdmapStreamConfig;
 import org.iwarp4j.rdmap.stream.RtrType;
 import org.iwarp4j.rdmap.terminate.Terminate;
+import org.iwarp4j.rdmap.terminate.TerminateLayout;
 import org.iwarp4j.rdmap.wire.RdmapOpcode;
 import org.iwarp4j.verbs.AsyncEvent;
 import org.iwarp4j.verbs.QueuePairState;
 import org.iwarp4j.verbs.ReceiveWorkRequest;
 import org.iwarp4j.verbs.TerminateInfo;
+
+import java.util.EnumSet;
 
 /**
  * The event-loop side of a connected queue pair: owns the {@link RdmapStream} (the protocol core) and
@@ -47,15 +51,24 @@ final class QueuePairEngine implements RdmapListener {
     private final ReceiveQueue receiveQueue;
 
     /**
+     * @param params        what MPA negotiated
+     * @param peer          the peer, as the stream's frame log names it
+     * @param layout        how to read the peer's Terminates
      * @param llp           MPA as RDMAP sees it
      * @param transmitReady asks for the transmit pump to run
      */
-    QueuePairEngine(QueuePairImpl qp, RdmapStreamConfig config, LlpSegmentWriter llp, Lifecycle lifecycle,
-                    Runnable transmitReady) {
+    QueuePairEngine(QueuePairImpl qp, MpaParameters params, Object peer, TerminateLayout layout,
+                    LlpSegmentWriter llp, Lifecycle lifecycle, Runnable transmitReady) {
         this.qp = qp;
         this.lifecycle = lifecycle;
         this.transmitReady = transmitReady;
         RnicImpl rnic = qp.rnic();
+        int ird = Math.min(params.ird(), RdmapStreamConfig.MAX_READ_DEPTH);
+        int ord = Math.min(params.ord(), RdmapStreamConfig.MAX_READ_DEPTH);
+        // The identity names the stream in the RDMAP frame log ("[qp3 /127.0.0.1:41234] >> SEND ...").
+        Object identity = new StreamName("qp" + qp.number() + " " + peer);
+        RdmapStreamConfig config = new RdmapStreamConfig(ird, ord, qp.config().rfc7306(), qp.pd().number(), identity,
+                qp.config().maxSendWr(), qp.receiveDepth(), layout);
         // The stream calls its listener only from its methods, never while it is constructed: this engine may
         // listen before its queues exist.
         this.stream = new RdmapStream(config, rnic.memory(), rnic.atomics(), llp, rnic.config().allocator(), this);
@@ -67,6 +80,26 @@ final class QueuePairEngine implements RdmapListener {
 
     RdmapStream stream() {
         return stream;
+    }
+
+    /**
+     * Full Operation: the stream's first message as MPA negotiated it, then what the application posted goes to
+     * RDMAP. Returns whether the Initiator's RTR must go out before ESTABLISHED (RFC 6581 §5, §9.3, MPA-74/75).
+     */
+    boolean begin(MpaParameters params, boolean initiator) {
+        boolean rtrFirst = initiator && params.rtr() != null;
+        if (rtrFirst) {
+            stream.sendRtr(RtrType.valueOf(params.rtr().name()));
+        } else if (!initiator && params.peerToPeer()) {
+            // RFC 6581 §9.3: the Initiator picks one of the mutually supported RTRs; none consumes a user receive.
+            EnumSet<RtrType> possible = EnumSet.noneOf(RtrType.class);
+            params.rtrTypes().forEach(r -> possible.add(RtrType.valueOf(r.name())));
+            if (!possible.isEmpty()) {
+                stream.expectRtr(possible);
+            }
+        }
+        qp.start(this);
+        return rtrFirst;
     }
 
     Completions completions() {
@@ -146,5 +179,13 @@ final class QueuePairEngine implements RdmapListener {
     @Override
     public void onTransmitReady() {
         transmitReady.run();
+    }
+
+    /** A stream's identity (compared by reference) that prints as its queue pair and peer. */
+    private record StreamName(String name) {
+        @Override
+        public String toString() {
+            return name;
+        }
     }
 }

@@ -279,7 +279,7 @@ public final class RnicImpl implements Rnic {
                             p.addLast(PIPELINE_PCAP_PACKETS, new PcapPacketCoalescer());
                         }
                         p.addLast(PIPELINE_MPA, MpaStartupHandler.responder(mpa));
-                        p.addLast(PIPELINE_QP, new QueuePairHandler(RnicImpl.this, listener));
+                        p.addLast(PIPELINE_QP, new QueuePairHandler(listener));
                     }
                 });
         ChannelFuture bound = b.bind(address).awaitUninterruptibly();
@@ -344,7 +344,7 @@ public final class RnicImpl implements Rnic {
         EventLoop loop = group.next();
         InetSocketAddress target = address.isUnresolved()
                 ? new InetSocketAddress(address.getHostString(), address.getPort()) : address;
-        QueuePairHandler handler = new QueuePairHandler(this, qp, result, options);
+        QueuePairHandler handler = new QueuePairHandler(qp, result, options);
         qp.bind(loop, handler);
         Path pcapFile = options.pcapFile();
         Bootstrap b = new Bootstrap()
