@@ -13,14 +13,14 @@ import java.util.concurrent.CompletionStage;
 /** An established connection: the queue pair, what MPA negotiated, and disconnect/close. */
 final class ConnectionImpl implements Connection {
 
-    private final QueuePairHandler handler;
+    private final ConnectionControl control;
     private final QueuePairImpl qp;
     private final ConnectionParameters parameters;
     private final Channel channel;
     private final CompletableFuture<Void> closed = new CompletableFuture<>();
 
-    ConnectionImpl(QueuePairHandler handler, QueuePairImpl qp, MpaParameters params, Channel channel) {
-        this.handler = handler;
+    ConnectionImpl(ConnectionControl control, QueuePairImpl qp, MpaParameters params, Channel channel) {
+        this.control = control;
         this.qp = qp;
         this.parameters = ConnectionParameters.of(params);
         this.channel = channel;
@@ -49,12 +49,12 @@ final class ConnectionImpl implements Connection {
 
     @Override
     public CompletionStage<Void> disconnect() {
-        return handler.disconnect();
+        return control.disconnect();
     }
 
     @Override
     public void close() {
-        handler.abort();
+        control.abort();
     }
 
     @Override

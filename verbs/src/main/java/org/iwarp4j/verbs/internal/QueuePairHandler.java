@@ -35,7 +35,7 @@ import java.util.function.Predicate;
  * ULPDU, lets the {@link TransmitPump} send, and forwards MPA's events, errors and the channel's end to the
  * {@link ConnectionLifecycle}, whose decisions {@link ChannelActions} carries out on the channel.
  */
-final class QueuePairHandler extends ChannelDuplexHandler {
+final class QueuePairHandler extends ChannelDuplexHandler implements ConnectionRequestImpl.Connecting {
 
     private static final Logger LOG = LoggerFactory.getLogger(QueuePairHandler.class);
 
@@ -78,10 +78,6 @@ final class QueuePairHandler extends ChannelDuplexHandler {
                 listener.options().disconnectTimeout(), actions);
     }
 
-    QueuePairImpl queuePair() {
-        return qp;
-    }
-
     @Override
     public void handlerAdded(ChannelHandlerContext c) {
         this.ctx = c;
@@ -111,8 +107,8 @@ final class QueuePairHandler extends ChannelDuplexHandler {
         }
     }
 
-    /** On the loop, before MPA accepts: the queue pair that will run this connection. */
-    void accepting(QueuePairImpl acceptedQp, CompletableFuture<Connection> result) {
+    @Override
+    public void accepting(QueuePairImpl acceptedQp, CompletableFuture<Connection> result) {
         this.qp = acceptedQp;
         cm.bind(acceptedQp, result);
         actions.bind(acceptedQp);
@@ -224,15 +220,17 @@ final class QueuePairHandler extends ChannelDuplexHandler {
 
     // ------------------------------------------------------------------ the application (any thread)
 
-    void completionQueueOverflowed() {
+    @Override
+    public void completionQueueOverflowed() {
         ChannelHandlerContext c = ctx;
         if (c != null) {
             c.executor().execute(() -> lifecycle.completionQueueOverflowed(streamRunning()));
         }
     }
 
-    /** Graceful disconnect; a channel already going is left to end. */
-    CompletableFuture<Void> disconnect() {
+    /** A channel already going is left to end. */
+    @Override
+    public CompletableFuture<Void> disconnect() {
         ctx.executor().execute(() -> {
             if (ctx.channel().isActive()) {
                 lifecycle.localDisconnect();
@@ -241,8 +239,8 @@ final class QueuePairHandler extends ChannelDuplexHandler {
         return cm.disconnectedFuture();
     }
 
-    /** Abortive close: TCP reset, everything flushed. */
-    void abort() {
+    @Override
+    public void abort() {
         ChannelHandlerContext c = ctx;
         if (c != null) {
             c.executor().execute(() -> {

@@ -63,7 +63,7 @@ final class QueuePairImpl implements QueuePair {
     private volatile QueuePairState state = QueuePairState.IDLE;
     private volatile AsyncEventListener asyncListener;
     private volatile Connection connection;
-    private volatile QueuePairHandler handler;
+    private volatile ConnectionControl control;
     private volatile boolean closed;
 
     QueuePairImpl(RnicImpl rnic, ProtectionDomainImpl pd, QueuePairConfig config, int number) {
@@ -324,8 +324,8 @@ final class QueuePairImpl implements QueuePair {
         return !closed && state == QueuePairState.IDLE && claimed.compareAndSet(false, true);
     }
 
-    void bind(EventLoop eventLoop, QueuePairHandler h) {
-        this.handler = h;
+    void bind(EventLoop eventLoop, ConnectionControl c) {
+        this.control = c;
         this.loop = eventLoop;
         eventLoop.execute(drainTask);
     }
@@ -370,9 +370,9 @@ final class QueuePairImpl implements QueuePair {
     }
 
     void completionQueueOverflowed(CompletionQueueImpl cq) {
-        QueuePairHandler h = handler;
-        if (h != null) {
-            h.completionQueueOverflowed();
+        ConnectionControl c = control;
+        if (c != null) {
+            c.completionQueueOverflowed();
         }
     }
 
@@ -382,9 +382,9 @@ final class QueuePairImpl implements QueuePair {
             return;
         }
         closed = true;
-        QueuePairHandler h = handler;
-        if (h != null) {
-            h.abort();
+        ConnectionControl c = control;
+        if (c != null) {
+            c.abort();
         } else {
             state = QueuePairState.ERROR;
         }
