@@ -176,33 +176,7 @@ final class QueuePairImpl implements QueuePair {
     @Override
     public PreparedSend prepare(SendWorkRequest request) throws VerbsException {
         Objects.requireNonNull(request, "request");
-        SendPost post = builder.build(request, true);
-        return new PreparedSend() {
-            @Override
-            public SendWorkRequest workRequest() {
-                return request;
-            }
-
-            @Override
-            public void execute() throws VerbsException {
-                checkSendState(request);
-                if (closedPrepared) {
-                    throw new VerbsException(VerbsException.Reason.WRONG_STATE, request, "prepared send is closed");
-                }
-                post.retainData();
-                enqueue(post);
-            }
-
-            private volatile boolean closedPrepared;
-
-            @Override
-            public synchronized void close() {
-                if (!closedPrepared) {
-                    closedPrepared = true;
-                    post.releaseData();
-                }
-            }
-        };
+        return new PreparedSendImpl(this, request, builder.build(request, true));
     }
 
     /**
@@ -211,7 +185,7 @@ final class QueuePairImpl implements QueuePair {
      * status that names the cause (the Terminate sent or received, the disconnect); the application learns
      * of the failure from its completion queue, never from a race between its post and the peer's Terminate.
      */
-    private void checkSendState(SendWorkRequest request) throws VerbsException {
+    void checkSendState(SendWorkRequest request) throws VerbsException {
         QueuePairState s = state;
         boolean connected = s == QueuePairState.RTS || (s != QueuePairState.IDLE && engine != null);
         if (!connected || closed) {
@@ -220,7 +194,7 @@ final class QueuePairImpl implements QueuePair {
         }
     }
 
-    private void enqueue(SendPost post) throws VerbsException {
+    void enqueue(SendPost post) throws VerbsException {
         reserveAndOffer(post);
         wake();
     }
