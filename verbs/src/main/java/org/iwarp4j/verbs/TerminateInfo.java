@@ -26,6 +26,11 @@ public record TerminateInfo(Direction direction, int layer, int errorType, int e
     public enum Direction {
         /** This side detected the error and sent the Terminate. */
         SENT,
+        /**
+         * This side detected the error but could not send the Terminate: an MPA Responder sends nothing before it
+         * received a valid FPDU from the Initiator (RFC 5044 §7.1.2 rule 4), so it closed the connection instead.
+         */
+        WITHHELD,
         /** The peer sent it. */
         RECEIVED
     }
@@ -73,6 +78,11 @@ public record TerminateInfo(Direction direction, int layer, int errorType, int e
     /** E.g. {@code sent 0x1/0x2/0x05 DDP Untagged Buffer Error: DDP Message too long for available buffer}. */
     @Override
     public String toString() {
-        return (direction == Direction.SENT ? "sent " : "received ") + codes() + " " + description;
+        String way = switch (direction) {
+            case SENT -> "sent ";
+            case WITHHELD -> "withheld (detected, not sent: RFC 5044 §7.1.2 rule 4) ";
+            case RECEIVED -> "received ";
+        };
+        return way + codes() + " " + description;
     }
 }

@@ -175,6 +175,8 @@ class SiwInteropRegressionTest {
                 assertThat(e.type()).isEqualTo(AsyncEvent.Type.TERMINATE_SENT);
                 TerminateInfo t = e.terminate().orElseThrow();
                 assertThat(List.of(t.layer(), t.errorType(), t.errorCode())).as(t.toString()).containsExactly(2, 0, 2);
+                assertThat(t.direction()).as("detected, but a Responder may not send it").isEqualTo(
+                        TerminateInfo.Direction.WITHHELD);
                 siw.waitForScriptToComplete(Duration.ofSeconds(20));
             }
             listener.close();

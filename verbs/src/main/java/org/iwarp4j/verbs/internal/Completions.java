@@ -12,6 +12,8 @@ import org.iwarp4j.verbs.TerminateInfo;
 import org.iwarp4j.verbs.WorkCompletion;
 import org.iwarp4j.verbs.WorkCompletionException;
 
+import java.util.function.BooleanSupplier;
+
 /**
  * Turns RDMAP's completion statuses into verbs {@link CompletionStatus}es that name the cause, and
  * writes work completions into a completion queue. The rules (documented on {@link CompletionStatus}):
@@ -38,17 +40,21 @@ final class Completions {
     private static final WorkCompletionAccess WC = WorkCompletionAccess.get();
 
     private final QueuePairImpl qp;
-    private RdmapStream stream;
+    private final RdmapStream stream;
+    private final BooleanSupplier held;
     private Ending ending = Ending.NONE;
     private boolean lengthErrorReported;
     private boolean badResponseReported;
 
-    Completions(QueuePairImpl qp) {
+    /** {@code stream} is {@code null} for work that never reached a stream (the connection never started). */
+    /**
+     * {@code held}: whether MPA still holds this side's FPDUs (a Responder before the Initiator's first, RFC 5044
+     * §7.1.2 rule 4), so that a Terminate of ours cannot have gone out.
+     */
+    Completions(QueuePairImpl qp, RdmapStream stream, BooleanSupplier held) {
+        this.held = held;
         this.qp = qp;
-    }
-
-    void stream(RdmapStream s) {
-        this.stream = s;
+        this.stream = stream;
     }
 
     void ending(Ending e) {
@@ -64,7 +70,7 @@ final class Completions {
         }
         RdmapException first = stream.firstError();
         if (first != null) {
-            return Terminates.sent(first.terminate());
+            return held.getAsBoolean() ? Terminates.withheld(first.terminate()) : Terminates.sent(first.terminate());
         }
         Terminate received = stream.terminateReceived();
         return received == null ? null : Terminates.received(received);

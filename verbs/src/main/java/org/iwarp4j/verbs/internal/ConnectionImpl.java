@@ -15,16 +15,16 @@ import java.util.concurrent.CompletableFuture;
 /** An established connection: the queue pair, what MPA negotiated, and disconnect/close. */
 final class ConnectionImpl implements Connection {
 
-    private final QueuePairHandler handler;
+    private final ConnectionControl control;
     private final QueuePairImpl qp;
     private final ConnectionParameters parameters;
     private final Channel channel;
     private final LoopSafeFuture<CmEvent.Disconnected> closed = new LoopSafeFuture<>();
     private volatile boolean sendsHeld;
 
-    ConnectionImpl(QueuePairHandler handler, QueuePairImpl qp, MpaParameters params, Channel channel,
+    ConnectionImpl(ConnectionControl control, QueuePairImpl qp, MpaParameters params, Channel channel,
                    boolean sendsHeld) {
-        this.handler = handler;
+        this.control = control;
         this.qp = qp;
         this.parameters = parameters(params);
         this.channel = channel;
@@ -74,12 +74,12 @@ final class ConnectionImpl implements Connection {
 
     @Override
     public CompletableFuture<Void> disconnect() {
-        return handler.disconnect();
+        return control.disconnect();
     }
 
     @Override
     public void close() {
-        handler.abort();
+        control.abort();
     }
 
     @Override

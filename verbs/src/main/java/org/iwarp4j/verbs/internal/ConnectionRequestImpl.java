@@ -20,14 +20,20 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /** A valid MPA Request waiting for the application: accept binds a queue pair, reject answers R=1. */
 final class ConnectionRequestImpl implements ConnectionRequest {
 
-    private final QueuePairHandler handler;
+    /** The connection as its request sees it: it binds the accepting queue pair. */
+    interface Connecting extends ConnectionControl {
+        /** On the loop, before MPA accepts: the queue pair that will run the connection, and its future. */
+        void accepting(QueuePairImpl qp, CompletableFuture<Connection> result);
+    }
+
+    private final Connecting connection;
     private final MpaConnectRequest mpa;
     private final Channel channel;
     private final ListenerImpl listener;
     private final AtomicBoolean decided = new AtomicBoolean();
 
-    ConnectionRequestImpl(QueuePairHandler handler, MpaConnectRequest mpa, Channel channel, ListenerImpl listener) {
-        this.handler = handler;
+    ConnectionRequestImpl(Connecting connection, MpaConnectRequest mpa, Channel channel, ListenerImpl listener) {
+        this.connection = connection;
         this.mpa = mpa;
         this.channel = channel;
         this.listener = listener;
@@ -106,9 +112,9 @@ final class ConnectionRequestImpl implements ConnectionRequest {
         int ird = options.ird().orElse(qp.config().ird());
         int ord = options.ord().orElse(qp.config().ord());
         byte[] privateData = options.privateData();
-        qp.bind(channel.eventLoop(), handler);
+        qp.bind(channel.eventLoop(), connection);
         channel.eventLoop().execute(() -> {
-            handler.accepting(qp, result);
+            connection.accepting(qp, result);
             mpa.accept(privateData, ird, ord).addListener(f -> {
                 if (!f.isSuccess()) {
                     qp.stateError();

@@ -17,22 +17,20 @@ final class PostedReceives {
     private final Completions completions;
     private final SgeReceiveBuffer[] ring;
     private final SharedReceiveQueueImpl shared;
-    private RdmapStream stream;
+    private final RdmapStream stream;
     private long head;
     private long tail;
 
-    PostedReceives(QueuePairImpl qp, Completions completions, int depth, SharedReceiveQueueImpl shared) {
+    PostedReceives(QueuePairImpl qp, Completions completions, RdmapStream stream, int depth,
+                   SharedReceiveQueueImpl shared) {
         this.qp = qp;
         this.completions = completions;
+        this.stream = stream;
         this.shared = shared;
         this.ring = new SgeReceiveBuffer[depth];
         for (int i = 0; i < depth; i++) {
             ring[i] = new SgeReceiveBuffer();
         }
-    }
-
-    void stream(RdmapStream s) {
-        this.stream = s;
     }
 
     /** Posts one receive to RDMAP (QN 0). */

@@ -69,7 +69,7 @@ final class QueuePairImpl implements QueuePair {
     private volatile QueuePairState state = QueuePairState.IDLE;
     private volatile AsyncEventListener asyncListener;
     private volatile ConnectionImpl connection;
-    private volatile QueuePairHandler handler;
+    private volatile ConnectionControl control;
     private volatile boolean closed;
 
     QueuePairImpl(RnicImpl rnic, ProtectionDomainImpl pd, QueuePairConfig config, int number) {
@@ -236,44 +236,7 @@ final class QueuePairImpl implements QueuePair {
     @Override
     public PreparedSend prepare(SendWorkRequest request) {
         Objects.requireNonNull(request, "request");
-        SendPost post = builder.build(request, true);
-        return new PreparedSend() {
-            private volatile boolean closedPrepared;
-
-            @Override
-            public SendWorkRequest workRequest() {
-                return request;
-            }
-
-            @Override
-            public void execute() {
-                if (!tryExecute()) {
-                    throw VerbsException.queueFull(request, "send queue of queue pair " + number, config.maxSendWr());
-                }
-            }
-
-            @Override
-            public boolean tryExecute() {
-                checkSendState(request);
-                if (closedPrepared) {
-                    throw new VerbsException(VerbsException.Reason.WRONG_STATE, request, "prepared send is closed");
-                }
-                post.retainData();
-                if (!reserveAndOffer(post)) {
-                    return false;
-                }
-                wake();
-                return true;
-            }
-
-            @Override
-            public synchronized void close() {
-                if (!closedPrepared) {
-                    closedPrepared = true;
-                    post.releaseData();
-                }
-            }
-        };
+        return new PreparedSendImpl(this, request, builder.build(request, true));
     }
 
     /**
@@ -282,13 +245,22 @@ final class QueuePairImpl implements QueuePair {
      * status that names the cause (the Terminate sent or received, the disconnect); the application learns
      * of the failure from its completion queue, never from a race between its post and the peer's Terminate.
      */
-    private void checkSendState(SendWorkRequest request) {
+    void checkSendState(SendWorkRequest request) {
         QueuePairState s = state;
         boolean connected = s == QueuePairState.RTS || (s != QueuePairState.IDLE && engine != null);
         if (!connected || closed) {
             throw new VerbsException(VerbsException.Reason.WRONG_STATE, request, "queue pair " + number + " is " + s
                     + (closed ? " (closed)" : "") + "; sends need a connection (RTS)");
         }
+    }
+
+    /** Hands a built post over (a prepared send's execution); false (its data released) when the queue is full. */
+    boolean tryEnqueue(SendPost post) {
+        if (!reserveAndOffer(post)) {
+            return false;
+        }
+        wake();
+        return true;
     }
 
     /** Reserves the post's slots and hands it over; false (its data released) when the queue is full. */
@@ -398,8 +370,8 @@ final class QueuePairImpl implements QueuePair {
         return !closed && state == QueuePairState.IDLE && claimed.compareAndSet(false, true);
     }
 
-    void bind(EventLoop eventLoop, QueuePairHandler h) {
-        this.handler = h;
+    void bind(EventLoop eventLoop, ConnectionControl c) {
+        this.control = c;
         this.loop = eventLoop;
         eventLoop.execute(drainTask);
     }
@@ -418,7 +390,7 @@ final class QueuePairImpl implements QueuePair {
         if (engine != null) {
             return;
         }
-        Completions c = new Completions(this);
+        Completions c = new Completions(this, null, () -> false);
         ReceiveWorkRequest r;
         while ((r = receiveInbox.poll()) != null) {
             releaseReceiveSlot();
@@ -444,9 +416,9 @@ final class QueuePairImpl implements QueuePair {
     }
 
     void completionQueueOverflowed() {
-        QueuePairHandler h = handler;
-        if (h != null) {
-            h.completionQueueOverflowed();
+        ConnectionControl c = control;
+        if (c != null) {
+            c.completionQueueOverflowed();
         }
     }
 
@@ -456,9 +428,9 @@ final class QueuePairImpl implements QueuePair {
             return;
         }
         closed = true;
-        QueuePairHandler h = handler;
-        if (h != null) {
-            h.abort();
+        ConnectionControl c = control;
+        if (c != null) {
+            c.abort();
         } else {
             state = QueuePairState.ERROR;
             flushUnstarted(); // never connected: the receives posted while IDLE complete, flushed

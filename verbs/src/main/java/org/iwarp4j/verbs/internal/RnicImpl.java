@@ -4,10 +4,8 @@ import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
-import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
-import io.netty.channel.ChannelPipeline;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
@@ -25,7 +23,6 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import org.iwarp4j.ddp.memory.TaggedBuffer;
 import org.iwarp4j.mpa.MpaConfig;
-import org.iwarp4j.mpa.netty.MpaStartupHandler;
 import org.iwarp4j.rdmap.atomic.AtomicExecutor;
 import org.iwarp4j.rdmap.atomic.LockingAtomicExecutor;
 import org.iwarp4j.rdmap.stream.RdmapMemory;
@@ -48,8 +45,6 @@ import org.iwarp4j.verbs.cm.ConnectionFailedException;
 import org.iwarp4j.verbs.cm.ConnectionRequestHandler;
 import org.iwarp4j.verbs.cm.ListenOptions;
 import org.iwarp4j.verbs.cm.Listener;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import java.io.BufferedOutputStream;
 import java.io.IOException;
@@ -70,17 +65,11 @@ import java.util.function.IntFunction;
 
 /**
  * The software RNIC: Netty event loops (epoll when available, else NIO), STag table, RNIC-wide atomic
- * executor (RFC 7306 §5, EXT-05), limits, and the connection manager (listen/connect), which builds each
- * connection's pipeline: {@code [PcapWriteHandler → PcapPacketCoalescer] → MpaStartupHandler → QueuePairHandler}.
+ * executor (RFC 7306 §5, EXT-05), limits, and the connection manager (listen/connect), whose connections run
+ * the pipeline of {@link ConnectionPipelines}.
  */
 public final class RnicImpl implements Rnic {
 
-    private static final Logger LOG = LoggerFactory.getLogger(RnicImpl.class);
-    private static final String PIPELINE_PCAP = "pcap";
-    private static final String PIPELINE_PCAP_PACKETS = "pcap-packets";
-    private static final String PIPELINE_PCAP_HOLDER = "pcap-file";
-    private static final String PIPELINE_MPA = "mpa-startup";
-    private static final String PIPELINE_QP = "iwarp-qp";
     private static final long SYNTHETIC_BASE = 0x1000_0000_0000L;
 
     private final RnicConfig config;
@@ -323,17 +312,7 @@ public final class RnicImpl implements Rnic {
                 .childHandler(new ChannelInitializer<Channel>() {
                     @Override
                     protected void initChannel(Channel ch) {
-                        ChannelPipeline p = ch.pipeline();
-                        // The connection keeps the listener's pcap file open until its capture handler is gone.
-                        ChannelHandler pcapHolder = sharedPcap == null ? null : sharedPcap.connectionHolder();
-                        if (pcapHolder != null) {
-                            p.addLast(PIPELINE_PCAP_HOLDER, pcapHolder);
-                            p.addLast(PIPELINE_PCAP, PcapWriteHandler.builder().sharedOutputStream(true)
-                                    .writePcapGlobalHeader(false).build(sharedPcap.stream()));
-                            p.addLast(PIPELINE_PCAP_PACKETS, new PcapPacketCoalescer());
-                        }
-                        p.addLast(PIPELINE_MPA, MpaStartupHandler.responder(mpa));
-                        p.addLast(PIPELINE_QP, new QueuePairHandler(RnicImpl.this, listener));
+                        ConnectionPipelines.responder(ch, mpa, sharedPcap, listener);
                     }
                 });
         ChannelFuture bound = b.bind(address).awaitUninterruptibly();
@@ -384,7 +363,7 @@ public final class RnicImpl implements Rnic {
         EventLoop loop = group.next();
         InetSocketAddress target = address.isUnresolved()
                 ? new InetSocketAddress(address.getHostString(), address.getPort()) : address;
-        QueuePairHandler handler = new QueuePairHandler(this, qp, result, options);
+        QueuePairHandler handler = new QueuePairHandler(qp, result, options);
         qp.bind(loop, handler);
         Path pcapFile = options.pcapFile().orElse(null);
         Bootstrap b = new Bootstrap()
@@ -396,16 +375,7 @@ public final class RnicImpl implements Rnic {
                 .handler(new ChannelInitializer<Channel>() {
                     @Override
                     protected void initChannel(Channel ch) throws IOException {
-                        ChannelPipeline p = ch.pipeline();
-                        if (pcapFile != null) {
-                            OutputStream out = new BufferedOutputStream(Files.newOutputStream(pcapFile));
-                            PcapWriteHandler pcap = PcapWriteHandler.builder().build(out);
-                            p.addLast(PIPELINE_PCAP, pcap);
-                            p.addLast(PIPELINE_PCAP_PACKETS, new PcapPacketCoalescer());
-                            ch.closeFuture().addListener(f -> closeQuietly(pcap));
-                        }
-                        p.addLast(PIPELINE_MPA, MpaStartupHandler.initiator(mpa));
-                        p.addLast(PIPELINE_QP, handler);
+                        ConnectionPipelines.initiator(ch, mpa, pcapFile, handler);
                     }
                 });
         loop.execute(() -> b.connect(target).addListener((ChannelFuture f) -> {
@@ -419,17 +389,6 @@ public final class RnicImpl implements Rnic {
             }
         }));
         return result;
-    }
-
-    private static void closeQuietly(java.io.Closeable c) {
-        if (c == null) {
-            return;
-        }
-        try {
-            c.close();
-        } catch (IOException e) {
-            LOG.debug("close failed: {}", e.toString());
-        }
     }
 
     @Override

@@ -28,7 +28,7 @@ final class SendQueue {
     private final QueuePairImpl qp;
     private final Completions completions;
     private final ByteOrder atomicOrder;
-    private RdmapStream stream;
+    private final RdmapStream stream;
 
     private final int mask;
     private final SendPost[] posts;
@@ -45,9 +45,10 @@ final class SendQueue {
     private CompletionStatus requestStatus;
     private SendPost fenced;
 
-    SendQueue(QueuePairImpl qp, Completions completions, int depth, ByteOrder atomicOrder) {
+    SendQueue(QueuePairImpl qp, Completions completions, RdmapStream stream, int depth, ByteOrder atomicOrder) {
         this.qp = qp;
         this.completions = completions;
+        this.stream = stream;
         this.atomicOrder = atomicOrder;
         // A power of two at least the depth: slots are found with a mask (a division per lookup was a tenth of
         // the loop's time with small messages); the ring never holds more than depth requests.
@@ -59,10 +60,6 @@ final class SendQueue {
         this.done = new boolean[size];
         this.status = new CompletionStatus[size];
         this.atomicOriginal = new long[size];
-    }
-
-    void stream(RdmapStream s) {
-        this.stream = s;
     }
 
     /** Whether a FENCEd local operation holds the queue. */
@@ -199,7 +196,7 @@ final class SendQueue {
     private void executeLocal(int i) {
         SendPost p = posts[i];
         done[i] = true;
-        if (stream != null && stream.state() != RdmapStreamState.OPERATIONAL) {
+        if (stream.state() != RdmapStreamState.OPERATIONAL) {
             status[i] = completions.flushed();
             return;
         }

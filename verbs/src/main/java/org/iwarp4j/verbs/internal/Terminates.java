@@ -24,6 +24,10 @@ final class Terminates {
         return info(TerminateInfo.Direction.SENT, t);
     }
 
+    static TerminateInfo withheld(Terminate t) {
+        return info(TerminateInfo.Direction.WITHHELD, t);
+    }
+
     static TerminateInfo received(Terminate t) {
         return info(TerminateInfo.Direction.RECEIVED, t);
     }
