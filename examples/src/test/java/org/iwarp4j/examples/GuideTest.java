@@ -28,26 +28,149 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
 
 /**
- * The examples of docs/guide.md: every example runs over loopback and does what it says it does, and the
- * examples use only the public API an application uses.
+ * docs/guide.md and its examples: every Java block of the guide is an excerpt of an example program (between
+ * {@code // tag::name[]} and {@code // end::name[]}), every example runs over loopback and does what the guide
+ * says it does, and the examples use only the public API an application uses.
  */
 @Timeout(120)
 class GuideTest {
 
+    private static final Path GUIDE = Path.of("../docs/guide.md");
     private static final Path EXAMPLES = Path.of("src/main/java");
+    private static final Pattern TAG = Pattern.compile("^\\s*// (tag|end)::([A-Za-z0-9_-]+)\\[]\\s*$");
+    private static final Pattern JAVA_FENCE = Pattern.compile("^```java\\s*$");
     /** What an application does not use: the layers under the verbs API, Netty, the verbs' internals, the test kit. */
     private static final Pattern FORBIDDEN = Pattern.compile(
             "\\b(org\\.iwarp4j\\.(mpa|rdmap|ddp|testkit|verbs\\.internal|verbs\\.netty)|io\\.netty)\\.");
+
+    // ------------------------------------------------------------------ the guide's blocks are excerpts
+
+    /** A tagged region of an example: where it is and its de-indented text. */
+    record Excerpt(String tag, Path file, int line, String text) {}
+
+    /** A Java block of the guide. */
+    record Block(int line, String text) {}
+
+    static Map<String, Excerpt> excerpts() throws IOException {
+        Map<String, Excerpt> byTag = new LinkedHashMap<>();
+        List<String> problems = new ArrayList<>();
+        try (Stream<Path> files = Files.walk(EXAMPLES)) {
+            for (Path file : files.filter(f -> f.toString().endsWith(".java")).sorted().toList()) {
+                List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+                Map<String, Integer> open = new LinkedHashMap<>();
+                Map<String, List<String>> bodies = new HashMap<>();
+                for (int i = 0; i < lines.size(); i++) {
+                    Matcher m = TAG.matcher(lines.get(i));
+                    if (!m.matches()) {
+                        for (List<String> body : bodies.values()) {
+                            body.add(lines.get(i));
+                        }
+                        continue;
+                    }
+                    String name = m.group(2);
+                    String where = file + ":" + (i + 1);
+                    if (m.group(1).equals("tag")) {
+                        if (open.containsKey(name) || byTag.containsKey(name)) {
+                            Excerpt first = byTag.get(name);
+                            problems.add("tag " + name + " used twice: " + where + " and "
+                                    + (first != null ? first.file() + ":" + first.line() : "an open one in this file"));
+                        }
+                        open.put(name, i + 1);
+                        bodies.put(name, new ArrayList<>());
+                    } else if (!open.containsKey(name)) {
+                        problems.add("end::" + name + " without tag::" + name + " at " + where);
+                    } else {
+                        int start = open.remove(name);
+                        byTag.putIfAbsent(name, new Excerpt(name, file, start, deindent(bodies.remove(name))));
+                    }
+                }
+                open.forEach((name, line) -> problems.add("tag::" + name + " never ended: " + file + ":" + line));
+            }
+        }
+        if (!problems.isEmpty()) {
+            fail(String.join("\n", problems));
+        }
+        return byTag;
+    }
+
+    static List<Block> javaBlocks() throws IOException {
+        List<String> lines = Files.readAllLines(GUIDE, StandardCharsets.UTF_8);
+        List<Block> blocks = new ArrayList<>();
+        for (int i = 0; i < lines.size(); i++) {
+            if (!JAVA_FENCE.matcher(lines.get(i)).matches()) {
+                continue;
+            }
+            int start = i + 1;
+            List<String> body = new ArrayList<>();
+            for (i++; i < lines.size() && !lines.get(i).startsWith("```"); i++) {
+                body.add(lines.get(i));
+            }
+            if (i == lines.size()) {
+                fail("the java block at guide.md:" + start + " never ends");
+            }
+            blocks.add(new Block(start, deindent(body)));
+        }
+        return blocks;
+    }
+
+    /** Removes the indentation all non-blank lines share, and trailing blanks. */
+    static String deindent(List<String> lines) {
+        int indent = lines.stream().filter(l -> !l.isBlank())
+                .mapToInt(l -> l.length() - l.stripLeading().length()).min().orElse(0);
+        List<String> out = lines.stream().map(l -> l.isBlank() ? "" : l.substring(indent).stripTrailing())
+                .collect(Collectors.toCollection(ArrayList::new));
+        while (!out.isEmpty() && out.get(out.size() - 1).isEmpty()) {
+            out.remove(out.size() - 1);
+        }
+        while (!out.isEmpty() && out.get(0).isEmpty()) {
+            out.remove(0);
+        }
+        return String.join("\n", out);
+    }
+
+    @Test
+    void everyJavaBlockOfTheGuideIsAnExcerptOfAnExample() throws IOException {
+        Map<String, Excerpt> excerpts = excerpts();
+        List<Block> blocks = javaBlocks();
+        assertThat(blocks).as("java blocks in " + GUIDE).isNotEmpty();
+        Map<String, Excerpt> byText = new HashMap<>();
+        for (Excerpt e : excerpts.values()) {
+            byText.putIfAbsent(e.text(), e);
+        }
+        List<String> problems = new ArrayList<>();
+        Map<String, Integer> used = new LinkedHashMap<>();
+        for (Block b : blocks) {
+            Excerpt e = byText.get(b.text());
+            if (e == null) {
+                problems.add("guide.md:" + b.line() + ": this java block is no excerpt of the examples:\n"
+                        + b.text().lines().limit(3).map(l -> "    " + l).collect(Collectors.joining("\n")));
+            } else if (used.putIfAbsent(e.tag(), b.line()) != null) {
+                problems.add("guide.md:" + b.line() + ": excerpt " + e.tag() + " used twice (also at line "
+                        + used.get(e.tag()) + ")");
+            }
+        }
+        for (Excerpt e : excerpts.values()) {
+            if (!used.containsKey(e.tag())) {
+                problems.add(e.file() + ":" + e.line() + ": tag " + e.tag() + " is not in the guide");
+            }
+        }
+        assertThat(problems).as(String.join("\n", problems)).isEmpty();
+    }
 
     @Test
     void theExamplesUseOnlyTheApiAnApplicationUses() throws IOException {
@@ -66,12 +189,15 @@ class GuideTest {
     }
 
     @Test
-    void theCheckerSeesWhatItShould() {
+    void theCheckersSeeWhatTheyShould() {
+        assertThat(deindent(List.of("", "    a", "      b", "", "    c", ""))).isEqualTo("a\n  b\n\nc");
         assertThat(List.of("import io.netty.buffer.ByteBuf;", "import org.iwarp4j.rdmap.stream.RdmapStream;",
                 "org.iwarp4j.verbs.internal.RnicImpl rnic;", "import static org.iwarp4j.mpa.MpaConfig.DEFAULT_IRD_ORD;"))
                 .allMatch(line -> FORBIDDEN.matcher(line).find());
         assertThat(List.of("import org.iwarp4j.verbs.Rnic;", "import org.iwarp4j.common.MpaOptions;",
                 "import org.iwarp4j.verbs.cm.Connection;")).noneMatch(line -> FORBIDDEN.matcher(line).find());
+        assertThat(TAG.matcher("        // tag::quick-start[]").matches()).isTrue();
+        assertThat(TAG.matcher("        // tag::quick start[]").matches()).isFalse();
     }
 
     // ------------------------------------------------------------------ the examples do what the guide says
