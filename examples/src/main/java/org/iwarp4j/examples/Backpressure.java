@@ -100,16 +100,16 @@ public final class Backpressure {
 
             // tag::queue-full[]
             VerbsException refusal = null;
-            try {
-                for (int i = 0; i <= DEPTH; i++) {
+            for (int i = 0; i < 60 && refusal == null; i++) { // 60 at most: the completion queue holds 64
+                try {
                     qp.postSend(RdmaWrite.of(WRITES + i, source.sge(), remote));
+                } catch (VerbsException e) {
+                    // QUEUE_FULL is the one refusal expected on the data path: no stack trace, a lazy message.
+                    if (e.reason() != VerbsException.Reason.QUEUE_FULL) {
+                        throw e;
+                    }
+                    refusal = e;
                 }
-            } catch (VerbsException e) {
-                // QUEUE_FULL is the one refusal expected on the data path: no stack trace, the message built lazily.
-                if (e.reason() != VerbsException.Reason.QUEUE_FULL) {
-                    throw e;
-                }
-                refusal = e;
             }
             // end::queue-full[]
             if (refusal == null) {

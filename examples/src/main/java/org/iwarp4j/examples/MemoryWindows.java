@@ -111,11 +111,8 @@ public final class MemoryWindows {
 
             // tag::use[]
             // Client: the window is addressed like a region, within its 512 octets only.
-            WorkCompletion got = cq.take(TIMEOUT).filter(WorkCompletion::isSuccess)
-                    .orElseThrow(() -> new TimeoutException("no advert"));
-            byte[] encoded = new byte[(int) got.byteLength()];
-            local.buffer().get(encoded);
-            RemoteBuffer windowBuffer = RemoteBuffer.decode(encoded);
+            cq.take(TIMEOUT).filter(WorkCompletion::isSuccess).orElseThrow(() -> new TimeoutException("no advert"));
+            RemoteBuffer windowBuffer = RemoteBuffer.decode(local.buffer()); // the 16 octets the receive got
             local.buffer().put(64, text);
             qp.postSendAsync(RdmaWrite.of(2, local.sge(64, text.length), windowBuffer.slice(100, text.length)))
                     .get(10, TimeUnit.SECONDS);

@@ -19,6 +19,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -52,8 +53,9 @@ public final class ObservingTheWire {
             CompletionQueue serverCq = serverRnic.createCompletionQueue(16);
             QueuePair serverQp = serverPd.createQueuePair(QueuePairConfig.builder(serverCq, serverCq).build());
             MemoryRegion target = serverPd.allocateRegion(64, Access.LOCAL_WRITE, Access.REMOTE_WRITE);
-            Listener listener = serverRnic.listen(loopback, ListenOptions.defaults(), request ->
-                    request.accept(serverQp, AcceptOptions.withPrivateData(target.remoteBuffer().encode())));
+            CompletableFuture<Connection> accepted = new CompletableFuture<>();
+            Listener listener = serverRnic.listen(loopback, ListenOptions.defaults(), request -> request.accept(
+                    serverQp, AcceptOptions.withPrivateData(target.remoteBuffer().encode())).thenAccept(accepted::complete));
 
             ProtectionDomain pd = rnic.allocateProtectionDomain();
             CompletionQueue cq = rnic.createCompletionQueue(16);
@@ -69,6 +71,9 @@ public final class ObservingTheWire {
             source.buffer().put(line);
             qp.postSendAsync(RdmaWrite.of(1, source.sge(0, line.length), remote)).get(10, TimeUnit.SECONDS);
             connection.disconnect().get(10, TimeUnit.SECONDS);
+            // The Write completed when TCP took it, not when the server placed it (RFC 5040 §5.5); the end of
+            // the server's connection, which follows the Write in the stream, comes after the placement.
+            accepted.get(10, TimeUnit.SECONDS).closeFuture().get(10, TimeUnit.SECONDS);
             byte[] landed = new byte[line.length];
             target.buffer().get(landed);
             return new String(landed, StandardCharsets.US_ASCII);

@@ -35,7 +35,7 @@ import java.util.concurrent.TimeoutException;
 public final class WhoSendsFirst {
 
     /** How long the client waits for the server's Send before it sends anything itself. */
-    public static final Duration PATIENCE = Duration.ofMillis(500);
+    public static final Duration PATIENCE = Duration.ofSeconds(1);
 
     /**
      * What happened.
