@@ -7,7 +7,7 @@ package org.iwarp4j.common;
  * Linux siw and Chelsio cxgb4 send.
  */
 public enum RtrType {
-    /** Flag B: a zero-length Send; consumes one receive at the Responder. */
+    /** Flag B: a zero-length Send; the Responder's RDMAP takes it with a receive of its own, not an application's. */
     SEND,
     /** Flag C: a zero-length RDMA Write (STag 1, Tagged Offset 0). */
     WRITE,

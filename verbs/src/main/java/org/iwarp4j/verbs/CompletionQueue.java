@@ -16,9 +16,12 @@ import java.util.function.Consumer;
  *       ({@code ibv_req_notify_cq} / {@code ibv_get_cq_event}), or {@link #arm(NotifyMode, CompletionHandler)}
  *       calls a handler once on an event loop.</li>
  * </ul>
- * If the ring is full when a completion arrives the queue has overflowed: the completion is lost and every
- * queue pair using it fails with {@link AsyncEvent.Type#COMPLETION_QUEUE_OVERFLOW}; size it for the send
- * and receive depths of its queue pairs.
+ * <p>Sizing: as with libibverbs, a request's send or receive queue slot stays taken until its completion has
+ * been polled (an unsignaled request that succeeds frees its slot when it completes: it has no completion), so a
+ * completion queue with room for the {@code maxSendWr} and {@code maxRecvWr} of every queue pair using it never
+ * overflows. Receives from a shared receive queue hold no queue pair slot: count its capacity too. If the ring is
+ * full when a completion arrives, the queue has overflowed: the completion is lost and every queue pair using it
+ * fails with {@link AsyncEvent.Type#COMPLETION_QUEUE_OVERFLOW}.
  *
  * <p>The blocking methods refuse to run on an iwarp4j event loop (inside a completion handler, a connection
  * manager listener or a future's callback): they throw {@link IllegalStateException} instead of
@@ -83,6 +86,9 @@ public interface CompletionQueue extends AutoCloseable {
      * @param handler the callback; it must not block
      */
     void arm(NotifyMode mode, CompletionHandler handler);
+
+    /** Cancels an arming ({@link #arm(NotifyMode)} or {@link #arm(NotifyMode, CompletionHandler)}) not yet fired. */
+    void disarm();
 
     /**
      * The channel this queue reports to.

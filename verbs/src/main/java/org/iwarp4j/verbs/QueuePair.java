@@ -17,13 +17,13 @@ import java.util.concurrent.CompletableFuture;
  * <p>Refusals: a request that breaks a rule (wrong region, too many SGEs, a state that cannot send) throws
  * a {@link VerbsException} naming the rule and the request. A full send queue is not a programming error:
  * {@link #tryPostSend} returns false, {@link #postSend} throws a {@link VerbsException} with
- * {@link VerbsException.Reason#QUEUE_FULL} (cheap: no stack trace). Completions then free the slots.
+ * {@link VerbsException.Reason#QUEUE_FULL} (cheap: no stack trace). Polling completions frees the slots.
  *
  * <p>Who sends first: an MPA Responder (the accepting side) may post sends at once, but its FPDUs are held
  * until the Initiator's first FPDU has arrived (RFC 5044 §7.1.2 rule 4): posted Sends do not complete
- * until then ({@link Connection#sendsHeld()}). Either the client sends first, or both sides use
- * peer-to-peer mode ({@link org.iwarp4j.common.MpaOptions#peerToPeer()}), where the Initiator's RTR releases
- * the Responder at once.
+ * until then ({@link Connection#sendsHeld()}). Either the client sends first, or the client asks for
+ * peer-to-peer mode ({@link org.iwarp4j.common.MpaOptions#peerToPeer()}), whose RTR, the Initiator's first FPDU,
+ * releases the Responder at once.
  */
 public interface QueuePair extends AutoCloseable {
 
@@ -70,7 +70,8 @@ public interface QueuePair extends AutoCloseable {
     Optional<Connection> connection();
 
     /**
-     * Free send queue slots (a Read with n SGEs takes n).
+     * Free send queue slots (a Read with n SGEs takes n). A slot is taken from the post until the request's
+     * completion is polled, or until it completes when it produces none (an unsignaled success).
      *
      * @return how many slots are free now
      */

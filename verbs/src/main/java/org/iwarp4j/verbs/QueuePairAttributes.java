@@ -14,8 +14,10 @@ package org.iwarp4j.verbs;
  * @param ord            outbound Read/Atomic depth: as negotiated once connected, else as configured
  * @param signalAll      every send request completes visibly
  * @param rfc7306        RFC 7306 operations enabled
- * @param sendQueueUsed  send queue slots taken by requests not yet completed
- * @param receivesPosted receives posted and not yet completed (0 on a shared receive queue)
+ * @param sendQueueUsed  send queue slots taken: requests executing, and completed ones whose completion has not
+ *                       been polled yet (as in libibverbs)
+ * @param receivesPosted receive queue slots taken: receives posted and not yet completed, and completed ones not
+ *                       polled yet (0 on a shared receive queue)
  * @param sendsHeld      a Responder's FPDUs are held until the Initiator's first (RFC 5044 §7.1.2 rule 4)
  */
 public record QueuePairAttributes(int number, QueuePairState state, int maxSendWr, int maxRecvWr, int maxSge,

@@ -19,9 +19,10 @@ import java.util.concurrent.CompletableFuture;
  *
  * <p><b>Threading rule.</b> Callbacks (connection manager events, connection request handlers, completion
  * handlers, async event listeners, and the dependent stages of the futures this API returns, unless given an
- * executor) run on the RNIC's event loops. They must not block: every blocking call of this API
- * ({@code CompletableFuture.get/join} on its futures, {@link CompletionQueue#take}, {@link Rnic#listen}, ...)
- * throws {@link IllegalStateException} when made on an event loop, instead of deadlocking it.
+ * executor) run on the RNIC's event loops. They must not block: a blocking call of this API
+ * ({@code CompletableFuture.get/join} on its futures, {@link CompletionQueue#take}, {@link Rnic#listen},
+ * {@link Rnic#close}, ...) made on an event loop throws {@link IllegalStateException} instead of deadlocking it,
+ * whenever it would have to wait (a future already done, a poll with completions at hand, return at once).
  */
 public interface Rnic extends AutoCloseable {
 
@@ -118,6 +119,17 @@ public interface Rnic extends AutoCloseable {
     Listener listen(InetSocketAddress address, ListenOptions options, ConnectionRequestHandler handler);
 
     /**
+     * {@code rdma_listen} without a handler: connection requests wait for {@link Listener#take(java.time.Duration)}.
+     *
+     * @param address the local address (port 0: any free port)
+     * @param options MPA and connection settings of the accepted connections
+     * @return the listener
+     * @throws VerbsException        if the address cannot be bound
+     * @throws IllegalStateException on an event loop thread
+     */
+    Listener listen(InetSocketAddress address, ListenOptions options);
+
+    /**
      * {@code rdma_resolve_addr} + {@code rdma_resolve_route} + {@code rdma_connect}: connects {@code queuePair}
      * (in {@link QueuePairState#IDLE}; post its first receives before) to a listener. The future completes with
      * the connection once MPA reached Full Operation (after the RTR in peer-to-peer mode), or fails with
@@ -132,7 +144,11 @@ public interface Rnic extends AutoCloseable {
      */
     CompletableFuture<Connection> connect(InetSocketAddress address, QueuePair queuePair, ConnectOptions options);
 
-    /** Closes every listener and connection (abortively) and stops the event loops. */
+    /**
+     * Closes every listener and connection (abortively) and stops the event loops; waits for them.
+     *
+     * @throws IllegalStateException on one of this RNIC's event loops, which could not wait for its own end
+     */
     @Override
     void close();
 }

@@ -376,6 +376,17 @@ public sealed interface SendWorkRequest {
             return new AtomicFetchAdd(wrId, Optional.of(sge), remoteStag, remoteAddress, addData, addMask, flags);
         }
 
+        /**
+         * The same request as a masked FetchAdd (RFC 7306 §5.1.1): a set bit of {@code mask} ends a carry there, so
+         * the word adds as independent fields.
+         *
+         * @param mask the add mask
+         * @return a copy with the mask
+         */
+        public AtomicFetchAdd withAddMask(long mask) {
+            return new AtomicFetchAdd(wrId, result, remoteStag, remoteAddress, addData, mask, flags);
+        }
+
         @Override
         public List<Sge> sges() {
             return result.map(List::of).orElse(List.of());
@@ -436,6 +447,19 @@ public sealed interface SendWorkRequest {
         public AtomicCompareSwap withResult(Sge sge) {
             return new AtomicCompareSwap(wrId, Optional.of(sge), remoteStag, remoteAddress, compareData, compareMask,
                     swapData, swapMask, flags);
+        }
+
+        /**
+         * The same request as a masked CmpSwap (RFC 7306 §5.1.2): compare only the bits of {@code compare}, swap
+         * only the bits of {@code swap}.
+         *
+         * @param compare the compare mask
+         * @param swap    the swap mask
+         * @return a copy with the masks
+         */
+        public AtomicCompareSwap withMasks(long compare, long swap) {
+            return new AtomicCompareSwap(wrId, result, remoteStag, remoteAddress, compareData, compare, swapData, swap,
+                    flags);
         }
 
         @Override
@@ -542,7 +566,10 @@ public sealed interface SendWorkRequest {
      * {@code [region.address() + offset, + length)} with the remote rights {@code access}, for the peer of the
      * queue pair it is posted on, under the new STag {@code newStag} (the window's index, a new key), in
      * send-queue order. The region needs {@link Access#MW_BIND}, and {@link Access#LOCAL_WRITE} for remote write
-     * or atomic rights. Rebinding a bound window moves it (the old STag becomes invalid).
+     * or atomic rights. Rebinding a bound window moves it (the old STag becomes invalid). The STag and the
+     * binding change when the bind executes, not when it is posted: {@code window.stag()} names the current
+     * binding, this request's {@link #newStag()} and {@link #remoteBuffer()} the one it makes (so a chain of binds
+     * and invalidates names the keys from the requests, as libibverbs programs track {@code ibv_inc_rkey}).
      *
      * @param wrId    echoed in the completion
      * @param window  the window
@@ -588,6 +615,16 @@ public sealed interface SendWorkRequest {
                                           Access... access) {
             return new BindMemoryWindow(wrId, window, window.stag().withNextKey(), region, offset, length,
                     access.length == 0 ? Set.of() : EnumSet.of(access[0], access), SIGNALED);
+        }
+
+        /**
+         * What the peer needs to use the window once this bind has executed: the new STag, the window's first
+         * Tagged Offset and its length, ready to send right behind the bind.
+         *
+         * @return the advert of the binding
+         */
+        public RemoteBuffer remoteBuffer() {
+            return new RemoteBuffer(newStag, region.address() + offset, length);
         }
 
         @Override

@@ -4,9 +4,9 @@ import java.util.Objects;
 
 /**
  * A Terminate message (RFC 5040 §4.8) that explains a completion, an async event or a disconnect, and
- * which way it went. Layer, error type and error code are the numbers of RFC 5040 §4.8 and the tables of
- * RFC 5040 §7, RFC 5041 §7 and RFC 5044 §8 (e.g. {@code 0x1/0x2/0x02}: DDP untagged buffer error, no
- * receive posted).
+ * which way it went. Layer, error type and error code are the fields of RFC 5040 §4.8, their values those
+ * RFC 5040 §4.8 lists for RDMAP, RFC 5041 §7 for DDP and RFC 5044 §8 for MPA (e.g. {@code 0x1/0x2/0x02}: DDP
+ * untagged buffer error, no receive posted).
  *
  * @param direction   whether this side sent it or received it
  * @param layer       0x0 RDMAP, 0x1 DDP, 0x2 LLP (MPA)

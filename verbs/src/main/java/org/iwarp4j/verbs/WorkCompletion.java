@@ -3,7 +3,6 @@ package org.iwarp4j.verbs;
 import org.iwarp4j.verbs.internal.WorkCompletionAccess;
 
 import java.util.Optional;
-import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.function.IntFunction;
 

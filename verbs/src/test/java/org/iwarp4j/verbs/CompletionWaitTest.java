@@ -91,6 +91,19 @@ class CompletionWaitTest {
         }
     }
 
+    @Test
+    void aDisarmedHandlerDoesNotRun() throws Exception {
+        try (Peers p = peers()) {
+            java.util.concurrent.atomic.AtomicInteger runs = new java.util.concurrent.atomic.AtomicInteger();
+            p.client.sendCq.arm(NotifyMode.NEXT, q -> runs.incrementAndGet());
+            p.client.sendCq.disarm();
+            send(p, 1);
+            assertThat(p.client.sendCq.take(Duration.ofSeconds(20))).isPresent();
+            Thread.sleep(100);
+            assertThat(runs).hasValue(0);
+        }
+    }
+
     /**
      * Virtual threads (Java 21) park on the queue's lock and condition like platform threads. This runs wherever
      * the JVM has them; on Java 17 (the build's baseline) it cannot, and says so.

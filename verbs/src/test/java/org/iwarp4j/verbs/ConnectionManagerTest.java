@@ -348,4 +348,69 @@ class ConnectionManagerTest {
         assertThatThrownBy(() -> ConnectOptions.builder().connectTimeout(null).build())
                 .isInstanceOf(NullPointerException.class).hasMessageContaining("mandatory");
     }
+
+    @ParameterizedTest
+    @MethodSource("transports")
+    void anExplicitIrdIsAnsweredAsIsAndTheDefaultRaisesToTheInitiatorsOrd(Transport t) throws Exception {
+        // RFC 6581 §9.1: a Responder may raise its IRD to the Initiator's ORD; asked for an IRD, it answers that
+        try (Peers p = new Peers(t, s -> s.ird(2).ord(1), c -> c.ird(8).ord(8), ConnectOptions.defaults(),
+                AcceptOptions.defaults().withIrdOrd(2, 1), x -> { })) {
+            assertThat(p.serverConnection.parameters().ird()).isEqualTo(2);
+            assertThat(p.clientConnection.parameters().ord()).isEqualTo(2);
+        }
+        try (Peers p = new Peers(t, s -> s.ird(2).ord(1), c -> c.ird(8).ord(8), ConnectOptions.defaults(),
+                AcceptOptions.defaults(), x -> { })) {
+            assertThat(p.serverConnection.parameters().ird()).as("raised to the Initiator's ORD").isEqualTo(8);
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("transports")
+    void aListenerWithoutAHandlerHandsRequestsToTake(Transport t) throws Exception {
+        try (Rnic server = rnic(t, "s"); Rnic client = rnic(t, "c")) {
+            QueuePair sqp = qp(server);
+            Listener listener = server.listen(ANY_LOOPBACK, ListenOptions.defaults());
+            assertThat(listener.take(Duration.ofMillis(50))).isEmpty();
+            CompletableFuture<Connection> c = client.connect(listener.localAddress(), qp(client), ConnectOptions.defaults());
+            ConnectionRequest request = listener.take(Duration.ofSeconds(20)).orElseThrow();
+            Connection s = request.accept(sqp).get(20, TimeUnit.SECONDS);
+            assertThat(c.get(20, TimeUnit.SECONDS).remoteAddress()).isEqualTo(s.localAddress());
+            Listener withHandler = server.listen(ANY_LOOPBACK, ListenOptions.defaults(), r -> { });
+            assertThatThrownBy(() -> withHandler.take(Duration.ofMillis(1))).isInstanceOf(IllegalStateException.class);
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("transports")
+    void privateDataBeyondWhatThePeerTakesIsRefusedUpFront(Transport t) throws Exception {
+        assertThatThrownBy(() -> ConnectOptions.builder().peerProfile(org.iwarp4j.verbs.cm.PeerProfile.LINUX_SIW)
+                .privateData(new byte[253]).build()).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("PD_Length 257").hasMessageContaining("linux-siw");
+        assertThat(ConnectOptions.builder().peerProfile(org.iwarp4j.verbs.cm.PeerProfile.LINUX_SIW)
+                .privateData(new byte[252]).build().privateData()).hasSize(252);
+        // a Reply to a revision 1 Request may carry 512 octets (no enhanced block); to revision 2, 508
+        try (Rnic server = rnic(t, "s"); Rnic client = rnic(t, "c")) {
+            CompletableFuture<Throwable> tooLong = new CompletableFuture<>();
+            Listener listener = server.listen(ANY_LOOPBACK, ListenOptions.defaults(), r -> {
+                QueuePair sqp;
+                try {
+                    sqp = qp(server);
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+                r.accept(sqp, AcceptOptions.withPrivateData(new byte[509])).whenComplete((c, e) -> tooLong.complete(e));
+            });
+            client.connect(listener.localAddress(), qp(client), ConnectOptions.defaults());
+            assertThat(tooLong.get(20, TimeUnit.SECONDS)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("508");
+        }
+        try (Rnic server = rnic(t, "s"); Rnic client = rnic(t, "c")) {
+            QueuePair sqp = qp(server);
+            Listener listener = server.listen(ANY_LOOPBACK, ListenOptions.defaults(),
+                    r -> r.accept(sqp, AcceptOptions.withPrivateData(new byte[512])));
+            Connection c = client.connect(listener.localAddress(), qp(client), ConnectOptions.builder()
+                    .mpa(m -> m.revision(1)).build()).get(20, TimeUnit.SECONDS);
+            assertThat(c.parameters().peerPrivateData()).hasSize(512);
+        }
+    }
 }

@@ -64,4 +64,16 @@ class RemoteBufferTest {
         assertThatIllegalArgumentException().isThrownBy(() -> SendWorkRequest.AtomicFetchAdd.of(1, remote.slice(28, 4),
                 1)).withMessageContaining("does not fit");
     }
+
+    @Test
+    void withersChangeOneThing() {
+        RemoteBuffer word = new RemoteBuffer(new Stag(0x200), 0x2000, 8);
+        SendWorkRequest.AtomicFetchAdd add = SendWorkRequest.AtomicFetchAdd.of(1, word, 5).withAddMask(1L << 31);
+        assertThat(add.addMask()).isEqualTo(1L << 31);
+        assertThat(add.addData()).isEqualTo(5);
+        SendWorkRequest.AtomicCompareSwap cas = SendWorkRequest.AtomicCompareSwap.of(2, word, 7, 9).withMasks(0xFF, 0xF0);
+        assertThat(java.util.List.of(cas.compareMask(), cas.swapMask(), cas.compareData(), cas.swapData()))
+                .containsExactly(0xFFL, 0xF0L, 7L, 9L);
+        assertThat(SendWorkRequest.AtomicCompareSwap.of(3, word, 7, 9).compareMask()).as("plain: all ones").isEqualTo(-1L);
+    }
 }

@@ -5,7 +5,9 @@ import java.util.OptionalInt;
 /**
  * Parameters of {@code rdma_accept}.
  *
- * @param privateData ULP private data of the Reply (same limits as {@link ConnectOptions#privateData()})
+ * @param privateData ULP private data of the Reply: at most 512 octets here; when accepting, at most what the
+ *                    Request's revision leaves (508 with revision 2, RFC 6581 §7) and the listener's
+ *                    {@link PeerProfile#maxPdLength()} allows
  * @param ird         IRD to answer; empty: the queue pair's (raised to the Initiator's ORD where the queue pair
  *                    allows, RFC 6581 §9.1)
  * @param ord         ORD to answer; empty: the queue pair's (never above the Initiator's IRD)
@@ -14,7 +16,7 @@ public record AcceptOptions(byte[] privateData, OptionalInt ird, OptionalInt ord
 
     /** Checks the private data's length and the depths' range. */
     public AcceptOptions {
-        privateData = PrivateData.check(privateData, 2);
+        privateData = PrivateData.check(privateData, 1);
         PrivateData.checkDepth("ird", ird);
         PrivateData.checkDepth("ord", ord);
     }

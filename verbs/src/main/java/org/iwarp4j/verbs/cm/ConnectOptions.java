@@ -15,9 +15,9 @@ import java.util.function.UnaryOperator;
  * {@link #builder()}, whose setters name the defaults.
  *
  * @param mpa                   the MPA settings of the Request (revision, CRC, markers, peer-to-peer mode, ...)
- * @param privateData           ULP private data of the MPA Request: ≤ 512 octets including the 4-octet
- *                              RFC 6581 block (so ≤ 508 with revision 2); more than 252 works with us but Linux
- *                              siw drops it (a warning is logged)
+ * @param privateData           ULP private data of the MPA Request: PD_Length ≤ 512 octets including the 4-octet
+ *                              RFC 6581 block (so ≤ 508 with revision 2), and within the peer profile's
+ *                              {@link PeerProfile#maxPdLength()} (Linux siw: 256, so 252 with revision 2)
  * @param ird                   IRD to offer; empty: the queue pair's
  * @param ord                   ORD to ask for; empty: the queue pair's
  * @param connectTimeout        bound on the TCP connect
@@ -45,6 +45,7 @@ public record ConnectOptions(MpaOptions mpa, byte[] privateData, OptionalInt ird
         positive("disconnectTimeout", disconnectTimeout);
         Objects.requireNonNull(pcapFile, "pcapFile");
         Objects.requireNonNull(peerProfile, "peerProfile");
+        peerProfile.checkPrivateData(privateData, mpa.revision());
         Objects.requireNonNull(eventListener, "eventListener");
         Objects.requireNonNull(replyPrivateDataCheck, "replyPrivateDataCheck");
     }

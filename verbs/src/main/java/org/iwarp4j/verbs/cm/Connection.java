@@ -49,8 +49,9 @@ public interface Connection extends AutoCloseable {
     /**
      * {@code rdma_disconnect}, graceful: the message being transmitted is finished and written, then TCP is
      * closed; every outstanding work request completes, those not done with
-     * {@link org.iwarp4j.verbs.CompletionStatus#WORK_REQUEST_FLUSHED}. Bounded by the disconnect timeout, after
-     * which the close is abortive.
+     * {@link org.iwarp4j.verbs.CompletionStatus#WORK_REQUEST_FLUSHED} — including requests posted but not started
+     * yet: to have them sent, wait for their completions before disconnecting. Bounded by the disconnect timeout,
+     * after which the close is abortive.
      *
      * @return completes when the TCP connection is closed
      */

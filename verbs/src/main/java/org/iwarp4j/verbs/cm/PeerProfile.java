@@ -30,9 +30,14 @@ import java.util.Objects;
  *                                       without CRC. Either way the connection ends; this keeps the peer's reason.
  * @param terminateControlLayout         how to read a Terminate control word that is ambiguous: Linux siw on a
  *                                       little-endian host sends it bit-mirrored within its octets
+ * @param maxPdLength                    the largest PD_Length (private data, with the 4-octet RFC 6581 block in
+ *                                       revision 2) the peer takes: 512 by RFC 5044 §7.1.1; Linux siw drops a
+ *                                       connection above 256. Connect and accept refuse more at once, with an error
+ *                                       that says so, instead of a peer that silently drops the connection.
  */
 public record PeerProfile(String name, boolean acceptFpdusBehindReply, Duration firstFpduNudge,
-                          boolean acceptUnverifiedSetupTerminate, TerminateControlLayout terminateControlLayout) {
+                          boolean acceptUnverifiedSetupTerminate, TerminateControlLayout terminateControlLayout,
+                          int maxPdLength) {
 
     /** How the first word of a received Terminate is laid out. */
     public enum TerminateControlLayout {
@@ -44,11 +49,11 @@ public record PeerProfile(String name, boolean acceptFpdusBehindReply, Duration 
 
     /** The RFCs to the letter: no accommodation. */
     public static final PeerProfile RFC_STRICT = new PeerProfile("rfc-strict", false, Duration.ZERO, false,
-            TerminateControlLayout.RFC_5040);
+            TerminateControlLayout.RFC_5040, 512);
 
     /** Linux soft-iWARP (siw), as measured against the kernel module: every accommodation on. */
     public static final PeerProfile LINUX_SIW = new PeerProfile("linux-siw", true, Duration.ofMillis(500), true,
-            TerminateControlLayout.LINUX_SIW_MIRRORED);
+            TerminateControlLayout.LINUX_SIW_MIRRORED, 256);
 
     /** Checks the components. */
     public PeerProfile {
@@ -57,6 +62,9 @@ public record PeerProfile(String name, boolean acceptFpdusBehindReply, Duration 
         Objects.requireNonNull(terminateControlLayout, "terminateControlLayout");
         if (firstFpduNudge.isNegative()) {
             throw new IllegalArgumentException("firstFpduNudge must not be negative: " + firstFpduNudge);
+        }
+        if (maxPdLength < 0 || maxPdLength > 512) {
+            throw new IllegalArgumentException("maxPdLength must be 0..512 (RFC 5044 §7.1.1): " + maxPdLength);
         }
     }
 
@@ -67,7 +75,7 @@ public record PeerProfile(String name, boolean acceptFpdusBehindReply, Duration 
      * @return a copy
      */
     public PeerProfile withAcceptFpdusBehindReply(boolean accept) {
-        return new PeerProfile(name, accept, firstFpduNudge, acceptUnverifiedSetupTerminate, terminateControlLayout);
+        return new PeerProfile(name, accept, firstFpduNudge, acceptUnverifiedSetupTerminate, terminateControlLayout, maxPdLength);
     }
 
     /**
@@ -77,7 +85,7 @@ public record PeerProfile(String name, boolean acceptFpdusBehindReply, Duration 
      * @return a copy
      */
     public PeerProfile withAcceptUnverifiedSetupTerminate(boolean accept) {
-        return new PeerProfile(name, acceptFpdusBehindReply, firstFpduNudge, accept, terminateControlLayout);
+        return new PeerProfile(name, acceptFpdusBehindReply, firstFpduNudge, accept, terminateControlLayout, maxPdLength);
     }
 
     /**
@@ -87,7 +95,34 @@ public record PeerProfile(String name, boolean acceptFpdusBehindReply, Duration 
      * @return a copy
      */
     public PeerProfile withTerminateControlLayout(TerminateControlLayout layout) {
-        return new PeerProfile(name, acceptFpdusBehindReply, firstFpduNudge, acceptUnverifiedSetupTerminate, layout);
+        return new PeerProfile(name, acceptFpdusBehindReply, firstFpduNudge, acceptUnverifiedSetupTerminate, layout,
+                maxPdLength);
+    }
+
+    /**
+     * This profile with another PD_Length limit.
+     *
+     * @param limit the largest PD_Length the peer takes, at most 512
+     * @return a copy
+     */
+    public PeerProfile withMaxPdLength(int limit) {
+        return new PeerProfile(name, acceptFpdusBehindReply, firstFpduNudge, acceptUnverifiedSetupTerminate,
+                terminateControlLayout, limit);
+    }
+
+    /**
+     * Checks private data against this profile's limit.
+     *
+     * @param privateData the ULP private data
+     * @param revision    the MPA revision (2 adds the 4-octet enhanced block)
+     * @throws IllegalArgumentException if the PD_Length would exceed {@link #maxPdLength()}
+     */
+    public void checkPrivateData(byte[] privateData, int revision) {
+        int pdLength = privateData.length + (revision >= 2 ? PrivateData.ENHANCED_DATA_LENGTH : 0);
+        if (pdLength > maxPdLength) {
+            throw new IllegalArgumentException("private data of " + privateData.length + " octets makes PD_Length "
+                    + pdLength + ", above the " + maxPdLength + " the peer takes (PeerProfile " + name + ")");
+        }
     }
 
     /**
@@ -98,7 +133,7 @@ public record PeerProfile(String name, boolean acceptFpdusBehindReply, Duration 
      */
     public PeerProfile withName(String newName) {
         return new PeerProfile(newName, acceptFpdusBehindReply, firstFpduNudge, acceptUnverifiedSetupTerminate,
-                terminateControlLayout);
+                terminateControlLayout, maxPdLength);
     }
 
     /**
@@ -109,6 +144,6 @@ public record PeerProfile(String name, boolean acceptFpdusBehindReply, Duration 
      */
     public PeerProfile withFirstFpduNudge(Duration nudge) {
         return new PeerProfile(name, acceptFpdusBehindReply, nudge, acceptUnverifiedSetupTerminate,
-                terminateControlLayout);
+                terminateControlLayout, maxPdLength);
     }
 }

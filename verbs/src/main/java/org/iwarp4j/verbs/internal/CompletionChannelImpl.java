@@ -72,12 +72,4 @@ final class CompletionChannelImpl implements CompletionChannel {
         }
     }
 
-    boolean isClosed() {
-        lock.lock();
-        try {
-            return closed;
-        } finally {
-            lock.unlock();
-        }
-    }
 }

@@ -42,6 +42,13 @@ final class CompletionQueueImpl implements CompletionQueue {
     private final int capacity;
     private final int mask;
     private final WorkCompletion[] entries;
+    /**
+     * Per slot, the queue pair whose send or receive queue slots its completion holds until it is polled (as a
+     * verbs queue does: a completion queue as deep as its queues never overflows), and how many send slots
+     * (0: one receive slot). Kept beside the entries, so that a polled completion refers to no queue pair.
+     */
+    private final QueuePairImpl[] holders;
+    private final int[] heldSendSlots;
     private final AtomicLongArray published;
     private final AtomicLong tail = new AtomicLong();
     private final AtomicLong head = new AtomicLong();
@@ -66,6 +73,8 @@ final class CompletionQueueImpl implements CompletionQueue {
         int size = Rings.size(capacity);
         this.mask = size - 1;
         this.entries = WorkCompletion.array(size);
+        this.holders = new QueuePairImpl[size];
+        this.heldSendSlots = new int[size];
         this.published = new AtomicLongArray(size);
         for (int i = 0; i < size; i++) {
             published.set(i, i - (long) size + 1); // "not yet published for sequence i"
@@ -101,6 +110,32 @@ final class CompletionQueueImpl implements CompletionQueue {
 
     WorkCompletion entry(long sequence) {
         return WC.reset(entries[(int) (sequence & mask)]);
+    }
+
+    /** The claimed entry holds {@code slots} send queue slots of {@code qp} until it is polled. */
+    void holdSendSlots(long sequence, QueuePairImpl qp, int slots) {
+        int i = (int) (sequence & mask);
+        holders[i] = qp;
+        heldSendSlots[i] = slots;
+    }
+
+    /** The claimed entry holds one receive queue slot of {@code qp} until it is polled. */
+    void holdReceiveSlot(long sequence, QueuePairImpl qp) {
+        int i = (int) (sequence & mask);
+        holders[i] = qp;
+        heldSendSlots[i] = 0;
+    }
+
+    private void releaseHeld(int i) {
+        QueuePairImpl qp = holders[i];
+        if (qp != null) {
+            holders[i] = null;
+            if (heldSendSlots[i] > 0) {
+                qp.releaseSendSlots(heldSendSlots[i]);
+            } else {
+                qp.releaseReceiveSlot();
+            }
+        }
     }
 
     /** Makes the filled entry visible; {@code solicitedOrError} fires a SOLICITED-armed notification. */
@@ -166,6 +201,7 @@ final class CompletionQueueImpl implements CompletionQueue {
                 }
                 WC.copy(entries[index], into[n]);
                 WC.reset(entries[index]);
+                releaseHeld(index); // before the head moves on: the slot may be claimed again right after
                 h++;
                 n++;
             }
@@ -235,6 +271,11 @@ final class CompletionQueueImpl implements CompletionQueue {
     }
 
     @Override
+    public void disarm() {
+        armed.set(DISARMED);
+    }
+
+    @Override
     public Optional<CompletionChannel> channel() {
         return Optional.ofNullable(channel);
     }
@@ -247,10 +288,6 @@ final class CompletionQueueImpl implements CompletionQueue {
     @Override
     public int size() {
         return (int) (tail.get() - head.get());
-    }
-
-    EventLoop loop() {
-        return loop;
     }
 
     boolean isClosed() {

@@ -173,12 +173,13 @@ final class Completions {
 
     /**
      * A send completion: to the future of a {@link QueuePairImpl#postSendAsync} request, else to the send
-     * completion queue.
+     * completion queue, where the request's {@code slots} of the send queue stay taken until it is polled.
      */
     void send(long wrId, CompletionStatus status, CompletionOpcode opcode, long length, long atomicOriginal,
-              LoopSafeFuture<WorkCompletion> future) {
+              LoopSafeFuture<WorkCompletion> future, int slots) {
         boolean ok = status == CompletionStatus.SUCCESS;
         if (future != null) {
+            qp.releaseSendSlots(slots);
             WorkCompletion wc = new WorkCompletion();
             fillSend(wc, wrId, status, opcode, length, atomicOriginal);
             if (ok) {
@@ -191,9 +192,11 @@ final class Completions {
         CompletionQueueImpl cq = qp.sendCq();
         long seq = cq.claim();
         if (seq < 0) {
+            qp.releaseSendSlots(slots); // lost with the overflow
             return;
         }
         fillSend(cq.entry(seq), wrId, status, opcode, length, atomicOriginal);
+        cq.holdSendSlots(seq, qp, slots);
         cq.publish(seq, !ok);
     }
 
@@ -211,8 +214,15 @@ final class Completions {
                  long immediate) {
         CompletionQueueImpl cq = qp.receiveCq();
         long seq = cq.claim();
+        boolean slot = qp.shared() == null; // a shared receive queue's receives hold no slot of the queue pair
         if (seq < 0) {
+            if (slot) {
+                qp.releaseReceiveSlot(); // lost with the overflow
+            }
             return;
+        }
+        if (slot) {
+            cq.holdReceiveSlot(seq, qp);
         }
         WorkCompletion wc = cq.entry(seq);
         boolean ok = status == CompletionStatus.SUCCESS;

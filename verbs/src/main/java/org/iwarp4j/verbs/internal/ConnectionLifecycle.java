@@ -49,14 +49,10 @@ final class ConnectionLifecycle implements QueuePairEngine.Lifecycle, TransmitPu
         this.timers = new ConnectionTimer.Armed(actions, this::timerFired);
     }
 
-    ConnectionState state() {
-        return state;
-    }
+    ConnectionState state() { return state; }
 
-    /** Whether the peer sent anything since Full Operation (FINDINGS M17: its first FPDU is special). */
-    boolean peerSpoke() {
-        return peerSpoke;
-    }
+    /** Whether the peer sent anything since Full Operation (its first FPDU is special: the Responder hold, M17). */
+    boolean peerSpoke() { return peerSpoke; }
 
     // ------------------------------------------------------------------ MPA startup
 

@@ -3,6 +3,8 @@ package org.iwarp4j.verbs.internal;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import org.iwarp4j.common.RtrType;
+import org.iwarp4j.mpa.frame.EnhancedConnectionData;
+import org.iwarp4j.mpa.frame.MpaFrame;
 import org.iwarp4j.mpa.netty.MpaConnectRequest;
 import org.iwarp4j.verbs.QueuePair;
 import org.iwarp4j.verbs.cm.AcceptOptions;
@@ -99,6 +101,18 @@ final class ConnectionRequestImpl implements ConnectionRequest {
             result.completeExceptionally(new IllegalArgumentException("the queue pair belongs to another RNIC"));
             return result;
         }
+        byte[] data = options.privateData();
+        int max = MpaFrame.MAX_PRIVATE_DATA_LENGTH - (mpa.revision() >= 2 ? EnhancedConnectionData.LENGTH : 0);
+        try {
+            if (data.length > max) {
+                throw new IllegalArgumentException("private data of " + data.length + " octets exceeds the " + max
+                        + " a Reply to a revision " + mpa.revision() + " Request can carry (RFC 5044 §7.1.1, RFC 6581 §7)");
+            }
+            listener.options().peerProfile().checkPrivateData(data, mpa.revision());
+        } catch (IllegalArgumentException e) {
+            result.completeExceptionally(e);
+            return result;
+        }
         if (!decided.compareAndSet(false, true)) {
             result.completeExceptionally(new IllegalStateException("this request was already accepted or rejected"));
             return result;
@@ -111,11 +125,13 @@ final class ConnectionRequestImpl implements ConnectionRequest {
         }
         int ird = options.ird().orElse(qp.config().ird());
         int ord = options.ord().orElse(qp.config().ord());
+        // RFC 6581 §9.1: the Responder may raise its IRD to the Initiator's ORD; an explicit IRD is answered as is.
+        int irdLimit = options.ird().isPresent() ? ird : Math.max(ird, listener.rnic().config().maxIrdOrd());
         byte[] privateData = options.privateData();
         qp.bind(channel.eventLoop(), connection);
         channel.eventLoop().execute(() -> {
             connection.accepting(qp, result);
-            mpa.accept(privateData, ird, ord).addListener(f -> {
+            mpa.accept(privateData, ird, ord, irdLimit).addListener(f -> {
                 if (!f.isSuccess()) {
                     qp.stateError();
                     result.completeExceptionally(new ConnectionFailedException(ConnectionFailedException.Kind.CONNECT_ERROR,
@@ -152,6 +168,11 @@ final class ConnectionRequestImpl implements ConnectionRequest {
         if (!decided.get()) {
             reject(new byte[0]);
         }
+    }
+
+    /** Not yet accepted or rejected, and the connection still there. */
+    boolean isPending() {
+        return !decided.get();
     }
 
     void connectionClosed() {

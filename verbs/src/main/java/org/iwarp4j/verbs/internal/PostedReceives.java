@@ -42,7 +42,6 @@ final class PostedReceives {
         SgeReceiveBuffer buffer = ring[(int) (tail % ring.length)];
         if (!buffer.reset(request)) {
             // a region was deregistered after the request was validated
-            releaseSlot();
             completions.receive(request.wrId(), CompletionStatus.LOCAL_PROTECTION_ERROR, null, 0, 0, 0);
             return;
         }
@@ -57,7 +56,7 @@ final class PostedReceives {
             ring[(int) (head % ring.length)].release();
             head++;
         }
-        releaseSlot();
+        // the queue pair's receive slot stays taken until the completion is polled (Completions.receive)
         if (rdmapStatus == org.iwarp4j.rdmap.stream.OperationStatus.LOCAL_ERROR) {
             // RDMAP reports the receive an erroneous message consumed just before it fails the stream;
             // the completion waits for that (onFatalError) so that it can carry the Terminate.
@@ -80,12 +79,6 @@ final class PostedReceives {
             CompletionStatus status = pendingErrorOpcode != null && pendingErrorOpcode.carriesInvalidateStag()
                     ? CompletionStatus.LOCAL_PROTECTION_ERROR : CompletionStatus.LOCAL_QP_OPERATION_ERROR;
             completions.receive(pendingErrorWrId, status, pendingErrorOpcode, 0, 0, 0);
-        }
-    }
-
-    private void releaseSlot() {
-        if (shared == null) {
-            qp.releaseReceiveSlot();
         }
     }
 

@@ -26,7 +26,7 @@ final class PreparedSendImpl implements PreparedSend {
     @Override
     public void execute() {
         if (!tryExecute()) {
-            throw VerbsException.queueFull(request, "send queue of queue pair " + qp.number(), qp.config().maxSendWr());
+            throw qp.queueFull(request);
         }
     }
 

@@ -1,7 +1,6 @@
 package org.iwarp4j.verbs.internal;
 
 import io.netty.channel.EventLoop;
-import io.netty.util.internal.PlatformDependent;
 import org.iwarp4j.verbs.AsyncEvent;
 import org.iwarp4j.verbs.AsyncEventListener;
 import org.iwarp4j.verbs.CompletionStatus;
@@ -22,14 +21,12 @@ import org.slf4j.LoggerFactory;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The thread-safe face of a queue pair. Posting validates on the caller's thread, reserves capacity with
- * one CAS, puts the request on an MPSC queue and wakes the event loop only when the wake-up flag was
+ * The thread-safe face of a queue pair. Posting validates on the caller's thread, hands the request over
+ * ({@link WorkRequestInbox}: one CAS, an MPSC queue) and wakes the event loop only when the wake-up flag was
  * clear (one atomic flag): lock-free, and nothing allocated beyond the request itself. Everything else
  * happens on the loop in {@link QueuePairEngine}.
  *
@@ -51,17 +48,9 @@ final class QueuePairImpl implements QueuePair {
     private final SharedReceiveQueueImpl shared;
     private final SendPostBuilder builder;
 
-    /**
-     * Fixed-size hand-over queues (no allocation per offer, unlike a chunked queue): a request enters only
-     * with a slot reserved in {@link #sendUsed} / {@link #receiveUsed} and leaves before its slot is freed,
-     * so neither ever holds more than maxSendWr / maxRecvWr requests.
-     */
-    private final Queue<SendPost> sendInbox;
-    private final Queue<ReceiveWorkRequest> receiveInbox;
+    private final WorkRequestInbox inbox;
     private final AtomicBoolean wakeup = new AtomicBoolean();
     private final Runnable drainTask = this::drain;
-    private final AtomicInteger sendUsed = new AtomicInteger();
-    private final AtomicInteger receiveUsed = new AtomicInteger();
     private final AtomicBoolean claimed = new AtomicBoolean();
 
     private volatile EventLoop loop;
@@ -81,8 +70,7 @@ final class QueuePairImpl implements QueuePair {
         this.receiveCq = (CompletionQueueImpl) config.receiveCompletionQueue();
         this.shared = (SharedReceiveQueueImpl) config.sharedReceiveQueue().orElse(null);
         this.builder = new SendPostBuilder(this);
-        this.sendInbox = PlatformDependent.newFixedMpscQueue(Math.max(2, config.maxSendWr()));
-        this.receiveInbox = PlatformDependent.newFixedMpscQueue(Math.max(2, config.maxRecvWr()));
+        this.inbox = new WorkRequestInbox(config.maxSendWr(), config.maxRecvWr());
         sendCq.attach(this);
         receiveCq.attach(this);
     }
@@ -111,10 +99,6 @@ final class QueuePairImpl implements QueuePair {
 
     int receiveDepth() {
         return shared != null ? SHARED_RECEIVE_WINDOW : config.maxRecvWr();
-    }
-
-    EventLoop loop() {
-        return loop;
     }
 
     @Override
@@ -158,44 +142,34 @@ final class QueuePairImpl implements QueuePair {
 
     @Override
     public int sendQueueAvailable() {
-        return config.maxSendWr() - sendUsed.get();
+        return config.maxSendWr() - inbox.sendUsed();
     }
 
     @Override
     public QueuePairAttributes query() {
-        QueuePairEngine e = engine;
         ConnectionImpl c = connection;
         int ird = c != null ? c.parameters().ird() : config.ird();
         int ord = c != null ? c.parameters().ord() : config.ord();
         return new QueuePairAttributes(number, state, config.maxSendWr(), config.maxRecvWr(), config.maxSge(),
-                config.maxInlineData(), ird, ord, config.signalAll(), config.rfc7306(), sendUsed.get(),
-                shared != null ? 0 : receiveUsed.get(), c != null && c.sendsHeld());
+                config.maxInlineData(), ird, ord, config.signalAll(), config.rfc7306(), inbox.sendUsed(),
+                shared != null ? 0 : inbox.receiveUsed(), c != null && c.sendsHeld());
     }
 
     // ------------------------------------------------------------------ posting
 
     @Override
     public void postSend(SendWorkRequest request) {
-        Objects.requireNonNull(request, "request");
-        checkSendState(request);
-        if (!reserveAndOffer(builder.build(request, false))) {
-            throw VerbsException.queueFull(request, "send queue of queue pair " + number, config.maxSendWr());
+        if (!tryPostSend(request)) {
+            throw queueFull(request);
         }
-        wake();
     }
 
     @Override
     public boolean tryPostSend(SendWorkRequest request) {
         Objects.requireNonNull(request, "request");
         checkSendState(request);
-        if (sendUsed.get() + slots(request) > config.maxSendWr()) {
-            return false; // nothing built, nothing retained
-        }
-        if (!reserveAndOffer(builder.build(request, false))) {
-            return false;
-        }
-        wake();
-        return true;
+        // a full queue is found before anything is built or retained
+        return inbox.sendRoomFor(slots(request)) && tryEnqueue(builder.build(request, false));
     }
 
     @Override
@@ -205,10 +179,9 @@ final class QueuePairImpl implements QueuePair {
         SendPost post = builder.build(request, false);
         LoopSafeFuture<WorkCompletion> future = new LoopSafeFuture<>();
         post.future = future;
-        if (!reserveAndOffer(post)) {
-            throw VerbsException.queueFull(request, "send queue of queue pair " + number, config.maxSendWr());
+        if (!tryEnqueue(post)) {
+            throw queueFull(request);
         }
-        wake();
         return future;
     }
 
@@ -219,13 +192,17 @@ final class QueuePairImpl implements QueuePair {
             for (SendWorkRequest request : requests) {
                 Objects.requireNonNull(request, "request");
                 checkSendState(request);
-                if (!reserveAndOffer(builder.build(request, false))) {
-                    throw VerbsException.queueFull(request, "send queue of queue pair " + number, config.maxSendWr());
+                if (!inbox.offerSend(builder.build(request, false))) {
+                    throw queueFull(request);
                 }
             }
         } finally {
             wake(); // one drain for the whole chain: its requests reach RDMAP in one pump
         }
+    }
+
+    VerbsException queueFull(SendWorkRequest request) {
+        return VerbsException.queueFull(request, "send queue of queue pair " + number, config.maxSendWr());
     }
 
     /** Send queue slots {@code request} takes: one per Read SGE (one Read Request each), else one. */
@@ -254,33 +231,12 @@ final class QueuePairImpl implements QueuePair {
         }
     }
 
-    /** Hands a built post over (a prepared send's execution); false (its data released) when the queue is full. */
+    /** Hands a built post over and wakes the loop; false (its data released) when the send queue is full. */
     boolean tryEnqueue(SendPost post) {
-        if (!reserveAndOffer(post)) {
+        if (!inbox.offerSend(post)) {
             return false;
         }
         wake();
-        return true;
-    }
-
-    /** Reserves the post's slots and hands it over; false (its data released) when the queue is full. */
-    private boolean reserveAndOffer(SendPost post) {
-        int slots = post.slots();
-        while (true) {
-            int used = sendUsed.get();
-            if (used + slots > config.maxSendWr()) {
-                post.releaseData();
-                return false;
-            }
-            if (sendUsed.compareAndSet(used, used + slots)) {
-                break;
-            }
-        }
-        if (!sendInbox.offer(post)) {
-            releaseSendSlots(slots);
-            post.releaseData();
-            throw new IllegalStateException("send hand-over queue full with " + sendUsed.get() + " slots in use");
-        }
         return true;
     }
 
@@ -303,37 +259,27 @@ final class QueuePairImpl implements QueuePair {
                     + (closed ? "closed" : state));
         }
         SendPostBuilder.checkReceive(pd, request, config.maxSge());
-        while (true) {
-            int used = receiveUsed.get();
-            if (used >= config.maxRecvWr()) {
-                return false;
-            }
-            if (receiveUsed.compareAndSet(used, used + 1)) {
-                break;
-            }
-        }
-        if (!receiveInbox.offer(request)) {
-            releaseReceiveSlot();
-            throw new IllegalStateException("receive hand-over queue full with " + receiveUsed.get() + " in use");
+        if (!inbox.offerReceive(request)) {
+            return false;
         }
         wake();
         return true;
     }
 
     void releaseSendSlots(int n) {
-        sendUsed.addAndGet(-n);
+        inbox.releaseSendSlots(n);
     }
 
     void releaseReceiveSlot() {
-        receiveUsed.decrementAndGet();
+        inbox.releaseReceiveSlot();
     }
 
     SendPost pollSend() {
-        return sendInbox.poll();
+        return inbox.pollSend();
     }
 
     ReceiveWorkRequest pollReceive() {
-        return receiveInbox.poll();
+        return inbox.pollReceive();
     }
 
     /** Wakes the loop if the flag was clear; before binding, the flag stays set and binding drains. */
@@ -392,9 +338,8 @@ final class QueuePairImpl implements QueuePair {
         }
         Completions c = new Completions(this, null, () -> false);
         ReceiveWorkRequest r;
-        while ((r = receiveInbox.poll()) != null) {
-            releaseReceiveSlot();
-            c.receive(r.wrId(), CompletionStatus.WORK_REQUEST_FLUSHED, null, 0, 0, 0);
+        while ((r = inbox.pollReceive()) != null) {
+            c.receive(r.wrId(), CompletionStatus.WORK_REQUEST_FLUSHED, null, 0, 0, 0); // its slot: when polled
         }
     }
 
@@ -439,10 +384,6 @@ final class QueuePairImpl implements QueuePair {
         receiveCq.detach(this);
         rnic.queuePairClosed(this);
         pd.queuePairClosed();
-    }
-
-    boolean isClosed() {
-        return closed;
     }
 
     @Override

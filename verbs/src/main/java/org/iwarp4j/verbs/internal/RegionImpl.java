@@ -144,10 +144,6 @@ final class RegionImpl implements MemoryRegion, StagOwner {
         pd.regionClosed();
     }
 
-    boolean isClosed() {
-        return closed;
-    }
-
     // ------------------------------------------------------------------ TaggedBuffer
 
     /** DDP's view, printed as the region it belongs to. */

@@ -1,28 +1,13 @@
 package org.iwarp4j.verbs.internal;
 
-import io.netty.bootstrap.Bootstrap;
-import io.netty.bootstrap.ServerBootstrap;
-import io.netty.channel.Channel;
-import io.netty.channel.ChannelFuture;
-import io.netty.channel.ChannelInitializer;
-import io.netty.channel.ChannelOption;
-import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.ServerChannel;
 import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollIoHandler;
-import io.netty.channel.epoll.EpollServerSocketChannel;
-import io.netty.channel.epoll.EpollSocketChannel;
 import io.netty.channel.nio.NioIoHandler;
-import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
-import io.netty.channel.socket.nio.NioSocketChannel;
-import io.netty.handler.pcap.PcapWriteHandler;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import org.iwarp4j.ddp.memory.TaggedBuffer;
-import org.iwarp4j.mpa.MpaConfig;
 import org.iwarp4j.rdmap.atomic.AtomicExecutor;
 import org.iwarp4j.rdmap.atomic.LockingAtomicExecutor;
 import org.iwarp4j.rdmap.stream.RdmapMemory;
@@ -38,20 +23,13 @@ import org.iwarp4j.verbs.RnicAttributes;
 import org.iwarp4j.verbs.RnicConfig;
 import org.iwarp4j.verbs.Transport;
 import org.iwarp4j.verbs.VerbsException;
-import org.iwarp4j.verbs.cm.CmEvent;
 import org.iwarp4j.verbs.cm.ConnectOptions;
 import org.iwarp4j.verbs.cm.Connection;
-import org.iwarp4j.verbs.cm.ConnectionFailedException;
 import org.iwarp4j.verbs.cm.ConnectionRequestHandler;
 import org.iwarp4j.verbs.cm.ListenOptions;
 import org.iwarp4j.verbs.cm.Listener;
 
-import java.io.BufferedOutputStream;
-import java.io.IOException;
-import java.io.OutputStream;
 import java.net.InetSocketAddress;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -76,6 +54,7 @@ public final class RnicImpl implements Rnic {
     private final ByteBufAllocator allocator;
     private final Transport transport;
     private final EventLoopGroup group;
+    private final ConnectionManager connections;
     private final StagTable stagTable;
     private final AtomicExecutor atomics;
     private final RdmapMemory memory;
@@ -83,7 +62,6 @@ public final class RnicImpl implements Rnic {
     private final AtomicInteger nextQp = new AtomicInteger(1);
     private final AtomicInteger queuePairs = new AtomicInteger();
     private final AtomicLong syntheticBase = new AtomicLong(SYNTHETIC_BASE);
-    private final Set<ListenerImpl> listeners = ConcurrentHashMap.newKeySet();
     private final Map<Integer, QueuePairImpl> openQueuePairs = new ConcurrentHashMap<>();
     private final Set<CompletionQueueImpl> completionQueues = ConcurrentHashMap.newKeySet();
     private final Set<CompletionChannelImpl> channels = ConcurrentHashMap.newKeySet();
@@ -107,6 +85,7 @@ public final class RnicImpl implements Rnic {
         EventLoopThreads threads = new EventLoopThreads("iwarp-" + config.name());
         this.group = new MultiThreadIoEventLoopGroup(config.eventLoopThreads(), threads,
                 t == Transport.EPOLL ? EpollIoHandler.newFactory() : NioIoHandler.newFactory());
+        this.connections = new ConnectionManager(this, group, t);
         this.stagTable = new StagTable(config.maxStags());
         this.atomics = new LockingAtomicExecutor(256, config.atomicByteOrder());
         this.memory = new RdmapMemory() {
@@ -267,7 +246,7 @@ public final class RnicImpl implements Rnic {
         return p.register(buffer, access);
     }
 
-    private void checkOpen() {
+    void checkOpen() {
         if (closed) {
             throw new IllegalStateException("RNIC " + config.name() + " is closed");
         }
@@ -275,120 +254,23 @@ public final class RnicImpl implements Rnic {
 
     // ------------------------------------------------------------------ connection manager
 
-    private Class<? extends SocketChannel> socketChannel() {
-        return transport == Transport.EPOLL ? EpollSocketChannel.class : NioSocketChannel.class;
-    }
-
-    private Class<? extends ServerChannel> serverChannel() {
-        return transport == Transport.EPOLL ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
+    @Override
+    public Listener listen(InetSocketAddress address, ListenOptions options) {
+        return connections.listen(address, options);
     }
 
     @Override
     public Listener listen(InetSocketAddress address, ListenOptions options, ConnectionRequestHandler handler) {
-        EventLoopThreads.checkMayBlock("Rnic.listen");
-        checkOpen();
-        Objects.requireNonNull(address, "address");
-        Objects.requireNonNull(options, "options");
-        Objects.requireNonNull(handler, "handler");
-        ListenerImpl listener = new ListenerImpl(this, options, handler);
-        OutputStream pcap = null;
-        if (options.pcapFile().isPresent()) {
-            try {
-                pcap = new BufferedOutputStream(Files.newOutputStream(options.pcapFile().get()));
-                PcapWriteHandler.writeGlobalHeader(pcap);
-            } catch (IOException e) {
-                throw new VerbsException(VerbsException.Reason.INVALID_REQUEST, null, "cannot write pcap file "
-                        + options.pcapFile().get() + ": " + e);
-            }
-        }
-        MpaConfig mpa = MpaConfigs.responder(options, config.maxIrdOrd());
-        SharedPcapFile sharedPcap = pcap == null ? null : new SharedPcapFile(pcap);
-        ServerBootstrap b = new ServerBootstrap()
-                .group(group, group)
-                .channel(serverChannel())
-                .option(ChannelOption.SO_BACKLOG, options.backlog())
-                .option(ChannelOption.SO_REUSEADDR, true)
-                .childOption(ChannelOption.TCP_NODELAY, true)
-                .childHandler(new ChannelInitializer<Channel>() {
-                    @Override
-                    protected void initChannel(Channel ch) {
-                        ConnectionPipelines.responder(ch, mpa, sharedPcap, listener);
-                    }
-                });
-        ChannelFuture bound = b.bind(address).awaitUninterruptibly();
-        if (!bound.isSuccess()) {
-            if (sharedPcap != null) {
-                sharedPcap.release();
-            }
-            throw new VerbsException(VerbsException.Reason.INVALID_REQUEST, null, "cannot listen on " + address + ": "
-                    + bound.cause());
-        }
-        listener.bound(bound.channel(), sharedPcap);
-        listeners.add(listener);
-        return listener;
+        return connections.listen(address, options, handler);
     }
 
     void listenerClosed(ListenerImpl listener) {
-        listeners.remove(listener);
+        connections.listenerClosed(listener);
     }
 
     @Override
     public CompletableFuture<Connection> connect(InetSocketAddress address, QueuePair queuePair, ConnectOptions options) {
-        Objects.requireNonNull(address, "address");
-        Objects.requireNonNull(options, "options");
-        LoopSafeFuture<Connection> result = new LoopSafeFuture<>();
-        if (closed) {
-            result.completeExceptionally(new IllegalStateException("RNIC is closed"));
-            return result;
-        }
-        if (!(queuePair instanceof QueuePairImpl qp) || qp.rnic() != this) {
-            result.completeExceptionally(new IllegalArgumentException("the queue pair belongs to another RNIC"));
-            return result;
-        }
-        if (!qp.claim()) {
-            result.completeExceptionally(new IllegalStateException("queue pair " + qp.number() + " is " + qp.state()
-                    + " or already connecting; connect needs a fresh IDLE queue pair"));
-            return result;
-        }
-        int ird = options.ird().orElse(qp.config().ird());
-        int ord = options.ord().orElse(qp.config().ord());
-        MpaConfig mpa;
-        try {
-            mpa = MpaConfigs.initiator(options, ird, ord, config.maxIrdOrd());
-        } catch (IllegalArgumentException e) {
-            qp.stateError();
-            result.completeExceptionally(e);
-            return result;
-        }
-        EventLoop loop = group.next();
-        InetSocketAddress target = address.isUnresolved()
-                ? new InetSocketAddress(address.getHostString(), address.getPort()) : address;
-        QueuePairHandler handler = new QueuePairHandler(qp, result, options);
-        qp.bind(loop, handler);
-        Path pcapFile = options.pcapFile().orElse(null);
-        Bootstrap b = new Bootstrap()
-                .group(loop)
-                .channel(socketChannel())
-                .option(ChannelOption.TCP_NODELAY, true)
-                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE,
-                        options.connectTimeout().toMillis()))
-                .handler(new ChannelInitializer<Channel>() {
-                    @Override
-                    protected void initChannel(Channel ch) throws IOException {
-                        ConnectionPipelines.initiator(ch, mpa, pcapFile, handler);
-                    }
-                });
-        loop.execute(() -> b.connect(target).addListener((ChannelFuture f) -> {
-            if (!f.isSuccess()) {
-                qp.stateError();
-                qp.flushUnstarted(); // receives posted while IDLE complete, flushed
-                ConnectionFailedException e = new ConnectionFailedException(ConnectionFailedException.Kind.UNREACHABLE,
-                        "TCP connect to " + target + " failed: " + f.cause(), f.cause());
-                CmEvents.fire(options.eventListener(), new CmEvent.Unreachable(e));
-                result.completeExceptionally(e);
-            }
-        }));
-        return result;
+        return connections.connect(address, queuePair, options);
     }
 
     @Override
@@ -396,10 +278,9 @@ public final class RnicImpl implements Rnic {
         if (closed) {
             return;
         }
+        EventLoopThreads.checkMayBlock("Rnic.close");
         closed = true;
-        for (ListenerImpl l : List.copyOf(listeners)) {
-            l.close();
-        }
+        connections.closeListeners();
         for (QueuePairImpl qp : List.copyOf(openQueuePairs.values())) {
             qp.close();
         }

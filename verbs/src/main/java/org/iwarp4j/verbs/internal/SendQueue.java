@@ -5,7 +5,6 @@ import io.netty.buffer.Unpooled;
 import org.iwarp4j.rdmap.stream.RdmapOperation;
 import org.iwarp4j.rdmap.stream.RdmapStream;
 import org.iwarp4j.rdmap.stream.RdmapStreamState;
-import org.iwarp4j.verbs.CompletionOpcode;
 import org.iwarp4j.verbs.CompletionStatus;
 import org.iwarp4j.verbs.SendWorkRequest;
 import org.slf4j.Logger;
@@ -41,8 +40,9 @@ final class SendQueue {
     private long tail;
     private long rdmapNext;
 
-    /** Status of the request being retired, across its parts. */
+    /** Status of the request being retired, across its parts, and the slots its parts took. */
     private CompletionStatus requestStatus;
+    private int requestSlots;
     private SendPost fenced;
 
     SendQueue(QueuePairImpl qp, Completions completions, RdmapStream stream, int depth, ByteOrder atomicOrder) {
@@ -162,19 +162,23 @@ final class SendQueue {
             if (requestStatus == null || requestStatus == CompletionStatus.SUCCESS) {
                 requestStatus = s;
             }
-            // The slot is free before the completion is visible: an application that polled the completion
-            // may post again at once without finding the queue full (as with a verbs send queue).
             posts[i] = null;
             head++;
-            qp.releaseSendSlots(1);
+            requestSlots++;
             if (last) {
                 CompletionStatus finalStatus = requestStatus;
+                int slots = requestSlots;
                 requestStatus = null;
+                requestSlots = 0;
                 if (finalStatus == CompletionStatus.SUCCESS && p.resultRegion != null) {
                     writeAtomicResult(p, original);
                 }
                 if (p.signaled || finalStatus != CompletionStatus.SUCCESS || p.future != null) {
-                    completions.send(p.wrId, finalStatus, p.opcode, p.byteLength, original, p.future);
+                    // As with a verbs send queue, the request's slots stay taken until its completion is polled,
+                    // so a completion queue as deep as its queues' depths never overflows.
+                    completions.send(p.wrId, finalStatus, p.opcode, p.byteLength, original, p.future, slots);
+                } else {
+                    qp.releaseSendSlots(slots); // no completion to poll: free now
                 }
             }
         }
