@@ -9,7 +9,6 @@ import org.iwarp4j.verbs.QueuePairConfig;
 import org.iwarp4j.verbs.RemoteBuffer;
 import org.iwarp4j.verbs.Rnic;
 import org.iwarp4j.verbs.RnicConfig;
-import org.iwarp4j.verbs.SendFlag;
 import org.iwarp4j.verbs.SendWorkRequest.AtomicCompareSwap;
 import org.iwarp4j.verbs.SendWorkRequest.AtomicFetchAdd;
 import org.iwarp4j.verbs.WorkCompletion;
@@ -25,8 +24,6 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -122,9 +119,8 @@ public final class Atomics {
             // tag::masked[]
             // Two 32-bit counters in one word: bit 31 of the add mask stops the carry there (RFC 7306 §5.1.1).
             memory.putLong(LANES, 0x0000_0001_FFFF_FFFFL);
-            qp.postSendAsync(new AtomicFetchAdd(30, Optional.empty(), remote.stag(), remote.taggedOffset() + LANES,
-                    0x0000_0001_0000_0001L, 0x0000_0000_8000_0000L, Set.of(SendFlag.SIGNALED)))
-                    .get(10, TimeUnit.SECONDS);
+            qp.postSendAsync(AtomicFetchAdd.of(30, remote.slice(LANES, 8), 0x0000_0001_0000_0001L)
+                    .withAddMask(0x0000_0000_8000_0000L)).get(10, TimeUnit.SECONDS);
             long lanes = memory.getLong(LANES); // 0x0000_0002_0000_0000: the low lane wrapped to 0, the high one got 1
             // end::masked[]
 

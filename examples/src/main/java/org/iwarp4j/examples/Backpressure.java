@@ -73,14 +73,13 @@ public final class Backpressure {
             int posted = 0, completed = 0, full = 0;
             long octets = 0;
             while (completed < WRITES) {
-                // Reap first: a slot frees when its Write completes, polled or not, so whatever is not
-                // reaped piles up in the completion queue.
+                // Reap first: a Write keeps its slot until its completion is polled.
                 int n = cq.poll(completions);
                 if (posted < WRITES) {
                     if (qp.tryPostSend(RdmaWrite.of(posted, source.sge(), remote))) {
                         posted++;
                     } else if (n == 0) {
-                        // Full: four Writes TCP has not taken yet. Wait for one to complete.
+                        // Full: four Writes not yet completed and polled. Wait for a completion.
                         full++;
                         n = cq.poll(completions, TIMEOUT);
                     }

@@ -96,7 +96,8 @@ public final class ErrorsAndTerminates {
                     serverQp, AcceptOptions.withPrivateData(exposed.remoteBuffer().encode())).thenAccept(accepted::complete));
 
             ProtectionDomain pd = rnic.allocateProtectionDomain();
-            CompletionQueue cq = rnic.createCompletionQueue(scenario == Scenario.COMPLETION_QUEUE_OVERFLOW ? 4 : 64);
+            // The overflow scenario sizes its completion queue below its queue pair's depths: the mistake it shows.
+            CompletionQueue cq = rnic.createCompletionQueue(scenario == Scenario.COMPLETION_QUEUE_OVERFLOW ? 2 : 64);
             QueuePair qp = pd.createQueuePair(QueuePairConfig.builder(cq, cq).maxSendWr(4).maxRecvWr(4).build());
             // tag::async-events[]
             // Called on the queue pair's event loop: hand the event over, never block.
@@ -153,12 +154,10 @@ public final class ErrorsAndTerminates {
                 }
                 case COMPLETION_QUEUE_OVERFLOW -> {
                     // tag::overflow[]
-                    // At most four Writes in flight, and a queue of four that nobody polls: a slot frees when a
-                    // Write completes, so the fifth completion finds the queue full. It is lost, the queue pair fails.
-                    for (int posted = 0; posted < 8; ) {
-                        if (qp.tryPostSend(RdmaWrite.of(posted, local.sge(0, 64), remote))) {
-                            posted++;
-                        }
+                    // Four Writes fill the 4-deep send queue, but the completion queue holds only two, and nobody
+                    // polls it: the third completion finds it full. It is lost, and the queue pair fails.
+                    for (int i = 0; i < 4; i++) {
+                        qp.postSend(RdmaWrite.of(i, local.sge(0, 64), remote));
                     }
                     // end::overflow[]
                 }

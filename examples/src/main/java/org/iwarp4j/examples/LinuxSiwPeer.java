@@ -71,7 +71,7 @@ public final class LinuxSiwPeer {
             QueuePair qp = pd.createQueuePair(QueuePairConfig.builder(cq, cq).rfc7306(false).build());
             ConnectOptions options = ConnectOptions.builder()
                     .peerProfile(PeerProfile.LINUX_SIW) // tolerate what siw is known to do
-                    .privateData(new byte[0])           // at most 252 octets: siw drops a PD_Length above 256
+                    .privateData(new byte[0])           // at most 252 octets: the profile refuses more
                     .build();                           // the MPA defaults suit siw: revision 2, CRC, no markers
             // end::connect[]
             Connection connection = rnic.connect(listener.localAddress(), qp, options).get(10, TimeUnit.SECONDS);

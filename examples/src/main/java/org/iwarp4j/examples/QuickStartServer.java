@@ -19,8 +19,6 @@ import org.iwarp4j.verbs.cm.Listener;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
@@ -78,11 +76,11 @@ public final class QuickStartServer {
             // iWARP has no "receiver not ready" retry: a Send that finds no receive ends the connection.
             qp.postReceive(ReceiveWorkRequest.of(1, inbox));
 
-            // The handler runs on an event loop, where nothing may block: it only queues the request.
-            BlockingQueue<ConnectionRequest> requests = new LinkedBlockingQueue<>();
-            try (Listener listener = rnic.listen(address, ListenOptions.defaults(), requests::add)) {
+            // Without a handler, the listener keeps each connection request until a thread takes it.
+            try (Listener listener = rnic.listen(address, ListenOptions.defaults())) {
                 listening.accept(listener.localAddress());
-                ConnectionRequest request = requests.take();
+                ConnectionRequest request = listener.take(Duration.ofSeconds(60))
+                        .orElseThrow(() -> new TimeoutException("no client came"));
                 // Accept, telling the client where the shared memory is: 16 octets of private data.
                 byte[] advert = shared.remoteBuffer().encode();
                 Connection connection = request.accept(qp, AcceptOptions.withPrivateData(advert))
