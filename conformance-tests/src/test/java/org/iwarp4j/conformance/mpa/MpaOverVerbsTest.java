@@ -71,8 +71,8 @@ class MpaOverVerbsTest {
      * {@link PeerProfile#RFC_STRICT} with the one accommodation of a Linux siw Responder that sends FPDUs together
      * with its Reply (interop FINDINGS R8): the Initiator keeps and reads them.
      */
-    private static final PeerProfile FPDUS_WITH_THE_REPLY = new PeerProfile("fpdus-with-the-reply", true, Duration.ZERO,
-            false, PeerProfile.TerminateControlLayout.RFC_5040);
+    private static final PeerProfile FPDUS_WITH_THE_REPLY = PeerProfile.RFC_STRICT.withAcceptFpdusBehindReply(true)
+            .withName("fpdus-with-the-reply");
 
     // ------------------------------------------------------------------ startup decisions of the Initiator
 

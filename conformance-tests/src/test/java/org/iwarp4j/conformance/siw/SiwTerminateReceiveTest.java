@@ -29,7 +29,6 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Stream;
@@ -50,7 +49,7 @@ class SiwTerminateReceiveTest {
     /** {@link PeerProfile#RFC_STRICT} but for the Terminate control layout it prefers (the one accommodation tested). */
     static PeerProfile preferring(TerminateControlLayout layout) {
         return layout == TerminateControlLayout.RFC_5040 ? PeerProfile.RFC_STRICT
-                : new PeerProfile("rfc-strict-" + layout, false, Duration.ZERO, false, layout);
+                : PeerProfile.RFC_STRICT.withTerminateControlLayout(layout).withName("rfc-strict-" + layout);
     }
 
     static Stream<Arguments> running() {
