@@ -109,7 +109,11 @@ class GuideTest {
     }
 
     static List<Block> javaBlocks() throws IOException {
-        List<String> lines = Files.readAllLines(GUIDE, StandardCharsets.UTF_8);
+        return javaBlocks(GUIDE);
+    }
+
+    static List<Block> javaBlocks(Path file) throws IOException {
+        List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
         List<Block> blocks = new ArrayList<>();
         for (int i = 0; i < lines.size(); i++) {
             if (!JAVA_FENCE.matcher(lines.get(i)).matches()) {
@@ -121,7 +125,7 @@ class GuideTest {
                 body.add(lines.get(i));
             }
             if (i == lines.size()) {
-                fail("the java block at guide.md:" + start + " never ends");
+                fail("the java block at " + file + ":" + start + " never ends");
             }
             blocks.add(new Block(start, deindent(body)));
         }
@@ -170,6 +174,29 @@ class GuideTest {
             }
         }
         assertThat(problems).as(String.join("\n", problems)).isEmpty();
+    }
+
+    @Test
+    void theReadmesJavaIsAnExcerptOfAnExampleToo() throws IOException {
+        Map<String, Excerpt> byText = new HashMap<>();
+        for (Excerpt e : excerpts().values()) {
+            byText.putIfAbsent(e.text(), e);
+        }
+        Path readme = Path.of("../README.md");
+        List<String> lines = Files.readAllLines(readme, StandardCharsets.UTF_8);
+        int from = lines.indexOf("## Use it as a library") + 1;
+        int to = from;
+        while (to < lines.size() && !lines.get(to).startsWith("## ")) {
+            to++;
+        }
+        int first = from;
+        int last = to;
+        List<Block> blocks = javaBlocks(readme).stream().filter(b -> b.line() > first && b.line() < last).toList();
+        assertThat(blocks).as("the README's library section shows the library in Java").isNotEmpty();
+        for (Block b : blocks) {
+            assertThat(byText).as("README.md:" + b.line() + " is no excerpt of the examples:\n" + b.text())
+                    .containsKey(b.text());
+        }
     }
 
     @Test
