@@ -1,6 +1,7 @@
 package org.iwarp4j.verbs.internal;
 
 import io.netty.buffer.ByteBuf;
+import org.iwarp4j.ddp.memory.ByteBufTaggedBuffer;
 import org.iwarp4j.ddp.memory.TaggedBuffer;
 import org.iwarp4j.ddp.memory.TaggedBufferAccess;
 import org.iwarp4j.verbs.Access;
@@ -49,7 +50,7 @@ final class WindowImpl implements MemoryWindow, StagOwner {
 
     @Override
     public int stagValue() {
-        return view.stag;
+        return view.stag();
     }
 
     @Override
@@ -75,7 +76,7 @@ final class WindowImpl implements MemoryWindow, StagOwner {
         if (closed) {
             return "the window is deallocated";
         }
-        if (newStag.index() != index || newStag.value() == view.stag) {
+        if (newStag.index() != index || newStag.value() == view.stag()) {
             return "the new STag " + newStag + " must keep the window's index " + index + " and change its key";
         }
         if (!target.allows(Access.MW_BIND)) {
@@ -103,7 +104,7 @@ final class WindowImpl implements MemoryWindow, StagOwner {
 
     /** Local invalidate on {@code qp} (its loop): only the queue pair the window is bound on may. */
     synchronized boolean invalidateLocally(QueuePairImpl qp, int stag) {
-        if (queuePair != qp || view.stag != stag || !view.valid) {
+        if (queuePair != qp || view.stag() != stag || !view.isValid()) {
             return false;
         }
         unbindLocked();
@@ -112,7 +113,7 @@ final class WindowImpl implements MemoryWindow, StagOwner {
 
     @Override
     public synchronized boolean invalidateRemotely() {
-        if (!view.valid) {
+        if (!view.isValid()) {
             return false;
         }
         unbindLocked();
@@ -134,12 +135,12 @@ final class WindowImpl implements MemoryWindow, StagOwner {
 
     @Override
     public Stag stag() {
-        return new Stag(view.stag);
+        return new Stag(view.stag());
     }
 
     @Override
     public boolean isBound() {
-        return view.valid;
+        return view.isValid();
     }
 
     @Override
@@ -149,13 +150,13 @@ final class WindowImpl implements MemoryWindow, StagOwner {
 
     @Override
     public long address() {
-        return view.valid ? view.base : 0;
+        return view.isValid() ? view.baseTaggedOffset() : 0;
     }
 
     @Override
     public long length() {
-        ByteBuf m = view.memory;
-        return view.valid && m != null ? m.capacity() : 0;
+        ByteBuf m = view.memory();
+        return view.isValid() && m != null ? m.capacity() : 0;
     }
 
     @Override
@@ -170,7 +171,7 @@ final class WindowImpl implements MemoryWindow, StagOwner {
 
     @Override
     public RemoteBuffer remoteBuffer() {
-        if (!view.valid) {
+        if (!view.isValid()) {
             throw new IllegalStateException("memory window " + stag() + " is not bound");
         }
         return new RemoteBuffer(stag(), address(), length());
@@ -194,11 +195,11 @@ final class WindowImpl implements MemoryWindow, StagOwner {
 
     @Override
     public String toString() {
-        return "MemoryWindow[stag=" + stag() + (view.valid ? String.format(" address=0x%x length=%d", view.base,
+        return "MemoryWindow[stag=" + stag() + (view.isValid() ? String.format(" address=0x%x length=%d", view.baseTaggedOffset(),
                 length()) : " unbound") + "]";
     }
 
-    private static int rightsOf(Set<Access> access) {
+    private static Set<TaggedBufferAccess> rightsOf(Set<Access> access) {
         EnumSet<TaggedBufferAccess> r = EnumSet.noneOf(TaggedBufferAccess.class);
         for (Access a : access) {
             switch (a) {
@@ -208,84 +209,23 @@ final class WindowImpl implements MemoryWindow, StagOwner {
                 default -> throw new IllegalArgumentException("a window grants remote rights only, not " + a);
             }
         }
-        int bits = 0;
-        for (TaggedBufferAccess a : r) {
-            bits |= 1 << a.ordinal();
-        }
-        return bits;
+        return r;
     }
 
-    /** DDP's view: volatile fields, invalid first and valid last on every change. */
-    private static final class View implements TaggedBuffer {
-        private final long protectionDomain;
-        private volatile int stag;
-        private volatile long base;
-        private volatile ByteBuf memory;
-        private volatile int rights;
-        private volatile Object stream;
-        private volatile boolean valid;
-
+    /** DDP's view: invalid first and valid last on every change (see {@link ByteBufTaggedBuffer}). */
+    private static final class View extends ByteBufTaggedBuffer {
         View(int stag, long protectionDomain) {
-            this.stag = stag;
-            this.protectionDomain = protectionDomain;
+            super(stag, 0, null, Set.of(), protectionDomain, null, false);
         }
 
-        void bind(int newStag, long newBase, ByteBuf newMemory, int newRights, Object newStream) {
-            valid = false;
-            memory = newMemory;
-            base = newBase;
-            rights = newRights;
-            stream = newStream;
-            stag = newStag;
-            valid = true;
-        }
-
-        ByteBuf unbind() {
-            valid = false;
-            ByteBuf m = memory;
-            memory = null;
-            stream = null;
-            return m;
-        }
-
-        @Override
-        public int stag() {
-            return stag;
-        }
-
-        @Override
-        public long baseTaggedOffset() {
-            return base;
-        }
-
-        @Override
-        public ByteBuf memory() {
-            return memory;
-        }
-
-        @Override
-        public boolean isValid() {
-            return valid;
-        }
-
-        @Override
-        public boolean grants(TaggedBufferAccess access) {
-            return (rights & (1 << access.ordinal())) != 0;
-        }
-
-        @Override
-        public long protectionDomain() {
-            return protectionDomain;
-        }
-
-        @Override
-        public Object associatedStream() {
-            return stream;
+        void bind(int newStag, long newBase, ByteBuf newMemory, Set<TaggedBufferAccess> rights, Object stream) {
+            rebind(newStag, newBase, newMemory, rights, stream);
         }
 
         @Override
         public String toString() {
-            return String.format("MemoryWindow[stag=0x%08x base=0x%x%s]", stag, base, valid ? "" : " invalid");
+            return String.format("MemoryWindow[stag=0x%08x base=0x%x%s]", stag(), baseTaggedOffset(),
+                    isValid() ? "" : " invalid");
         }
     }
 }
