@@ -71,6 +71,18 @@ public final class ConnectionOptions {
         return ird == null ? fallback : ird;
     }
 
+    /**
+     * A server's Reply IRD: {@code --ird}, raised to the client's ORD (at most {@code max}) when that is larger,
+     * as RFC 6581 §9.1 allows and the option says; without {@code --ird}, {@code derived}. (The verbs API answers
+     * an explicit IRD as it is, so the raise is the tool's.)
+     */
+    public OptionalInt responderIrd(OptionalInt clientOrd, int max, OptionalInt derived) {
+        if (ird == null) {
+            return derived;
+        }
+        return OptionalInt.of(Math.max(ird, Math.min(clientOrd.orElse(0), max)));
+    }
+
     /** The ORD option, or {@code fallback}. */
     public int ord(int fallback) {
         return ord == null ? fallback : ord;

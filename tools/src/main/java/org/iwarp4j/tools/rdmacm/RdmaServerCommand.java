@@ -110,7 +110,8 @@ public final class RdmaServerCommand implements Callable<Integer> {
                     return;
                 }
                 // rdma_accept(id, NULL): IRD/ORD derived from the request (IRD = its ORD, ORD = its IRD), at most 128.
-                OptionalInt ird = connection.ird(Stacks.atMost(r.ord(), MessageExchange.IRD_ORD));
+                OptionalInt ird = connection.responderIrd(r.ord(), MessageExchange.IRD_ORD,
+                        Stacks.atMost(r.ord(), MessageExchange.IRD_ORD));
                 OptionalInt ord = connection.ord(Stacks.atMost(r.ird(), MessageExchange.IRD_ORD));
                 x.createQueuePairAndPostReceive(MessageExchange.IRD_ORD, MessageExchange.IRD_ORD);
                 x.connection = r.accept(x.qp, new AcceptOptions(connection.privateData(), ird, ord))

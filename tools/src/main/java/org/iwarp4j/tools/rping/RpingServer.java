@@ -1,6 +1,7 @@
 package org.iwarp4j.tools.rping;
 
 import java.io.PrintWriter;
+import java.util.OptionalInt;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.iwarp4j.tools.cli.ConnectionOptions;
@@ -86,7 +87,8 @@ final class RpingServer extends RpingSession {
      */
     private void accept(ConnectionRequest r) throws Exception {
         ConnectionOptions mpa = options.connection();
-        int ird = mpa.ird(Math.min(r.ord().orElse(1), MAX_IRD_ORD));
+        int ird = mpa.responderIrd(r.ord(), MAX_IRD_ORD, OptionalInt.of(Math.min(r.ord().orElse(1), MAX_IRD_ORD)))
+                .getAsInt();
         int ord = mpa.ord(Math.min(r.ird().orElse(1), MAX_IRD_ORD));
         qp = createQueuePair(Math.max(ird, 1), Math.max(ord, 1));
         verbs.postReceive();

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
+import java.util.OptionalInt;
 import org.iwarp4j.verbs.cm.ConnectOptions;
 import org.iwarp4j.verbs.cm.ListenOptions;
 import org.iwarp4j.verbs.cm.PeerProfile;
@@ -62,5 +63,15 @@ class ConnectionOptionsTest {
     void anotherPeerIsAUsageError() {
         assertThatThrownBy(() -> parse("--peer", "chelsio")).isInstanceOf(CommandLine.ParameterException.class)
                 .hasMessageContaining("neither siw nor rfc");
+    }
+
+    @Test
+    void aServersIrdOptionIsRaisedToTheClientsOrd() {
+        // --ird 4 to a client with ORD 128: RFC 6581 §9.1 lets the Responder raise its IRD, as the option says
+        assertThat(parse("--ird", "4").responderIrd(OptionalInt.of(128), 128, OptionalInt.empty())).hasValue(128);
+        assertThat(parse("--ird", "4").responderIrd(OptionalInt.of(200), 128, OptionalInt.empty())).hasValue(128);
+        assertThat(parse("--ird", "16").responderIrd(OptionalInt.of(1), 128, OptionalInt.empty())).hasValue(16);
+        assertThat(parse("--ird", "4").responderIrd(OptionalInt.empty(), 128, OptionalInt.empty())).hasValue(4);
+        assertThat(parse().responderIrd(OptionalInt.of(8), 128, OptionalInt.of(8))).as("derived").hasValue(8);
     }
 }
