@@ -10,12 +10,8 @@ import org.iwarp4j.verbs.QueuePairConfig;
 import org.iwarp4j.verbs.ReceiveWorkRequest;
 import org.iwarp4j.verbs.Rnic;
 import org.iwarp4j.verbs.RnicConfig;
-import org.iwarp4j.verbs.SendFlag;
 import org.iwarp4j.verbs.SendWorkRequest;
-import org.iwarp4j.verbs.Sge;
-import org.iwarp4j.verbs.VerbsException;
 import org.iwarp4j.verbs.WorkCompletion;
-import org.iwarp4j.verbs.cm.AcceptOptions;
 import org.iwarp4j.verbs.cm.ConnectOptions;
 import org.iwarp4j.verbs.cm.Connection;
 import org.iwarp4j.verbs.cm.ListenOptions;
@@ -36,10 +32,6 @@ import org.openjdk.jmh.annotations.Warmup;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.nio.ByteBuffer;
-import java.util.EnumSet;
-import java.util.List;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -80,8 +72,8 @@ public class VerbsPostBenchmark {
     private QueuePair serverQp;
     private PreparedSend[] prepared;
     private ReceiveWorkRequest[] receives;
-    private final WorkCompletion[] completions = new WorkCompletion[64];
-    private final WorkCompletion[] serverCompletions = new WorkCompletion[64];
+    private final WorkCompletion[] completions = WorkCompletion.array(64);
+    private final WorkCompletion[] serverCompletions = WorkCompletion.array(64);
     private boolean send;
     private long posted;
     private long received;
@@ -91,10 +83,6 @@ public class VerbsPostBenchmark {
 
     @Setup(Level.Trial)
     public void setUp() throws Exception {
-        for (int i = 0; i < completions.length; i++) {
-            completions[i] = new WorkCompletion();
-            serverCompletions[i] = new WorkCompletion();
-        }
         serverRnic = Rnic.open(RnicConfig.builder().name("bench-server").eventLoopThreads(1).build());
         clientRnic = Rnic.open(RnicConfig.builder().name("bench-client").eventLoopThreads(1).build());
         ProtectionDomain serverPd = serverRnic.allocateProtectionDomain();
@@ -104,17 +92,16 @@ public class VerbsPostBenchmark {
         serverQp = serverPd.createQueuePair(QueuePairConfig.builder(serverCq, serverCq).maxRecvWr(RECEIVES).build());
         QueuePair clientQp = clientPd.createQueuePair(QueuePairConfig.builder(clientCq, clientCq)
                 .maxSendWr(Math.max(window, 16)).build());
-        MemoryRegion target = serverPd.register(ByteBuffer.allocateDirect(Math.max(size, 1)),
-                EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE));
-        MemoryRegion source = clientPd.register(ByteBuffer.allocateDirect(Math.max(size, 1)), Set.of());
+        MemoryRegion target = serverPd.allocateRegion(Math.max(size, 1), Access.LOCAL_WRITE, Access.REMOTE_WRITE);
+        MemoryRegion source = clientPd.allocateRegion(Math.max(size, 1));
         receives = new ReceiveWorkRequest[RECEIVES];
         for (int i = 0; i < RECEIVES; i++) {
-            receives[i] = ReceiveWorkRequest.of(i, new Sge(target, 0, size));
+            receives[i] = ReceiveWorkRequest.of(i, target.sge(0, size));
             serverQp.postReceive(receives[i]);
         }
         CompletableFuture<Connection> accepted = new CompletableFuture<>();
         Listener listener = serverRnic.listen(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
-                ListenOptions.defaults(), r -> r.accept(serverQp, AcceptOptions.defaults())
+                ListenOptions.defaults(), r -> r.accept(serverQp)
                         .whenComplete((c, e) -> {
                             if (e != null) {
                                 accepted.completeExceptionally(e);
@@ -122,13 +109,11 @@ public class VerbsPostBenchmark {
                                 accepted.complete(c);
                             }
                         }));
-        clientRnic.connect(listener.localAddress(), clientQp, ConnectOptions.defaults()).toCompletableFuture()
-                .get(20, TimeUnit.SECONDS);
+        clientRnic.connect(listener.localAddress(), clientQp, ConnectOptions.defaults()).get(20, TimeUnit.SECONDS);
         accepted.get(20, TimeUnit.SECONDS);
         SendWorkRequest request = switch (verb) {
-            case "WRITE" -> new SendWorkRequest.RdmaWrite(1, List.of(new Sge(source, 0, size)), target.stag(),
-                    target.address(), Set.of(SendFlag.SIGNALED));
-            case "SEND" -> new SendWorkRequest.Send(1, List.of(new Sge(source, 0, size)), Set.of(SendFlag.SIGNALED));
+            case "WRITE" -> SendWorkRequest.RdmaWrite.of(1, source.sge(0, size), target.remoteBuffer());
+            case "SEND" -> SendWorkRequest.Send.of(1, source.sge(0, size));
             default -> throw new IllegalArgumentException(verb);
         };
         send = "SEND".equals(verb);
@@ -144,7 +129,7 @@ public class VerbsPostBenchmark {
         serverRnic.close();
     }
 
-    private void post() throws VerbsException {
+    private void post() {
         prepared[0].execute();
         posted++;
     }
@@ -178,7 +163,7 @@ public class VerbsPostBenchmark {
     }
 
     /** The responder's side of the Send test: each completed receive is posted again. */
-    private void repostReceives() throws VerbsException {
+    private void repostReceives() {
         int n = serverCq.poll(serverCompletions);
         for (int i = 0; i < n; i++) {
             WorkCompletion wc = serverCompletions[i];

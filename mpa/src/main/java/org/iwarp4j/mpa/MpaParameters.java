@@ -1,5 +1,6 @@
 package org.iwarp4j.mpa;
 
+import org.iwarp4j.common.RtrType;
 import org.iwarp4j.mpa.frame.EnhancedConnectionData;
 import org.iwarp4j.mpa.frame.MpaFrame;
 

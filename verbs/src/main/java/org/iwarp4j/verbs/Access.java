@@ -4,7 +4,8 @@ import java.util.EnumSet;
 import java.util.Set;
 
 /**
- * Access rights of a memory region, named as libibverbs names them ({@code IBV_ACCESS_*}).
+ * Access rights of a memory region or memory window, named as libibverbs names them
+ * ({@code IBV_ACCESS_*}).
  *
  * <p>Local read access is implicit (a region can always be the source of a local Send or RDMA Write).
  * Like {@code ibv_reg_mr}, a region that the peer may write or run atomics on must also be locally
@@ -18,11 +19,19 @@ public enum Access {
     /** The peer may RDMA Read from the region (RFC 5040 §5.2). */
     REMOTE_READ,
     /** The peer may run RFC 7306 atomic operations on the region. */
-    REMOTE_ATOMIC;
+    REMOTE_ATOMIC,
+    /**
+     * Memory windows may be bound to the region ({@code IBV_ACCESS_MW_BIND}): a
+     * {@link SendWorkRequest.BindMemoryWindow} grants one peer remote access to part of it. A region only;
+     * meaningless for a window.
+     */
+    MW_BIND;
 
     /**
      * Checks the rules of {@code ibv_reg_mr} and returns an immutable copy.
      *
+     * @param access the rights asked for (an empty set: local read only)
+     * @return an immutable copy of {@code access}
      * @throws IllegalArgumentException naming the broken rule
      */
     public static Set<Access> validate(Set<Access> access) {
@@ -37,5 +46,10 @@ public enum Access {
             throw new IllegalArgumentException("REMOTE_ATOMIC requires LOCAL_WRITE (as ibv_reg_mr requires)");
         }
         return Set.copyOf(copy);
+    }
+
+    /** The set of {@code access}, for the varargs overloads of the API. */
+    static Set<Access> setOf(Access... access) {
+        return access.length == 0 ? Set.of() : validate(EnumSet.of(access[0], access));
     }
 }

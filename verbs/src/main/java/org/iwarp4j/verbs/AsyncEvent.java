@@ -1,15 +1,26 @@
 package org.iwarp4j.verbs;
 
+import java.util.Objects;
+import java.util.Optional;
+
 /**
  * An asynchronous event of a queue pair ({@code ibv_get_async_event}).
  *
  * @param type      what happened
  * @param queuePair the queue pair
- * @param terminate the Terminate sent or received, if one is involved
+ * @param terminate the Terminate sent or received, when one is involved
  * @param detail    a human-readable description
  */
-public record AsyncEvent(Type type, QueuePair queuePair, TerminateInfo terminate, String detail) {
+public record AsyncEvent(Type type, QueuePair queuePair, Optional<TerminateInfo> terminate, String detail) {
 
+    /** Checks the components. */
+    public AsyncEvent {
+        Objects.requireNonNull(type, "type");
+        Objects.requireNonNull(terminate, "terminate");
+        Objects.requireNonNull(detail, "detail");
+    }
+
+    /** What happened. */
     public enum Type {
         /** The peer sent a Terminate: the connection is going down (RFC 5040 §5.4). */
         TERMINATE_RECEIVED,

@@ -12,8 +12,12 @@ package org.iwarp4j.verbs;
  * <tr><td>{@link #LOCAL_LENGTH_ERROR}</td><td>receive: the incoming Send was longer than the posted
  *     receive (we sent a Terminate 0x1/0x2/0x05).</td></tr>
  * <tr><td>{@link #LOCAL_PROTECTION_ERROR}</td><td>receive: a Send with Invalidate named an STag this
- *     queue pair may not invalidate (we sent 0x0/0x1/0x09); local invalidate / fast register of a region
- *     that cannot be (re)bound.</td></tr>
+ *     queue pair may not invalidate (we sent 0x0/0x1/0x09); local invalidate of an STag this queue pair may not
+ *     invalidate (a window bound on another queue pair, a stale key); fast register of a region that cannot be
+ *     (re)bound.</td></tr>
+ * <tr><td>{@link #MEMORY_WINDOW_BIND_ERROR}</td><td>a memory window bind could not be executed: the region lacks
+ *     {@link Access#MW_BIND} (or LOCAL_WRITE for remote write/atomic rights), the range is outside it, the region
+ *     is invalid, or the new STag does not keep the window's index ({@code IBV_WC_MW_BIND_ERR}).</td></tr>
  * <tr><td>{@link #LOCAL_QP_OPERATION_ERROR}</td><td>this side failed to process the operation (local
  *     catastrophic error; Terminate sent).</td></tr>
  * <tr><td>{@link #REMOTE_ACCESS_ERROR}</td><td>the peer's Terminate names this operation with a
@@ -41,6 +45,7 @@ public enum CompletionStatus {
     SUCCESS,
     LOCAL_LENGTH_ERROR,
     LOCAL_PROTECTION_ERROR,
+    MEMORY_WINDOW_BIND_ERROR,
     LOCAL_QP_OPERATION_ERROR,
     REMOTE_ACCESS_ERROR,
     REMOTE_INVALID_REQUEST,

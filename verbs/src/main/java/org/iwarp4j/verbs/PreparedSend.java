@@ -8,11 +8,27 @@ package org.iwarp4j.verbs;
  */
 public interface PreparedSend extends AutoCloseable {
 
-    /** The request this posts. */
+    /**
+     * The request this posts.
+     *
+     * @return the work request given to {@link QueuePair#prepare}
+     */
     SendWorkRequest workRequest();
 
-    /** Posts the request once more (same checks of queue state and capacity as {@code postSend}). */
-    void execute() throws VerbsException;
+    /**
+     * Posts the request once more (same checks of queue state and capacity as {@code postSend}).
+     *
+     * @throws VerbsException if the send queue is full or the queue pair cannot send
+     */
+    void execute();
+
+    /**
+     * Posts the request once more unless the send queue is full.
+     *
+     * @return false, having posted nothing, when the send queue is full
+     * @throws VerbsException for any other refusal
+     */
+    boolean tryExecute();
 
     /** Releases the references this prepared request holds on its memory (executions in flight keep their own). */
     @Override

@@ -1,49 +1,110 @@
 package org.iwarp4j.verbs;
 
-import io.netty.buffer.ByteBuf;
-
 import java.nio.ByteBuffer;
 import java.util.Set;
 
 /**
- * A protection domain ({@code ibv_pd}): memory regions and queue pairs of one domain may be used
- * together; an STag of another domain is "not associated" with a queue pair (RFC 5041 §8.2).
+ * A protection domain ({@code ibv_pd}): memory regions, memory windows and queue pairs of one domain may be
+ * used together; an STag of another domain is "not associated" with a queue pair (RFC 5041 §8.2).
  */
 public interface ProtectionDomain extends AutoCloseable {
 
+    /**
+     * The RNIC the domain belongs to.
+     *
+     * @return the RNIC
+     */
     Rnic rnic();
 
-    /** The domain's number (as compared in RFC 5041 §7.1 checks). */
+    /**
+     * The domain's number (as compared in RFC 5041 §7.1 checks).
+     *
+     * @return a number unique within the RNIC
+     */
     long number();
 
     /**
      * {@code ibv_reg_mr} over the {@code position..limit} octets of a direct buffer. The base Tagged
      * Offset is the native address of the first octet (a verbs virtual address), the STag a fresh
-     * index/key pair.
+     * index/key pair. The region does not copy: peers read and write {@code buffer}'s memory.
      *
+     * @param buffer a direct buffer
+     * @param access the rights ({@link Access#validate} rules)
+     * @return the region
      * @throws IllegalArgumentException for a heap buffer or invalid {@code access}
+     * @throws VerbsException           with {@link VerbsException.Reason#LIMIT_EXCEEDED} when the STag table is full
      */
-    MemoryRegion register(ByteBuffer buffer, Set<Access> access) throws VerbsException;
+    MemoryRegion register(ByteBuffer buffer, Set<Access> access);
 
     /**
-     * {@code ibv_reg_mr} over indexes {@code 0..capacity()} of {@code buffer} (reader and writer indexes
-     * are the application's). The region retains the buffer until it is closed and every operation using
-     * it has finished. The base TO is the native address for direct memory, else a unique synthetic base.
+     * {@code ibv_reg_mr} with the rights as arguments.
+     *
+     * @param buffer a direct buffer
+     * @param access the rights (none: local read only)
+     * @return the region
+     * @see #register(ByteBuffer, Set)
      */
-    MemoryRegion register(ByteBuf buffer, Set<Access> access) throws VerbsException;
+    default MemoryRegion register(ByteBuffer buffer, Access... access) {
+        return register(buffer, Access.setOf(access));
+    }
+
+    /**
+     * Allocates {@code length} octets of zeroed direct memory and registers them; the memory is read and
+     * written through {@link MemoryRegion#buffer()}.
+     *
+     * @param length octets, positive
+     * @param access the rights (none: local read only)
+     * @return the region
+     */
+    default MemoryRegion allocateRegion(int length, Access... access) {
+        if (length < 1) {
+            throw new IllegalArgumentException("length must be positive: " + length);
+        }
+        return register(ByteBuffer.allocateDirect(length), Access.setOf(access));
+    }
 
     /**
      * A fast-registration region shell ({@code ibv_alloc_mr}): an STag index with no memory and no
      * valid key until a {@link SendWorkRequest.FastRegister} binds up to {@code maxLength} octets.
+     *
+     * @param maxLength the most octets a fast registration may bind
+     * @return the unbound region
      */
-    MemoryRegion allocateFastRegistration(int maxLength) throws VerbsException;
+    MemoryRegion allocateFastRegistration(int maxLength);
 
-    /** {@code ibv_create_qp} of a reliable connected queue pair, in {@link QueuePairState#IDLE}. */
-    QueuePair createQueuePair(QueuePairConfig config) throws VerbsException;
+    /**
+     * {@code ibv_alloc_mw} (type 2): an unbound memory window, bound by a
+     * {@link SendWorkRequest.BindMemoryWindow}.
+     *
+     * @return the window
+     * @throws VerbsException with {@link VerbsException.Reason#LIMIT_EXCEEDED} when the STag table is full
+     */
+    MemoryWindow allocateMemoryWindow();
 
-    /** {@code ibv_create_srq}: a shared receive queue of {@code capacity} receives of up to {@code maxSge} SGEs. */
-    SharedReceiveQueue createSharedReceiveQueue(int capacity, int maxSge) throws VerbsException;
+    /**
+     * {@code ibv_create_qp} of a reliable connected queue pair, in {@link QueuePairState#IDLE}.
+     *
+     * @param config the queue pair's attributes
+     * @return the queue pair
+     * @throws VerbsException with {@link VerbsException.Reason#LIMIT_EXCEEDED} above an RNIC limit
+     */
+    QueuePair createQueuePair(QueuePairConfig config);
 
+    /**
+     * {@code ibv_create_srq}: a shared receive queue.
+     *
+     * @param capacity receives it holds
+     * @param maxSge   SGEs per receive
+     * @return the queue
+     */
+    SharedReceiveQueue createSharedReceiveQueue(int capacity, int maxSge);
+
+    /**
+     * {@code ibv_dealloc_pd}. As there (EBUSY), a domain still holding regions, windows, queue pairs or shared
+     * receive queues is not deallocated: close those first.
+     *
+     * @throws IllegalStateException naming what is still open
+     */
     @Override
     void close();
 }

@@ -1,14 +1,16 @@
 package org.iwarp4j.verbs;
 
 import java.util.Objects;
+import java.util.Optional;
 
 /**
- * Attributes of a reliable connected queue pair ({@code ibv_qp_init_attr} + {@code ibv_qp_cap}).
+ * Attributes of a reliable connected queue pair ({@code ibv_qp_init_attr} + {@code ibv_qp_cap}); build with
+ * {@link #builder(CompletionQueue, CompletionQueue)}, whose setters name the defaults.
  *
  * @param sendCompletionQueue    where send work requests complete
  * @param receiveCompletionQueue where receives complete
- * @param sharedReceiveQueue     take receives from this shared receive queue instead of posting them
- *                               to the queue pair, or {@code null}
+ * @param sharedReceiveQueue     take receives from this shared receive queue instead of posting them to the
+ *                               queue pair
  * @param maxSendWr              send work requests outstanding (a Read with n SGEs counts n)
  * @param maxRecvWr              receives outstanding
  * @param maxSge                 largest scatter/gather list
@@ -17,16 +19,18 @@ import java.util.Objects;
  * @param ird                    inbound RDMA Read / Atomic depth to offer in the MPA negotiation
  * @param ord                    outbound depth to ask for
  * @param rfc7306                RFC 7306 extensions (atomics, Immediate Data, Write with Immediate) on this
- *                               queue pair; switch off to talk to Linux siw, which terminates the
- *                               connection on opcodes 0x8–0xB (siw-interop §D)
+ *                               queue pair; switch off to talk to Linux siw, which terminates the connection on
+ *                               their opcodes 0x8–0xB
  */
 public record QueuePairConfig(CompletionQueue sendCompletionQueue, CompletionQueue receiveCompletionQueue,
-                              SharedReceiveQueue sharedReceiveQueue, int maxSendWr, int maxRecvWr, int maxSge,
-                              int maxInlineData, boolean signalAll, int ird, int ord, boolean rfc7306) {
+                              Optional<SharedReceiveQueue> sharedReceiveQueue, int maxSendWr, int maxRecvWr,
+                              int maxSge, int maxInlineData, boolean signalAll, int ird, int ord, boolean rfc7306) {
 
+    /** Checks the attributes. */
     public QueuePairConfig {
         Objects.requireNonNull(sendCompletionQueue, "sendCompletionQueue");
         Objects.requireNonNull(receiveCompletionQueue, "receiveCompletionQueue");
+        Objects.requireNonNull(sharedReceiveQueue, "sharedReceiveQueue");
         if (maxSendWr < 1 || maxRecvWr < 1 || maxSge < 1) {
             throw new IllegalArgumentException("maxSendWr, maxRecvWr and maxSge must be positive");
         }
@@ -35,11 +39,18 @@ public record QueuePairConfig(CompletionQueue sendCompletionQueue, CompletionQue
         }
     }
 
+    /**
+     * A builder with the defaults.
+     *
+     * @param sendCq    where send work requests complete
+     * @param receiveCq where receives complete (may be the same queue)
+     * @return a new builder
+     */
     public static Builder builder(CompletionQueue sendCq, CompletionQueue receiveCq) {
         return new Builder(sendCq, receiveCq);
     }
 
-    /** Defaults: 256 send and receive requests, 4 SGEs, 256 inline octets, IRD = ORD = 16, RFC 7306 on. */
+    /** Builder; each setter names its default. */
     public static final class Builder {
         private final CompletionQueue sendCq;
         private final CompletionQueue receiveCq;
@@ -58,19 +69,33 @@ public record QueuePairConfig(CompletionQueue sendCompletionQueue, CompletionQue
             this.receiveCq = receiveCq;
         }
 
-        public Builder sharedReceiveQueue(SharedReceiveQueue v) { srq = v; return this; }
+        /** @param v default none @return this */
+        public Builder sharedReceiveQueue(SharedReceiveQueue v) { srq = Objects.requireNonNull(v); return this; }
+        /** @param v default 256 @return this */
         public Builder maxSendWr(int v) { maxSendWr = v; return this; }
+        /** @param v default 256 @return this */
         public Builder maxRecvWr(int v) { maxRecvWr = v; return this; }
+        /** @param v default 4 @return this */
         public Builder maxSge(int v) { maxSge = v; return this; }
+        /** @param v default 256 @return this */
         public Builder maxInlineData(int v) { maxInlineData = v; return this; }
+        /** @param v default false @return this */
         public Builder signalAll(boolean v) { signalAll = v; return this; }
+        /** @param v default 16 @return this */
         public Builder ird(int v) { ird = v; return this; }
+        /** @param v default 16 @return this */
         public Builder ord(int v) { ord = v; return this; }
+        /** @param v default true @return this */
         public Builder rfc7306(boolean v) { rfc7306 = v; return this; }
 
+        /**
+         * Validates and builds.
+         *
+         * @return the configuration
+         */
         public QueuePairConfig build() {
-            return new QueuePairConfig(sendCq, receiveCq, srq, maxSendWr, maxRecvWr, maxSge, maxInlineData,
-                    signalAll, ird, ord, rfc7306);
+            return new QueuePairConfig(sendCq, receiveCq, Optional.ofNullable(srq), maxSendWr, maxRecvWr, maxSge,
+                    maxInlineData, signalAll, ird, ord, rfc7306);
         }
     }
 }

@@ -1,40 +1,48 @@
 package org.iwarp4j.verbs;
 
-import io.netty.buffer.ByteBufAllocator;
-
 import java.nio.ByteOrder;
 import java.util.Objects;
 
 /**
- * Configuration of one software RNIC ({@link Rnic#open(RnicConfig)}); build with {@link #builder()}.
+ * Configuration of one software RNIC ({@link Rnic#open(RnicConfig)}); build with {@link #builder()}, whose
+ * setters name the defaults.
  *
  * @param name                    a name for logs and tools
- * @param transport               the Netty transport, or {@code null}: epoll when available, else NIO
+ * @param transport               the transport, or {@code null}: epoll when available, else NIO
  * @param eventLoopThreads        event loops (each queue pair lives on one)
  * @param maxQueuePairs           queue pairs open at once
- * @param maxMemoryRegions        registered regions at once (STag table size, at most 2^24 − 1)
+ * @param maxWorkRequests         largest send or receive queue (per queue pair) and shared receive queue
+ * @param maxStags                memory regions and windows at once (STag table size, at most 2^24 − 2)
  * @param maxCompletionQueueDepth largest completion queue
  * @param maxSge                  largest scatter/gather list
+ * @param maxInlineData           largest inline payload a queue pair may allow
  * @param maxIrdOrd               largest IRD / ORD of a queue pair (128 like Linux siw)
  * @param maxMessageSize          largest message (2^31 − 1)
- * @param atomicByteOrder         byte order of the words atomics operate on in registered memory
- * @param allocator               for headers and control messages (pooled)
+ * @param atomicByteOrder         byte order of the 64-bit words atomics read and write in registered memory.
+ *                                The wire carries atomic operands big-endian (RFC 7306 §5.2); the memory holds
+ *                                them in this order, the host's by default, as libibverbs does. Note that a
+ *                                new {@link java.nio.ByteBuffer} is big-endian: read an atomic word with
+ *                                {@code buffer.order(rnic.query().atomicByteOrder()).getLong(offset)}.
  */
 public record RnicConfig(String name, Transport transport, int eventLoopThreads, int maxQueuePairs,
-                         int maxMemoryRegions, int maxCompletionQueueDepth, int maxSge, int maxIrdOrd,
-                         int maxMessageSize, ByteOrder atomicByteOrder, ByteBufAllocator allocator) {
+                         int maxWorkRequests, int maxStags, int maxCompletionQueueDepth, int maxSge,
+                         int maxInlineData, int maxIrdOrd, int maxMessageSize, ByteOrder atomicByteOrder) {
 
+    /** Checks the limits. */
     public RnicConfig {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(atomicByteOrder, "atomicByteOrder");
-        Objects.requireNonNull(allocator, "allocator");
         positive("eventLoopThreads", eventLoopThreads);
         positive("maxQueuePairs", maxQueuePairs);
+        positive("maxWorkRequests", maxWorkRequests);
         positive("maxCompletionQueueDepth", maxCompletionQueueDepth);
         positive("maxSge", maxSge);
         positive("maxMessageSize", maxMessageSize);
-        if (maxMemoryRegions < 1 || maxMemoryRegions > 0xFF_FFFE) {
-            throw new IllegalArgumentException("maxMemoryRegions must be 1..2^24-2: " + maxMemoryRegions);
+        if (maxInlineData < 0) {
+            throw new IllegalArgumentException("maxInlineData must not be negative: " + maxInlineData);
+        }
+        if (maxStags < 1 || maxStags > 0xFF_FFFE) {
+            throw new IllegalArgumentException("maxStags must be 1..2^24-2: " + maxStags);
         }
         if (maxIrdOrd < 0 || maxIrdOrd > 0x3FFE) {
             throw new IllegalArgumentException("maxIrdOrd must be 0..16382: " + maxIrdOrd);
@@ -47,45 +55,74 @@ public record RnicConfig(String name, Transport transport, int eventLoopThreads,
         }
     }
 
+    /**
+     * A builder with the defaults.
+     *
+     * @return a new builder
+     */
     public static Builder builder() {
         return new Builder();
     }
 
+    /**
+     * The defaults.
+     *
+     * @return {@code builder().build()}
+     */
     public static RnicConfig defaults() {
         return builder().build();
     }
 
-    /** Builder with the defaults: epoll if available, one event loop per core, siw-like limits. */
+    /** Builder; each setter names its default. */
     public static final class Builder {
         private String name = "iwarp0";
         private Transport transport;
         private int eventLoopThreads = Math.max(1, Runtime.getRuntime().availableProcessors());
         private int maxQueuePairs = 4096;
-        private int maxMemoryRegions = 65536;
+        private int maxWorkRequests = 32768;
+        private int maxStags = 65536;
         private int maxCompletionQueueDepth = 1 << 20;
         private int maxSge = 32;
+        private int maxInlineData = 4096;
         private int maxIrdOrd = 128;
         private int maxMessageSize = Integer.MAX_VALUE;
-        private ByteOrder atomicByteOrder = ByteOrder.LITTLE_ENDIAN;
-        private ByteBufAllocator allocator = ByteBufAllocator.DEFAULT;
+        private ByteOrder atomicByteOrder = ByteOrder.nativeOrder();
 
         private Builder() {}
 
+        /** @param v default {@code iwarp0} @return this */
         public Builder name(String v) { name = v; return this; }
+        /** @param v default {@code null}: epoll when available, else NIO @return this */
         public Builder transport(Transport v) { transport = v; return this; }
+        /** @param v default: one per core @return this */
         public Builder eventLoopThreads(int v) { eventLoopThreads = v; return this; }
+        /** @param v default 4096 @return this */
         public Builder maxQueuePairs(int v) { maxQueuePairs = v; return this; }
-        public Builder maxMemoryRegions(int v) { maxMemoryRegions = v; return this; }
+        /** @param v default 32768 @return this */
+        public Builder maxWorkRequests(int v) { maxWorkRequests = v; return this; }
+        /** @param v default 65536 @return this */
+        public Builder maxStags(int v) { maxStags = v; return this; }
+        /** @param v default 2^20 @return this */
         public Builder maxCompletionQueueDepth(int v) { maxCompletionQueueDepth = v; return this; }
+        /** @param v default 32 @return this */
         public Builder maxSge(int v) { maxSge = v; return this; }
+        /** @param v default 4096 @return this */
+        public Builder maxInlineData(int v) { maxInlineData = v; return this; }
+        /** @param v default 128 @return this */
         public Builder maxIrdOrd(int v) { maxIrdOrd = v; return this; }
+        /** @param v default 2^31 − 1 @return this */
         public Builder maxMessageSize(int v) { maxMessageSize = v; return this; }
+        /** @param v default {@link ByteOrder#nativeOrder()} @return this */
         public Builder atomicByteOrder(ByteOrder v) { atomicByteOrder = v; return this; }
-        public Builder allocator(ByteBufAllocator v) { allocator = v; return this; }
 
+        /**
+         * Validates and builds.
+         *
+         * @return the configuration
+         */
         public RnicConfig build() {
-            return new RnicConfig(name, transport, eventLoopThreads, maxQueuePairs, maxMemoryRegions,
-                    maxCompletionQueueDepth, maxSge, maxIrdOrd, maxMessageSize, atomicByteOrder, allocator);
+            return new RnicConfig(name, transport, eventLoopThreads, maxQueuePairs, maxWorkRequests, maxStags,
+                    maxCompletionQueueDepth, maxSge, maxInlineData, maxIrdOrd, maxMessageSize, atomicByteOrder);
         }
     }
 }

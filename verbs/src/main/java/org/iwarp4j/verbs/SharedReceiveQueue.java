@@ -7,12 +7,34 @@ package org.iwarp4j.verbs;
  */
 public interface SharedReceiveQueue extends AutoCloseable {
 
-    /** {@code ibv_post_srq_recv}. */
-    void postReceive(ReceiveWorkRequest request) throws VerbsException;
+    /**
+     * {@code ibv_post_srq_recv}.
+     *
+     * @param request the receive
+     * @throws VerbsException refused (a full queue: {@link VerbsException.Reason#QUEUE_FULL})
+     */
+    void postReceive(ReceiveWorkRequest request);
 
+    /**
+     * {@code ibv_post_srq_recv} unless the queue is full.
+     *
+     * @param request the receive
+     * @return false, having posted nothing, when the queue is full
+     */
+    boolean tryPostReceive(ReceiveWorkRequest request);
+
+    /**
+     * The receives the queue holds.
+     *
+     * @return the capacity
+     */
     int capacity();
 
-    /** Receives posted and not yet taken. */
+    /**
+     * Receives posted and not yet taken.
+     *
+     * @return how many
+     */
     int available();
 
     /** Completes nothing (taken receives complete on their queue pair); untaken receives are dropped. */

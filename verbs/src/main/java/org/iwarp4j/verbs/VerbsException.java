@@ -1,10 +1,16 @@
 package org.iwarp4j.verbs;
 
+import java.util.Optional;
+
 /**
- * A verb refused a request ({@code ibv_post_send} returning an error and {@code bad_wr}): thrown on the
- * caller's thread before anything was queued, naming the work request and the reason.
+ * A verb refused a request ({@code ibv_post_send} returning an error and {@code bad_wr}, {@code ibv_create_*}
+ * above a limit): thrown on the caller's thread before anything was queued, naming the reason and, for a
+ * work request, the request. Unchecked: a refusal is a programming error or a limit the caller can ask
+ * about in advance ({@link Rnic#query()}, {@link QueuePair#sendQueueAvailable()}); the one expected on the
+ * data path, a full queue, is cheap (no stack trace, message built only when read) and avoidable with
+ * {@link QueuePair#tryPostSend}.
  */
-public final class VerbsException extends Exception {
+public final class VerbsException extends RuntimeException {
 
     private static final long serialVersionUID = 1L;
 
@@ -12,7 +18,7 @@ public final class VerbsException extends Exception {
     public enum Reason {
         /** The send or receive queue (or shared receive queue) holds its maximum of work requests. */
         QUEUE_FULL,
-        /** The queue pair is not in a state that accepts this request. */
+        /** The queue pair (or queue) is not in a state that accepts this request. */
         WRONG_STATE,
         /** More SGEs than {@link QueuePairConfig#maxSge()}. */
         TOO_MANY_SGES,
@@ -22,25 +28,62 @@ public final class VerbsException extends Exception {
         NEEDS_RFC7306,
         /** Any other invalid field (alignment, length, STag). */
         INVALID_REQUEST,
-        /** An RNIC limit ({@link RnicConfig}) would be exceeded. */
+        /** An RNIC limit ({@link RnicAttributes}) would be exceeded. */
         LIMIT_EXCEEDED
     }
 
     private final Reason reason;
     private final transient Object workRequest;
+    private final String detail;
 
-    public VerbsException(Reason reason, Object workRequest, String message) {
-        super(message + (workRequest == null ? "" : " [" + workRequest + "]"));
-        this.reason = reason;
-        this.workRequest = workRequest;
+    /**
+     * @param reason      why
+     * @param workRequest the refused request, or {@code null}
+     * @param detail      the rule broken
+     */
+    public VerbsException(Reason reason, Object workRequest, String detail) {
+        this(reason, workRequest, detail, true);
     }
 
+    private VerbsException(Reason reason, Object workRequest, String detail, boolean stackTrace) {
+        super(null, null, false, stackTrace);
+        this.reason = reason;
+        this.workRequest = workRequest;
+        this.detail = detail;
+    }
+
+    /**
+     * The data-path refusal: a queue is full. No stack trace; the message is built only if read.
+     *
+     * @param workRequest the refused request
+     * @param what        which queue, e.g. {@code "send queue of queue pair 3"}
+     * @param capacity    its capacity
+     * @return the exception
+     */
+    public static VerbsException queueFull(Object workRequest, String what, int capacity) {
+        return new VerbsException(Reason.QUEUE_FULL, workRequest, what + " is full (" + capacity + ")", false);
+    }
+
+    /**
+     * Why the request was refused.
+     *
+     * @return the reason
+     */
     public Reason reason() {
         return reason;
     }
 
-    /** The refused {@link SendWorkRequest} or {@link ReceiveWorkRequest}, or {@code null}. */
-    public Object workRequest() {
-        return workRequest;
+    /**
+     * The refused request.
+     *
+     * @return the {@link SendWorkRequest} or {@link ReceiveWorkRequest}, or empty when no request was involved
+     */
+    public Optional<Object> workRequest() {
+        return Optional.ofNullable(workRequest);
+    }
+
+    @Override
+    public String getMessage() {
+        return reason + ": " + detail + (workRequest == null ? "" : " [" + workRequest + "]");
     }
 }

@@ -1,12 +1,25 @@
 package org.iwarp4j.verbs;
 
+import org.iwarp4j.verbs.internal.WorkCompletionAccess;
+
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.function.IntFunction;
+
 /**
- * One work completion ({@code ibv_wc}) as a reusable, mutable flyweight: allocate an array once and let
- * {@link CompletionQueue#poll(WorkCompletion[])} fill it again and again without allocation.
+ * One work completion ({@code ibv_wc}). {@link CompletionQueue#poll(WorkCompletion[])} fills the same
+ * objects again and again without allocating: make an array once ({@link #array(int)}) and read each entry
+ * before the next poll overwrites it, or keep a {@link #copy()}. Only the RNIC fills completions; to the
+ * application they are read-only.
  *
- * <p>The setters exist for the RNIC (and for tests of completion handlers); applications only read.
+ * <p>A completion names its queue pair by number; {@link #queuePair()} finds the queue pair while it is
+ * open, so a kept completion does not keep a closed queue pair (its connection, its buffers) alive.
  */
 public final class WorkCompletion {
+
+    static {
+        WorkCompletionAccess.install(new Writer());
+    }
 
     private long wrId;
     private CompletionStatus status;
@@ -18,127 +31,149 @@ public final class WorkCompletion {
     private int invalidatedStag;
     private boolean solicited;
     private long atomicOriginalValue;
-    private QueuePair queuePair;
+    private int queuePairNumber;
+    private IntFunction<QueuePair> queuePairs;
     private TerminateInfo terminate;
 
-    /** The {@code wrId} of the work request. */
+    /** An empty completion to be filled by {@link CompletionQueue#poll}. */
+    public WorkCompletion() {
+    }
+
+    /**
+     * {@code n} empty completions, for {@link CompletionQueue#poll(WorkCompletion[])}.
+     *
+     * @param n how many
+     * @return a new array of new completions
+     */
+    public static WorkCompletion[] array(int n) {
+        WorkCompletion[] a = new WorkCompletion[n];
+        for (int i = 0; i < n; i++) {
+            a[i] = new WorkCompletion();
+        }
+        return a;
+    }
+
+    /**
+     * The {@code wrId} of the work request.
+     *
+     * @return the id given when posting
+     */
     public long wrId() {
         return wrId;
     }
 
+    /**
+     * How the request ended.
+     *
+     * @return the status ({@code null} only for a completion never filled)
+     */
     public CompletionStatus status() {
         return status;
     }
 
+    /**
+     * Whether the request succeeded.
+     *
+     * @return {@code status() == SUCCESS}
+     */
     public boolean isSuccess() {
         return status == CompletionStatus.SUCCESS;
     }
 
+    /**
+     * What completed.
+     *
+     * @return the opcode
+     */
     public CompletionOpcode opcode() {
         return opcode;
     }
 
-    /** Octets sent, written, read, or received (0 for Immediate Data receives). */
+    /**
+     * Octets sent, written, read, or received (0 for Immediate Data receives and unsuccessful completions).
+     *
+     * @return the length
+     */
     public long byteLength() {
         return byteLength;
     }
 
-    /** Whether {@link #immediateData()} is valid (a {@link CompletionOpcode#RECV_WITH_IMMEDIATE}). */
-    public boolean hasImmediate() {
-        return hasImmediate;
+    /**
+     * The 8 octets of an Immediate Data message (RFC 7306 §6.2), as a big-endian long as on the wire.
+     *
+     * @return the value for a {@link CompletionOpcode#RECV_WITH_IMMEDIATE}, else empty
+     */
+    public OptionalLong immediateData() {
+        return hasImmediate ? OptionalLong.of(immediateData) : OptionalLong.empty();
     }
 
-    /** The 8 octets of an Immediate Data message, big-endian as on the wire (RFC 7306 §6.2). */
-    public long immediateData() {
-        return immediateData;
+    /**
+     * The STag a received Send with Invalidate invalidated on this side.
+     *
+     * @return the STag, or empty
+     */
+    public Optional<Stag> invalidatedStag() {
+        return hasInvalidatedStag ? Optional.of(new Stag(invalidatedStag)) : Optional.empty();
     }
 
-    /** Whether a Send with Invalidate invalidated {@link #invalidatedStag()} on this side. */
-    public boolean hasInvalidatedStag() {
-        return hasInvalidatedStag;
-    }
-
-    public Stag invalidatedStag() {
-        return hasInvalidatedStag ? new Stag(invalidatedStag) : null;
-    }
-
-    /** The raw invalidated STag (no allocation). */
-    public int invalidatedStagValue() {
-        return invalidatedStag;
-    }
-
-    /** Whether the received message was a Solicited Event variant. */
+    /**
+     * Whether the received message was a Solicited Event variant.
+     *
+     * @return true for Send with SE and its variants
+     */
     public boolean solicited() {
         return solicited;
     }
 
-    /** For successful atomics: the target's value before the operation (RFC 7306 §5.2.2). */
-    public long atomicOriginalValue() {
-        return atomicOriginalValue;
+    /**
+     * For a successful atomic: the target's value before the operation (RFC 7306 §5.2.2).
+     *
+     * @return the original value, or empty for any other completion
+     */
+    public OptionalLong atomicOriginalValue() {
+        boolean atomic = status == CompletionStatus.SUCCESS
+                && (opcode == CompletionOpcode.ATOMIC_FETCH_ADD || opcode == CompletionOpcode.ATOMIC_CMP_SWAP);
+        return atomic ? OptionalLong.of(atomicOriginalValue) : OptionalLong.empty();
     }
 
-    public QueuePair queuePair() {
-        return queuePair;
+    /**
+     * The number of the queue pair the request belonged to.
+     *
+     * @return the queue pair number
+     */
+    public int queuePairNumber() {
+        return queuePairNumber;
     }
 
-    /** The Terminate that explains an unsuccessful status, or {@code null}. */
-    public TerminateInfo terminate() {
-        return terminate;
+    /**
+     * The queue pair the request belonged to, while it is open.
+     *
+     * @return the queue pair, or empty once closed
+     */
+    public Optional<QueuePair> queuePair() {
+        IntFunction<QueuePair> q = queuePairs;
+        return q == null ? Optional.empty() : Optional.ofNullable(q.apply(queuePairNumber));
     }
 
-    // ------------------------------------------------------------------ filled by the RNIC
-
-    public WorkCompletion reset() {
-        wrId = 0;
-        status = null;
-        opcode = null;
-        byteLength = 0;
-        hasImmediate = false;
-        immediateData = 0;
-        hasInvalidatedStag = false;
-        invalidatedStag = 0;
-        solicited = false;
-        atomicOriginalValue = 0;
-        queuePair = null;
-        terminate = null;
-        return this;
+    /**
+     * The Terminate that explains an unsuccessful status.
+     *
+     * @return the Terminate, or empty
+     */
+    public Optional<TerminateInfo> terminate() {
+        return Optional.ofNullable(terminate);
     }
 
-    public WorkCompletion set(long wrId, CompletionStatus status, CompletionOpcode opcode, long byteLength,
-                              QueuePair queuePair, TerminateInfo terminate) {
-        this.wrId = wrId;
-        this.status = status;
-        this.opcode = opcode;
-        this.byteLength = byteLength;
-        this.queuePair = queuePair;
-        this.terminate = terminate;
-        return this;
+    /**
+     * A copy that later polls do not overwrite.
+     *
+     * @return a new completion with the same content
+     */
+    public WorkCompletion copy() {
+        return new WorkCompletion().copyFrom(this);
     }
 
-    public WorkCompletion immediate(long value) {
-        this.hasImmediate = true;
-        this.immediateData = value;
-        return this;
-    }
-
-    public WorkCompletion invalidated(int stag) {
-        this.hasInvalidatedStag = true;
-        this.invalidatedStag = stag;
-        return this;
-    }
-
-    public WorkCompletion solicited(boolean value) {
-        this.solicited = value;
-        return this;
-    }
-
-    public WorkCompletion atomicOriginalValue(long value) {
-        this.atomicOriginalValue = value;
-        return this;
-    }
-
-    /** Copies every field of {@code other} into this one. */
-    public WorkCompletion copyFrom(WorkCompletion other) {
+    private WorkCompletion copyFrom(WorkCompletion other) {
         wrId = other.wrId;
         status = other.status;
         opcode = other.opcode;
@@ -149,15 +184,32 @@ public final class WorkCompletion {
         invalidatedStag = other.invalidatedStag;
         solicited = other.solicited;
         atomicOriginalValue = other.atomicOriginalValue;
-        queuePair = other.queuePair;
+        queuePairNumber = other.queuePairNumber;
+        queuePairs = other.queuePairs;
         terminate = other.terminate;
         return this;
+    }
+
+    private void reset() {
+        wrId = 0;
+        status = null;
+        opcode = null;
+        byteLength = 0;
+        hasImmediate = false;
+        immediateData = 0;
+        hasInvalidatedStag = false;
+        invalidatedStag = 0;
+        solicited = false;
+        atomicOriginalValue = 0;
+        queuePairNumber = 0;
+        queuePairs = null;
+        terminate = null;
     }
 
     @Override
     public String toString() {
         StringBuilder sb = new StringBuilder("WorkCompletion[wrId=").append(wrId).append(' ').append(status)
-                .append(' ').append(opcode).append(" len=").append(byteLength);
+                .append(' ').append(opcode).append(" len=").append(byteLength).append(" qp=").append(queuePairNumber);
         if (hasImmediate) {
             sb.append(String.format(" imm=0x%016x", immediateData));
         }
@@ -171,5 +223,53 @@ public final class WorkCompletion {
             sb.append(" terminate ").append(terminate);
         }
         return sb.append(']').toString();
+    }
+
+    /** How the RNIC fills completions (see {@link WorkCompletionAccess}). */
+    private static final class Writer extends WorkCompletionAccess {
+        @Override
+        public WorkCompletion reset(WorkCompletion wc) {
+            wc.reset();
+            return wc;
+        }
+
+        @Override
+        public void set(WorkCompletion wc, long wrId, CompletionStatus status, CompletionOpcode opcode, long byteLength,
+                        int queuePairNumber, IntFunction<QueuePair> queuePairs, TerminateInfo terminate) {
+            wc.wrId = wrId;
+            wc.status = status;
+            wc.opcode = opcode;
+            wc.byteLength = byteLength;
+            wc.queuePairNumber = queuePairNumber;
+            wc.queuePairs = queuePairs;
+            wc.terminate = terminate;
+        }
+
+        @Override
+        public void immediate(WorkCompletion wc, long value) {
+            wc.hasImmediate = true;
+            wc.immediateData = value;
+        }
+
+        @Override
+        public void invalidated(WorkCompletion wc, int stag) {
+            wc.hasInvalidatedStag = true;
+            wc.invalidatedStag = stag;
+        }
+
+        @Override
+        public void solicited(WorkCompletion wc, boolean value) {
+            wc.solicited = value;
+        }
+
+        @Override
+        public void atomicOriginalValue(WorkCompletion wc, long value) {
+            wc.atomicOriginalValue = value;
+        }
+
+        @Override
+        public void copy(WorkCompletion from, WorkCompletion to) {
+            to.copyFrom(from);
+        }
     }
 }

@@ -8,6 +8,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 import java.nio.ByteBuffer;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -65,18 +66,18 @@ class AccessViolationTest {
             assertThat(read.status()).isEqualTo(CompletionStatus.REMOTE_ACCESS_ERROR);
             assertThat(read.opcode()).isEqualTo(CompletionOpcode.RDMA_READ);
             // RFC 5040 §7.2: RDMAP Remote Protection Error, with the Read Request header copied (R)
-            assertTerminate(read.terminate(), TerminateInfo.Direction.RECEIVED, 0, 1, code);
-            assertThat(read.terminate().terminate().r()).isTrue();
+            assertTerminate(read.terminate().orElseThrow(), TerminateInfo.Direction.RECEIVED, 0, 1, code);
+            assertThat(read.terminate().orElseThrow().r()).isTrue();
             WorkCompletion flushed = Completions.one(p.server.recvCq);
             assertThat(flushed.wrId()).isEqualTo(99);
             assertThat(flushed.status()).isEqualTo(CompletionStatus.TERMINATE_SENT);
-            assertTerminate(flushed.terminate(), TerminateInfo.Direction.SENT, 0, 1, code);
+            assertTerminate(flushed.terminate().orElseThrow(), TerminateInfo.Direction.SENT, 0, 1, code);
             AsyncEvent se = await(w.server);
             assertThat(se.type()).isEqualTo(AsyncEvent.Type.TERMINATE_SENT);
-            assertTerminate(se.terminate(), TerminateInfo.Direction.SENT, 0, 1, code);
+            assertTerminate(se.terminate().orElseThrow(), TerminateInfo.Direction.SENT, 0, 1, code);
             AsyncEvent ce = await(w.client);
             assertThat(ce.type()).isEqualTo(AsyncEvent.Type.TERMINATE_RECEIVED);
-            assertTerminate(ce.terminate(), TerminateInfo.Direction.RECEIVED, 0, 1, code);
+            assertTerminate(ce.terminate().orElseThrow(), TerminateInfo.Direction.RECEIVED, 0, 1, code);
         }
     }
 
@@ -117,17 +118,17 @@ class AccessViolationTest {
         assertThat(wcs.get(0).status()).isIn(CompletionStatus.SUCCESS, CompletionStatus.REMOTE_ACCESS_ERROR);
         assertThat(wcs.get(1).wrId()).isEqualTo(2);
         assertThat(wcs.get(1).status()).isEqualTo(CompletionStatus.TERMINATE_RECEIVED);
-        assertTerminate(wcs.get(1).terminate(), TerminateInfo.Direction.RECEIVED, 1, 1, code);
+        assertTerminate(wcs.get(1).terminate().orElseThrow(), TerminateInfo.Direction.RECEIVED, 1, 1, code);
         // RFC 5040 Fig 10: a DDP error copies the DDP header (M, D), and here it is tagged (the Write's)
-        assertThat(wcs.get(1).terminate().terminate().d()).isTrue();
-        assertThat(wcs.get(1).terminate().terminate().terminatedDdpHeader()[0] & 0x80).isEqualTo(0x80);
+        assertThat(wcs.get(1).terminate().orElseThrow().d()).isTrue();
+        assertThat(wcs.get(1).terminate().orElseThrow().ddpHeader()[0] & 0x80).isEqualTo(0x80);
         WorkCompletion flushed = Completions.one(p.server.recvCq);
         assertThat(flushed.status()).isEqualTo(CompletionStatus.TERMINATE_SENT);
-        assertTerminate(flushed.terminate(), TerminateInfo.Direction.SENT, 1, 1, code);
+        assertTerminate(flushed.terminate().orElseThrow(), TerminateInfo.Direction.SENT, 1, 1, code);
         assertThat(await(w.server).type()).isEqualTo(AsyncEvent.Type.TERMINATE_SENT);
         AsyncEvent ce = await(w.client);
         assertThat(ce.type()).isEqualTo(AsyncEvent.Type.TERMINATE_RECEIVED);
-        assertTerminate(ce.terminate(), TerminateInfo.Direction.RECEIVED, 1, 1, code);
+        assertTerminate(ce.terminate().orElseThrow(), TerminateInfo.Direction.RECEIVED, 1, 1, code);
         // a request posted after the Terminate arrived is accepted and flushed with it as the cause
         assertThat(p.client.qp.state()).isIn(QueuePairState.TERMINATE, QueuePairState.CLOSING, QueuePairState.ERROR);
         p.client.post(new SendWorkRequest.RdmaRead(3, List.of(sink.sge(0, 16)), readable.stag(), readable.address(),
@@ -135,7 +136,7 @@ class AccessViolationTest {
         WorkCompletion late = Completions.one(p.client.sendCq);
         assertThat(late.wrId()).isEqualTo(3);
         assertThat(late.status()).isEqualTo(CompletionStatus.TERMINATE_RECEIVED);
-        assertTerminate(late.terminate(), TerminateInfo.Direction.RECEIVED, 1, 1, code);
+        assertTerminate(late.terminate().orElseThrow(), TerminateInfo.Direction.RECEIVED, 1, 1, code);
     }
 
     @ParameterizedTest
@@ -182,7 +183,7 @@ class AccessViolationTest {
             p.client.post(new SendWorkRequest.RdmaWrite(1, List.of(src.sge(0, 64)), stag, fr.address(), Set.of()));
             p.client.post(new SendWorkRequest.SendWithInvalidate(2, List.of(), stag, Set.of()));
             WorkCompletion inv = Completions.one(p.server.recvCq);
-            assertThat(inv.invalidatedStag()).isEqualTo(stag);
+            assertThat(inv.invalidatedStag()).contains(stag);
             assertThat(fr.isValid()).isFalse();
             // ... after which the STag is dead.
             writeViolation(p, stag, fr.address(), 64, 0x00);
@@ -201,10 +202,10 @@ class AccessViolationTest {
             WorkCompletion rc = Completions.one(p.server.recvCq);
             // RFC 5040 §5.3 / §8.1.1: the receive is consumed; 0x0/0x1/0x09 STag cannot be Invalidated
             assertThat(rc.status()).isEqualTo(CompletionStatus.LOCAL_PROTECTION_ERROR);
-            assertTerminate(rc.terminate(), TerminateInfo.Direction.SENT, 0, 1, 0x09);
+            assertTerminate(rc.terminate().orElseThrow(), TerminateInfo.Direction.SENT, 0, 1, 0x09);
             assertThat(regular.region().isValid()).isTrue();
             AsyncEvent ce = await(w.client);
-            assertTerminate(ce.terminate(), TerminateInfo.Direction.RECEIVED, 0, 1, 0x09);
+            assertTerminate(ce.terminate().orElseThrow(), TerminateInfo.Direction.RECEIVED, 0, 1, 0x09);
         }
     }
 
@@ -220,10 +221,10 @@ class AccessViolationTest {
             // RFC 5041 §7.2: 0x1/0x2/0x02 Invalid MSN - no buffer available (iWARP has no RNR)
             AsyncEvent se = await(w.server);
             assertThat(se.type()).isEqualTo(AsyncEvent.Type.TERMINATE_SENT);
-            assertTerminate(se.terminate(), TerminateInfo.Direction.SENT, 1, 2, 0x02);
+            assertTerminate(se.terminate().orElseThrow(), TerminateInfo.Direction.SENT, 1, 2, 0x02);
             AsyncEvent ce = await(w.client);
             assertThat(ce.type()).isEqualTo(AsyncEvent.Type.TERMINATE_RECEIVED);
-            assertTerminate(ce.terminate(), TerminateInfo.Direction.RECEIVED, 1, 2, 0x02);
+            assertTerminate(ce.terminate().orElseThrow(), TerminateInfo.Direction.RECEIVED, 1, 2, 0x02);
         }
     }
 
@@ -241,10 +242,10 @@ class AccessViolationTest {
             assertThat(rcs.get(0).wrId()).isEqualTo(1);
             assertThat(rcs.get(0).status()).isEqualTo(CompletionStatus.LOCAL_LENGTH_ERROR);
             // RFC 5041 §7.2: 0x1/0x2/0x05 DDP Message too long for available buffer
-            assertTerminate(rcs.get(0).terminate(), TerminateInfo.Direction.SENT, 1, 2, 0x05);
+            assertTerminate(rcs.get(0).terminate().orElseThrow(), TerminateInfo.Direction.SENT, 1, 2, 0x05);
             assertThat(rcs.get(1).status()).isEqualTo(CompletionStatus.TERMINATE_SENT);
             AsyncEvent ce = await(w.client);
-            assertTerminate(ce.terminate(), TerminateInfo.Direction.RECEIVED, 1, 2, 0x05);
+            assertTerminate(ce.terminate().orElseThrow(), TerminateInfo.Direction.RECEIVED, 1, 2, 0x05);
             assertThat(await(w.server).type()).isEqualTo(AsyncEvent.Type.TERMINATE_SENT);
         }
     }
@@ -255,11 +256,11 @@ class AccessViolationTest {
         try (Peers p = new Peers(t, s -> s.rfc7306(false), c -> { }, ConnectOptions.defaults(),
                 AcceptOptions.defaults(), x -> { })) {
             Mem target = p.server.region(64, Access.LOCAL_WRITE, Access.REMOTE_ATOMIC);
-            p.client.post(new SendWorkRequest.AtomicFetchAdd(1, null, target.stag(), target.address(), 1, 0, SIGNALED));
+            p.client.post(new SendWorkRequest.AtomicFetchAdd(1, Optional.empty(), target.stag(), target.address(), 1, 0, SIGNALED));
             WorkCompletion wc = Completions.one(p.client.sendCq);
             // like Linux siw (siw-interop §D): 0x0/0x2/0x06 Unexpected OpCode
             assertThat(wc.status()).isEqualTo(CompletionStatus.REMOTE_INVALID_REQUEST);
-            assertTerminate(wc.terminate(), TerminateInfo.Direction.RECEIVED, 0, 2, 0x06);
+            assertTerminate(wc.terminate().orElseThrow(), TerminateInfo.Direction.RECEIVED, 0, 2, 0x06);
         }
     }
 }

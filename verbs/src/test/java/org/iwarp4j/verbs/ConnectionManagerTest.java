@@ -1,10 +1,11 @@
 package org.iwarp4j.verbs;
 
-import org.iwarp4j.mpa.RtrType;
+import org.iwarp4j.common.RtrType;
 import org.iwarp4j.verbs.Peers.Mem;
 import org.iwarp4j.verbs.cm.AcceptOptions;
 import org.iwarp4j.verbs.cm.CmEvent;
 import org.iwarp4j.verbs.cm.CmEventListener;
+import org.iwarp4j.verbs.cm.DisconnectReason;
 import org.iwarp4j.verbs.cm.ConnectOptions;
 import org.iwarp4j.verbs.cm.Connection;
 import org.iwarp4j.verbs.cm.ConnectionFailedException;
@@ -26,6 +27,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -65,14 +67,14 @@ class ConnectionManagerTest {
             List<CmEvent> serverEvents = new CopyOnWriteArrayList<>();
             CompletableFuture<Void> serverDone = new CompletableFuture<>();
             Listener listener = server.listen(ANY_LOOPBACK, ListenOptions.builder()
-                    .eventListener((e, q, c, cause) -> {
+                    .eventListener(e -> {
                         serverEvents.add(e);
-                        if (e == CmEvent.TIMEWAIT_EXIT) {
+                        if (e instanceof CmEvent.Disconnected) {
                             serverDone.complete(null);
                         }
                     }).build(), request -> {
                 seen.complete(request);
-                request.accept(sqp, new AcceptOptions("server says hi".getBytes(StandardCharsets.US_ASCII), -1, -1))
+                request.accept(sqp, AcceptOptions.withPrivateData("server says hi".getBytes(StandardCharsets.US_ASCII)))
                         .whenComplete((c, e) -> {
                             if (e != null) {
                                 accepted.completeExceptionally(e);
@@ -83,14 +85,14 @@ class ConnectionManagerTest {
             });
             Connection c = client.connect(listener.localAddress(), cqp, ConnectOptions.builder()
                     .privateData("client says hi".getBytes(StandardCharsets.US_ASCII))
-                    .eventListener((e, q, conn, cause) -> clientEvents.add(e)).build())
-                    .toCompletableFuture().get(20, TimeUnit.SECONDS);
+                    .eventListener(clientEvents::add).build())
+                    .get(20, TimeUnit.SECONDS);
             Connection s = accepted.get(20, TimeUnit.SECONDS);
             ConnectionRequest request = seen.get();
             assertThat(new String(request.privateData(), StandardCharsets.US_ASCII)).isEqualTo("client says hi");
             assertThat(request.mpaRevision()).isEqualTo(2);
-            assertThat(request.ird()).isEqualTo(4);
-            assertThat(request.ord()).isEqualTo(2);
+            assertThat(request.ird()).hasValue(4);
+            assertThat(request.ord()).hasValue(2);
             assertThat(request.crcRequested()).isTrue();
             assertThat(request.remoteAddress()).isEqualTo(c.localAddress());
             assertThat(new String(c.parameters().peerPrivateData(), StandardCharsets.US_ASCII)).isEqualTo("server says hi");
@@ -102,13 +104,20 @@ class ConnectionManagerTest {
             assertThat(s.parameters().ord()).isLessThanOrEqualTo(c.parameters().ird());
             assertThat(cqp.state()).isEqualTo(QueuePairState.RTS);
             assertThat(sqp.state()).isEqualTo(QueuePairState.RTS);
-            assertThat(cqp.connection()).isSameAs(c);
-            c.disconnect().toCompletableFuture().get(20, TimeUnit.SECONDS);
+            assertThat(cqp.connection()).containsSame(c);
+            c.disconnect().get(20, TimeUnit.SECONDS);
             serverDone.get(20, TimeUnit.SECONDS);
-            assertThat(clientEvents).containsExactly(CmEvent.ADDR_RESOLVED, CmEvent.ROUTE_RESOLVED, CmEvent.ESTABLISHED,
-                    CmEvent.DISCONNECTED, CmEvent.TIMEWAIT_EXIT);
-            assertThat(serverEvents).containsExactly(CmEvent.CONNECT_REQUEST, CmEvent.ESTABLISHED,
-                    CmEvent.DISCONNECTED, CmEvent.TIMEWAIT_EXIT);
+            assertThat(clientEvents).hasSize(2);
+            assertThat(clientEvents.get(0)).isEqualTo(new CmEvent.Established(c));
+            assertThat(clientEvents.get(1)).isEqualTo(new CmEvent.Disconnected(c, DisconnectReason.LOCAL_DISCONNECT,
+                    Optional.empty()));
+            assertThat(serverEvents).hasSize(3);
+            assertThat(serverEvents.get(0)).isEqualTo(new CmEvent.ConnectRequest(request));
+            assertThat(serverEvents.get(1)).isEqualTo(new CmEvent.Established(s));
+            // the client's clean disconnect is a FIN between FPDUs: no cause, so a server can tell it from a failure
+            assertThat(serverEvents.get(2)).isEqualTo(new CmEvent.Disconnected(s, DisconnectReason.PEER_DISCONNECT,
+                    Optional.empty()));
+            assertThat(s.closeFuture().get(20, TimeUnit.SECONDS)).isEqualTo(serverEvents.get(2));
             assertThat(cqp.state()).isEqualTo(QueuePairState.ERROR);
         }
     }
@@ -129,15 +138,18 @@ class ConnectionManagerTest {
             });
             List<CmEvent> events = new CopyOnWriteArrayList<>();
             CompletableFuture<Connection> f = client.connect(listener.localAddress(), cqp, ConnectOptions.builder()
-                    .privateData(new byte[] {1, 2, 3}).eventListener((e, q, c, cause) -> events.add(e)).build())
-                    .toCompletableFuture();
+                    .privateData(new byte[] {1, 2, 3}).eventListener(events::add).build());
             assertThatThrownBy(() -> f.get(20, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
                     .cause().isInstanceOfSatisfying(ConnectionRejectedException.class, e -> {
                         assertThat(new String(e.privateData(), StandardCharsets.US_ASCII)).isEqualTo("go away");
-                        assertThat(e.ird()).isGreaterThanOrEqualTo(0);
+                        assertThat(e.ird().orElseThrow()).isGreaterThanOrEqualTo(0);
                     });
             assertThat(requestData.get()).containsExactly(1, 2, 3);
-            assertThat(events).contains(CmEvent.REJECTED);
+            assertThat(events).singleElement().isInstanceOfSatisfying(CmEvent.Rejected.class, r -> {
+                assertThat(new String(r.privateData(), StandardCharsets.US_ASCII)).isEqualTo("go away");
+                assertThat(r.remoteAddress()).isEqualTo(listener.localAddress());
+                assertThat(r.reason()).contains("rejected");
+            });
             assertThat(cqp.state()).isEqualTo(QueuePairState.ERROR);
             WorkCompletion flushed = Completions.one(cq);
             assertThat(flushed.wrId()).as("a receive posted while IDLE is flushed").isEqualTo(5);
@@ -159,11 +171,11 @@ class ConnectionManagerTest {
             });
             long start = System.nanoTime();
             CompletableFuture<Connection> f = client.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(),
-                    silent.getLocalPort()), cqp, ConnectOptions.builder().mpaStartupTimeout(Duration.ofMillis(500))
-                    .build()).toCompletableFuture();
+                    silent.getLocalPort()), cqp, ConnectOptions.builder().mpa(m -> m.startupTimeout(Duration.ofMillis(500)))
+                    .build());
             assertThatThrownBy(() -> f.get(20, TimeUnit.SECONDS)).cause()
                     .isInstanceOfSatisfying(ConnectionFailedException.class,
-                            e -> assertThat(e.event()).isEqualTo(CmEvent.UNREACHABLE));
+                            e -> assertThat(e.kind()).isEqualTo(ConnectionFailedException.Kind.UNREACHABLE));
             long elapsedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
             assertThat(elapsedMs).isBetween(400L, 10_000L);
             try (Socket s = accepted.get(20, TimeUnit.SECONDS)) {
@@ -184,10 +196,10 @@ class ConnectionManagerTest {
         }
         try (Rnic client = rnic(t, "c")) {
             CompletableFuture<Connection> f = client.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port),
-                    qp(client), ConnectOptions.builder().connectTimeout(Duration.ofSeconds(2)).build()).toCompletableFuture();
+                    qp(client), ConnectOptions.builder().connectTimeout(Duration.ofSeconds(2)).build());
             assertThatThrownBy(() -> f.get(20, TimeUnit.SECONDS)).cause()
                     .isInstanceOfSatisfying(ConnectionFailedException.class,
-                            e -> assertThat(e.event()).isEqualTo(CmEvent.UNREACHABLE));
+                            e -> assertThat(e.kind()).isEqualTo(ConnectionFailedException.Kind.UNREACHABLE));
         }
     }
 
@@ -196,13 +208,15 @@ class ConnectionManagerTest {
     void responderStartupTimesOutWhenNoMpaRequestComes(Transport t) throws Exception {
         try (Rnic server = rnic(t, "s")) {
             CompletableFuture<Throwable> failure = new CompletableFuture<>();
-            CmEventListener events = (e, q, c, cause) -> {
-                if (e == CmEvent.UNREACHABLE || e == CmEvent.CONNECT_ERROR) {
-                    failure.complete(cause);
+            CmEventListener events = e -> {
+                if (e instanceof CmEvent.Unreachable u) {
+                    failure.complete(u.error());
+                } else if (e instanceof CmEvent.ConnectError c) {
+                    failure.complete(c.error());
                 }
             };
             Listener listener = server.listen(ANY_LOOPBACK, ListenOptions.builder()
-                    .mpaStartupTimeout(Duration.ofMillis(400)).eventListener(events).build(), r -> { });
+                    .mpa(m -> m.startupTimeout(Duration.ofMillis(400))).eventListener(events).build(), r -> { });
             try (Socket s = new Socket(InetAddress.getLoopbackAddress(), listener.localAddress().getPort())) {
                 // send nothing: the Responder gives up and closes (RFC 5044 §7.1.2 rule 8)
                 s.setSoTimeout(20_000);
@@ -219,9 +233,9 @@ class ConnectionManagerTest {
     void unansweredRequestIsRejectedBeforeTheStartupTimeout(Transport t) throws Exception {
         try (Rnic server = rnic(t, "s"); Rnic client = rnic(t, "c")) {
             Listener listener = server.listen(ANY_LOOPBACK, ListenOptions.builder()
-                    .mpaStartupTimeout(Duration.ofMillis(600)).build(), request -> { /* never decides */ });
+                    .mpa(m -> m.startupTimeout(Duration.ofMillis(600))).build(), request -> { /* never decides */ });
             CompletableFuture<Connection> f = client.connect(listener.localAddress(), qp(client),
-                    ConnectOptions.defaults()).toCompletableFuture();
+                    ConnectOptions.defaults());
             assertThatThrownBy(() -> f.get(20, TimeUnit.SECONDS)).cause()
                     .isInstanceOf(ConnectionRejectedException.class);
         }
@@ -231,10 +245,10 @@ class ConnectionManagerTest {
     @MethodSource("transports")
     void peerToPeerModeSendsTheRtrFirstThenWorks(Transport t) throws Exception {
         for (RtrType rtr : List.of(RtrType.WRITE, RtrType.READ, RtrType.SEND)) {
-            try (Peers p = new Peers(t, s -> { }, c -> { }, ConnectOptions.builder().peerToPeer(rtr).build(),
+            try (Peers p = new Peers(t, s -> { }, c -> { }, ConnectOptions.builder().mpa(m -> m.peerToPeer(rtr)).build(),
                     AcceptOptions.defaults(), x -> { })) {
                 assertThat(p.clientConnection.parameters().peerToPeer()).isTrue();
-                assertThat(p.clientConnection.parameters().rtr()).isEqualTo(rtr);
+                assertThat(p.clientConnection.parameters().rtr()).contains(rtr);
                 Mem recv = p.server.region(32, Access.LOCAL_WRITE);
                 p.server.receive(1, recv.sge(0, 32));
                 Mem src = p.client.region(32);
@@ -251,8 +265,8 @@ class ConnectionManagerTest {
     @ParameterizedTest
     @MethodSource("transports")
     void revisionOneWithMarkersBothWaysAndNoCrc(Transport t) throws Exception {
-        try (Peers p = new Peers(t, s -> { }, c -> { }, ListenOptions.builder().crc(false).markers(true).build(),
-                ConnectOptions.builder().mpaRevision(1).crc(false).markers(true).emss(1000).build(),
+        try (Peers p = new Peers(t, s -> { }, c -> { }, ListenOptions.builder().mpa(m -> m.crc(false).markers(true)).build(),
+                ConnectOptions.builder().mpa(m -> m.revision(1).crc(false).markers(true).emss(1000)).build(),
                 AcceptOptions.defaults(), x -> { })) {
             var params = p.clientConnection.parameters();
             assertThat(params.mpaRevision()).isEqualTo(1);
@@ -291,8 +305,8 @@ class ConnectionManagerTest {
             src.put(0, late);
             p.client.post(new SendWorkRequest.Send(1, List.of(src.sge(0, late.length)), Set.of()));
             assertThat(Completions.one(p.server.recvCq).status()).isEqualTo(CompletionStatus.SUCCESS);
-            p.clientConnection.disconnect().toCompletableFuture().get(20, TimeUnit.SECONDS);
-            p.serverConnection.closeFuture().toCompletableFuture().get(20, TimeUnit.SECONDS);
+            p.clientConnection.disconnect().get(20, TimeUnit.SECONDS);
+            p.serverConnection.closeFuture().get(20, TimeUnit.SECONDS);
             // The file is flushed and closed when the connection's capture handler is gone (after its close).
             String text = "";
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
@@ -315,7 +329,7 @@ class ConnectionManagerTest {
             Mem src = p.client.region(32);
             p.client.post(new SendWorkRequest.Send(1, List.of(src.sge(0, 5)), Set.of()));
             Completions.one(p.server.recvCq);
-            p.clientConnection.disconnect().toCompletableFuture().get(20, TimeUnit.SECONDS);
+            p.clientConnection.disconnect().get(20, TimeUnit.SECONDS);
         }
         byte[] pcap = Files.readAllBytes(file);
         // pcap global header magic 0xa1b2c3d4 (Netty writes it big-endian)
@@ -330,8 +344,73 @@ class ConnectionManagerTest {
         assertThatThrownBy(() -> ConnectOptions.builder().privateData(new byte[509]).build())
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("508");
         assertThat(ConnectOptions.builder().privateData(new byte[508]).build().privateData()).hasSize(508);
-        assertThat(ConnectOptions.builder().mpaRevision(1).privateData(new byte[512]).build().privateData()).hasSize(512);
+        assertThat(ConnectOptions.builder().mpa(m -> m.revision(1)).privateData(new byte[512]).build().privateData()).hasSize(512);
         assertThatThrownBy(() -> ConnectOptions.builder().connectTimeout(null).build())
                 .isInstanceOf(NullPointerException.class).hasMessageContaining("mandatory");
+    }
+
+    @ParameterizedTest
+    @MethodSource("transports")
+    void anExplicitIrdIsAnsweredAsIsAndTheDefaultRaisesToTheInitiatorsOrd(Transport t) throws Exception {
+        // RFC 6581 §9.1: a Responder may raise its IRD to the Initiator's ORD; asked for an IRD, it answers that
+        try (Peers p = new Peers(t, s -> s.ird(2).ord(1), c -> c.ird(8).ord(8), ConnectOptions.defaults(),
+                AcceptOptions.defaults().withIrdOrd(2, 1), x -> { })) {
+            assertThat(p.serverConnection.parameters().ird()).isEqualTo(2);
+            assertThat(p.clientConnection.parameters().ord()).isEqualTo(2);
+        }
+        try (Peers p = new Peers(t, s -> s.ird(2).ord(1), c -> c.ird(8).ord(8), ConnectOptions.defaults(),
+                AcceptOptions.defaults(), x -> { })) {
+            assertThat(p.serverConnection.parameters().ird()).as("raised to the Initiator's ORD").isEqualTo(8);
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("transports")
+    void aListenerWithoutAHandlerHandsRequestsToTake(Transport t) throws Exception {
+        try (Rnic server = rnic(t, "s"); Rnic client = rnic(t, "c")) {
+            QueuePair sqp = qp(server);
+            Listener listener = server.listen(ANY_LOOPBACK, ListenOptions.defaults());
+            assertThat(listener.take(Duration.ofMillis(50))).isEmpty();
+            CompletableFuture<Connection> c = client.connect(listener.localAddress(), qp(client), ConnectOptions.defaults());
+            ConnectionRequest request = listener.take(Duration.ofSeconds(20)).orElseThrow();
+            Connection s = request.accept(sqp).get(20, TimeUnit.SECONDS);
+            assertThat(c.get(20, TimeUnit.SECONDS).remoteAddress()).isEqualTo(s.localAddress());
+            Listener withHandler = server.listen(ANY_LOOPBACK, ListenOptions.defaults(), r -> { });
+            assertThatThrownBy(() -> withHandler.take(Duration.ofMillis(1))).isInstanceOf(IllegalStateException.class);
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("transports")
+    void privateDataBeyondWhatThePeerTakesIsRefusedUpFront(Transport t) throws Exception {
+        assertThatThrownBy(() -> ConnectOptions.builder().peerProfile(org.iwarp4j.verbs.cm.PeerProfile.LINUX_SIW)
+                .privateData(new byte[253]).build()).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("PD_Length 257").hasMessageContaining("linux-siw");
+        assertThat(ConnectOptions.builder().peerProfile(org.iwarp4j.verbs.cm.PeerProfile.LINUX_SIW)
+                .privateData(new byte[252]).build().privateData()).hasSize(252);
+        // a Reply to a revision 1 Request may carry 512 octets (no enhanced block); to revision 2, 508
+        try (Rnic server = rnic(t, "s"); Rnic client = rnic(t, "c")) {
+            CompletableFuture<Throwable> tooLong = new CompletableFuture<>();
+            Listener listener = server.listen(ANY_LOOPBACK, ListenOptions.defaults(), r -> {
+                QueuePair sqp;
+                try {
+                    sqp = qp(server);
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+                r.accept(sqp, AcceptOptions.withPrivateData(new byte[509])).whenComplete((c, e) -> tooLong.complete(e));
+            });
+            client.connect(listener.localAddress(), qp(client), ConnectOptions.defaults());
+            assertThat(tooLong.get(20, TimeUnit.SECONDS)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("508");
+        }
+        try (Rnic server = rnic(t, "s"); Rnic client = rnic(t, "c")) {
+            QueuePair sqp = qp(server);
+            Listener listener = server.listen(ANY_LOOPBACK, ListenOptions.defaults(),
+                    r -> r.accept(sqp, AcceptOptions.withPrivateData(new byte[512])));
+            Connection c = client.connect(listener.localAddress(), qp(client), ConnectOptions.builder()
+                    .mpa(m -> m.revision(1)).build()).get(20, TimeUnit.SECONDS);
+            assertThat(c.parameters().peerPrivateData()).hasSize(512);
+        }
     }
 }

@@ -1,10 +1,10 @@
 package org.iwarp4j.verbs;
 
-import org.iwarp4j.mpa.MpaError;
-import org.iwarp4j.mpa.MpaException;
 import org.iwarp4j.testkit.peer.ScriptedPeer;
 import org.iwarp4j.testkit.peer.StartupFrame;
 import org.iwarp4j.verbs.cm.CmEvent;
+import org.iwarp4j.verbs.cm.ConnectionLostException;
+import org.iwarp4j.verbs.cm.DisconnectReason;
 import org.iwarp4j.verbs.cm.ConnectOptions;
 import org.iwarp4j.verbs.cm.Connection;
 import org.iwarp4j.verbs.cm.ConnectionFailedException;
@@ -32,7 +32,7 @@ class LlpLossAndReplyCheckTest {
     private static final class Client implements AutoCloseable {
         final Rnic rnic = Rnic.open(RnicConfig.builder().transport(Transport.NIO).eventLoopThreads(1).build());
         final Peers.Side side;
-        final CompletableFuture<Throwable> disconnected = new CompletableFuture<>();
+        final CompletableFuture<CmEvent.Disconnected> disconnected = new CompletableFuture<>();
 
         Client() throws VerbsException {
             side = new Peers.Side(rnic, 16);
@@ -42,11 +42,11 @@ class LlpLossAndReplyCheckTest {
         }
 
         CompletableFuture<Connection> connect(ScriptedPeer peer, ConnectOptions.Builder options) {
-            return rnic.connect(peer.address(), side.qp, options.crc(false).eventListener((e, qp, c, cause) -> {
-                if (e == CmEvent.DISCONNECTED) {
-                    disconnected.complete(cause == null ? new NullPointerException("no cause") : cause);
+            return rnic.connect(peer.address(), side.qp, options.mpa(m -> m.crc(false)).eventListener(e -> {
+                if (e instanceof CmEvent.Disconnected d) {
+                    disconnected.complete(d);
                 }
-            }).build()).toCompletableFuture();
+            }).build());
         }
 
         @Override
@@ -60,19 +60,32 @@ class LlpLossAndReplyCheckTest {
     }
 
     @Test
-    void peerFinBetweenFpdusIsLlpError0x01AndFlushes() throws Exception {
+    void peerFinBetweenFpdusIsACleanDisconnectAndFlushes() throws Exception {
         try (ScriptedPeer peer = ScriptedPeer.server(); Client client = new Client()) {
             peer.expectMpaRequest().respond(StartupFrame.reply().enhanced(block())).shutdownOutput().expectFin().start();
             client.connect(peer, ConnectOptions.builder()).get(WAIT.toSeconds(), TimeUnit.SECONDS);
             peer.waitForScriptToComplete(WAIT);
-            Throwable cause = client.disconnected.get(WAIT.toSeconds(), TimeUnit.SECONDS);
-            assertThat(cause).isInstanceOf(MpaException.class);
-            assertThat(((MpaException) cause).error()).isEqualTo(MpaError.TCP_CONNECTION_LOST);
-            assertThat(((MpaException) cause).terminateLayer()).isEqualTo(2);
-            assertThat(((MpaException) cause).terminateErrorCode()).isEqualTo(1);
+            // RFC 5044 §8 / RFC 5041 §7: the FIN reaches RDMAP as LLP error 0x01, which flushes the work; to the
+            // application a FIN between FPDUs is the peer's graceful disconnect (RFC 5040 §6.2): no cause.
+            CmEvent.Disconnected d = client.disconnected.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+            assertThat(d.reason()).isEqualTo(DisconnectReason.PEER_DISCONNECT);
+            assertThat(d.cause()).isEmpty();
             WorkCompletion wc = Completions.one(client.side.recvCq);
             assertThat(wc.wrId()).isEqualTo(1);
             assertThat(wc.status()).isEqualTo(CompletionStatus.WORK_REQUEST_FLUSHED);
+        }
+    }
+
+    @Test
+    void peerResetCarriesItsCause() throws Exception {
+        try (ScriptedPeer peer = ScriptedPeer.server(); Client client = new Client()) {
+            peer.expectMpaRequest().respond(StartupFrame.reply().enhanced(block())).dropConnection().start();
+            client.connect(peer, ConnectOptions.builder()).get(WAIT.toSeconds(), TimeUnit.SECONDS);
+            peer.waitForScriptToComplete(WAIT);
+            CmEvent.Disconnected d = client.disconnected.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+            assertThat(d.reason()).isEqualTo(DisconnectReason.PEER_RESET);
+            assertThat(d.cause()).containsInstanceOf(ConnectionLostException.class);
+            assertThat(Completions.one(client.side.recvCq).status()).isEqualTo(CompletionStatus.WORK_REQUEST_FLUSHED);
         }
     }
 
@@ -81,10 +94,12 @@ class LlpLossAndReplyCheckTest {
         try (ScriptedPeer peer = ScriptedPeer.server(); Client client = new Client()) {
             peer.expectMpaRequest().respond(StartupFrame.reply().enhanced(block())).expectFin().start();
             Connection c = client.connect(peer, ConnectOptions.builder()).get(WAIT.toSeconds(), TimeUnit.SECONDS);
-            c.disconnect().toCompletableFuture().get(WAIT.toSeconds(), TimeUnit.SECONDS);
+            c.disconnect().get(WAIT.toSeconds(), TimeUnit.SECONDS);
             peer.waitForScriptToComplete(WAIT);
-            assertThat(client.disconnected.get(WAIT.toSeconds(), TimeUnit.SECONDS))
-                    .isInstanceOf(NullPointerException.class).hasMessage("no cause");
+            CmEvent.Disconnected d = client.disconnected.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+            assertThat(d.reason()).isEqualTo(DisconnectReason.LOCAL_DISCONNECT);
+            assertThat(d.cause()).isEmpty();
+            assertThat(c.closeFuture().get(WAIT.toSeconds(), TimeUnit.SECONDS)).isEqualTo(d);
         }
     }
 
@@ -98,7 +113,7 @@ class LlpLossAndReplyCheckTest {
             assertThatThrownBy(() -> f.get(WAIT.toSeconds(), TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
                     .cause().isInstanceOf(ConnectionFailedException.class).hasMessageContaining("not accepted");
             assertThat(((ConnectionFailedException) f.handle((c, e) -> e.getCause() != null ? e.getCause() : e)
-                    .get()).event()).isEqualTo(CmEvent.CONNECT_ERROR);
+                    .get()).kind()).isEqualTo(ConnectionFailedException.Kind.CONNECT_ERROR);
             peer.waitForScriptToComplete(WAIT);
             assertThat(peer.received()).as("only the MPA Request went out").hasSize(24);
             assertThat(client.side.qp.state()).isEqualTo(QueuePairState.ERROR);

@@ -78,7 +78,7 @@ class ManyQueuePairsTest {
             Mem source = new Mem(cpd.register(src, java.util.Set.of()), src);
             MixedTraffic traffic = new MixedTraffic(42, source, clientCq, serverCq, true);
             for (QueuePair cqp : clientList) {
-                QueuePair sqp = serverByPeer.get(cqp.connection().localAddress());
+                QueuePair sqp = serverByPeer.get(cqp.connection().orElseThrow().localAddress());
                 java.nio.ByteBuffer tb = java.nio.ByteBuffer.allocateDirect(MixedTraffic.SLOT);
                 java.nio.ByteBuffer sb = java.nio.ByteBuffer.allocateDirect(MixedTraffic.SLOT);
                 Mem target = new Mem(spd.register(tb, java.util.Set.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE,
@@ -94,10 +94,10 @@ class ManyQueuePairsTest {
                     "{}: {} operations on {} queue pairs, {} MiB verified in {} ms", t, traffic.operationsDone,
                     QUEUE_PAIRS, traffic.bytesVerified >> 20, ms);
             for (QueuePair qp : clientList) {
-                qp.connection().disconnect().toCompletableFuture().get(20, TimeUnit.SECONDS);
+                qp.connection().orElseThrow().disconnect().get(20, TimeUnit.SECONDS);
             }
             for (QueuePair qp : serverList) {
-                qp.connection().closeFuture().toCompletableFuture().get(20, TimeUnit.SECONDS);
+                qp.connection().orElseThrow().closeFuture().get(20, TimeUnit.SECONDS);
             }
             assertThat(serverCq.size()).isZero();
             assertThat(clientCq.size()).isZero();

@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Optional;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
@@ -209,13 +210,13 @@ final class MixedTraffic {
             }
             case FETCH_ADD -> {
                 target.buf().duplicate().order(ByteOrder.LITTLE_ENDIAN).putLong(dst, op.value);
-                f.client.postSend(new SendWorkRequest.AtomicFetchAdd(id, sink.sge(dst, 8), target.stag(),
+                f.client.postSend(new SendWorkRequest.AtomicFetchAdd(id, Optional.of(sink.sge(dst, 8)), target.stag(),
                         target.address() + dst, op.operand, 0, SIGNALED));
                 op.serverDone = true;
             }
             case CMP_SWAP -> {
                 target.buf().duplicate().order(ByteOrder.LITTLE_ENDIAN).putLong(dst, op.value);
-                f.client.postSend(new SendWorkRequest.AtomicCompareSwap(id, null, target.stag(),
+                f.client.postSend(new SendWorkRequest.AtomicCompareSwap(id, Optional.empty(), target.stag(),
                         target.address() + dst, op.value, -1L, op.operand, -1L, SIGNALED));
                 op.serverDone = true;
             }
@@ -226,9 +227,9 @@ final class MixedTraffic {
         Op op = ops.get(wc.wrId());
         assertThat(op).as("completion for an unknown request: %s", wc).isNotNull();
         assertThat(wc.status()).as("%s %s", op.kind, wc).isEqualTo(CompletionStatus.SUCCESS);
-        assertThat(wc.queuePair()).isSameAs(op.flow.client);
+        assertThat(wc.queuePair()).containsSame(op.flow.client);
         op.clientDone = true;
-        op.clientWc = new WorkCompletion().copyFrom(wc);
+        op.clientWc = wc.copy();
         maybeFinish(wc.wrId(), op);
     }
 
@@ -236,9 +237,9 @@ final class MixedTraffic {
         Op op = ops.get(wc.wrId());
         assertThat(op).as("completion for an unknown request: %s", wc).isNotNull();
         assertThat(wc.status()).as("%s %s", op.kind, wc).isEqualTo(CompletionStatus.SUCCESS);
-        assertThat(wc.queuePair()).isSameAs(op.flow.server);
+        assertThat(wc.queuePair()).containsSame(op.flow.server);
         op.serverDone = true;
-        op.serverWc = new WorkCompletion().copyFrom(wc);
+        op.serverWc = wc.copy();
         maybeFinish(wc.wrId(), op);
     }
 
@@ -274,17 +275,17 @@ final class MixedTraffic {
                 assertThat(target.bytes(op.dstOffset, op.length)).as("sent").isEqualTo(expected);
             }
             case WRITE_IMMEDIATE -> {
-                assertThat(op.serverWc.immediateData()).isEqualTo(op.value);
+                assertThat(op.serverWc.immediateData()).hasValue(op.value);
                 assertThat(target.bytes(op.dstOffset, op.length)).as("written with immediate").isEqualTo(expected);
             }
             case FETCH_ADD -> {
-                assertThat(op.clientWc.atomicOriginalValue()).isEqualTo(op.value);
+                assertThat(op.clientWc.atomicOriginalValue()).hasValue(op.value);
                 assertThat(sink.buf().duplicate().order(ByteOrder.LITTLE_ENDIAN).getLong(op.dstOffset))
                         .isEqualTo(op.value);
                 assertThat(words.getLong(op.dstOffset)).isEqualTo(op.value + op.operand);
             }
             case CMP_SWAP -> {
-                assertThat(op.clientWc.atomicOriginalValue()).isEqualTo(op.value);
+                assertThat(op.clientWc.atomicOriginalValue()).hasValue(op.value);
                 assertThat(words.getLong(op.dstOffset)).isEqualTo(op.operand);
             }
         }

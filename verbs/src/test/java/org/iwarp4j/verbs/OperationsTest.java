@@ -7,6 +7,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -90,10 +91,9 @@ class OperationsTest {
             assertThat(sent).extracting(WorkCompletion::opcode).containsOnly(CompletionOpcode.SEND_WITH_INVALIDATE);
             assertThat(sent).extracting(WorkCompletion::status).containsOnly(CompletionStatus.SUCCESS);
             List<WorkCompletion> got = Completions.await(p.server.recvCq, 2);
-            assertThat(got.get(0).hasInvalidatedStag()).isTrue();
-            assertThat(got.get(0).invalidatedStag()).isEqualTo(s1);
+            assertThat(got.get(0).invalidatedStag()).contains(s1);
             assertThat(got.get(0).solicited()).isFalse();
-            assertThat(got.get(1).invalidatedStag()).isEqualTo(s2);
+            assertThat(got.get(1).invalidatedStag()).contains(s2);
             assertThat(got.get(1).solicited()).isTrue();
             assertThat(recv.bytes(0, 8)).isEqualTo(src.bytes(0, 8));
             // RFC 5040 §5.3: invalidated before the receive completed.
@@ -123,11 +123,11 @@ class OperationsTest {
             assertThat(sent).extracting(WorkCompletion::status).containsOnly(CompletionStatus.SUCCESS);
             List<WorkCompletion> got = Completions.await(p.server.recvCq, 2);
             assertThat(got.get(0).opcode()).isEqualTo(CompletionOpcode.RECV_WITH_IMMEDIATE);
-            assertThat(got.get(0).immediateData()).isEqualTo(0x0102030405060708L);
+            assertThat(got.get(0).immediateData()).hasValue(0x0102030405060708L);
             assertThat(got.get(0).byteLength()).isZero();
             // RFC 7306 §6: the Immediate Data completion guarantees the Write was placed.
             assertThat(target.bytes(8, data.length)).isEqualTo(data);
-            assertThat(got.get(1).immediateData()).isEqualTo(0xCAFEBABEDEADBEEFL);
+            assertThat(got.get(1).immediateData()).hasValue(0xCAFEBABEDEADBEEFL);
             assertThat(got.get(1).solicited()).isTrue();
         }
     }
@@ -144,35 +144,35 @@ class OperationsTest {
             Mem result = p.client.region(64, Access.LOCAL_WRITE);
             ByteBuffer results = result.buf().duplicate().order(ByteOrder.LITTLE_ENDIAN);
 
-            p.client.post(new SendWorkRequest.AtomicFetchAdd(1, result.sge(0, 8), target.stag(), target.address(), 5, 0,
+            p.client.post(new SendWorkRequest.AtomicFetchAdd(1, Optional.of(result.sge(0, 8)), target.stag(), target.address(), 5, 0,
                     SIGNALED));
             // CmpSwap that matches
-            p.client.post(new SendWorkRequest.AtomicCompareSwap(2, result.sge(8, 8), target.stag(),
+            p.client.post(new SendWorkRequest.AtomicCompareSwap(2, Optional.of(result.sge(8, 8)), target.stag(),
                     target.address() + 8, 0x1111_2222_3333_4444L, -1L, 0xAAAA_BBBB_CCCC_DDDDL, -1L, SIGNALED));
             // CmpSwap that does not match: memory unchanged, original returned
-            p.client.post(new SendWorkRequest.AtomicCompareSwap(3, result.sge(16, 8), target.stag(),
+            p.client.post(new SendWorkRequest.AtomicCompareSwap(3, Optional.of(result.sge(16, 8)), target.stag(),
                     target.address() + 8, 42, -1L, 7, -1L, SIGNALED));
             // Masked CmpSwap: compare only the low 16 bits (0xFF00), swap only the high 32 bits
-            p.client.post(new SendWorkRequest.AtomicCompareSwap(4, null, target.stag(), target.address() + 16,
+            p.client.post(new SendWorkRequest.AtomicCompareSwap(4, Optional.empty(), target.stag(), target.address() + 16,
                     0x0000_0000_0000_FF00L, 0xFFFFL, 0x1234_5678_0000_0000L, 0xFFFF_FFFF_0000_0000L, SIGNALED));
             // Masked FetchAdd (RFC 7306 §5.1.1): add mask bit 31 set = carries stop at bit 31 → two 32-bit lanes
             words.putLong(24, 0x0000_0001_FFFF_FFFFL);
-            p.client.post(new SendWorkRequest.AtomicFetchAdd(5, null, target.stag(), target.address() + 24,
+            p.client.post(new SendWorkRequest.AtomicFetchAdd(5, Optional.empty(), target.stag(), target.address() + 24,
                     0x0000_0001_0000_0001L, 0x0000_0000_8000_0000L, SIGNALED));
             List<WorkCompletion> wcs = Completions.await(p.client.sendCq, 5);
             assertThat(wcs).extracting(WorkCompletion::status).containsOnly(CompletionStatus.SUCCESS);
             assertThat(wcs.get(0).opcode()).isEqualTo(CompletionOpcode.ATOMIC_FETCH_ADD);
-            assertThat(wcs.get(0).atomicOriginalValue()).isEqualTo(100);
+            assertThat(wcs.get(0).atomicOriginalValue()).hasValue(100);
             assertThat(results.getLong(0)).isEqualTo(100);
             assertThat(words.getLong(0)).isEqualTo(105);
             assertThat(wcs.get(1).opcode()).isEqualTo(CompletionOpcode.ATOMIC_CMP_SWAP);
-            assertThat(wcs.get(1).atomicOriginalValue()).isEqualTo(0x1111_2222_3333_4444L);
+            assertThat(wcs.get(1).atomicOriginalValue()).hasValue(0x1111_2222_3333_4444L);
             assertThat(results.getLong(8)).isEqualTo(0x1111_2222_3333_4444L);
-            assertThat(wcs.get(2).atomicOriginalValue()).isEqualTo(0xAAAA_BBBB_CCCC_DDDDL);
+            assertThat(wcs.get(2).atomicOriginalValue()).hasValue(0xAAAA_BBBB_CCCC_DDDDL);
             assertThat(words.getLong(8)).isEqualTo(0xAAAA_BBBB_CCCC_DDDDL);
-            assertThat(wcs.get(3).atomicOriginalValue()).isEqualTo(0xFF00_FF00_FF00_FF00L);
+            assertThat(wcs.get(3).atomicOriginalValue()).hasValue(0xFF00_FF00_FF00_FF00L);
             assertThat(words.getLong(16)).isEqualTo(0x1234_5678_FF00_FF00L);
-            assertThat(wcs.get(4).atomicOriginalValue()).isEqualTo(0x0000_0001_FFFF_FFFFL);
+            assertThat(wcs.get(4).atomicOriginalValue()).hasValue(0x0000_0001_FFFF_FFFFL);
             assertThat(words.getLong(24)).isEqualTo(0x0000_0002_0000_0000L);
         }
     }
@@ -275,16 +275,20 @@ class OperationsTest {
                 assertThat(two).extracting(WorkCompletion::wrId).containsExactly(id - 2, id - 1);
                 assertThat(two.get(0).opcode()).isEqualTo(CompletionOpcode.FAST_REGISTER);
             }
-            // then local invalidates and Writes back to back through the 3-deep queue: the ring wraps many times
+            // then local invalidates and Writes back to back through the 3-deep queue: the ring wraps many times. A
+            // request keeps its slot until its completion is polled (as in libibverbs): poll when the queue is full.
             List<Long> expected = new java.util.ArrayList<>();
+            List<WorkCompletion> rest = new java.util.ArrayList<>();
             for (int i = 0; i < 40; i++) {
-                SendWorkRequest wr = i % 2 == 0 ? new SendWorkRequest.LocalInvalidate(id, fr, SIGNALED)
+                SendWorkRequest wr = i % 2 == 0 ? new SendWorkRequest.LocalInvalidate(id, fr.stag(), SIGNALED)
                         : new SendWorkRequest.RdmaWrite(id, List.of(src.sge(0, 100)), target.stag(), target.address(),
                                 SIGNALED);
-                postWithRetry(p.client.qp, wr);
+                while (!p.client.qp.tryPostSend(wr)) {
+                    rest.addAll(Completions.await(p.client.sendCq, 1));
+                }
                 expected.add(id++);
             }
-            List<WorkCompletion> rest = Completions.await(p.client.sendCq, expected.size());
+            rest.addAll(Completions.await(p.client.sendCq, expected.size() - rest.size()));
             assertThat(rest).extracting(WorkCompletion::wrId).isEqualTo(expected);
             assertThat(rest).extracting(WorkCompletion::status).containsOnly(CompletionStatus.SUCCESS);
             assertThat(fr.isValid()).isFalse();
@@ -360,7 +364,7 @@ class OperationsTest {
             first.get(0, landed);
             assertThat(landed).isEqualTo(src.bytes(0, 64));
 
-            p.server.post(new SendWorkRequest.LocalInvalidate(2, fr, SIGNALED));
+            p.server.post(new SendWorkRequest.LocalInvalidate(2, fr.stag(), SIGNALED));
             WorkCompletion inv = Completions.one(p.server.sendCq);
             assertThat(inv.opcode()).isEqualTo(CompletionOpcode.LOCAL_INVALIDATE);
             assertThat(inv.status()).isEqualTo(CompletionStatus.SUCCESS);

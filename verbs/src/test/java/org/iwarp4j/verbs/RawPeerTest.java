@@ -1,6 +1,6 @@
 package org.iwarp4j.verbs;
 
-import org.iwarp4j.mpa.RtrType;
+import org.iwarp4j.common.RtrType;
 import org.iwarp4j.mpa.fpdu.Crc32c;
 import org.iwarp4j.mpa.frame.EnhancedConnectionData;
 import org.iwarp4j.mpa.frame.MpaFrame;
@@ -142,7 +142,7 @@ class RawPeerTest {
             assertThat(s.getInputStream().read()).isEqualTo(-1);
             java.util.List<WorkCompletion> wcs = Completions.await(server.side.recvCq, 2);
             assertThat(wcs).extracting(WorkCompletion::status).containsOnly(CompletionStatus.TERMINATE_SENT);
-            assertThat(wcs.get(0).terminate().errorCode()).isEqualTo(2);
+            assertThat(wcs.get(0).terminate().orElseThrow().errorCode()).isEqualTo(2);
         }
     }
 
@@ -176,8 +176,8 @@ class RawPeerTest {
             assertThat(in.read()).as("then we close").isEqualTo(-1);
             WorkCompletion wc = Completions.one(server.side.recvCq);
             assertThat(wc.status()).isEqualTo(CompletionStatus.TERMINATE_SENT);
-            assertThat(wc.terminate().layer()).isEqualTo(2);
-            assertThat(wc.terminate().errorCode()).isEqualTo(2);
+            assertThat(wc.terminate().orElseThrow().layer()).isEqualTo(2);
+            assertThat(wc.terminate().orElseThrow().errorCode()).isEqualTo(2);
             assertThat(server.event.get(20, TimeUnit.SECONDS).type()).isEqualTo(AsyncEvent.Type.TERMINATE_SENT);
         }
     }
@@ -212,7 +212,7 @@ class RawPeerTest {
             }
             WorkCompletion wc = Completions.one(server.side.recvCq);
             assertThat(wc.status()).isEqualTo(CompletionStatus.TERMINATE_SENT);
-            assertThat(wc.terminate().errorCode()).isEqualTo(1);
+            assertThat(wc.terminate().orElseThrow().errorCode()).isEqualTo(1);
             // a peer that never closes: we close after the linger, and then its writes draw a RST
             Thread.sleep(1500);
             org.assertj.core.api.Assertions.assertThatThrownBy(() -> {

@@ -1,12 +1,14 @@
 package org.iwarp4j.verbs;
 
-import org.iwarp4j.mpa.RtrType;
+import org.iwarp4j.common.RtrType;
 import org.iwarp4j.testkit.peer.ScriptedPeer;
 import org.iwarp4j.verbs.Peers.Mem;
 import org.iwarp4j.verbs.cm.AcceptOptions;
 import org.iwarp4j.verbs.cm.CmEvent;
 import org.iwarp4j.verbs.cm.ConnectOptions;
+import org.iwarp4j.verbs.cm.PeerProfile;
 import org.iwarp4j.verbs.cm.Connection;
+import org.iwarp4j.verbs.cm.ConnectionFailedException;
 import org.iwarp4j.verbs.cm.ConnectionRejectedException;
 import org.iwarp4j.verbs.cm.ListenOptions;
 import org.iwarp4j.verbs.cm.Listener;
@@ -70,8 +72,9 @@ class SiwInteropRegressionTest {
             Mem recv = side.region(16, Access.LOCAL_WRITE);
             Mem send = side.region(16);
             side.receive(1, recv.sge(0, 16));
-            Connection c = rnic.connect(siw.address(), side.qp, ConnectOptions.builder().crc(false).ird(1).ord(1)
-                    .firstFpduNudge(Duration.ofMillis(100)).build()).toCompletableFuture().get(20, TimeUnit.SECONDS);
+            Connection c = rnic.connect(siw.address(), side.qp, ConnectOptions.builder().mpa(m -> m.crc(false)).ird(1).ord(1)
+                    .peerProfile(PeerProfile.LINUX_SIW.withFirstFpduNudge(Duration.ofMillis(100))).build())
+                    .get(20, TimeUnit.SECONDS);
             side.qp.postSend(new SendWorkRequest.Send(2, List.of(send.sge(0, 16)), Set.of(SendFlag.SIGNALED)));
             WorkCompletion wc = Completions.one(side.recvCq);
             assertThat(wc.status()).isEqualTo(CompletionStatus.SUCCESS);
@@ -94,7 +97,8 @@ class SiwInteropRegressionTest {
             CompletableFuture<AsyncEvent> event = new CompletableFuture<>();
             side.qp.onAsyncEvent(event::complete);
             Listener listener = rnic.listen(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
-                    ListenOptions.builder().crc(true).rtrTypes(RtrType.SEND).build(),
+                    ListenOptions.builder().mpa(m -> m.crc(true).rtrTypes(RtrType.SEND))
+                            .peerProfile(PeerProfile.LINUX_SIW).build(),
                     r -> r.accept(side.qp, AcceptOptions.defaults()));
             try (ScriptedPeer siw = ScriptedPeer.client(listener.localAddress())) {
                 siw.sendMpaFrame(HEX.parseHex(SIW_P2P_REQUEST))
@@ -106,10 +110,74 @@ class SiwInteropRegressionTest {
                 siw.start();
                 AsyncEvent e = event.get(20, TimeUnit.SECONDS);
                 assertThat(e.type()).isEqualTo(AsyncEvent.Type.TERMINATE_RECEIVED);
-                assertThat(e.terminate().layer()).isEqualTo(2);
-                assertThat(e.terminate().errorType()).isEqualTo(0);
-                assertThat(e.terminate().errorCode()).isEqualTo(7);
+                TerminateInfo t = e.terminate().orElseThrow();
+                assertThat(List.of(t.layer(), t.errorType(), t.errorCode())).containsExactly(2, 0, 7);
                 siw.waitForScriptToComplete(Duration.ofSeconds(20)); // closed with nothing sent after the Reply
+            }
+            listener.close();
+        }
+    }
+
+    /**
+     * FINDINGS R8: siw's Responder sends as soon as its application does, so its first FPDU can come in the same
+     * segment as its Reply, which RFC 5044 §7.1.2 rule 4 forbids. The Linux siw profile reads it; the strict
+     * default fails the startup (PD_Length mismatch, MPA-32) instead of reading what the peer may not send.
+     */
+    @Test
+    void siwsFpduBehindItsReplyIsReadOnlyWithTheSiwProfile() throws Exception {
+        byte[] replyAndSend = HEX.parseHex(SIW_REPLY + "0022" + SIW_GO_AHEAD + "00000000");
+        for (PeerProfile profile : List.of(PeerProfile.LINUX_SIW, PeerProfile.RFC_STRICT)) {
+            try (ScriptedPeer siw = ScriptedPeer.server(); Rnic rnic = rnic()) {
+                siw.expectMpaRequest().withCrc(false).and().send(replyAndSend, "siw's Reply and first Send in one write");
+                siw.start();
+                Peers.Side side = new Peers.Side(rnic, 8);
+                side.qp = side.pd.createQueuePair(side.qpConfig().ird(1).ord(1).build());
+                Mem recv = side.region(16, Access.LOCAL_WRITE);
+                side.receive(1, recv.sge(0, 16));
+                CompletableFuture<Connection> f = rnic.connect(siw.address(), side.qp, ConnectOptions.builder()
+                        .mpa(m -> m.crc(false)).ird(1).ord(1).peerProfile(profile).build());
+                if (profile == PeerProfile.LINUX_SIW) {
+                    f.get(20, TimeUnit.SECONDS);
+                    WorkCompletion wc = Completions.one(side.recvCq);
+                    assertThat(wc.status()).isEqualTo(CompletionStatus.SUCCESS);
+                    assertThat(wc.byteLength()).isEqualTo(16);
+                } else {
+                    Throwable t = f.handle((c, e) -> e).get(20, TimeUnit.SECONDS);
+                    assertThat(t).isInstanceOfSatisfying(ConnectionFailedException.class, e ->
+                            assertThat(e.kind()).isEqualTo(ConnectionFailedException.Kind.CONNECT_ERROR));
+                    assertThat(Completions.one(side.recvCq).status()).isEqualTo(CompletionStatus.WORK_REQUEST_FLUSHED);
+                }
+            }
+        }
+    }
+
+    /**
+     * The strict profile does not take siw's CRC-less setup Terminate for a Terminate: it is a first FPDU that
+     * failed its CRC (RFC 5044 §4.4), and a Responder that has not validated a first FPDU closes without sending
+     * anything (RFC 5044 §7.1.2 rule 4). The peer's reason is lost; the connection ends either way.
+     */
+    @Test
+    void theStrictProfileTreatsSiwsSetupTerminateAsACrcError() throws Exception {
+        try (Rnic rnic = rnic()) {
+            Peers.Side side = new Peers.Side(rnic, 8);
+            side.qp = side.pd.createQueuePair(side.qpConfig().ird(1).ord(1).build());
+            CompletableFuture<AsyncEvent> event = new CompletableFuture<>();
+            side.qp.onAsyncEvent(event::complete);
+            Listener listener = rnic.listen(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+                    ListenOptions.builder().mpa(m -> m.crc(true).rtrTypes(RtrType.SEND)).build(),
+                    r -> r.accept(side.qp, AcceptOptions.defaults()));
+            try (ScriptedPeer siw = ScriptedPeer.client(listener.localAddress())) {
+                siw.sendMpaFrame(HEX.parseHex(SIW_P2P_REQUEST)).expectMpaReply().withCrc(true).and()
+                        .send(HEX.parseHex(SIW_SETUP_TERMINATE_NO_CRC), "siw's Terminate 2/0/07, CRC field 0")
+                        .expectClose();
+                siw.start();
+                AsyncEvent e = event.get(20, TimeUnit.SECONDS);
+                assertThat(e.type()).isEqualTo(AsyncEvent.Type.TERMINATE_SENT);
+                TerminateInfo t = e.terminate().orElseThrow();
+                assertThat(List.of(t.layer(), t.errorType(), t.errorCode())).as(t.toString()).containsExactly(2, 0, 2);
+                assertThat(t.direction()).as("detected, but a Responder may not send it").isEqualTo(
+                        TerminateInfo.Direction.WITHHELD);
+                siw.waitForScriptToComplete(Duration.ofSeconds(20));
             }
             listener.close();
         }
@@ -127,16 +195,19 @@ class SiwInteropRegressionTest {
                     ListenOptions.defaults(), r -> r.reject(new byte[] {(byte) 0xc0, (byte) 0xff, (byte) 0xee}));
             Peers.Side side = new Peers.Side(client, 8);
             side.qp = side.pd.createQueuePair(side.qpConfig().ird(1).ord(1).build());
-            CompletableFuture<Throwable> rejected = new CompletableFuture<>();
-            client.connect(listener.localAddress(), side.qp, ConnectOptions.builder().ird(1).ord(1)
-                    .eventListener((ev, q, c, cause) -> {
-                        if (ev == CmEvent.REJECTED) {
-                            rejected.complete(cause);
+            CompletableFuture<CmEvent.Rejected> rejected = new CompletableFuture<>();
+            CompletableFuture<Connection> f = client.connect(listener.localAddress(), side.qp, ConnectOptions.builder()
+                    .ird(1).ord(1).eventListener(ev -> {
+                        if (ev instanceof CmEvent.Rejected r) {
+                            rejected.complete(r);
                         }
                     }).build());
-            ConnectionRejectedException e = (ConnectionRejectedException) rejected.get(20, TimeUnit.SECONDS);
+            Throwable failure = f.handle((c, t) -> t).get(20, TimeUnit.SECONDS);
+            assertThat(failure).isInstanceOf(ConnectionRejectedException.class);
+            ConnectionRejectedException e = (ConnectionRejectedException) failure;
             assertThat(e.getMessage()).doesNotContain("Insufficient IRD");
-            assertThat(e.ord()).isLessThanOrEqualTo(1);
+            assertThat(e.ord().orElseThrow()).isLessThanOrEqualTo(1);
+            assertThat(rejected.get(20, TimeUnit.SECONDS).ord()).isEqualTo(e.ord());
             assertThat(e.privateData()).containsExactly(0xc0, 0xff, 0xee);
             listener.close();
         }

@@ -13,7 +13,7 @@ import org.iwarp4j.mpa.MpaError;
 import org.iwarp4j.mpa.MpaParameters;
 import org.iwarp4j.mpa.MpaRejection;
 import org.iwarp4j.mpa.RtrReplyPolicy;
-import org.iwarp4j.mpa.RtrType;
+import org.iwarp4j.common.RtrType;
 import org.iwarp4j.mpa.netty.MpaConnectRequest;
 import org.iwarp4j.mpa.netty.MpaRejectedEvent;
 import org.iwarp4j.mpa.netty.MpaStartupFailedEvent;

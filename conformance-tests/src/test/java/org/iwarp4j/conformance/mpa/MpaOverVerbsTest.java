@@ -5,9 +5,7 @@ import org.iwarp4j.conformance.support.Bytes;
 import org.iwarp4j.conformance.support.PeerScripts;
 import org.iwarp4j.conformance.support.VerbsStack;
 import org.iwarp4j.conformance.support.VerbsStack.Region;
-import org.iwarp4j.mpa.MpaError;
-import org.iwarp4j.mpa.MpaException;
-import org.iwarp4j.mpa.RtrType;
+import org.iwarp4j.common.RtrType;
 import org.iwarp4j.testkit.FailingAllocator;
 import org.iwarp4j.testkit.GoldenVectors;
 import org.iwarp4j.testkit.peer.FpduTamper;
@@ -21,11 +19,15 @@ import org.iwarp4j.verbs.SendFlag;
 import org.iwarp4j.verbs.SendWorkRequest;
 import org.iwarp4j.verbs.Stag;
 import org.iwarp4j.verbs.WorkCompletion;
+import org.iwarp4j.verbs.cm.AcceptOptions;
 import org.iwarp4j.verbs.cm.CmEvent;
 import org.iwarp4j.verbs.cm.ConnectOptions;
 import org.iwarp4j.verbs.cm.ConnectionFailedException;
+import org.iwarp4j.verbs.cm.ConnectionLostException;
 import org.iwarp4j.verbs.cm.ConnectionRejectedException;
+import org.iwarp4j.verbs.cm.DisconnectReason;
 import org.iwarp4j.verbs.cm.ListenOptions;
+import org.iwarp4j.verbs.cm.PeerProfile;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -65,12 +67,20 @@ class MpaOverVerbsTest {
         return new StartupFrame.Enhanced(true, b, 4, c, d, 4);
     }
 
+    /**
+     * {@link PeerProfile#RFC_STRICT} with the one accommodation of a Linux siw Responder that sends FPDUs together
+     * with its Reply (interop FINDINGS R8): the Initiator keeps and reads them.
+     */
+    private static final PeerProfile FPDUS_WITH_THE_REPLY = PeerProfile.RFC_STRICT.withAcceptFpdusBehindReply(true)
+            .withName("fpdus-with-the-reply");
+
     // ------------------------------------------------------------------ startup decisions of the Initiator
 
     @Test
     @Requirement("MPA-32")
-    @DisplayName("MPA-32: FPDUs that arrive with the accepting Reply (a siw Responder sends first) are kept and delivered; "
-            + "octets that are not a valid FPDU fail as an FPDU error (Terminate 0x2/0x0/0x02), never silently")
+    @DisplayName("MPA-32: with a peer profile that accepts them (a siw Responder sends first), FPDUs that arrive with the "
+            + "accepting Reply are kept and delivered; octets that are not a valid FPDU fail as an FPDU error "
+            + "(Terminate 0x2/0x0/0x02), never silently")
     void octetsWithTheReply() {
         byte[] reply = StartupFrame.reply().crc(true).enhanced(PeerScripts.block(4, 4)).toBytes();
         try (ScriptedPeer peer = ScriptedPeer.server(); VerbsStack stack = new VerbsStack()) {
@@ -78,7 +88,7 @@ class MpaOverVerbsTest {
             stack.receive(1, recv.sge(0, 16));
             peer.expectMpaRequest().and().send(Bytes.concat(reply, PeerScripts.fpdus(send(1, P8))));
             peer.start();
-            stack.connect(peer.address(), ConnectOptions.builder());
+            stack.connect(peer.address(), ConnectOptions.builder().peerProfile(FPDUS_WITH_THE_REPLY));
             WorkCompletion wc = stack.recvCompletion();
             assertThat(wc.status()).isEqualTo(CompletionStatus.SUCCESS);
             assertThat(recv.bytes(0, 8)).isEqualTo(P8);
@@ -89,8 +99,35 @@ class MpaOverVerbsTest {
             bad[bad.length - 1] ^= 0x55;
             peer.expectMpaRequest().and().send(Bytes.concat(reply, bad)).fullOperation(true, false, false)
                     .expectFpdu().withUlpdu(terminate(2, 0, 0x02)).and().expectFin().start();
-            stack.connect(peer.address(), ConnectOptions.builder());
+            stack.connect(peer.address(), ConnectOptions.builder().peerProfile(FPDUS_WITH_THE_REPLY));
             peer.waitForScriptToComplete(VerbsStack.WAIT);
+        }
+    }
+
+    /**
+     * MPA-32 (RFC 5044 §7.1.1, §7.1.2 rule 4) at the Initiator, the default since {@link PeerProfile#RFC_STRICT}: the
+     * Responder may send no FPDU before it received the Initiator's first, so octets behind the accepting Reply mean
+     * that PD_Length did not match the private data actually sent. The Initiator closes at once with the invalid
+     * startup frame error 0x04 (no Terminate: Full Operation never started), sends nothing more, and the user's
+     * connect fails. The Responder's side of the rule: {@code MpaStartupFrameTest#pdLengthMismatch}.
+     */
+    @Test
+    @Requirement("MPA-32")
+    @DisplayName("MPA-32: by default an Initiator that receives an FPDU together with the accepting Reply takes it as a "
+            + "PD_Length mismatch: it closes with nothing sent after its Request, the connect fails and no receive is filled")
+    void octetsWithTheReplyFailAStrictInitiator() {
+        byte[] reply = StartupFrame.reply().crc(true).enhanced(PeerScripts.block(4, 4)).toBytes();
+        try (ScriptedPeer peer = ScriptedPeer.server(); VerbsStack stack = new VerbsStack()) {
+            Region recv = stack.region(16, Access.LOCAL_WRITE);
+            stack.receive(1, recv.sge(0, 16));
+            peer.expectMpaRequest().and().send(Bytes.concat(reply, PeerScripts.fpdus(send(1, P8)))).expectClose().start();
+            Throwable t = failure(stack.connect(peer.address(), ConnectOptions.builder()));
+            assertThat(t).isInstanceOf(ConnectionFailedException.class).hasMessageContaining("PD_Length");
+            assertThat(((ConnectionFailedException) t).kind()).isEqualTo(ConnectionFailedException.Kind.CONNECT_ERROR);
+            peer.waitForScriptToComplete(VerbsStack.WAIT);
+            assertThat(peer.received()).as("only the MPA Request").hasSize(24);
+            assertThat(stack.recvCompletion().status()).isEqualTo(CompletionStatus.WORK_REQUEST_FLUSHED);
+            assertThat(recv.bytes(0, 16)).as("the FPDU was not delivered").containsOnly(0);
         }
     }
 
@@ -105,7 +142,7 @@ class MpaOverVerbsTest {
             Throwable t = failure(stack.connect(peer.address(), ConnectOptions.builder()
                     .replyPrivateDataCheck(pd -> new String(pd, java.nio.charset.StandardCharsets.US_ASCII).equals("v1"))));
             assertThat(t).isInstanceOf(ConnectionFailedException.class);
-            assertThat(((ConnectionFailedException) t).event()).isEqualTo(CmEvent.CONNECT_ERROR);
+            assertThat(((ConnectionFailedException) t).kind()).isEqualTo(ConnectionFailedException.Kind.CONNECT_ERROR);
             peer.waitForScriptToComplete(VerbsStack.WAIT);
             assertThat(peer.received()).as("only the MPA Request").hasSize(24);
             assertThat(stack.qp.state()).isEqualTo(QueuePairState.ERROR);
@@ -117,8 +154,8 @@ class MpaOverVerbsTest {
             assertThat(t).isInstanceOf(ConnectionRejectedException.class);
             ConnectionRejectedException r = (ConnectionRejectedException) t;
             assertThat(r.privateData()).isEqualTo(Bytes.ascii("busy"));
-            assertThat(r.ird()).isEqualTo(3);
-            assertThat(r.ord()).isEqualTo(9);
+            assertThat(r.ird()).hasValue(3);
+            assertThat(r.ord()).hasValue(9);
         }
     }
 
@@ -131,8 +168,8 @@ class MpaOverVerbsTest {
             java.util.concurrent.CompletableFuture<int[]> seen = new java.util.concurrent.CompletableFuture<>();
             var listener = server.rnic.listen(new InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0),
                     ListenOptions.defaults(), r -> {
-                        seen.complete(new int[] {r.ird(), r.ord()});
-                        r.accept(server.qp, org.iwarp4j.verbs.cm.AcceptOptions.defaults());
+                        seen.complete(new int[] {r.ird().orElse(-1), r.ord().orElse(-1)});
+                        r.accept(server.qp, AcceptOptions.defaults());
                     });
             client.connect(listener.localAddress(), ConnectOptions.builder());
             var params = client.connected().parameters();
@@ -145,17 +182,18 @@ class MpaOverVerbsTest {
     @Test
     @Requirement("MPA-39")
     @DisplayName("MPA-39: the stack bounds its waits: a Responder that never replies (UNREACHABLE), a peer that never sends "
-            + "its Request (closed), a graceful disconnect the peer never answers (turns abortive)")
+            + "its Request (closed), a graceful disconnect the peer never lets finish (turns abortive at the timeout)")
     void boundedWaits() throws Exception {
         Duration shortWait = Duration.ofMillis(300);
         try (ScriptedPeer peer = ScriptedPeer.server(); VerbsStack stack = new VerbsStack()) {
             peer.expectMpaRequest().and().expectClose().start();
-            Throwable t = failure(stack.connect(peer.address(), ConnectOptions.builder().mpaStartupTimeout(shortWait)));
-            assertThat(((ConnectionFailedException) t).event()).isEqualTo(CmEvent.UNREACHABLE);
+            Throwable t = failure(stack.connect(peer.address(),
+                    ConnectOptions.builder().mpa(m -> m.startupTimeout(shortWait))));
+            assertThat(((ConnectionFailedException) t).kind()).isEqualTo(ConnectionFailedException.Kind.UNREACHABLE);
             peer.waitForScriptToComplete(VerbsStack.WAIT);
         }
         try (VerbsStack stack = new VerbsStack()) {
-            InetSocketAddress a = stack.listen(ListenOptions.builder().mpaStartupTimeout(shortWait));
+            InetSocketAddress a = stack.listen(ListenOptions.builder().mpa(m -> m.startupTimeout(shortWait)));
             try (Socket s = new Socket(a.getAddress(), a.getPort())) {
                 s.setSoTimeout((int) VerbsStack.WAIT.toMillis());
                 assertThat(s.getInputStream().read()).as("closed without a Request").isEqualTo(-1);
@@ -163,12 +201,26 @@ class MpaOverVerbsTest {
         }
         try (ScriptedPeer peer = PeerScripts.responder(4, 4);
              VerbsStack stack = new VerbsStack()) {
-            peer.expectReset().start();
+            // The peer reads nothing after the first segment of a Write larger than the TCP buffers, so the
+            // graceful disconnect, which finishes the message in progress, cannot end by itself: at the disconnect
+            // timeout it is made abortive (checked at the stack; the peer would read its unread octets first).
+            int size = 16 << 20;
+            java.util.concurrent.CompletableFuture<Void> ended = new java.util.concurrent.CompletableFuture<>();
+            var firstSegment = peer.expectFpdu().received();
+            peer.waitFor(ended, "the stack's disconnect to end").start();
             stack.connect(peer.address(), ConnectOptions.builder().disconnectTimeout(shortWait));
             stack.connected();
-            // the peer keeps reading and never closes: our FIN is not answered, the disconnect stage still ends
-            stack.connected().disconnect().toCompletableFuture().get(VerbsStack.WAIT.toMillis(),
-                    java.util.concurrent.TimeUnit.MILLISECONDS);
+            Region big = stack.region(size, Access.LOCAL_WRITE);
+            stack.post(new SendWorkRequest.RdmaWrite(1, List.of(big.sge(0, size)), new Stag(0x200), 0, Set.of()));
+            firstSegment.get(VerbsStack.WAIT.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+            stack.connected().disconnect().get(VerbsStack.WAIT.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+            ended.complete(null);
+            CmEvent.Disconnected end = stack.disconnected();
+            assertThat(end.reason()).as("made abortive").isEqualTo(DisconnectReason.DISCONNECT_TIMEOUT);
+            assertThat(end.cause()).containsInstanceOf(ConnectionLostException.class);
+            assertThat(stack.sendCompletion().status()).as("the unfinished Write")
+                    .isEqualTo(CompletionStatus.WORK_REQUEST_FLUSHED);
+            peer.waitForScriptToComplete(VerbsStack.WAIT);
         }
     }
 
@@ -201,7 +253,7 @@ class MpaOverVerbsTest {
         try (ScriptedPeer old = ScriptedPeer.server(); VerbsStack retry = new VerbsStack()) {
             old.expectMpaRequest().withRevision(1).withEnhancedFlag(false)
                     .respond(StartupFrame.reply().crc(true)).start();
-            retry.connect(old.address(), ConnectOptions.builder().mpaRevision(1));
+            retry.connect(old.address(), ConnectOptions.builder().mpa(m -> m.revision(1)));
             assertThat(retry.connected().parameters().mpaRevision()).isEqualTo(1);
             old.waitForScriptToComplete(VerbsStack.WAIT);
         }
@@ -219,7 +271,7 @@ class MpaOverVerbsTest {
                     .expectBytes(GoldenVectors.named("fpdu-terminate-insufficient-ird").bytes(), "the golden Terminate")
                     .expectFin().start();
             Throwable t = failure(stack.connect(peer.address(), ConnectOptions.builder()));
-            assertThat(((ConnectionFailedException) t).event()).isEqualTo(CmEvent.CONNECT_ERROR);
+            assertThat(((ConnectionFailedException) t).kind()).isEqualTo(ConnectionFailedException.Kind.CONNECT_ERROR);
             peer.waitForScriptToComplete(VerbsStack.WAIT);
         }
     }
@@ -243,7 +295,7 @@ class MpaOverVerbsTest {
                     peer.sendFpdu(GoldenVectors.named("fpdu-rtr-zero-length-read-response").hex("ulpdu_hex"));
                 }
                 peer.expectFpdu().withUlpdu(k.expectedSend()).and().start();
-                stack.connect(peer.address(), ConnectOptions.builder().peerToPeer(k.type()));
+                stack.connect(peer.address(), ConnectOptions.builder().mpa(m -> m.peerToPeer(k.type())));
                 stack.connected();
                 stack.post(new SendWorkRequest.Send(1, List.of(data.sge(0, 8)), Set.of()));
                 peer.waitForScriptToComplete(VerbsStack.WAIT);
@@ -259,8 +311,9 @@ class MpaOverVerbsTest {
         try (ScriptedPeer peer = ScriptedPeer.server(); VerbsStack stack = new VerbsStack()) {
             peer.expectMpaRequest().respond(StartupFrame.reply().crc(true).enhanced(p2p(true, false, false)))
                     .expectFpdu().withUlpdu(terminate(2, 0, 0x07)).and().expectFin().start();
-            Throwable t = failure(stack.connect(peer.address(), ConnectOptions.builder().peerToPeer(RtrType.WRITE)));
-            assertThat(((ConnectionFailedException) t).event()).isEqualTo(CmEvent.CONNECT_ERROR);
+            Throwable t = failure(stack.connect(peer.address(),
+                    ConnectOptions.builder().mpa(m -> m.peerToPeer(RtrType.WRITE))));
+            assertThat(((ConnectionFailedException) t).kind()).isEqualTo(ConnectionFailedException.Kind.CONNECT_ERROR);
             peer.waitForScriptToComplete(VerbsStack.WAIT);
         }
     }
@@ -299,10 +352,11 @@ class MpaOverVerbsTest {
             + "0x2/0x0/0x05 as the first FPDU before the connection ends")
     void localErrorDuringEnhancedSetup() {
         try (ScriptedPeer peer = ScriptedPeer.server();
-             VerbsStack stack = new VerbsStack(RnicConfig.builder().allocator(new FailingAllocator(1)), b -> { })) {
+             VerbsStack stack = new VerbsStack(RnicConfig.builder(), new FailingAllocator(1), b -> { })) {
             peer.expectMpaRequest().respond(StartupFrame.reply().crc(true).enhanced(p2p(false, true, false)))
                     .expectFpdu().withUlpdu(terminate(2, 0, 0x05)).and().expectFin().start();
-            Throwable t = failure(stack.connect(peer.address(), ConnectOptions.builder().peerToPeer(RtrType.WRITE)));
+            Throwable t = failure(stack.connect(peer.address(),
+                    ConnectOptions.builder().mpa(m -> m.peerToPeer(RtrType.WRITE))));
             assertThat(t).isInstanceOf(ConnectionFailedException.class).hasMessageContaining("0x2/0x0/0x05");
             peer.waitForScriptToComplete(VerbsStack.WAIT);
         }
@@ -310,11 +364,20 @@ class MpaOverVerbsTest {
 
     // ------------------------------------------------------------------ LLP events in Full Operation
 
+    /**
+     * MPA-43, MPA-48, DDP-01, DDP-26, DDP-27, DDP-33 (RFC 5044 §7.2, §8; RFC 5041 §3, §6.2, §7): MPA reports the end of
+     * TCP between FPDUs as the LLP error 0x2/0x0/0x01 to RDMAP, after every FPDU that arrived before it; RDMAP flushes the
+     * outstanding work and sends nothing more. What reaches the user is who ended the connection and how, not the code:
+     * a FIN is the peer's graceful disconnect (RFC 5040 §6.2), so the DISCONNECTED event says PEER_DISCONNECT with no cause
+     * — the ULP learns of the graceful close (MPA-48) and can tell a clean peer from a lost one; a RST says PEER_RESET
+     * with a {@link ConnectionLostException}. The flush statuses of the outstanding and later work requests are the
+     * rest of the evidence (before verbs 2, DISCONNECTED carried the MpaException 0x01 itself, even for a FIN).
+     */
     @Test
     @Requirement({"MPA-43", "MPA-48", "DDP-33", "DDP-26", "DDP-01", "DDP-27"})
-    @DisplayName("MPA-43, MPA-48, DDP-01, DDP-26, DDP-27, DDP-33: a FIN (or RST) between FPDUs reaches RDMAP and the user as LLP "
-            + "error 0x2/0x0/0x01 after every FPDU sent before it; outstanding work completes flushed, later requests fail "
-            + "and the stack closes its half too")
+    @DisplayName("MPA-43, MPA-48, DDP-01, DDP-26, DDP-27, DDP-33: a FIN (or RST) between FPDUs reaches the user as the "
+            + "peer's disconnect (or reset) after every FPDU sent before it; outstanding work completes flushed, later "
+            + "requests are flushed and the stack closes its half too")
     void finOrResetBetweenFpdus() throws Exception {
         for (boolean reset : new boolean[] {false, true}) {
             try (VerbsStack stack = new VerbsStack(); ScriptedPeer peer = PeerScripts.initiator(stack.listen(), 4, 4)) {
@@ -336,13 +399,15 @@ class MpaOverVerbsTest {
                 peer.waitForScriptToComplete(VerbsStack.WAIT);
                 assertThat(stack.recvCompletion().status()).isEqualTo(CompletionStatus.WORK_REQUEST_FLUSHED);
                 assertThat(stack.sendCompletion().status()).isEqualTo(CompletionStatus.WORK_REQUEST_FLUSHED);
-                VerbsStack.awaitTrue(() -> stack.cmEvents().stream().anyMatch(e -> e.event() == CmEvent.DISCONNECTED),
-                        "DISCONNECTED");
-                Throwable cause = stack.cmEvents().stream().filter(e -> e.event() == CmEvent.DISCONNECTED).findFirst()
-                        .orElseThrow().cause();
-                assertThat(cause).isInstanceOf(MpaException.class);
-                assertThat(((MpaException) cause).error()).isEqualTo(MpaError.TCP_CONNECTION_LOST);
-                assertThat(((MpaException) cause).terminateLayer()).isEqualTo(2);
+                CmEvent.Disconnected disconnected = stack.disconnected();
+                if (reset) {
+                    assertThat(disconnected.reason()).isEqualTo(DisconnectReason.PEER_RESET);
+                    assertThat(disconnected.cause()).containsInstanceOf(ConnectionLostException.class);
+                } else {
+                    assertThat(disconnected.reason()).as("a FIN is the peer's graceful disconnect")
+                            .isEqualTo(DisconnectReason.PEER_DISCONNECT);
+                    assertThat(disconnected.cause()).as("a clean end has no cause").isEmpty();
+                }
                 // a later post is accepted and flushed, as in the libibverbs error state (QueuePair#postSend)
                 stack.qp.postSend(new SendWorkRequest.Send(8, List.of(), Set.of(SendFlag.SIGNALED)));
                 WorkCompletion late = stack.sendCompletion();
@@ -361,7 +426,7 @@ class MpaOverVerbsTest {
             byte[] big = Bytes.pattern(40_000, 9);
             Region data = stack.region(big.length, Access.LOCAL_WRITE).put(0, big);
             peer.start();
-            stack.connect(peer.address(), ConnectOptions.builder().emss(1460));
+            stack.connect(peer.address(), ConnectOptions.builder().mpa(m -> m.emss(1460)));
             stack.connected();
             java.util.concurrent.atomic.AtomicInteger payload = new java.util.concurrent.atomic.AtomicInteger();
             int chunk = stack.connected().parameters().mulpdu() - 14;
@@ -377,6 +442,8 @@ class MpaOverVerbsTest {
             peer.waitForScriptToComplete(VerbsStack.WAIT);
             assertThat(payload.get()).isEqualTo(big.length);
             VerbsStack.awaitTrue(() -> stack.qp.state() == QueuePairState.ERROR, "the queue pair to go down");
+            assertThat(stack.disconnected().reason()).isEqualTo(DisconnectReason.LOCAL_DISCONNECT);
+            assertThat(stack.disconnected().cause()).isEmpty();
         }
         try (VerbsStack stack = new VerbsStack(); ScriptedPeer peer = PeerScripts.initiator(stack.listen(), 4, 4)) {
             Region recv = stack.region(16, Access.LOCAL_WRITE);

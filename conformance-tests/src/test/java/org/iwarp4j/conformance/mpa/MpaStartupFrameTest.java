@@ -225,9 +225,10 @@ class MpaStartupFrameTest {
      * PD_Length, so a mismatch shows as octets the peer may not send yet: after a Request, before the Reply
      * (the Initiator waits for it), or together with an accepting Reply (the Responder sends no FPDU
      * before receiving one). The Responder closes with 0x04 by default; the Initiator does so with
-     * {@code rejectDataBeforeReply(true)} (by default it keeps such octets, because a Linux siw Responder
-     * sends first — interop/FINDINGS.md R8). A PD_Length larger than the octets sent leaves the startup
-     * incomplete until its timeout closes it.
+     * {@code rejectDataBeforeReply(true)} (by default the MPA layer keeps such octets, because a Linux siw
+     * Responder sends first — interop/FINDINGS.md R8; the verbs layer sets it unless the peer profile accepts
+     * them, see {@code MpaOverVerbsTest#octetsWithTheReplyFailAStrictInitiator}). A PD_Length larger than the
+     * octets sent leaves the startup incomplete until its timeout closes it.
      */
     @Test
     @Requirement("MPA-32")

@@ -6,7 +6,7 @@ import org.iwarp4j.conformance.support.RdmapEngine;
 import org.iwarp4j.conformance.support.TestRegion;
 import org.iwarp4j.ddp.memory.TaggedBufferAccess;
 import org.iwarp4j.rdmap.atomic.LockingAtomicExecutor;
-import org.iwarp4j.rdmap.stream.CompletionStatus;
+import org.iwarp4j.rdmap.stream.OperationStatus;
 import org.iwarp4j.rdmap.stream.RdmapOperation;
 import org.iwarp4j.rdmap.stream.RdmapStreamConfig;
 import org.iwarp4j.rdmap.stream.RdmapStreamState;
@@ -48,7 +48,7 @@ class EngineRulesTest {
             assertThat(a.events("send")).as("nothing completes before the LLP took it").isEmpty();
             a.acknowledge();
             assertThat(a.events("send")).extracting(RdmapEngine.Event::id).containsExactly(1L, 2L);
-            assertThat(a.events("send")).extracting(RdmapEngine.Event::status).containsOnly(CompletionStatus.SUCCESS);
+            assertThat(a.events("send")).extracting(RdmapEngine.Event::status).containsOnly(OperationStatus.SUCCESS);
         }
     }
 
@@ -110,7 +110,7 @@ class EngineRulesTest {
             assertThat(a.stream.state()).isEqualTo(RdmapStreamState.ERROR);
             a.stream.submit(RdmapOperation.Send.of(10, data(Bytes.pattern(4, 0))));
             assertThat(a.pump()).isZero();
-            assertThat(a.events("send")).extracting(RdmapEngine.Event::status).containsOnly(CompletionStatus.FLUSHED);
+            assertThat(a.events("send")).extracting(RdmapEngine.Event::status).containsOnly(OperationStatus.FLUSHED);
             a.deliverTo(b);
             assertThat(b.terminateReceived).isNotNull();
             assertThat(b.terminateReceived.layer()).isEqualTo(1);

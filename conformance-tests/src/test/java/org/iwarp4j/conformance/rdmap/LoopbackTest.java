@@ -48,7 +48,7 @@ class LoopbackTest {
              VerbsStack c2 = new VerbsStack(b -> b.ord(16).signalAll(true))) {
             ProtectionDomain pd = server.allocateProtectionDomain();
             ByteBuffer word = ByteBuffer.allocateDirect(8).order(ByteOrder.LITTLE_ENDIAN);
-            MemoryRegion target = pd.register(word, Set.of(Access.LOCAL_WRITE, Access.REMOTE_ATOMIC));
+            MemoryRegion target = pd.register(word, Access.LOCAL_WRITE, Access.REMOTE_ATOMIC);
             CompletionQueue cq = server.createCompletionQueue(64);
             ConcurrentLinkedQueue<QueuePair> qps = new ConcurrentLinkedQueue<>();
             for (int i = 0; i < 2; i++) {
@@ -66,12 +66,11 @@ class LoopbackTest {
                     List<Long> originals = new ArrayList<>();
                     for (int i = 0; i < perClient; i += 100) {
                         for (int k = 0; k < 100; k++) {
-                            c.post(new SendWorkRequest.AtomicFetchAdd(i + k, null, target.stag(), target.address(), 1, 0,
-                                    Set.of()));
+                            c.post(SendWorkRequest.AtomicFetchAdd.of(i + k, target.remoteBuffer(), 1).withFlags(Set.of()));
                         }
                         for (WorkCompletion wc : c.sendCompletions(100)) {
                             assertThat(wc.status()).isEqualTo(CompletionStatus.SUCCESS);
-                            originals.add(wc.atomicOriginalValue());
+                            originals.add(wc.atomicOriginalValue().orElseThrow());
                         }
                     }
                     return originals;

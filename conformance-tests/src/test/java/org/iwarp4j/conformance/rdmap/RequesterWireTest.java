@@ -23,6 +23,7 @@ import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
@@ -100,7 +101,7 @@ class RequesterWireTest {
             + "with Immediate is a Write followed by an Immediate Data message")
     void writeOctetsAndSegmentation() {
         try (ScriptedPeer peer = PeerScripts.responder(4, 4);
-             VerbsStack stack = connect(peer, ConnectOptions.builder().emss(256))) {
+             VerbsStack stack = connect(peer, ConnectOptions.builder().mpa(m -> m.emss(256)))) {
             int mulpdu = stack.connected().parameters().mulpdu();
             assertThat(mulpdu).isBetween(128, 256);
             byte[] payload = Bytes.pattern(1000, 3);
@@ -257,8 +258,8 @@ class RequesterWireTest {
             Region result = stack.region(64, Access.LOCAL_WRITE);
             Stag target = new Stag(0x99aabbcc);
             stack.post(new SendWorkRequest.RdmaRead(1, List.of(result.sge(32, 8)), new Stag(0x0100), 0, Set.of()));
-            stack.post(new SendWorkRequest.AtomicFetchAdd(2, result.sge(0, 8), target, 0x40, 5, 0, Set.of()));
-            stack.post(new SendWorkRequest.AtomicCompareSwap(3, result.sge(8, 8), target, 0x48, 0x64, -1L,
+            stack.post(new SendWorkRequest.AtomicFetchAdd(2, Optional.of(result.sge(0, 8)), target, 0x40, 5, 0, Set.of()));
+            stack.post(new SendWorkRequest.AtomicCompareSwap(3, Optional.of(result.sge(8, 8)), target, 0x48, 0x64, -1L,
                     0x1111111111111111L, -1L, Set.of()));
             CompletableFuture<DecodedFpdu> fa = new CompletableFuture<>();
             CompletableFuture<DecodedFpdu> cs = new CompletableFuture<>();
@@ -287,9 +288,9 @@ class RequesterWireTest {
             List<WorkCompletion> wcs = stack.sendCompletions(3);
             assertThat(wcs).extracting(WorkCompletion::wrId).containsExactly(1L, 2L, 3L);
             assertThat(wcs.get(1).opcode()).isEqualTo(CompletionOpcode.ATOMIC_FETCH_ADD);
-            assertThat(wcs.get(1).atomicOriginalValue()).isEqualTo(100);
+            assertThat(wcs.get(1).atomicOriginalValue()).hasValue(100);
             assertThat(wcs.get(2).opcode()).isEqualTo(CompletionOpcode.ATOMIC_CMP_SWAP);
-            assertThat(wcs.get(2).atomicOriginalValue()).isEqualTo(0x64);
+            assertThat(wcs.get(2).atomicOriginalValue()).hasValue(0x64);
             // RnicConfig default atomic byte order: little-endian
             assertThat(result.buf().order(java.nio.ByteOrder.LITTLE_ENDIAN).getLong(0)).isEqualTo(100);
             assertThat(result.buf().order(java.nio.ByteOrder.LITTLE_ENDIAN).getLong(8)).isEqualTo(0x64);

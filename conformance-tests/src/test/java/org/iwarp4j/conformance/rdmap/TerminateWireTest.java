@@ -21,8 +21,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.nio.ByteBuffer;
-import java.util.EnumSet;
 import java.util.List;
+import java.util.OptionalInt;
 import java.util.function.Function;
 import java.util.stream.Stream;
 
@@ -78,19 +78,16 @@ class TerminateWireTest {
             localOnly = stack.region(64, Access.LOCAL_WRITE);
             atomic = stack.region(64, Access.LOCAL_WRITE, Access.REMOTE_ATOMIC);
             ProtectionDomain other = stack.rnic.allocateProtectionDomain();
-            try {
-                ByteBuffer m = ByteBuffer.allocateDirect(64);
-                foreign = new Region(other.register(m, EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE,
-                        Access.REMOTE_READ, Access.REMOTE_ATOMIC)), m);
-            } catch (org.iwarp4j.verbs.VerbsException e) {
-                throw new IllegalStateException(e);
-            }
+            ByteBuffer m = ByteBuffer.allocateDirect(64);
+            foreign = new Region(other.register(m, Access.LOCAL_WRITE, Access.REMOTE_WRITE, Access.REMOTE_READ,
+                    Access.REMOTE_ATOMIC), m);
             recv = stack.region(64, Access.LOCAL_WRITE);
             revoked = stack.region(64, Access.LOCAL_WRITE, Access.REMOTE_WRITE);
             revoked.mr().close(); // RFC 5040 §8.1.1: revocation takes effect at once
             stack.receive(1, recv.sge(0, 16));
             stack.receive(2, recv.sge(16, 16));
-            address = stack.listen(ListenOptions.builder(), new AcceptOptions(new byte[0], ird, -1));
+            address = stack.listen(ListenOptions.builder(), new AcceptOptions(new byte[0], OptionalInt.of(ird),
+                    OptionalInt.empty()));
         }
 
         Subject() {
@@ -124,10 +121,11 @@ class TerminateWireTest {
             VerbsStack.awaitTrue(() -> !stack.asyncEvents().isEmpty(), "the TERMINATE_SENT event");
             AsyncEvent e = stack.asyncEvents().get(0);
             assertThat(e.type()).isEqualTo(AsyncEvent.Type.TERMINATE_SENT);
-            assertThat(e.terminate().direction()).isEqualTo(TerminateInfo.Direction.SENT);
-            assertThat(e.terminate().layer()).isEqualTo((expectedTerminate[18] & 0xF0) >>> 4);
-            assertThat(e.terminate().errorType()).isEqualTo(expectedTerminate[18] & 0x0F);
-            assertThat(e.terminate().errorCode()).isEqualTo(expectedTerminate[19] & 0xFF);
+            TerminateInfo t = e.terminate().orElseThrow();
+            assertThat(t.direction()).isEqualTo(TerminateInfo.Direction.SENT);
+            assertThat(t.layer()).isEqualTo((expectedTerminate[18] & 0xF0) >>> 4);
+            assertThat(t.errorType()).isEqualTo(expectedTerminate[18] & 0x0F);
+            assertThat(t.errorCode()).isEqualTo(expectedTerminate[19] & 0xFF);
         }
 
         @Override
@@ -394,7 +392,7 @@ class TerminateWireTest {
             List<WorkCompletion> wcs = s.stack.recvCompletions(2);
             assertThat(wcs.get(0).status()).isEqualTo(CompletionStatus.SUCCESS);
             assertThat(wcs.get(1).status()).isEqualTo(CompletionStatus.TERMINATE_SENT);
-            assertThat(wcs.get(1).terminate().layer()).isEqualTo(2);
+            assertThat(wcs.get(1).terminate().orElseThrow().layer()).isEqualTo(2);
         }
     }
 

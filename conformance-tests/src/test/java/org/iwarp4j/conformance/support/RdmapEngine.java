@@ -8,7 +8,7 @@ import org.iwarp4j.ddp.send.LlpSegmentWriter;
 import org.iwarp4j.mpa.fpdu.FpduReader;
 import org.iwarp4j.mpa.fpdu.FpduWriter;
 import org.iwarp4j.rdmap.atomic.AtomicExecutor;
-import org.iwarp4j.rdmap.stream.CompletionStatus;
+import org.iwarp4j.rdmap.stream.OperationStatus;
 import org.iwarp4j.rdmap.stream.OperationType;
 import org.iwarp4j.rdmap.stream.RdmapListener;
 import org.iwarp4j.rdmap.stream.RdmapMemory;
@@ -137,13 +137,13 @@ public final class RdmapEngine implements LlpSegmentWriter, RdmapMemory, RdmapLi
     // ------------------------------------------------------------------ RdmapListener
 
     @Override
-    public void onReceiveComplete(long workRequestId, CompletionStatus status, RdmapOpcode opcode, int byteLength,
+    public void onReceiveComplete(long workRequestId, OperationStatus status, RdmapOpcode opcode, int byteLength,
                                   int invalidatedStag, long immediateData) {
         events.add(new Event("recv", workRequestId, status, byteLength, immediateData));
     }
 
     @Override
-    public void onSendComplete(long workRequestId, OperationType type, CompletionStatus status, long byteLength,
+    public void onSendComplete(long workRequestId, OperationType type, OperationStatus status, long byteLength,
                                long atomicOriginalValue) {
         events.add(new Event("send", workRequestId, status, byteLength, atomicOriginalValue));
     }

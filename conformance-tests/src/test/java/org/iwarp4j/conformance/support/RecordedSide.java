@@ -1,7 +1,7 @@
 package org.iwarp4j.conformance.support;
 
 import org.iwarp4j.mpa.MpaConfig;
-import org.iwarp4j.mpa.RtrType;
+import org.iwarp4j.common.RtrType;
 import org.iwarp4j.mpa.netty.MpaConnectRequest;
 import org.iwarp4j.mpa.netty.MpaEstablishedEvent;
 import org.iwarp4j.testkit.ConversationStream.Direction;

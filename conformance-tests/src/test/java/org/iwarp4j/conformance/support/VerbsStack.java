@@ -1,10 +1,10 @@
 package org.iwarp4j.conformance.support;
 
+import io.netty.buffer.ByteBufAllocator;
 import org.iwarp4j.verbs.Access;
 import org.iwarp4j.verbs.AsyncEvent;
 import org.iwarp4j.verbs.CompletionQueue;
 import org.iwarp4j.verbs.MemoryRegion;
-import org.iwarp4j.verbs.NotifyMode;
 import org.iwarp4j.verbs.ProtectionDomain;
 import org.iwarp4j.verbs.QueuePair;
 import org.iwarp4j.verbs.QueuePairConfig;
@@ -15,7 +15,6 @@ import org.iwarp4j.verbs.SendWorkRequest;
 import org.iwarp4j.verbs.Sge;
 import org.iwarp4j.verbs.Stag;
 import org.iwarp4j.verbs.Transport;
-import org.iwarp4j.verbs.VerbsException;
 import org.iwarp4j.verbs.WorkCompletion;
 import org.iwarp4j.verbs.cm.AcceptOptions;
 import org.iwarp4j.verbs.cm.CmEvent;
@@ -23,17 +22,16 @@ import org.iwarp4j.verbs.cm.ConnectOptions;
 import org.iwarp4j.verbs.cm.Connection;
 import org.iwarp4j.verbs.cm.ListenOptions;
 import org.iwarp4j.verbs.cm.Listener;
+import org.iwarp4j.verbs.netty.NettyVerbs;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.List;
-import java.util.Set;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
@@ -47,10 +45,7 @@ public final class VerbsStack implements AutoCloseable {
 
     public static final Duration WAIT = Duration.ofSeconds(10);
 
-    /** A CM event as the listener heard it. */
-    public record Cm(CmEvent event, Throwable cause) {}
-
-    /** A registered direct buffer. */
+    /** A registered region and a view of its memory ({@link MemoryRegion#buffer()}, or the registered buffer). */
     public record Region(MemoryRegion mr, ByteBuffer buf) {
         public Sge sge(int offset, int length) {
             return new Sge(mr, offset, length);
@@ -87,7 +82,7 @@ public final class VerbsStack implements AutoCloseable {
     public final CompletionQueue recvCq;
     public final QueuePair qp;
     public final List<AsyncEvent> asyncEvents = new ArrayList<>();
-    public final List<Cm> cmEvents = new ArrayList<>();
+    public final List<CmEvent> cmEvents = new ArrayList<>();
     public final CompletableFuture<Connection> connection = new CompletableFuture<>();
     private Listener listener;
 
@@ -96,7 +91,14 @@ public final class VerbsStack implements AutoCloseable {
     }
 
     public VerbsStack(RnicConfig.Builder rnicConfig, Consumer<QueuePairConfig.Builder> qpConfig) {
-        rnic = Rnic.open(rnicConfig.transport(Transport.NIO).eventLoopThreads(1).build());
+        this(rnicConfig, null, qpConfig);
+    }
+
+    /** An RNIC whose headers and control messages come from {@code allocator} (e.g. a {@code FailingAllocator}). */
+    public VerbsStack(RnicConfig.Builder rnicConfig, ByteBufAllocator allocator,
+                      Consumer<QueuePairConfig.Builder> qpConfig) {
+        RnicConfig config = rnicConfig.transport(Transport.NIO).eventLoopThreads(1).build();
+        rnic = allocator == null ? Rnic.open(config) : NettyVerbs.open(config, allocator);
         try {
             pd = rnic.allocateProtectionDomain();
             sendCq = rnic.createCompletionQueue(1024);
@@ -104,9 +106,9 @@ public final class VerbsStack implements AutoCloseable {
             QueuePairConfig.Builder b = QueuePairConfig.builder(sendCq, recvCq);
             qpConfig.accept(b);
             qp = pd.createQueuePair(b.build());
-        } catch (VerbsException e) {
+        } catch (RuntimeException e) {
             rnic.close();
-            throw new IllegalStateException(e);
+            throw e;
         }
         qp.onAsyncEvent(e -> {
             synchronized (asyncEvents) {
@@ -121,41 +123,35 @@ public final class VerbsStack implements AutoCloseable {
 
     /** Registers {@code length} zeroed octets of direct memory with {@code access}. */
     public Region region(int length, Access... access) {
-        ByteBuffer memory = ByteBuffer.allocateDirect(length);
-        try {
-            return new Region(pd.register(memory, access.length == 0 ? Set.of() : EnumSet.of(access[0], access)),
-                    memory);
-        } catch (VerbsException e) {
-            throw new IllegalStateException(e);
-        }
+        MemoryRegion mr = pd.allocateRegion(length, access);
+        return new Region(mr, mr.buffer());
     }
 
     public void receive(long wrId, Sge... sges) {
-        try {
-            qp.postReceive(ReceiveWorkRequest.of(wrId, sges));
-        } catch (VerbsException e) {
-            throw new IllegalStateException(e);
-        }
+        qp.postReceive(ReceiveWorkRequest.of(wrId, sges));
     }
 
     public void post(SendWorkRequest wr) {
-        try {
-            qp.postSend(wr);
-        } catch (VerbsException e) {
-            throw new IllegalStateException(e);
-        }
+        qp.postSend(wr);
     }
 
-    private void cm(CmEvent e, Throwable cause) {
+    private void cm(CmEvent e) {
         synchronized (cmEvents) {
-            cmEvents.add(new Cm(e, cause));
+            cmEvents.add(e);
         }
     }
 
-    public List<Cm> cmEvents() {
+    public List<CmEvent> cmEvents() {
         synchronized (cmEvents) {
             return List.copyOf(cmEvents);
         }
+    }
+
+    /** The DISCONNECTED event of the connection, waiting for it (bounded). */
+    public CmEvent.Disconnected disconnected() {
+        awaitTrue(() -> cmEvents().stream().anyMatch(CmEvent.Disconnected.class::isInstance), "DISCONNECTED");
+        return cmEvents().stream().filter(CmEvent.Disconnected.class::isInstance).map(CmEvent.Disconnected.class::cast)
+                .findFirst().orElseThrow();
     }
 
     public List<AsyncEvent> asyncEvents() {
@@ -171,19 +167,15 @@ public final class VerbsStack implements AutoCloseable {
 
     /** As {@link #listen(ListenOptions.Builder)} accepting with {@code accept}. */
     public InetSocketAddress listen(ListenOptions.Builder options, AcceptOptions accept) {
-        try {
-            listener = rnic.listen(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
-                    options.eventListener((e, q, c, cause) -> cm(e, cause)).build(),
-                    request -> request.accept(qp, accept).whenComplete((c, e) -> {
-                        if (e != null) {
-                            connection.completeExceptionally(e);
-                        } else {
-                            connection.complete(c);
-                        }
-                    }));
-        } catch (VerbsException e) {
-            throw new IllegalStateException(e);
-        }
+        listener = rnic.listen(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+                options.eventListener(this::cm).build(),
+                request -> request.accept(qp, accept).whenComplete((c, e) -> {
+                    if (e != null) {
+                        connection.completeExceptionally(e);
+                    } else {
+                        connection.complete(c);
+                    }
+                }));
         return listener.localAddress();
     }
 
@@ -193,7 +185,7 @@ public final class VerbsStack implements AutoCloseable {
 
     /** Connects the queue pair to {@code address}; {@link #connection} completes at ESTABLISHED. */
     public CompletableFuture<Connection> connect(InetSocketAddress address, ConnectOptions.Builder options) {
-        rnic.connect(address, qp, options.eventListener((e, q, c, cause) -> cm(e, cause)).build())
+        rnic.connect(address, qp, options.eventListener(this::cm).build())
                 .whenComplete((c, e) -> {
                     if (e != null) {
                         connection.completeExceptionally(e);
@@ -229,31 +221,22 @@ public final class VerbsStack implements AutoCloseable {
         return recvCompletions(1).get(0);
     }
 
-    /** Exactly {@code n} completions of {@code cq}, the way an application waits: poll, arm, poll, wait. */
+    /** Exactly {@code n} completions of {@code cq}, the way an application waits: the queue's blocking take. */
     public static List<WorkCompletion> await(CompletionQueue cq, int n) {
         List<WorkCompletion> out = new ArrayList<>(n);
-        Semaphore signal = new Semaphore(0);
-        WorkCompletion[] one = {new WorkCompletion()};
         long deadline = System.nanoTime() + WAIT.toNanos();
-        while (out.size() < n) {
-            if (cq.poll(one) == 1) {
-                out.add(new WorkCompletion().copyFrom(one[0]));
-                continue;
-            }
-            cq.arm(NotifyMode.NEXT, q -> signal.release());
-            if (cq.poll(one) == 1) {
-                out.add(new WorkCompletion().copyFrom(one[0]));
-                continue;
-            }
-            try {
+        try {
+            while (out.size() < n) {
                 long left = deadline - System.nanoTime();
-                if (left <= 0 || !signal.tryAcquire(left, TimeUnit.NANOSECONDS)) {
+                Optional<WorkCompletion> wc = left > 0 ? cq.take(Duration.ofNanos(left)) : Optional.empty();
+                if (wc.isEmpty()) {
                     throw new AssertionError("timed out waiting for " + n + " completions; got " + out);
                 }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError(e);
+                out.add(wc.get());
             }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
         }
         return out;
     }

@@ -21,7 +21,7 @@ import java.util.Set;
 public class ByteBufTaggedBuffer implements TaggedBuffer {
 
     private final long protectionDomain;
-    private final Object associatedStream;
+    private volatile Object associatedStream;
     private volatile int stag;
     private volatile long baseTaggedOffset;
     private volatile ByteBuf memory;
@@ -75,7 +75,17 @@ public class ByteBufTaggedBuffer implements TaggedBuffer {
      * caller releases the memory it had bound before, if it owns it.
      */
     public void rebind(int newStag, long newBaseTaggedOffset, ByteBuf newMemory, Set<TaggedBufferAccess> access) {
+        rebind(newStag, newBaseTaggedOffset, newMemory, access, associatedStream);
+    }
+
+    /**
+     * As {@link #rebind(int, long, ByteBuf, Set)}, binding the buffer to another stream too (a memory window
+     * bound anew, RFC 5041 §8.2), or to none ({@code null}).
+     */
+    public void rebind(int newStag, long newBaseTaggedOffset, ByteBuf newMemory, Set<TaggedBufferAccess> access,
+                       Object newAssociatedStream) {
         valid = false;
+        associatedStream = newAssociatedStream;
         memory = newMemory;
         baseTaggedOffset = newBaseTaggedOffset;
         rights = rightsOf(access);

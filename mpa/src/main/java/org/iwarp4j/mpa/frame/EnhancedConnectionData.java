@@ -1,7 +1,7 @@
 package org.iwarp4j.mpa.frame;
 
 import io.netty.buffer.ByteBuf;
-import org.iwarp4j.mpa.RtrType;
+import org.iwarp4j.common.RtrType;
 
 import java.util.EnumSet;
 import java.util.Set;

@@ -1,7 +1,7 @@
 package org.iwarp4j.mpa.netty;
 
 import io.netty.channel.ChannelFuture;
-import org.iwarp4j.mpa.RtrType;
+import org.iwarp4j.common.RtrType;
 import org.iwarp4j.mpa.frame.EnhancedConnectionData;
 import org.iwarp4j.mpa.frame.MpaFrame;
 
@@ -65,12 +65,12 @@ public final class MpaConnectRequest {
 
     /** Accepts with the configured private data, IRD and ORD. */
     public ChannelFuture accept() {
-        return handler.acceptFromUser(null, -1, -1);
+        return handler.acceptFromUser(null, -1, -1, -1);
     }
 
     /** Accepts with the given ULP private data and the configured IRD and ORD. */
     public ChannelFuture accept(byte[] privateData) {
-        return handler.acceptFromUser(privateData, -1, -1);
+        return handler.acceptFromUser(privateData, -1, -1, -1);
     }
 
     /**
@@ -80,7 +80,17 @@ public final class MpaConnectRequest {
      * @return completes when the Reply was written
      */
     public ChannelFuture accept(byte[] privateData, int ird, int ord) {
-        return handler.acceptFromUser(privateData, ird, ord);
+        return handler.acceptFromUser(privateData, ird, ord, -1);
+    }
+
+    /**
+     * Accepts with the given private data, IRD and ORD, raising the IRD at most to {@code irdLimit} to match the
+     * Initiator's ORD (RFC 6581 §9.1); {@code irdLimit == ird}: exactly this IRD.
+     *
+     * @return completes when the Reply was written
+     */
+    public ChannelFuture accept(byte[] privateData, int ird, int ord, int irdLimit) {
+        return handler.acceptFromUser(privateData, ird, ord, irdLimit);
     }
 
     /**

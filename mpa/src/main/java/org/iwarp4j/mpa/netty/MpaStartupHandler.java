@@ -245,7 +245,7 @@ public final class MpaStartupHandler extends ChannelDuplexHandler {
         return true;
     }
 
-    ChannelFuture acceptFromUser(byte[] privateData, int ird, int ord) {
+    ChannelFuture acceptFromUser(byte[] privateData, int ird, int ord, int irdLimit) {
         ChannelPromise promise = ctx.newPromise();
         ctx.executor().execute(() -> {
             if (state != State.AWAITING_DECISION) {
@@ -256,7 +256,7 @@ public final class MpaStartupHandler extends ChannelDuplexHandler {
             ResponderStartup.Acceptance def = responder.defaultAcceptance();
             ResponderStartup.Acceptance a = new ResponderStartup.Acceptance(
                     privateData != null ? privateData : def.privateData(), ird >= 0 ? ird : def.ird(),
-                    ord >= 0 ? ord : def.ord());
+                    ord >= 0 ? ord : def.ord(), irdLimit);
             try {
                 doAccept(a).addListener(f -> relay(f, promise));
             } catch (RuntimeException e) {

@@ -9,7 +9,7 @@ import org.iwarp4j.mpa.MpaRejection;
 import org.iwarp4j.mpa.MpaRole;
 import org.iwarp4j.mpa.Mulpdu;
 import org.iwarp4j.mpa.RtrReplyPolicy;
-import org.iwarp4j.mpa.RtrType;
+import org.iwarp4j.common.RtrType;
 import org.iwarp4j.mpa.frame.EnhancedConnectionData;
 import org.iwarp4j.mpa.frame.MpaFrame;
 import org.iwarp4j.mpa.frame.MpaFrameType;
@@ -26,10 +26,20 @@ import java.util.Set;
  */
 public final class ResponderStartup {
 
-    /** The values a Responder accepts with (from its configuration or its user). */
-    public record Acceptance(byte[] privateData, int ird, int ord) {
+    /**
+     * The values a Responder accepts with (from its configuration or its user).
+     *
+     * @param irdLimit the largest IRD it may raise {@code ird} to, to match the Initiator's ORD (RFC 6581 §9.1);
+     *                 -1: the configuration's {@code irdLimit}; {@code ird} itself: no raise
+     */
+    public record Acceptance(byte[] privateData, int ird, int ord, int irdLimit) {
         public Acceptance {
             privateData = privateData == null ? new byte[0] : privateData.clone();
+        }
+
+        /** With the configuration's IRD limit. */
+        public Acceptance(byte[] privateData, int ird, int ord) {
+            this(privateData, ird, ord, -1);
         }
     }
 
@@ -104,7 +114,7 @@ public final class ResponderStartup {
         checkValue("ird", acceptance.ird());
         checkValue("ord", acceptance.ord());
         decided = true;
-        int irdLimit = Math.max(config.irdLimit(), acceptance.ird());
+        int irdLimit = Math.max(acceptance.irdLimit() >= 0 ? acceptance.irdLimit() : config.irdLimit(), acceptance.ird());
         int ird = acceptance.ird();
         int ord = acceptance.ord();
         Set<RtrType> flags = EnumSet.noneOf(RtrType.class);

@@ -6,7 +6,7 @@ import io.netty.channel.embedded.EmbeddedChannel;
 import org.iwarp4j.mpa.MpaConfig;
 import org.iwarp4j.mpa.MpaParameters;
 import org.iwarp4j.mpa.MpaRole;
-import org.iwarp4j.mpa.RtrType;
+import org.iwarp4j.common.RtrType;
 import org.iwarp4j.mpa.TestBuffers;
 import org.iwarp4j.mpa.fpdu.DissectedFpdu;
 import org.iwarp4j.mpa.fpdu.FpduDissection;

@@ -7,7 +7,7 @@ import org.iwarp4j.mpa.MpaParameters;
 import org.iwarp4j.mpa.MpaRejection;
 import org.iwarp4j.mpa.MpaRole;
 import org.iwarp4j.mpa.RtrReplyPolicy;
-import org.iwarp4j.mpa.RtrType;
+import org.iwarp4j.common.RtrType;
 import org.iwarp4j.mpa.StartupOutcome;
 import org.iwarp4j.mpa.frame.EnhancedConnectionData;
 import org.iwarp4j.mpa.frame.MpaFrame;

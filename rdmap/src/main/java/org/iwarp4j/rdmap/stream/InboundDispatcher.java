@@ -1,5 +1,6 @@
 package org.iwarp4j.rdmap.stream;
 
+import org.iwarp4j.common.RtrType;
 import io.netty.buffer.ByteBuf;
 import org.iwarp4j.ddp.DdpException;
 import org.iwarp4j.ddp.memory.UntaggedBuffer;

@@ -1,5 +1,6 @@
 package org.iwarp4j.rdmap.stream;
 
+import org.iwarp4j.common.RtrType;
 import org.iwarp4j.rdmap.terminate.Terminate;
 import org.iwarp4j.rdmap.wire.AtomicOpcode;
 import org.iwarp4j.rdmap.wire.RdmapOpcode;
@@ -25,7 +26,7 @@ public interface RdmapListener {
      * was delivered into it, or it was flushed.
      *
      * @param workRequestId   the id given to {@link RdmapStream#postReceive}
-     * @param status          {@link CompletionStatus#SUCCESS} or {@link CompletionStatus#FLUSHED}
+     * @param status          {@link OperationStatus#SUCCESS} or {@link OperationStatus#FLUSHED}
      * @param opcode          the message's opcode (Send variants, Immediate Data variants); {@code null} when flushed.
      *                        Solicited event = {@code opcode.solicitedEvent()}.
      * @param byteLength      octets placed into the receive buffer (0 for Immediate Data)
@@ -34,7 +35,7 @@ public interface RdmapListener {
      * @param immediateData   the 8 octets of an Immediate Data message as a big-endian long (only for
      *                        the Immediate Data opcodes)
      */
-    void onReceiveComplete(long workRequestId, CompletionStatus status, RdmapOpcode opcode, int byteLength,
+    void onReceiveComplete(long workRequestId, OperationStatus status, RdmapOpcode opcode, int byteLength,
                            int invalidatedStag, long immediateData);
 
     /**
@@ -45,7 +46,7 @@ public interface RdmapListener {
      * @param byteLength          octets written, sent or read
      * @param atomicOriginalValue for atomics with status SUCCESS: the target's value before the operation
      */
-    void onSendComplete(long workRequestId, OperationType type, CompletionStatus status, long byteLength,
+    void onSendComplete(long workRequestId, OperationType type, OperationStatus status, long byteLength,
                         long atomicOriginalValue);
 
     /** An incoming RDMA Write was placed (RFC 5040 §5.1: not delivered to the ULP; for tracing). */

@@ -1,5 +1,6 @@
 package org.iwarp4j.rdmap.stream;
 
+import org.iwarp4j.common.RtrType;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import org.iwarp4j.ddp.DdpException;
@@ -59,6 +60,12 @@ import java.util.Objects;
 public final class RdmapStream {
 
     private static final Logger LOG = LoggerFactory.getLogger(RdmapStream.class);
+
+    /**
+     * The STag of a zero-length Write RTR and the source STag of a zero-length Read RTR (RFC 6581 §9.3 leaves the
+     * format open; Linux siw and cxgb4 send 1: non-zero, as some hardware treats STag 0 specially).
+     */
+    public static final int RTR_STAG = 1;
 
     private final RdmapStreamConfig config;
     private final RdmapMemory memory;
@@ -140,14 +147,14 @@ public final class RdmapStream {
     /**
      * Posts a receive on QN 0: the next Send or Immediate Data message goes into {@code buffer}
      * (RFC 5040 §5.3). Completed by {@link RdmapListener#onReceiveComplete} with {@code workRequestId}.
-     * On a failed stream it completes at once as {@link CompletionStatus#FLUSHED}.
+     * On a failed stream it completes at once as {@link OperationStatus#FLUSHED}.
      *
      * @throws IllegalStateException if {@link RdmapStreamConfig#receiveQueueDepth()} receives are posted
      */
     public void postReceive(long workRequestId, UntaggedBuffer buffer) {
         Objects.requireNonNull(buffer, "buffer");
         if (state != RdmapStreamState.OPERATIONAL) {
-            listener.onReceiveComplete(workRequestId, CompletionStatus.FLUSHED, null, 0, 0, 0);
+            listener.onReceiveComplete(workRequestId, OperationStatus.FLUSHED, null, 0, 0, 0);
             return;
         }
         receives.post(workRequestId, buffer);
@@ -178,7 +185,7 @@ public final class RdmapStream {
         }
         if (state != RdmapStreamState.OPERATIONAL) {
             releaseData(operation);
-            listener.onSendComplete(operation.workRequestId(), operation.type(), CompletionStatus.FLUSHED, 0, 0);
+            listener.onSendComplete(operation.workRequestId(), operation.type(), OperationStatus.FLUSHED, 0, 0);
             return;
         }
         requester.enqueue(operation);

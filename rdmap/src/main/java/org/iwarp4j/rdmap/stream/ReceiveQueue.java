@@ -1,5 +1,6 @@
 package org.iwarp4j.rdmap.stream;
 
+import org.iwarp4j.common.RtrType;
 import io.netty.buffer.ByteBuf;
 import org.iwarp4j.ddp.memory.TaggedBuffer;
 import org.iwarp4j.ddp.memory.UntaggedBuffer;
@@ -145,7 +146,7 @@ final class ReceiveQueue {
             int segmentLength = slot.capturedSegmentLength();
             recycle(slot);
             if (!rtr) {
-                stream.listener().onReceiveComplete(id, CompletionStatus.LOCAL_ERROR, opcode, length, invalidateStag, 0);
+                stream.listener().onReceiveComplete(id, OperationStatus.LOCAL_ERROR, opcode, length, invalidateStag, 0);
             }
             stream.failWithHeader(TerminateCause.RDMAP_STAG_CANNOT_BE_INVALIDATED, segmentLength, header, null,
                     String.format("Send with Invalidate names STag 0x%08x, which this stream may not invalidate",
@@ -157,7 +158,7 @@ final class ReceiveQueue {
             stream.rtrReceived(RtrType.SEND);
             return;
         }
-        stream.listener().onReceiveComplete(id, CompletionStatus.SUCCESS, opcode, immediate ? 0 : length,
+        stream.listener().onReceiveComplete(id, OperationStatus.SUCCESS, opcode, immediate ? 0 : length,
                 opcode.carriesInvalidateStag() ? invalidateStag : 0, immediate ? immediateData : 0);
     }
 
@@ -197,7 +198,7 @@ final class ReceiveQueue {
                 recycle(slot);
                 if (!rtr) {
                     userPosted--;
-                    stream.listener().onReceiveComplete(id, CompletionStatus.FLUSHED, null, 0, 0, 0);
+                    stream.listener().onReceiveComplete(id, OperationStatus.FLUSHED, null, 0, 0, 0);
                 }
             }
         }

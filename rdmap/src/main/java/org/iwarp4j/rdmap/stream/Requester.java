@@ -1,5 +1,6 @@
 package org.iwarp4j.rdmap.stream;
 
+import org.iwarp4j.common.RtrType;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import org.iwarp4j.ddp.header.TaggedHeaderFlyweight;
@@ -211,7 +212,7 @@ final class Requester implements TransmitSource {
             try {
                 w.message = buildMessage(w);
             } catch (RuntimeException e) {
-                w.failure = CompletionStatus.LOCAL_ERROR;
+                w.failure = OperationStatus.LOCAL_ERROR;
                 current = null;
                 stream.failLocal(stream.localCatastrophicCause(),
                         "cannot build the message of work request " + w.workRequestId + ": " + e);
@@ -287,9 +288,9 @@ final class Requester implements TransmitSource {
                         Unpooled.EMPTY_BUFFER);
             }
             // siw: a non-zero STag (1) and TO 0; RFC 5041 §5.2 forbids checking them at the sink.
-            case WRITE -> stream.sender().tagged(RdmapControl.encode(RdmapOpcode.RDMA_WRITE), RtrType.RTR_STAG, 0,
+            case WRITE -> stream.sender().tagged(RdmapControl.encode(RdmapOpcode.RDMA_WRITE), RdmapStream.RTR_STAG, 0,
                     Unpooled.EMPTY_BUFFER);
-            case READ -> readRequest(w, 0, 0, 0, RtrType.RTR_STAG, 0);
+            case READ -> readRequest(w, 0, 0, 0, RdmapStream.RTR_STAG, 0);
         };
     }
 
@@ -394,8 +395,8 @@ final class Requester implements TransmitSource {
         if (w.rtr != null) {
             switch (w.rtr) {
                 case SEND -> log.untagged(true, RdmapOpcode.SEND, m.msn(), 0);
-                case WRITE -> log.tagged(true, RdmapOpcode.RDMA_WRITE, RtrType.RTR_STAG, 0, 0);
-                default -> log.readRequest(true, m.msn(), 0, 0, 0, RtrType.RTR_STAG, 0);
+                case WRITE -> log.tagged(true, RdmapOpcode.RDMA_WRITE, RdmapStream.RTR_STAG, 0, 0);
+                default -> log.readRequest(true, m.msn(), 0, 0, 0, RdmapStream.RTR_STAG, 0);
             }
             return;
         }
@@ -503,7 +504,7 @@ final class Requester implements TransmitSource {
             return;
         }
         if (requestId != head.atomicRequestId) {
-            head.failure = CompletionStatus.LOCAL_ERROR;
+            head.failure = OperationStatus.LOCAL_ERROR;
             stream.failCaptured(TerminateCause.RDMAP_REMOTE_OPERATION_UNSPECIFIED, slot, null,
                     "Atomic Response for request " + Integer.toUnsignedString(requestId) + ", expected "
                             + Integer.toUnsignedString(head.atomicRequestId));
@@ -527,11 +528,11 @@ final class Requester implements TransmitSource {
                 return;
             }
             completed++;
-            report(w, CompletionStatus.SUCCESS);
+            report(w, OperationStatus.SUCCESS);
         }
     }
 
-    private void report(SendWork w, CompletionStatus status) {
+    private void report(SendWork w, OperationStatus status) {
         RtrType rtr = w.rtr;
         OperationType type = w.type;
         long id = w.workRequestId;
@@ -541,7 +542,7 @@ final class Requester implements TransmitSource {
         if (rtr != null) {
             internal--;
         } else {
-            stream.listener().onSendComplete(id, type, status, length, status == CompletionStatus.SUCCESS ? original : 0);
+            stream.listener().onSendComplete(id, type, status, length, status == OperationStatus.SUCCESS ? original : 0);
         }
     }
 
@@ -557,8 +558,8 @@ final class Requester implements TransmitSource {
         TerminateCause cause = terminate.cause();
         boolean protection = cause != null && (cause.errorType() == TerminateErrorType.RDMAP_REMOTE_PROTECTION
                 || cause.layer() == TerminateLayer.DDP);
-        CompletionStatus status = protection ? CompletionStatus.REMOTE_ACCESS_ERROR
-                : CompletionStatus.REMOTE_OPERATION_ERROR;
+        OperationStatus status = protection ? OperationStatus.REMOTE_ACCESS_ERROR
+                : OperationStatus.REMOTE_OPERATION_ERROR;
         ByteBuf header = Unpooled.wrappedBuffer(h);
         boolean tagged = (h[0] & 0x80) != 0;
         byte[] rr = terminate.terminatedRdmaHeader();
@@ -618,8 +619,8 @@ final class Requester implements TransmitSource {
                 w.message.abandon();
                 w.message = null;
             }
-            CompletionStatus status = w.failure != null ? w.failure
-                    : w.isComplete(acked) ? CompletionStatus.SUCCESS : CompletionStatus.FLUSHED;
+            OperationStatus status = w.failure != null ? w.failure
+                    : w.isComplete(acked) ? OperationStatus.SUCCESS : OperationStatus.FLUSHED;
             report(w, status);
         }
         started = submitted;

@@ -1,5 +1,6 @@
 package org.iwarp4j.rdmap.stream;
 
+import org.iwarp4j.common.RtrType;
 import io.netty.buffer.ByteBuf;
 import org.iwarp4j.ddp.send.OutboundMessage;
 
@@ -51,7 +52,7 @@ final class SendWork {
     long atomicOriginalValue;
 
     /** A status other than SUCCESS/FLUSHED that the stream attributed to this entry. */
-    CompletionStatus failure;
+    OperationStatus failure;
 
     void reset() {
         operation = null;

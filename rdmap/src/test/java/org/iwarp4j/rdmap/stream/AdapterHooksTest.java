@@ -35,13 +35,13 @@ class AdapterHooksTest {
             }
 
             @Override
-            public void onReceiveComplete(long id, CompletionStatus status, RdmapOpcode opcode, int length, int inv,
+            public void onReceiveComplete(long id, OperationStatus status, RdmapOpcode opcode, int length, int inv,
                                           long imm) {
                 events.add("recv " + id + " " + status + " " + length);
             }
 
             @Override
-            public void onSendComplete(long id, OperationType type, CompletionStatus status, long length, long orig) {
+            public void onSendComplete(long id, OperationType type, OperationStatus status, long length, long orig) {
             }
 
             @Override

@@ -1,5 +1,6 @@
 package org.iwarp4j.rdmap.stream;
 
+import org.iwarp4j.common.RtrType;
 import io.netty.buffer.ByteBuf;
 import org.iwarp4j.rdmap.stream.RdmapOperation.AtomicCompareSwap;
 import org.iwarp4j.rdmap.stream.RdmapOperation.AtomicFetchAdd;
@@ -89,7 +90,7 @@ class ConversationReplayTest {
             assertThat(atomic.memory.getLongLE(0x48)).isEqualTo(0x1111111111111111L);
             assertThat(responder.stream.terminateSent().cause()).isEqualTo(TerminateCause.RDMAP_INVALID_STAG);
             assertThat(responder.stream.state()).isEqualTo(RdmapStreamState.ERROR);
-            assertThat(l.sends).containsExactly(new SendCompletion(100, OperationType.SEND, CompletionStatus.SUCCESS, 12, 0));
+            assertThat(l.sends).containsExactly(new SendCompletion(100, OperationType.SEND, OperationStatus.SUCCESS, 12, 0));
         }
     }
 
@@ -115,7 +116,7 @@ class ConversationReplayTest {
             assertThat(Arrays.copyOfRange(sink.bytes(), 0, readResponse.length - 14))
                     .isEqualTo(Arrays.copyOfRange(readResponse, 14, readResponse.length));
             RecordingListener l = initiator.listener;
-            assertThat(l.receives).containsExactly(new ReceiveCompletion(500, CompletionStatus.SUCCESS, RdmapOpcode.SEND,
+            assertThat(l.receives).containsExactly(new ReceiveCompletion(500, OperationStatus.SUCCESS, RdmapOpcode.SEND,
                     12, 0, 0));
             assertThat(receive.toString(0, 12, java.nio.charset.StandardCharsets.US_ASCII)).isEqualTo("Hi initiator");
             assertThat(l.terminatesReceived).hasSize(1);
@@ -125,8 +126,8 @@ class ConversationReplayTest {
             assertThat(l.sends).extracting(SendCompletion::id)
                     .containsExactlyElementsOf(ops.stream().map(RdmapOperation::workRequestId).toList());
             assertThat(l.sends.subList(0, l.sends.size() - 1)).extracting(SendCompletion::status)
-                    .containsOnly(CompletionStatus.SUCCESS);
-            assertThat(l.sends.get(l.sends.size() - 1).status()).isEqualTo(CompletionStatus.REMOTE_ACCESS_ERROR);
+                    .containsOnly(OperationStatus.SUCCESS);
+            assertThat(l.sends.get(l.sends.size() - 1).status()).isEqualTo(OperationStatus.REMOTE_ACCESS_ERROR);
             assertThat(l.sends).filteredOn(s -> s.type() == OperationType.ATOMIC_FETCH_ADD)
                     .extracting(SendCompletion::original).containsExactly(100L);
             assertThat(l.sends).filteredOn(s -> s.type() == OperationType.ATOMIC_COMPARE_SWAP)
@@ -251,7 +252,7 @@ class ConversationReplayTest {
             }
             assertThat(initiator.stream.state()).isEqualTo(RdmapStreamState.OPERATIONAL);
             assertThat(initiator.stream.outstandingRequests()).isZero(); // the Read RTR was answered
-            assertThat(initiator.listener.sends).allMatch(s -> s.status() == CompletionStatus.SUCCESS);
+            assertThat(initiator.listener.sends).allMatch(s -> s.status() == OperationStatus.SUCCESS);
         }
     }
 

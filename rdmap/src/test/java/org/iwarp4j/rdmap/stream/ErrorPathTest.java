@@ -66,7 +66,7 @@ class ErrorPathTest {
             e.stream.submit(Send.of(999, Endpoint.data(new byte[1])));
             assertThat(e.stream.writeNextSegment()).isFalse();
             assertThat(e.listener.sends).last().isEqualTo(
-                    new SendCompletion(999, OperationType.SEND, CompletionStatus.FLUSHED, 0, 0));
+                    new SendCompletion(999, OperationType.SEND, OperationStatus.FLUSHED, 0, 0));
         }
 
         @Override
@@ -105,7 +105,7 @@ class ErrorPathTest {
             s.e.stream.abort(TerminateCause.MPA_INSUFFICIENT_IRD, "responder ORD above our IRD");
             assertThat(s.feed()).containsExactly(GoldenVectors.named("fpdu-terminate-insufficient-ird").field("ulpdu_hex"));
             assertThat(s.e.listener.sends).containsExactly(
-                    new SendCompletion(1, OperationType.SEND, CompletionStatus.FLUSHED, 8, 0));
+                    new SendCompletion(1, OperationType.SEND, OperationStatus.FLUSHED, 8, 0));
         }
     }
 
@@ -201,7 +201,7 @@ class ErrorPathTest {
             assertThat(s.feed(u)).containsExactly(terminate("1205c000" + "0017" + hex(u, 0, 18)));
             assertThat(receive.getInt(0)).isZero();
             assertThat(s.e.listener.receives).extracting(RecordingListener.ReceiveCompletion::status)
-                    .containsExactly(CompletionStatus.FLUSHED);
+                    .containsExactly(OperationStatus.FLUSHED);
             s.assertTerminated(TerminateCause.DDP_MESSAGE_TOO_LONG);
         }
         // QN 4 → Invalid QN; QN 3 without RFC 7306 too
@@ -352,7 +352,7 @@ class ErrorPathTest {
                 assertThat(s.feed(u)).containsExactly(terminate("0109c000" + "0015" + hex(u, 0, 18)));
                 assertThat(s.writable.isValid()).isTrue();
                 assertThat(s.e.listener.receives).extracting(RecordingListener.ReceiveCompletion::status)
-                        .containsExactly(CompletionStatus.LOCAL_ERROR);
+                        .containsExactly(OperationStatus.LOCAL_ERROR);
                 s.assertTerminated(TerminateCause.RDMAP_STAG_CANNOT_BE_INVALIDATED);
             }
         }
@@ -418,7 +418,7 @@ class ErrorPathTest {
                 assertThat(s.feed(response)).containsExactly(terminate(c[3] + "c000"
                         + String.format("%04x", response.length) + hex(response, 0, 14)));
                 assertThat(s.e.listener.sends).first().isEqualTo(
-                        new SendCompletion(1, OperationType.RDMA_READ, CompletionStatus.FLUSHED, 32, 0));
+                        new SendCompletion(1, OperationType.RDMA_READ, OperationStatus.FLUSHED, 32, 0));
             }
         }
     }
@@ -450,9 +450,9 @@ class ErrorPathTest {
             s.e.stream.receive(Conversations.segment(Ulpdus.tagged(true, 0x40, 0x0bad, 0, new byte[4])));
             // every operation and the receive complete at once, in order, FLUSHED
             assertThat(s.e.listener.sends).extracting(SendCompletion::id).containsExactly(1L, 2L, 3L);
-            assertThat(s.e.listener.sends).extracting(SendCompletion::status).containsOnly(CompletionStatus.FLUSHED);
+            assertThat(s.e.listener.sends).extracting(SendCompletion::status).containsOnly(OperationStatus.FLUSHED);
             assertThat(s.e.listener.receives).extracting(RecordingListener.ReceiveCompletion::status)
-                    .containsExactly(CompletionStatus.FLUSHED);
+                    .containsExactly(OperationStatus.FLUSHED);
             int more = 0;
             while (s.e.stream.writeNextSegment()) {
                 more++;
@@ -481,7 +481,7 @@ class ErrorPathTest {
                 assertThat(s.e.stream.state()).isEqualTo(RdmapStreamState.ERROR);
                 assertThat(s.e.listener.terminatesReceived).hasSize(1);
                 assertThat(s.e.listener.terminatesReceived.get(0).cause()).isEqualTo(TerminateCause.MPA_CRC_ERROR);
-                assertThat(s.e.listener.sends).extracting(SendCompletion::status).containsOnly(CompletionStatus.FLUSHED);
+                assertThat(s.e.listener.sends).extracting(SendCompletion::status).containsOnly(OperationStatus.FLUSHED);
                 assertThat(s.e.listener.receives).hasSize(1);
                 assertThat(s.e.stream.writeNextSegment()).isFalse(); // the Write is abandoned, no Terminate back
                 assertThat(s.e.listener.terminatesSent).isEmpty();
@@ -506,7 +506,7 @@ class ErrorPathTest {
             byte[] body = java.util.HexFormat.of().parseHex("1101c000" + "004e" + hex(writeHeader));
             s.e.stream.receive(Conversations.segment(Ulpdus.untagged(true, 0x47, 0, 2, 1, 0, body)));
             assertThat(s.e.listener.sends).extracting(SendCompletion::status).containsExactly(
-                    CompletionStatus.FLUSHED, CompletionStatus.REMOTE_ACCESS_ERROR, CompletionStatus.FLUSHED);
+                    OperationStatus.FLUSHED, OperationStatus.REMOTE_ACCESS_ERROR, OperationStatus.FLUSHED);
         }
         try (Subject s = new Subject()) {
             s.e.memory.register(0x5, 0, 64, EnumSet.of(LOCAL_WRITE), Endpoint.PD);
@@ -518,7 +518,7 @@ class ErrorPathTest {
             byte[] body = java.util.HexFormat.of().parseHex("1202c000" + "002e" + hex(rrHeader));
             s.e.stream.receive(Conversations.segment(Ulpdus.untagged(true, 0x47, 0, 2, 1, 0, body)));
             assertThat(s.e.listener.sends).extracting(SendCompletion::status)
-                    .containsExactly(CompletionStatus.SUCCESS, CompletionStatus.REMOTE_ACCESS_ERROR);
+                    .containsExactly(OperationStatus.SUCCESS, OperationStatus.REMOTE_ACCESS_ERROR);
         }
     }
 
@@ -537,7 +537,7 @@ class ErrorPathTest {
             assertThat(s.e.stream.terminateReceived().layout())
                     .isEqualTo(org.iwarp4j.rdmap.terminate.TerminateLayout.SIW_MIRRORED);
             assertThat(s.e.listener.sends).extracting(SendCompletion::status)
-                    .containsExactly(CompletionStatus.SUCCESS, CompletionStatus.REMOTE_ACCESS_ERROR);
+                    .containsExactly(OperationStatus.SUCCESS, OperationStatus.REMOTE_ACCESS_ERROR);
         }
     }
 
@@ -565,9 +565,9 @@ class ErrorPathTest {
             IllegalStateException cause = new IllegalStateException("RST");
             s.e.stream.connectionLost(cause);
             assertThat(s.e.listener.fatalErrors).containsExactly(cause);
-            assertThat(s.e.listener.sends).extracting(SendCompletion::status).containsExactly(CompletionStatus.FLUSHED);
+            assertThat(s.e.listener.sends).extracting(SendCompletion::status).containsExactly(OperationStatus.FLUSHED);
             assertThat(s.e.listener.receives).extracting(RecordingListener.ReceiveCompletion::status)
-                    .containsExactly(CompletionStatus.FLUSHED);
+                    .containsExactly(OperationStatus.FLUSHED);
             assertThat(s.e.stream.writeNextSegment()).isFalse();
             assertThat(s.e.stream.terminateSent()).isNull();
         }

@@ -61,13 +61,13 @@ class RdmapReceiveFuzzTest {
                     h.check();
                     seeds++;
                     receives += (int) h.e.listener.receives.stream()
-                            .filter(r -> r.status() == CompletionStatus.SUCCESS).count();
+                            .filter(r -> r.status() == OperationStatus.SUCCESS).count();
                     writes += h.e.listener.writesPlaced;
                     responses += h.e.listener.readRequests + h.e.listener.atomicRequests;
                     terminatesSent += h.e.listener.terminatesSent.size();
                     terminatesReceived += h.e.listener.terminatesReceived.size();
                     completions += (int) h.e.listener.sends.stream()
-                            .filter(s -> s.status() == CompletionStatus.SUCCESS).count();
+                            .filter(s -> s.status() == OperationStatus.SUCCESS).count();
                 }
             }
         }

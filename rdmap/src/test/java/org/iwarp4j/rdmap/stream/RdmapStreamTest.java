@@ -1,5 +1,6 @@
 package org.iwarp4j.rdmap.stream;
 
+import org.iwarp4j.common.RtrType;
 import io.netty.buffer.ByteBuf;
 import org.iwarp4j.rdmap.stream.RdmapOperation.AtomicCompareSwap;
 import org.iwarp4j.rdmap.stream.RdmapOperation.AtomicFetchAdd;
@@ -43,7 +44,7 @@ class RdmapStreamTest {
             assertThat(p.a.listener.sends).isEmpty();
             p.a.stream.segmentsWritten(1);
             assertThat(p.a.listener.sends).containsExactly(
-                    new SendCompletion(7, OperationType.RDMA_WRITE, CompletionStatus.SUCCESS, 3000, 0));
+                    new SendCompletion(7, OperationType.RDMA_WRITE, OperationStatus.SUCCESS, 3000, 0));
             p.run();
             assertThat(Arrays.copyOfRange(sink.bytes(), 0x100, 0x100 + 3000)).isEqualTo(data);
             assertThat(sink.bytes()[0xFF]).isZero();
@@ -64,7 +65,7 @@ class RdmapStreamTest {
             p.run();
             assertThat(Arrays.copyOfRange(sink.bytes(), 100, 1100)).isEqualTo(remote);
             assertThat(p.a.listener.sends).containsExactly(
-                    new SendCompletion(1, OperationType.RDMA_READ, CompletionStatus.SUCCESS, 1000, 0));
+                    new SendCompletion(1, OperationType.RDMA_READ, OperationStatus.SUCCESS, 1000, 0));
             assertThat(p.b.listener.readRequests).isEqualTo(1);
             assertThat(p.a.stream.outstandingRequests()).isZero();
             assertThat(p.b.stream.pendingInboundRequests()).isZero();
@@ -112,7 +113,7 @@ class RdmapStreamTest {
             p.a.stream.submit(new RdmaRead(9, 0x777, 0, 0, 0xdead, 0xbeef, false));
             p.run();
             assertThat(p.a.listener.sends).containsExactly(
-                    new SendCompletion(9, OperationType.RDMA_READ, CompletionStatus.SUCCESS, 0, 0));
+                    new SendCompletion(9, OperationType.RDMA_READ, OperationStatus.SUCCESS, 0, 0));
             assertThat(p.b.listener.terminatesSent).isEmpty();
         }
     }
@@ -128,9 +129,9 @@ class RdmapStreamTest {
             p.a.stream.submit(Send.of(3, Endpoint.data(new byte[0])));
             p.run();
             assertThat(p.b.listener.receives).containsExactly(
-                    new ReceiveCompletion(101, CompletionStatus.SUCCESS, RdmapOpcode.SEND, 5, 0, 0),
-                    new ReceiveCompletion(102, CompletionStatus.SUCCESS, RdmapOpcode.SEND_WITH_SE, 7, 0, 0),
-                    new ReceiveCompletion(103, CompletionStatus.SUCCESS, RdmapOpcode.SEND, 0, 0, 0));
+                    new ReceiveCompletion(101, OperationStatus.SUCCESS, RdmapOpcode.SEND, 5, 0, 0),
+                    new ReceiveCompletion(102, OperationStatus.SUCCESS, RdmapOpcode.SEND_WITH_SE, 7, 0, 0),
+                    new ReceiveCompletion(103, OperationStatus.SUCCESS, RdmapOpcode.SEND, 0, 0, 0));
             assertThat(r1.toString(0, 5, java.nio.charset.StandardCharsets.US_ASCII)).isEqualTo("first");
             assertThat(r2.toString(0, 7, java.nio.charset.StandardCharsets.US_ASCII)).isEqualTo("second!");
             assertThat(r3.getByte(0)).isZero();
@@ -153,9 +154,9 @@ class RdmapStreamTest {
             // invalid STag is an error (it is no longer valid), so only the first is delivered
             assertThat(region.isValid()).isFalse();
             assertThat(p.b.listener.receives.get(0))
-                    .isEqualTo(new ReceiveCompletion(1, CompletionStatus.SUCCESS, RdmapOpcode.SEND_WITH_INVALIDATE, 4,
+                    .isEqualTo(new ReceiveCompletion(1, OperationStatus.SUCCESS, RdmapOpcode.SEND_WITH_INVALIDATE, 4,
                             0x5e6f7081, 0));
-            assertThat(p.b.listener.receives.get(1).status()).isEqualTo(CompletionStatus.LOCAL_ERROR);
+            assertThat(p.b.listener.receives.get(1).status()).isEqualTo(OperationStatus.LOCAL_ERROR);
             assertThat(p.b.listener.terminatesSent).hasSize(1);
         }
     }
@@ -169,13 +170,13 @@ class RdmapStreamTest {
             p.a.stream.submit(new ImmediateData(2, 0xfedcba9876543210L, true, false));
             p.run();
             assertThat(p.b.listener.receives).containsExactly(
-                    new ReceiveCompletion(5, CompletionStatus.SUCCESS, RdmapOpcode.IMMEDIATE_DATA, 0, 0,
+                    new ReceiveCompletion(5, OperationStatus.SUCCESS, RdmapOpcode.IMMEDIATE_DATA, 0, 0,
                             0x0123456789abcdefL),
-                    new ReceiveCompletion(6, CompletionStatus.SUCCESS, RdmapOpcode.IMMEDIATE_DATA_WITH_SE, 0, 0,
+                    new ReceiveCompletion(6, OperationStatus.SUCCESS, RdmapOpcode.IMMEDIATE_DATA_WITH_SE, 0, 0,
                             0xfedcba9876543210L));
             assertThat(r.capacity()).isZero();
             assertThat(p.a.listener.sends).extracting(SendCompletion::status)
-                    .containsOnly(CompletionStatus.SUCCESS);
+                    .containsOnly(OperationStatus.SUCCESS);
         }
     }
 
@@ -189,9 +190,9 @@ class RdmapStreamTest {
             p.run();
             assertThat(Arrays.copyOfRange(sink.bytes(), 0x40, 0x50)).isEqualTo(data);
             assertThat(p.b.listener.receives).containsExactly(
-                    new ReceiveCompletion(77, CompletionStatus.SUCCESS, RdmapOpcode.IMMEDIATE_DATA, 0, 0, 42L));
+                    new ReceiveCompletion(77, OperationStatus.SUCCESS, RdmapOpcode.IMMEDIATE_DATA, 0, 0, 42L));
             assertThat(p.a.listener.sends).containsExactly(
-                    new SendCompletion(3, OperationType.RDMA_WRITE_WITH_IMMEDIATE, CompletionStatus.SUCCESS, 16, 0));
+                    new SendCompletion(3, OperationType.RDMA_WRITE_WITH_IMMEDIATE, OperationStatus.SUCCESS, 16, 0));
         }
     }
 
@@ -209,11 +210,11 @@ class RdmapStreamTest {
             target.memory.setLongLE(0x50, 0x0000_0005_FFFF_FFFFL);
             p.run();
             assertThat(p.a.listener.sends).containsExactly(
-                    new SendCompletion(1, OperationType.ATOMIC_FETCH_ADD, CompletionStatus.SUCCESS, 8, 100),
-                    new SendCompletion(2, OperationType.ATOMIC_COMPARE_SWAP, CompletionStatus.SUCCESS, 8, 0x64),
-                    new SendCompletion(3, OperationType.ATOMIC_COMPARE_SWAP, CompletionStatus.SUCCESS, 8,
+                    new SendCompletion(1, OperationType.ATOMIC_FETCH_ADD, OperationStatus.SUCCESS, 8, 100),
+                    new SendCompletion(2, OperationType.ATOMIC_COMPARE_SWAP, OperationStatus.SUCCESS, 8, 0x64),
+                    new SendCompletion(3, OperationType.ATOMIC_COMPARE_SWAP, OperationStatus.SUCCESS, 8,
                             0x1111111111111111L),
-                    new SendCompletion(4, OperationType.ATOMIC_FETCH_ADD, CompletionStatus.SUCCESS, 8,
+                    new SendCompletion(4, OperationType.ATOMIC_FETCH_ADD, OperationStatus.SUCCESS, 8,
                             0x0000_0005_FFFF_FFFFL));
             assertThat(target.memory.getLongLE(0x40)).isEqualTo(105);
             assertThat(target.memory.getLongLE(0x48)).isEqualTo(0x1111111111111111L); // third compare failed
@@ -291,11 +292,11 @@ class RdmapStreamTest {
                 p.run();
                 assertThat(p.b.listener.rtrsReceived).as(chosen.name()).containsExactly(chosen);
                 assertThat(p.b.listener.receives).as(chosen.name()).containsExactly(
-                        new ReceiveCompletion(1, CompletionStatus.SUCCESS, RdmapOpcode.SEND, 5, 0, 0));
+                        new ReceiveCompletion(1, OperationStatus.SUCCESS, RdmapOpcode.SEND, 5, 0, 0));
                 assertThat(r1.toString(0, 5, java.nio.charset.StandardCharsets.US_ASCII)).isEqualTo("first");
                 assertThat(p.a.listener.rtrsSent).containsExactly(chosen);
                 assertThat(p.a.listener.sends).containsExactly(
-                        new SendCompletion(7, OperationType.SEND, CompletionStatus.SUCCESS, 5, 0));
+                        new SendCompletion(7, OperationType.SEND, OperationStatus.SUCCESS, 5, 0));
             }
         }
     }

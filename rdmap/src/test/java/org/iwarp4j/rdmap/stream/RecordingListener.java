@@ -1,5 +1,6 @@
 package org.iwarp4j.rdmap.stream;
 
+import org.iwarp4j.common.RtrType;
 import org.iwarp4j.rdmap.terminate.Terminate;
 import org.iwarp4j.rdmap.wire.AtomicOpcode;
 import org.iwarp4j.rdmap.wire.RdmapOpcode;
@@ -10,10 +11,10 @@ import java.util.List;
 /** Records every listener event (in order) for assertions. */
 final class RecordingListener implements RdmapListener {
 
-    record SendCompletion(long id, OperationType type, CompletionStatus status, long length, long original) {
+    record SendCompletion(long id, OperationType type, OperationStatus status, long length, long original) {
     }
 
-    record ReceiveCompletion(long id, CompletionStatus status, RdmapOpcode opcode, int length, int invalidatedStag,
+    record ReceiveCompletion(long id, OperationStatus status, RdmapOpcode opcode, int length, int invalidatedStag,
                              long immediate) {
     }
 
@@ -31,14 +32,14 @@ final class RecordingListener implements RdmapListener {
     int transmitReady;
 
     @Override
-    public void onReceiveComplete(long id, CompletionStatus status, RdmapOpcode opcode, int byteLength,
+    public void onReceiveComplete(long id, OperationStatus status, RdmapOpcode opcode, int byteLength,
                                   int invalidatedStag, long immediateData) {
         receives.add(new ReceiveCompletion(id, status, opcode, byteLength, invalidatedStag, immediateData));
         events.add("recv " + id + " " + status);
     }
 
     @Override
-    public void onSendComplete(long id, OperationType type, CompletionStatus status, long byteLength, long original) {
+    public void onSendComplete(long id, OperationType type, OperationStatus status, long byteLength, long original) {
         sends.add(new SendCompletion(id, type, status, byteLength, original));
         events.add("send " + id + " " + status);
     }

@@ -357,7 +357,7 @@ class StreamModelPropertyTest {
             // every completion matches a request, in order, successfully
             assertThat(l.sends).extracting(RecordingListener.SendCompletion::id).as(ctx)
                     .containsExactlyElementsOf(self.submitted);
-            assertThat(l.sends).as(ctx).allMatch(c -> c.status() == CompletionStatus.SUCCESS);
+            assertThat(l.sends).as(ctx).allMatch(c -> c.status() == OperationStatus.SUCCESS);
             // receives: only as many completions as the peer sent, each matching, in order
             List<Expected> expected = peer.expectedAtPeer;
             assertThat(l.receives).as(ctx).hasSize(expected.size());
@@ -365,7 +365,7 @@ class StreamModelPropertyTest {
                 RecordingListener.ReceiveCompletion rc = l.receives.get(i);
                 Expected e = expected.get(i);
                 assertThat(rc.id()).as(ctx).isEqualTo(self.postedReceives.get(i));
-                assertThat(rc.status()).as(ctx).isEqualTo(CompletionStatus.SUCCESS);
+                assertThat(rc.status()).as(ctx).isEqualTo(OperationStatus.SUCCESS);
                 assertThat(rc.opcode()).as(ctx + " receive " + i).isEqualTo(e.opcode());
                 assertThat(rc.length()).as(ctx).isEqualTo(e.data().length);
                 assertThat(rc.invalidatedStag()).as(ctx).isEqualTo(e.invalidatedStag());

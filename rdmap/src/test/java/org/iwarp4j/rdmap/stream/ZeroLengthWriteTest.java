@@ -33,7 +33,7 @@ class ZeroLengthWriteTest {
             assertThat(send[1] & 0x0F).isEqualTo(RdmapOpcode.SEND.code());
             assertThat(HexFormat.of().formatHex(e.llp.takeBytes())).isEqualTo(ZERO_LENGTH_WRITE);
             assertThat(e.listener.sends).containsExactly(
-                    new SendCompletion(7, OperationType.SEND, CompletionStatus.SUCCESS, 4, 0));
+                    new SendCompletion(7, OperationType.SEND, OperationStatus.SUCCESS, 4, 0));
             assertThat(e.listener.rtrsSent).isEmpty();
         }
     }
@@ -74,7 +74,7 @@ class ZeroLengthWriteTest {
             assertThat(p.b.stream.state()).isEqualTo(RdmapStreamState.OPERATIONAL);
             assertThat(p.b.listener.terminatesSent).isEmpty();
             assertThat(p.b.listener.receives).containsExactly(
-                    new ReceiveCompletion(1, CompletionStatus.SUCCESS, RdmapOpcode.SEND, 5, 0, 0));
+                    new ReceiveCompletion(1, OperationStatus.SUCCESS, RdmapOpcode.SEND, 5, 0, 0));
             assertThat(r1.toString(0, 5, StandardCharsets.US_ASCII)).isEqualTo("after");
             assertThat(p.a.listener.sends).extracting(SendCompletion::id).containsExactly(9L);
         }

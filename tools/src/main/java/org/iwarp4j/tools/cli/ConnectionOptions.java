@@ -5,25 +5,25 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
-import org.iwarp4j.mpa.RtrType;
+import java.util.OptionalInt;
+import org.iwarp4j.common.RtrType;
 import org.iwarp4j.mpa.frame.EnhancedConnectionData;
 import org.iwarp4j.mpa.frame.MpaFrame;
 import org.iwarp4j.verbs.cm.ConnectOptions;
 import org.iwarp4j.verbs.cm.ListenOptions;
+import org.iwarp4j.verbs.cm.PeerProfile;
 import picocli.CommandLine;
 import picocli.CommandLine.Option;
 
 /**
  * The MPA connection parameters a connecting tool lets its user choose, for either role (the Request of a
  * client, the Reply of a server): MPA revision (RFC 5044 / RFC 6581), peer-to-peer mode and its RTR types
- * (RFC 6581 §9.2), IRD/ORD (RFC 6581 §9.1), ULP private data (RFC 5044 §7.1.1) and the client's first-FPDU
- * nudge (a Linux siw accept race, interop/FINDINGS.md M15). Each tool keeps its own defaults (e.g. rping's
- * IRD = ORD = 1) where an option is not given.
+ * (RFC 6581 §9.2), IRD/ORD (RFC 6581 §9.1), ULP private data (RFC 5044 §7.1.1), what to tolerate from the peer
+ * ({@link PeerProfile}: Linux siw by default) and the client's first-FPDU nudge (a Linux siw accept race,
+ * interop/FINDINGS.md M15). Each tool keeps its own defaults (e.g. rping's IRD = ORD = 1) where an option is not
+ * given.
  */
 public final class ConnectionOptions {
-
-    /** Default of {@code --nudge}: well above siw's reaction time even in the TCG lab, invisible otherwise. */
-    public static final int DEFAULT_NUDGE_MS = 500;
 
     @Option(names = "--mpa-rev", paramLabel = "1|2", defaultValue = "2",
             description = "MPA revision: 2 (RFC 6581, default: enhanced block with IRD/ORD, what Linux siw needs for "
@@ -53,20 +53,49 @@ public final class ConnectionOptions {
                     + "Linux siw drops a frame whose PD_Length exceeds 256 (252 octets with Rev 2)")
     Octets privateData = new Octets(new byte[0]);
 
-    @Option(names = "--nudge", paramLabel = "MS", defaultValue = "" + DEFAULT_NUDGE_MS,
+    @Option(names = "--peer", paramLabel = "siw|rfc", defaultValue = "siw", converter = PeerConverter.class,
+            description = "what to tolerate from the peer: siw (default) accepts what Linux soft-iWARP does (FPDUs "
+                    + "right behind its MPA Reply, its setup Terminate without CRC, its bit-mirrored Terminate "
+                    + "control word; interop/FINDINGS.md R8, M17, F1) and nudges its accept race (M15); rfc holds "
+                    + "the peer to the RFCs")
+    PeerProfile peer = PeerProfile.LINUX_SIW;
+
+    @Option(names = "--nudge", paramLabel = "MS",
             description = "client: if the server sends nothing within MS milliseconds of our first FPDU, send one "
                     + "zero-length RDMA Write, a no-op at any RFC 5041 peer that wakes a Linux siw server whose "
-                    + "accept race stranded that FPDU (default ${DEFAULT-VALUE}; 0 = off)")
-    int nudgeMillis = DEFAULT_NUDGE_MS;
+                    + "accept race stranded that FPDU (default: 500 with --peer siw, 0 with --peer rfc; 0 = off)")
+    Integer nudgeMillis;
 
     /** The IRD option, or {@code fallback}. */
     public int ird(int fallback) {
         return ird == null ? fallback : ird;
     }
 
+    /**
+     * A server's Reply IRD: {@code --ird}, raised to the client's ORD (at most {@code max}) when that is larger,
+     * as RFC 6581 §9.1 allows and the option says; without {@code --ird}, {@code derived}. (The verbs API answers
+     * an explicit IRD as it is, so the raise is the tool's.)
+     */
+    public OptionalInt responderIrd(OptionalInt clientOrd, int max, OptionalInt derived) {
+        if (ird == null) {
+            return derived;
+        }
+        return OptionalInt.of(Math.max(ird, Math.min(clientOrd.orElse(0), max)));
+    }
+
     /** The ORD option, or {@code fallback}. */
     public int ord(int fallback) {
         return ord == null ? fallback : ord;
+    }
+
+    /** The IRD option, or {@code fallback} (empty: the queue pair's). */
+    public OptionalInt ird(OptionalInt fallback) {
+        return ird == null ? fallback : OptionalInt.of(ird);
+    }
+
+    /** The ORD option, or {@code fallback} (empty: the queue pair's). */
+    public OptionalInt ord(OptionalInt fallback) {
+        return ord == null ? fallback : OptionalInt.of(ord);
     }
 
     public byte[] privateData() {
@@ -94,27 +123,40 @@ public final class ConnectionOptions {
             throw new CommandLine.ParameterException(cl, "--private-data: " + privateData.bytes().length
                     + " octets, at most " + max + " with MPA revision " + mpaRevision + " (RFC 5044 §7.1.1)");
         }
-        if (nudgeMillis < 0) {
+        if (nudgeMillis != null && nudgeMillis < 0) {
             throw new CommandLine.ParameterException(cl, "--nudge must be >= 0: " + nudgeMillis);
         }
     }
 
-    /** Applies revision, peer-to-peer, private data and the nudge to a client's connect options. */
-    public ConnectOptions.Builder applyTo(ConnectOptions.Builder b) {
-        b.mpaRevision(mpaRevision).privateData(privateData.bytes()).firstFpduNudge(Duration.ofMillis(nudgeMillis));
-        if (!p2p.isEmpty()) {
-            b.peerToPeer(p2p.toArray(RtrType[]::new));
-        }
-        return b;
+    /** What to tolerate from the peer ({@code --peer}), with the first-FPDU nudge of {@code --nudge} if given. */
+    public PeerProfile peerProfile() {
+        return nudgeMillis == null ? peer : peer.withFirstFpduNudge(Duration.ofMillis(nudgeMillis));
     }
 
-    /** Applies revision and the supported RTR types to a server's listen options. */
+    /** Applies revision, peer-to-peer, private data and the peer profile to a client's connect options. */
+    public ConnectOptions.Builder applyTo(ConnectOptions.Builder b) {
+        RtrType[] offered = p2p.toArray(RtrType[]::new);
+        return b.mpa(m -> offered.length == 0 ? m.revision(mpaRevision) : m.revision(mpaRevision).peerToPeer(offered))
+                .privateData(privateData.bytes()).peerProfile(peerProfile());
+    }
+
+    /** Applies revision, the supported RTR types and the peer profile to a server's listen options. */
     public ListenOptions.Builder applyTo(ListenOptions.Builder b) {
-        b.mpaRevision(mpaRevision);
-        if (!p2p.isEmpty()) {
-            b.rtrTypes(p2p.toArray(RtrType[]::new));
+        RtrType[] supported = p2p.toArray(RtrType[]::new);
+        return b.mpa(m -> supported.length == 0 ? m.revision(mpaRevision) : m.revision(mpaRevision).rtrTypes(supported))
+                .peerProfile(peerProfile());
+    }
+
+    /** {@code siw|rfc}: {@link PeerProfile#LINUX_SIW} or {@link PeerProfile#RFC_STRICT}. */
+    public static final class PeerConverter implements CommandLine.ITypeConverter<PeerProfile> {
+        @Override
+        public PeerProfile convert(String value) {
+            return switch (value.toLowerCase(Locale.ROOT)) {
+                case "siw", "linux-siw" -> PeerProfile.LINUX_SIW;
+                case "rfc", "rfc-strict" -> PeerProfile.RFC_STRICT;
+                default -> throw new CommandLine.TypeConversionException("'" + value + "' is neither siw nor rfc");
+            };
         }
-        return b;
     }
 
     /** {@code write|read|send} (RFC 6581 §9.2 flags C, D, B). */

@@ -1,19 +1,18 @@
 package org.iwarp4j.tools.cli;
 
-import java.time.Duration;
 import java.util.HexFormat;
+import java.util.OptionalInt;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.iwarp4j.verbs.Rnic;
 import org.iwarp4j.verbs.RnicConfig;
+import org.iwarp4j.verbs.cm.CmEvent;
 import org.iwarp4j.verbs.cm.ConnectionParameters;
 import org.iwarp4j.verbs.cm.ConnectionRejectedException;
 import org.iwarp4j.verbs.cm.ConnectionRequest;
 
-/** The small things every tool does with the stack: open an RNIC, await a stage, describe a failure. */
+/** The small things every tool does with the stack: open an RNIC, describe a failure in one line. */
 public final class Stacks {
 
     private Stacks() {}
@@ -27,26 +26,8 @@ public final class Stacks {
     }
 
     /**
-     * Waits for {@code stage}; its failure is rethrown unwrapped (e.g. a
-     * {@link org.iwarp4j.verbs.cm.ConnectionRejectedException}).
-     */
-    public static <T> T await(CompletionStage<T> stage, Duration timeout) throws Exception {
-        try {
-            return stage.toCompletableFuture().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (ExecutionException | CompletionException e) {
-            Throwable cause = e.getCause() == null ? e : e.getCause();
-            if (cause instanceof Exception ex) {
-                throw ex;
-            }
-            throw e;
-        } catch (TimeoutException e) {
-            throw new TimeoutException("no answer within " + timeout.toSeconds() + " s");
-        }
-    }
-
-    /**
-     * The message of {@code t} or of its innermost cause, for one-line error reports. A reject names the
-     * Responder's IRD/ORD and private data (RFC 5044 §7.1.2, RFC 6581 §9.1).
+     * The message of {@code t}, or of the failure a future's {@code get}/{@code join} wrapped, for one-line error
+     * reports. A reject names the Responder's IRD/ORD and private data (RFC 5044 §7.1.2, RFC 6581 §9.1).
      */
     public static String describe(Throwable t) {
         Throwable c = t;
@@ -55,21 +36,33 @@ public final class Stacks {
         }
         String m = c.getMessage();
         if (c instanceof ConnectionRejectedException r) {
-            byte[] pd = r.privateData();
-            return "REJECTED: " + m + " (Reply IRD " + r.ird() + ", ORD " + r.ord() + ", private data "
-                    + (pd.length == 0 ? "none" : pd.length + " octets " + HexFormat.of().formatHex(pd)) + ")";
+            return "REJECTED: " + m + reply(r.privateData(), r.ird(), r.ord());
+        }
+        if (c instanceof TimeoutException && m == null) {
+            return "no answer in time";
         }
         return m == null ? c.getClass().getSimpleName() : m;
     }
 
+    /**
+     * A listener's own reject ({@link org.iwarp4j.verbs.cm.ListenOptions#requiredOrd()}): the Initiator's IRD is
+     * below the ORD this side needs, which the Reply carries (RFC 6581 §9.1); the event's reason names the
+     * Initiator and its IRD.
+     */
+    public static String describeInsufficientIrd(CmEvent.Rejected r) {
+        return "REJECTED: " + r.reason() + reply(r.privateData(), r.ird(), r.ord());
+    }
+
+    /** What a rejecting Reply carried (RFC 5044 §7.1.2, RFC 6581 §9.1). */
+    private static String reply(byte[] privateData, OptionalInt ird, OptionalInt ord) {
+        String data = privateData.length == 0 ? "none"
+                : privateData.length + " octets " + HexFormat.of().formatHex(privateData);
+        return " (Reply IRD " + depth(ird) + ", ORD " + depth(ord) + ", private data " + data + ")";
+    }
+
     /** One line: what MPA negotiated, e.g. {@code MPA rev 2, CRC on, markers off/off, IRD 1, ORD 1, client-server}. */
     public static String describe(ConnectionParameters p) {
-        byte[] pd = p.peerPrivateData();
-        return "MPA rev " + p.mpaRevision() + ", CRC " + (p.crc() ? "on" : "off") + ", markers "
-                + (p.txMarkers() ? "on" : "off") + "/" + (p.rxMarkers() ? "on" : "off") + ", IRD " + p.ird() + ", ORD "
-                + p.ord() + ", " + (p.peerToPeer() ? "peer-to-peer" + (p.rtr() != null ? ", RTR " + p.rtr() : "")
-                : "client-server") + ", MULPDU " + p.mulpdu() + ", peer private data "
-                + hexOrNone(pd);
+        return p + ", peer private data " + hexOrNone(p.peerPrivateData());
     }
 
     /**
@@ -78,8 +71,18 @@ public final class Stacks {
      */
     public static String describe(ConnectionRequest r) {
         return String.format("MPA revision %d, IRD %d, ORD %d, peer-to-peer %s %s, CRC %s, markers %s, private data %s",
-                r.mpaRevision(), r.ird(), r.ord(), r.peerToPeer(), r.offeredRtrTypes(), r.crcRequested(),
+                r.mpaRevision(), depth(r.ird()), depth(r.ord()), r.peerToPeer(), r.offeredRtrTypes(), r.crcRequested(),
                 r.markersRequested(), HexFormat.of().formatHex(r.privateData()));
+    }
+
+    /** An IRD or ORD as the tools print it: -1 when the peer sent none (no RFC 6581 enhanced data). */
+    public static int depth(OptionalInt v) {
+        return v.orElse(-1);
+    }
+
+    /** {@code v} capped at {@code max}; empty stays empty. */
+    public static OptionalInt atMost(OptionalInt v, int max) {
+        return v.isPresent() ? OptionalInt.of(Math.min(v.getAsInt(), max)) : v;
     }
 
     /** {@code data} as hex, or {@code none} when it is empty. */

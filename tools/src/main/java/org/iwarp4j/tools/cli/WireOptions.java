@@ -49,12 +49,12 @@ public final class WireOptions {
 
     /** Connect options with these settings (and the capture), MPA revision 2 like siw. */
     public ConnectOptions.Builder connect() {
-        return ConnectOptions.builder().mpaRevision(2).crc(crc).markers(markers).pcapFile(pcap);
+        return ConnectOptions.builder().mpa(m -> m.revision(2).crc(crc).markers(markers)).pcapFile(pcap);
     }
 
     /** Listen options with these settings (and the capture). */
     public ListenOptions.Builder listen() {
-        return ListenOptions.builder().mpaRevision(2).crc(crc).markers(markers).pcapFile(pcap);
+        return ListenOptions.builder().mpa(m -> m.revision(2).crc(crc).markers(markers)).pcapFile(pcap);
     }
 
     /** E.g. {@code CRC on, no markers}. */

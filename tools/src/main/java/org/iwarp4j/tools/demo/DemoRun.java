@@ -4,28 +4,28 @@ import java.lang.invoke.VarHandle;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
-import org.iwarp4j.tools.cli.RegisteredBuffer;
-import org.iwarp4j.tools.cli.Stacks;
+import java.util.concurrent.TimeUnit;
 import org.iwarp4j.tools.cli.WireOptions;
 import org.iwarp4j.verbs.Access;
 import org.iwarp4j.verbs.CompletionOpcode;
 import org.iwarp4j.verbs.MemoryRegion;
 import org.iwarp4j.verbs.ReceiveWorkRequest;
-import org.iwarp4j.verbs.SendFlag;
+import org.iwarp4j.verbs.RemoteBuffer;
 import org.iwarp4j.verbs.SendWorkRequest;
 import org.iwarp4j.verbs.Stag;
 import org.iwarp4j.verbs.WorkCompletion;
-import org.iwarp4j.verbs.cm.AcceptOptions;
 import org.iwarp4j.verbs.cm.Connection;
 import org.iwarp4j.verbs.cm.ConnectionParameters;
+import org.iwarp4j.verbs.cm.ConnectionRequest;
 import org.iwarp4j.verbs.cm.Listener;
 
 /**
@@ -42,8 +42,7 @@ final class DemoRun implements AutoCloseable {
     static final long ATOMIC_INITIAL = 100;
     static final long ATOMIC_ADD = 5;
     static final long ATOMIC_SWAP = 0xCAFEL;
-    private static final Set<SendFlag> SIGNALED = Set.of(SendFlag.SIGNALED);
-    private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(20);
+    private static final long CONNECT_TIMEOUT_SECONDS = 20;
 
     private final WireOptions wire;
     private final int mss;
@@ -53,15 +52,15 @@ final class DemoRun implements AutoCloseable {
     private final List<OperationRecord> operations = new ArrayList<>();
 
     // Server memory
-    private RegisteredBuffer sink;
-    private RegisteredBuffer source;
-    private RegisteredBuffer receives;
-    private RegisteredBuffer atomicWord;
+    private MemoryRegion sink;
+    private MemoryRegion source;
+    private MemoryRegion receives;
+    private MemoryRegion atomicWord;
     private MemoryRegion invalidatable;
     // Client memory
-    private RegisteredBuffer data;
-    private RegisteredBuffer readSink;
-    private RegisteredBuffer atomicResults;
+    private MemoryRegion data;
+    private MemoryRegion readSink;
+    private MemoryRegion atomicResults;
 
     private Listener listener;
     private long nextWrId = 1;
@@ -97,40 +96,49 @@ final class DemoRun implements AutoCloseable {
 
     /** Registers memory, connects (receives posted first, siw-interop §B1) and fast-registers the server's shell. */
     void connect() throws Exception {
-        sink = RegisteredBuffer.allocate(server.pd, 4096, Access.LOCAL_WRITE, Access.REMOTE_WRITE);
-        source = RegisteredBuffer.allocate(server.pd, 8192, Access.REMOTE_READ);
+        sink = server.pd.allocateRegion(4096, Access.LOCAL_WRITE, Access.REMOTE_WRITE);
+        source = server.pd.allocateRegion(8192, Access.REMOTE_READ);
         fill(source.buffer(), "RDMA Read took me from the server's memory without the server's CPU. ", READ_LENGTH);
-        receives = RegisteredBuffer.allocate(server.pd, 512, Access.LOCAL_WRITE);
-        atomicWord = RegisteredBuffer.allocate(server.pd, 8, Access.LOCAL_WRITE, Access.REMOTE_ATOMIC);
-        atomicWord.buffer().duplicate().order(ByteOrder.LITTLE_ENDIAN).putLong(0, ATOMIC_INITIAL);
+        receives = server.pd.allocateRegion(512, Access.LOCAL_WRITE);
+        atomicWord = server.pd.allocateRegion(8, Access.LOCAL_WRITE, Access.REMOTE_ATOMIC);
+        atomicView(atomicWord, server).putLong(0, ATOMIC_INITIAL);
         invalidatable = server.pd.allocateFastRegistration(256);
-        data = RegisteredBuffer.allocate(client.pd, 4096);
-        readSink = RegisteredBuffer.allocate(client.pd, 8192, Access.LOCAL_WRITE);
-        atomicResults = RegisteredBuffer.allocate(client.pd, 16, Access.LOCAL_WRITE);
+        data = client.pd.allocateRegion(4096);
+        readSink = client.pd.allocateRegion(8192, Access.LOCAL_WRITE);
+        atomicResults = client.pd.allocateRegion(16, Access.LOCAL_WRITE);
 
         // Three receives for the three operations that consume one: Send, Send with Invalidate, Immediate Data.
         for (int i = 0; i < 3; i++) {
             server.qp.postReceive(ReceiveWorkRequest.of(100 + i, receives.sge(i * 128, 128)));
         }
-        CompletableFuture<Connection> accepted = new CompletableFuture<>();
+        // The server accepts the client's request as soon as it arrives (rdma_get_request, rdma_accept).
+        CompletableFuture<ConnectionRequest> requested = new CompletableFuture<>();
+        CompletableFuture<Connection> accepted = requested.thenCompose(request -> request.accept(server.qp));
         listener = server.rnic.listen(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
-                wire.listen().pcapFile(null).emss(mss).build(),
-                request -> request.accept(server.qp, AcceptOptions.defaults()).whenComplete((c, e) -> {
-                    if (e != null) {
-                        accepted.completeExceptionally(e);
-                    } else {
-                        accepted.complete(c);
-                    }
-                }));
-        client.connection = Stacks.await(client.rnic.connect(listener.localAddress(), client.qp,
-                wire.connect().pcapFile(capture).emss(mss).ird(4).ord(4).build()), CONNECT_TIMEOUT);
-        server.connection = Stacks.await(accepted, CONNECT_TIMEOUT);
+                wire.listen().pcapFile(null).mpa(m -> m.emss(mss)).build(), requested::complete);
+        client.connection = client.rnic.connect(listener.localAddress(), client.qp,
+                wire.connect().pcapFile(capture).mpa(m -> m.emss(mss)).ird(4).ord(4).build())
+                .get(CONNECT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        server.connection = accepted.get(CONNECT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
 
         // The server binds memory to its fast-registration shell: a local operation, nothing on the wire.
-        Stag key = invalidatable.stag().withNextKey();
-        server.qp.postSend(new SendWorkRequest.FastRegister(50, invalidatable, ByteBuffer.allocateDirect(256),
-                key, Set.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE), SIGNALED));
+        server.qp.postSend(SendWorkRequest.FastRegister.of(50, invalidatable, ByteBuffer.allocateDirect(256),
+                Access.LOCAL_WRITE, Access.REMOTE_WRITE));
         server.sendCompletion(CompletionOpcode.FAST_REGISTER);
+    }
+
+    /** The regions by the names the printed code gives them. */
+    private WorkRequests.Names names() {
+        Map<String, MemoryRegion> m = new LinkedHashMap<>();
+        m.put("sink", sink);
+        m.put("source", source);
+        m.put("receives", receives);
+        m.put("atomicWord", atomicWord);
+        m.put("invalidatable", invalidatable);
+        m.put("data", data);
+        m.put("readSink", readSink);
+        m.put("atomicResults", atomicResults);
+        return new WorkRequests.Names(m);
     }
 
     void runAll() throws Exception {
@@ -146,14 +154,14 @@ final class DemoRun implements AutoCloseable {
     private void rdmaWrite() throws Exception {
         byte[] payload = text("RDMA Write placed me at the server's STag and Tagged Offset. ", WRITE_LENGTH);
         data.buffer().put(0, payload);
-        long to = sink.address() + 16;
-        SendWorkRequest wr = new SendWorkRequest.RdmaWrite(nextWrId++, List.of(data.sge(0, payload.length)),
-                sink.stag(), to, SIGNALED);
+        RemoteBuffer target = sink.remoteBuffer(16, payload.length);
+        long to = target.taggedOffset();
+        SendWorkRequest wr = SendWorkRequest.RdmaWrite.of(nextWrId++, data.sge(0, payload.length), target);
         client.qp.postSend(wr);
         WorkCompletion wc = client.sendCompletion(CompletionOpcode.RDMA_WRITE);
         operations.add(new OperationRecord("RDMA Write", "the client writes " + payload.length
                 + " octets into the server's registered memory; the server's CPU and receive queue are not involved",
-                List.of("client.qp.postSend(" + WorkRequests.describe(wr) + ")"),
+                List.of("client.qp.postSend(" + WorkRequests.describe(wr, names()) + ")"),
                 List.of(WorkRequests.completion("client", "send", wc)),
                 List.of(new Check(String.format("server memory at STag %s TO 0x%x holds the %d octets written (polled: the "
                         + "client's completion says TCP took them, RFC 5040 §5.5; the server's CPU is not told)", sink.stag(),
@@ -164,8 +172,8 @@ final class DemoRun implements AutoCloseable {
     }
 
     private void rdmaRead() throws Exception {
-        SendWorkRequest wr = new SendWorkRequest.RdmaRead(nextWrId++, List.of(readSink.sge(0, READ_LENGTH)),
-                source.stag(), source.address(), SIGNALED);
+        SendWorkRequest wr = SendWorkRequest.RdmaRead.of(nextWrId++, readSink.sge(0, READ_LENGTH),
+                source.remoteBuffer());
         client.qp.postSend(wr);
         WorkCompletion wc = client.sendCompletion(CompletionOpcode.RDMA_READ);
         byte[] expected = new byte[READ_LENGTH];
@@ -173,7 +181,7 @@ final class DemoRun implements AutoCloseable {
         operations.add(new OperationRecord("RDMA Read", "the client reads " + READ_LENGTH + " octets of the server's "
                 + "memory: a Read Request goes out, the server's RNIC answers with a Read Response (tagged, in MSS-sized "
                 + "segments) placed in the client's sink",
-                List.of("client.qp.postSend(" + WorkRequests.describe(wr) + ")"),
+                List.of("client.qp.postSend(" + WorkRequests.describe(wr, names()) + ")"),
                 List.of(WorkRequests.completion("client", "send", wc)),
                 List.of(new Check(String.format("client sink STag %s holds the %d octets of the server's source STag %s",
                         readSink.stag(), READ_LENGTH, source.stag()), equal(readSink.buffer(), 0, expected))),
@@ -183,14 +191,14 @@ final class DemoRun implements AutoCloseable {
     private void send() throws Exception {
         byte[] payload = "Hello, server! This Send consumed the first receive you posted.".getBytes(StandardCharsets.US_ASCII);
         data.buffer().put(1024, payload);
-        SendWorkRequest wr = new SendWorkRequest.Send(nextWrId++, List.of(data.sge(1024, payload.length)), SIGNALED);
+        SendWorkRequest wr = SendWorkRequest.Send.of(nextWrId++, data.sge(1024, payload.length));
         client.qp.postSend(wr);
         WorkCompletion sent = client.sendCompletion(CompletionOpcode.SEND);
         WorkCompletion got = server.receiveCompletion(CompletionOpcode.RECV);
         operations.add(new OperationRecord("Send", "the client sends " + payload.length + " octets; they land in the "
                 + "receive buffer the server posted before connecting (untagged, queue 0)",
-                List.of("server.qp.postReceive(ReceiveWorkRequest.of(100, new Sge(" + receives.stag() + ", 0, 128)))  "
-                        + "// before accept", "client.qp.postSend(" + WorkRequests.describe(wr) + ")"),
+                List.of("server.qp.postReceive(ReceiveWorkRequest.of(100, receives.sge(0, 128)))  "
+                        + "// before accept", "client.qp.postSend(" + WorkRequests.describe(wr, names()) + ")"),
                 List.of(WorkRequests.completion("client", "send", sent), WorkRequests.completion("server", "receive", got)),
                 List.of(new Check("the server's receive 100 completed with " + payload.length + " octets",
                         got.wrId() == 100 && got.byteLength() == payload.length),
@@ -203,19 +211,18 @@ final class DemoRun implements AutoCloseable {
         data.buffer().put(2048, payload);
         Stag stag = invalidatable.stag();
         boolean validBefore = invalidatable.isValid();
-        SendWorkRequest wr = new SendWorkRequest.SendWithInvalidate(nextWrId++, List.of(data.sge(2048, payload.length)),
-                stag, SIGNALED);
+        SendWorkRequest wr = SendWorkRequest.SendWithInvalidate.of(nextWrId++, stag, data.sge(2048, payload.length));
         client.qp.postSend(wr);
         WorkCompletion sent = client.sendCompletion(CompletionOpcode.SEND_WITH_INVALIDATE);
         WorkCompletion got = server.receiveCompletion(CompletionOpcode.RECV);
         operations.add(new OperationRecord("Send with Invalidate", "a Send that also tells the server's RNIC to "
                 + "invalidate STag " + stag + " (a fast-registered region) before the receive completes",
-                List.of("client.qp.postSend(" + WorkRequests.describe(wr) + ")"),
+                List.of("client.qp.postSend(" + WorkRequests.describe(wr, names()) + ")"),
                 List.of(WorkRequests.completion("client", "send", sent), WorkRequests.completion("server", "receive", got)),
                 List.of(new Check("the server's receive 101 holds the " + payload.length + " octets",
                         got.wrId() == 101 && got.byteLength() == payload.length && equal(receives.buffer(), 128, payload)),
                         new Check("the receive completion reports STag " + stag + " invalidated",
-                                got.hasInvalidatedStag() && stag.equals(got.invalidatedStag())),
+                                got.invalidatedStag().equals(Optional.of(stag))),
                         new Check("STag " + stag + " was valid before and is invalid now", validBefore
                                 && !invalidatable.isValid())),
                 1));
@@ -224,37 +231,38 @@ final class DemoRun implements AutoCloseable {
     private void writeWithImmediate() throws Exception {
         byte[] payload = text("Write with Immediate: placed first, then announced. ", WRITE_IMM_LENGTH);
         data.buffer().put(3072, payload);
-        long to = sink.address() + 1024;
-        SendWorkRequest wr = new SendWorkRequest.RdmaWriteWithImmediate(nextWrId++,
-                List.of(data.sge(3072, payload.length)), sink.stag(), to, IMMEDIATE_DATA, SIGNALED);
+        RemoteBuffer target = sink.remoteBuffer(1024, payload.length);
+        long to = target.taggedOffset();
+        SendWorkRequest wr = SendWorkRequest.RdmaWriteWithImmediate.of(nextWrId++, data.sge(3072, payload.length),
+                target, IMMEDIATE_DATA);
         client.qp.postSend(wr);
         WorkCompletion sent = client.sendCompletion(CompletionOpcode.RDMA_WRITE_WITH_IMMEDIATE);
         WorkCompletion got = server.receiveCompletion(CompletionOpcode.RECV_WITH_IMMEDIATE);
         operations.add(new OperationRecord("RDMA Write with Immediate", "RFC 7306: an RDMA Write followed by an "
                 + "Immediate Data message whose 8 octets arrive in a server receive completion",
-                List.of("client.qp.postSend(" + WorkRequests.describe(wr) + ")"),
+                List.of("client.qp.postSend(" + WorkRequests.describe(wr, names()) + ")"),
                 List.of(WorkRequests.completion("client", "send", sent), WorkRequests.completion("server", "receive", got)),
                 List.of(new Check(String.format("server memory at TO 0x%x holds the %d octets", to, payload.length),
                         equal(sink.buffer(), 1024, payload)),
                         new Check(String.format("the server's receive 102 carries immediate data 0x%016x", IMMEDIATE_DATA),
-                                got.wrId() == 102 && got.hasImmediate() && got.immediateData() == IMMEDIATE_DATA)),
+                                got.wrId() == 102 && got.immediateData().equals(OptionalLong.of(IMMEDIATE_DATA)))),
                 2));
     }
 
     private void fetchAdd() throws Exception {
-        ByteBuffer word = atomicWord.buffer().duplicate().order(ByteOrder.LITTLE_ENDIAN);
-        ByteBuffer results = atomicResults.buffer().duplicate().order(ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer word = atomicView(atomicWord, server);
+        ByteBuffer results = atomicView(atomicResults, client);
         long before = word.getLong(0);
-        SendWorkRequest wr = new SendWorkRequest.AtomicFetchAdd(nextWrId++, atomicResults.sge(0, 8), atomicWord.stag(),
-                atomicWord.address(), ATOMIC_ADD, 0, SIGNALED);
+        SendWorkRequest wr = SendWorkRequest.AtomicFetchAdd.of(nextWrId++, atomicWord.remoteBuffer(), ATOMIC_ADD)
+                .withResult(atomicResults.sge(0, 8));
         client.qp.postSend(wr);
         WorkCompletion wc = client.sendCompletion(CompletionOpcode.ATOMIC_FETCH_ADD);
         operations.add(new OperationRecord("Atomic FetchAdd", "RFC 7306: the server's RNIC adds " + ATOMIC_ADD
                 + " to a 64-bit word atomically and returns the value it had",
-                List.of("client.qp.postSend(" + WorkRequests.describe(wr) + ")"),
+                List.of("client.qp.postSend(" + WorkRequests.describe(wr, names()) + ")"),
                 List.of(WorkRequests.completion("client", "send", wc)),
-                List.of(new Check("original value " + wc.atomicOriginalValue() + " = " + before,
-                        wc.atomicOriginalValue() == before && before == ATOMIC_INITIAL),
+                List.of(new Check("original value " + wc.atomicOriginalValue().orElseThrow() + " = " + before,
+                        wc.atomicOriginalValue().orElseThrow() == before && before == ATOMIC_INITIAL),
                         new Check("the client's result buffer holds " + results.getLong(0), results.getLong(0) == before),
                         new Check("the server's word is now " + word.getLong(0) + " = " + before + " + " + ATOMIC_ADD,
                                 word.getLong(0) == before + ATOMIC_ADD)),
@@ -262,20 +270,20 @@ final class DemoRun implements AutoCloseable {
     }
 
     private void compareSwap() throws Exception {
-        ByteBuffer word = atomicWord.buffer().duplicate().order(ByteOrder.LITTLE_ENDIAN);
-        ByteBuffer results = atomicResults.buffer().duplicate().order(ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer word = atomicView(atomicWord, server);
+        ByteBuffer results = atomicView(atomicResults, client);
         long before = word.getLong(0);
-        SendWorkRequest wr = new SendWorkRequest.AtomicCompareSwap(nextWrId++, atomicResults.sge(8, 8),
-                atomicWord.stag(), atomicWord.address(), ATOMIC_INITIAL + ATOMIC_ADD, -1L, ATOMIC_SWAP, -1L, SIGNALED);
+        SendWorkRequest wr = SendWorkRequest.AtomicCompareSwap.of(nextWrId++, atomicWord.remoteBuffer(),
+                ATOMIC_INITIAL + ATOMIC_ADD, ATOMIC_SWAP).withResult(atomicResults.sge(8, 8));
         client.qp.postSend(wr);
         WorkCompletion wc = client.sendCompletion(CompletionOpcode.ATOMIC_CMP_SWAP);
         operations.add(new OperationRecord("Atomic CmpSwap", "RFC 7306: if the server's word equals "
                 + (ATOMIC_INITIAL + ATOMIC_ADD) + " it becomes 0x" + Long.toHexString(ATOMIC_SWAP)
                 + "; the original value comes back either way",
-                List.of("client.qp.postSend(" + WorkRequests.describe(wr) + ")"),
+                List.of("client.qp.postSend(" + WorkRequests.describe(wr, names()) + ")"),
                 List.of(WorkRequests.completion("client", "send", wc)),
-                List.of(new Check("original value " + wc.atomicOriginalValue() + " = " + before,
-                        wc.atomicOriginalValue() == before && before == ATOMIC_INITIAL + ATOMIC_ADD),
+                List.of(new Check("original value " + wc.atomicOriginalValue().orElseThrow() + " = " + before,
+                        wc.atomicOriginalValue().orElseThrow() == before && before == ATOMIC_INITIAL + ATOMIC_ADD),
                         new Check("the client's result buffer holds " + results.getLong(8), results.getLong(8) == before),
                         new Check("the server's word is now 0x" + Long.toHexString(word.getLong(0)),
                                 word.getLong(0) == ATOMIC_SWAP)),
@@ -286,9 +294,9 @@ final class DemoRun implements AutoCloseable {
     void disconnect() {
         if (client.connection != null) {
             try {
-                Stacks.await(client.connection.disconnect(), Duration.ofSeconds(10));
+                client.connection.disconnect().get(10, TimeUnit.SECONDS);
                 if (server.connection != null) {
-                    Stacks.await(server.connection.closeFuture(), Duration.ofSeconds(10));
+                    server.connection.closeFuture().get(10, TimeUnit.SECONDS);
                 }
             } catch (Exception e) {
                 // the capture may then end without the closing packets; the checks already ran
@@ -309,6 +317,14 @@ final class DemoRun implements AutoCloseable {
                 server.close();
             }
         }
+    }
+
+    /**
+     * A region's 64-bit atomic words as its RNIC keeps them in memory (the host's order by default; RFC 7306 §5.2
+     * puts the operands big-endian only on the wire).
+     */
+    private static ByteBuffer atomicView(MemoryRegion region, DemoSide side) {
+        return region.buffer().order(side.rnic.query().atomicByteOrder());
     }
 
     /**

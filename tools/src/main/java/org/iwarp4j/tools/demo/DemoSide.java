@@ -1,7 +1,6 @@
 package org.iwarp4j.tools.demo;
 
-import java.util.concurrent.TimeUnit;
-import org.iwarp4j.tools.cli.CompletionWaiter;
+import java.time.Duration;
 import org.iwarp4j.tools.cli.Stacks;
 import org.iwarp4j.verbs.CompletionOpcode;
 import org.iwarp4j.verbs.CompletionQueue;
@@ -9,14 +8,13 @@ import org.iwarp4j.verbs.ProtectionDomain;
 import org.iwarp4j.verbs.QueuePair;
 import org.iwarp4j.verbs.QueuePairConfig;
 import org.iwarp4j.verbs.Rnic;
-import org.iwarp4j.verbs.VerbsException;
 import org.iwarp4j.verbs.WorkCompletion;
 import org.iwarp4j.verbs.cm.Connection;
 
 /** One end of the demo: its own RNIC, protection domain, completion queues and queue pair. */
 final class DemoSide implements AutoCloseable {
 
-    private static final long COMPLETION_TIMEOUT_SECONDS = 10;
+    private static final Duration COMPLETION_TIMEOUT = Duration.ofSeconds(10);
 
     final String name;
     final Rnic rnic;
@@ -24,11 +22,9 @@ final class DemoSide implements AutoCloseable {
     final CompletionQueue sendCq;
     final CompletionQueue recvCq;
     final QueuePair qp;
-    private final CompletionWaiter sendWaiter;
-    private final CompletionWaiter recvWaiter;
     Connection connection;
 
-    DemoSide(String name) throws VerbsException {
+    DemoSide(String name) {
         this.name = name;
         this.rnic = Stacks.openRnic("demo-" + name);
         try {
@@ -38,36 +34,30 @@ final class DemoSide implements AutoCloseable {
             // RFC 7306 on: the demo shows atomics and Write with Immediate (Linux siw has neither).
             qp = pd.createQueuePair(QueuePairConfig.builder(sendCq, recvCq).maxSendWr(16).maxRecvWr(8).maxSge(2)
                     .ird(4).ord(4).rfc7306(true).build());
-        } catch (VerbsException | RuntimeException e) {
+        } catch (RuntimeException e) {
             rnic.close();
             throw e;
         }
-        sendWaiter = new CompletionWaiter(sendCq);
-        recvWaiter = new CompletionWaiter(recvCq);
     }
 
-    /** The next send completion (a copy), which must be {@code opcode}. */
+    /** The next send completion (its own object, not a flyweight), which must be {@code opcode}. */
     WorkCompletion sendCompletion(CompletionOpcode opcode) throws DemoFailure, InterruptedException {
-        return next(sendWaiter, "send", opcode);
+        return next(sendCq, "send", opcode);
     }
 
-    /** The next receive completion (a copy), which must be {@code opcode}. */
+    /** The next receive completion (its own object), which must be {@code opcode}. */
     WorkCompletion receiveCompletion(CompletionOpcode opcode) throws DemoFailure, InterruptedException {
-        return next(recvWaiter, "receive", opcode);
+        return next(recvCq, "receive", opcode);
     }
 
-    private WorkCompletion next(CompletionWaiter waiter, String queue, CompletionOpcode opcode)
+    private WorkCompletion next(CompletionQueue cq, String queue, CompletionOpcode opcode)
             throws DemoFailure, InterruptedException {
-        WorkCompletion wc = waiter.next(COMPLETION_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-        if (wc == null) {
-            throw new DemoFailure(name + ": no " + opcode + " completion on the " + queue + " completion queue within "
-                    + COMPLETION_TIMEOUT_SECONDS + " s");
+        WorkCompletion wc = cq.take(COMPLETION_TIMEOUT).orElseThrow(() -> new DemoFailure(name + ": no " + opcode
+                + " completion on the " + queue + " completion queue within " + COMPLETION_TIMEOUT.toSeconds() + " s"));
+        if (!wc.isSuccess() || wc.opcode() != opcode) {
+            throw new DemoFailure(name + ": expected a successful " + opcode + " completion, got " + wc);
         }
-        WorkCompletion copy = new WorkCompletion().copyFrom(wc);
-        if (!copy.isSuccess() || copy.opcode() != opcode) {
-            throw new DemoFailure(name + ": expected a successful " + opcode + " completion, got " + copy);
-        }
-        return copy;
+        return wc;
     }
 
     @Override

@@ -1,12 +1,14 @@
 package org.iwarp4j.tools.demo;
 
-import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.iwarp4j.verbs.CompletionOpcode;
+import org.iwarp4j.verbs.MemoryRegion;
 import org.iwarp4j.verbs.SendFlag;
 import org.iwarp4j.verbs.SendWorkRequest;
 import org.iwarp4j.verbs.Sge;
+import org.iwarp4j.verbs.Stag;
 import org.iwarp4j.verbs.WorkCompletion;
 
 /** Work requests and completions written as a reader of the verbs API would write them. */
@@ -14,42 +16,60 @@ final class WorkRequests {
 
     private WorkRequests() {}
 
-    static String describe(SendWorkRequest wr) {
+    /** The demo's regions by name, to write work requests as the Java that builds them. */
+    record Names(Map<String, MemoryRegion> regions) {
+        String local(Sge sge) {
+            return name(sge.region().stag().value(), sge.region().address()) + ".sge(" + sge.offset() + ", "
+                    + sge.length() + ")";
+        }
+
+        String remote(Stag stag, long taggedOffset, long length) {
+            for (Map.Entry<String, MemoryRegion> e : regions.entrySet()) {
+                MemoryRegion r = e.getValue();
+                if (r.stag().equals(stag)) {
+                    long offset = taggedOffset - r.address();
+                    return offset == 0 && length == r.length() ? e.getKey() + ".remoteBuffer()"
+                            : e.getKey() + ".remoteBuffer(" + offset + ", " + length + ")";
+                }
+            }
+            return "new RemoteBuffer(new Stag(" + stag + "), " + hex(taggedOffset) + ", " + length + ")";
+        }
+
+        private String name(int stag, long address) {
+            return regions.entrySet().stream().filter(e -> e.getValue().stag().value() == stag)
+                    .map(Map.Entry::getKey).findFirst().orElse(String.format("region /* STag 0x%08x */", stag));
+        }
+    }
+
+    /** {@code wr} as the factory call that makes it, e.g. {@code RdmaWrite.of(1, data.sge(0, 302), sink.remoteBuffer(16, 302))}. */
+    static String describe(SendWorkRequest wr, Names n) {
+        String call;
         if (wr instanceof SendWorkRequest.RdmaWrite w) {
-            return "new RdmaWrite(" + w.wrId() + ", " + sges(w.sges()) + ", " + w.remoteStag() + ", "
-                    + hex(w.remoteAddress()) + ", " + flags(w.flags()) + ")";
+            call = "RdmaWrite.of(" + w.wrId() + ", " + n.local(w.sges().get(0)) + ", "
+                    + n.remote(w.remoteStag(), w.remoteAddress(), w.sges().get(0).length()) + ")";
+        } else if (wr instanceof SendWorkRequest.RdmaRead r) {
+            call = "RdmaRead.of(" + r.wrId() + ", " + n.local(r.sges().get(0)) + ", "
+                    + n.remote(r.remoteStag(), r.remoteAddress(), r.sges().get(0).length()) + ")";
+        } else if (wr instanceof SendWorkRequest.Send s) {
+            call = "Send.of(" + s.wrId() + ", " + s.sges().stream().map(n::local).collect(Collectors.joining(", ")) + ")";
+        } else if (wr instanceof SendWorkRequest.SendWithInvalidate s) {
+            call = "SendWithInvalidate.of(" + s.wrId() + ", new Stag(" + s.invalidateStag() + "), "
+                    + s.sges().stream().map(n::local).collect(Collectors.joining(", ")) + ")";
+        } else if (wr instanceof SendWorkRequest.RdmaWriteWithImmediate w) {
+            call = "RdmaWriteWithImmediate.of(" + w.wrId() + ", " + n.local(w.sges().get(0)) + ", "
+                    + n.remote(w.remoteStag(), w.remoteAddress(), w.sges().get(0).length()) + ", "
+                    + String.format("0x%016xL", w.immediateData()) + ")";
+        } else if (wr instanceof SendWorkRequest.AtomicFetchAdd a) {
+            call = "AtomicFetchAdd.of(" + a.wrId() + ", " + n.remote(a.remoteStag(), a.remoteAddress(), 8) + ", "
+                    + a.addData() + ")" + a.result().map(r -> ".withResult(" + n.local(r) + ")").orElse("");
+        } else if (wr instanceof SendWorkRequest.AtomicCompareSwap c) {
+            call = "AtomicCompareSwap.of(" + c.wrId() + ", " + n.remote(c.remoteStag(), c.remoteAddress(), 8) + ", "
+                    + c.compareData() + ", " + hex(c.swapData()) + ")"
+                    + c.result().map(r -> ".withResult(" + n.local(r) + ")").orElse("");
+        } else {
+            return wr.toString();
         }
-        if (wr instanceof SendWorkRequest.RdmaRead r) {
-            return "new RdmaRead(" + r.wrId() + ", " + sges(r.sges()) + ", " + r.remoteStag() + ", "
-                    + hex(r.remoteAddress()) + ", " + flags(r.flags()) + ")";
-        }
-        if (wr instanceof SendWorkRequest.Send s) {
-            return "new Send(" + s.wrId() + ", " + sges(s.sges()) + ", " + flags(s.flags()) + ")";
-        }
-        if (wr instanceof SendWorkRequest.SendWithInvalidate s) {
-            return "new SendWithInvalidate(" + s.wrId() + ", " + sges(s.sges()) + ", " + s.invalidateStag() + ", "
-                    + flags(s.flags()) + ")";
-        }
-        if (wr instanceof SendWorkRequest.RdmaWriteWithImmediate w) {
-            return "new RdmaWriteWithImmediate(" + w.wrId() + ", " + sges(w.sges()) + ", " + w.remoteStag() + ", "
-                    + hex(w.remoteAddress()) + ", " + String.format("0x%016xL", w.immediateData()) + ", "
-                    + flags(w.flags()) + ")";
-        }
-        if (wr instanceof SendWorkRequest.AtomicFetchAdd a) {
-            return "new AtomicFetchAdd(" + a.wrId() + ", " + sge(a.result()) + ", " + a.remoteStag() + ", "
-                    + hex(a.remoteAddress()) + ", " + a.addData() + " /* add */, " + a.addMask() + " /* mask */, "
-                    + flags(a.flags()) + ")";
-        }
-        if (wr instanceof SendWorkRequest.AtomicCompareSwap c) {
-            return "new AtomicCompareSwap(" + c.wrId() + ", " + sge(c.result()) + ", " + c.remoteStag() + ", "
-                    + hex(c.remoteAddress()) + ", " + c.compareData() + " /* compare */, -1L, " + hex(c.swapData())
-                    + " /* swap */, -1L, " + flags(c.flags()) + ")";
-        }
-        if (wr instanceof SendWorkRequest.FastRegister f) {
-            return "new FastRegister(" + f.wrId() + ", shell, memory, " + f.stag() + ", " + f.access() + ", "
-                    + flags(f.flags()) + ")";
-        }
-        return wr.toString();
+        return wr.flags().equals(SendWorkRequest.SIGNALED) ? call : call + ".withFlags(" + flags(wr.flags()) + ")";
     }
 
     static String completion(String side, String queue, WorkCompletion wc) {
@@ -59,28 +79,11 @@ final class WorkRequests {
                 && wc.opcode() != CompletionOpcode.ATOMIC_CMP_SWAP) {
             s.append(", ").append(wc.byteLength()).append(" octets");
         }
-        if (wc.hasImmediate()) {
-            s.append(String.format(", immediate data 0x%016x", wc.immediateData()));
-        }
-        if (wc.hasInvalidatedStag()) {
-            s.append(", invalidated STag ").append(wc.invalidatedStag());
-        }
-        if (wc.opcode() == CompletionOpcode.ATOMIC_FETCH_ADD
-                || wc.opcode() == CompletionOpcode.ATOMIC_CMP_SWAP) {
-            s.append(", original value ").append(wc.atomicOriginalValue());
-        }
-        if (wc.terminate() != null) {
-            s.append(", ").append(wc.terminate());
-        }
+        wc.immediateData().ifPresent(imm -> s.append(String.format(", immediate data 0x%016x", imm)));
+        wc.invalidatedStag().ifPresent(stag -> s.append(", invalidated STag ").append(stag));
+        wc.atomicOriginalValue().ifPresent(v -> s.append(", original value ").append(v));
+        wc.terminate().ifPresent(t -> s.append(", ").append(t));
         return s.toString();
-    }
-
-    private static String sges(List<Sge> sges) {
-        return sges.stream().map(WorkRequests::sge).collect(Collectors.joining(", ", "List.of(", ")"));
-    }
-
-    private static String sge(Sge s) {
-        return s == null ? "null" : "new Sge(" + s.region().stag() + ", " + s.offset() + ", " + s.length() + ")";
     }
 
     private static String flags(Set<SendFlag> flags) {

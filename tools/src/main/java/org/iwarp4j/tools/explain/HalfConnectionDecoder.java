@@ -181,7 +181,6 @@ final class HalfConnectionDecoder {
         return bytes.length + " of 20 + PD_Length " + pdLength + " = " + (20 + pdLength) + " octets present";
     }
 
-
     static String name(MpaFrameType type) {
         return type == MpaFrameType.REQUEST ? "Request" : "Reply";
     }

@@ -3,7 +3,7 @@ package org.iwarp4j.tools.explain;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
-import org.iwarp4j.mpa.RtrType;
+import org.iwarp4j.common.RtrType;
 import org.iwarp4j.mpa.frame.EnhancedConnectionData;
 import org.iwarp4j.mpa.frame.MpaFrame;
 import org.iwarp4j.mpa.frame.MpaFrameType;

@@ -7,16 +7,20 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import org.iwarp4j.tools.cli.RegisteredBuffer;
+import java.util.concurrent.TimeUnit;
 import org.iwarp4j.tools.cli.Stacks;
 import org.iwarp4j.verbs.Access;
 import org.iwarp4j.verbs.CompletionOpcode;
+import org.iwarp4j.verbs.MemoryRegion;
 import org.iwarp4j.verbs.PreparedSend;
 import org.iwarp4j.verbs.ReceiveWorkRequest;
-import org.iwarp4j.verbs.SendFlag;
+import org.iwarp4j.verbs.RemoteBuffer;
 import org.iwarp4j.verbs.SendWorkRequest;
-import org.iwarp4j.verbs.Stag;
-import org.iwarp4j.verbs.VerbsException;
+import org.iwarp4j.verbs.SendWorkRequest.AtomicCompareSwap;
+import org.iwarp4j.verbs.SendWorkRequest.AtomicFetchAdd;
+import org.iwarp4j.verbs.SendWorkRequest.RdmaRead;
+import org.iwarp4j.verbs.SendWorkRequest.RdmaWrite;
+import org.iwarp4j.verbs.SendWorkRequest.Send;
 import org.iwarp4j.verbs.WorkCompletion;
 import org.iwarp4j.verbs.cm.ConnectionParameters;
 
@@ -28,21 +32,23 @@ import org.iwarp4j.verbs.cm.ConnectionParameters;
  */
 final class PerfClient extends PerfEndpoint {
 
-    private static final Set<SendFlag> SIGNALED = Set.of(SendFlag.SIGNALED);
-
     private final PerfConfig config;
-    private final RegisteredBuffer local;
-    private final RegisteredBuffer mailbox;
+    private final MemoryRegion local;
+    private final MemoryRegion mailbox;
     private final int receiveSlot;
     private final int receives;
-    private final RegisteredBuffer receiveBuffers;
+    private final MemoryRegion receiveBuffers;
+    /** Views of {@link #local}, {@link #receiveBuffers} and {@link #mailbox}, made once: the loops do not allocate. */
+    private final ByteBuffer localMemory;
+    private final ByteBuffer receiveMemory;
+    private final ByteBuffer mailboxMemory;
     private PerfWelcome welcome;
     private ControlMessage reply;
     private long creditsGranted;
     private long sendsToServer;
     private long round;
 
-    PerfClient(PerfConfig config) throws VerbsException {
+    PerfClient(PerfConfig config) {
         super("perf-client", 4096);
         this.config = config;
         int max = config.maxSize();
@@ -50,23 +56,26 @@ final class PerfClient extends PerfEndpoint {
             boolean sendLatency = config.verb() == PerfVerb.SEND && config.latency();
             receiveSlot = sendLatency ? Math.max(ControlMessage.LENGTH, max) : ControlMessage.LENGTH;
             receives = sendLatency ? 4 : CONTROL_RECEIVES;
-            receiveBuffers = sendLatency ? RegisteredBuffer.allocate(pd, receiveSlot * receives, Access.LOCAL_WRITE)
+            receiveBuffers = sendLatency ? pd.allocateRegion(receiveSlot * receives, Access.LOCAL_WRITE)
                     : controlReceives;
             int slots = config.verify() ? config.txDepth() : 1;
             local = switch (config.verb()) {
-                case ATOMIC -> RegisteredBuffer.allocate(pd, 8, Access.LOCAL_WRITE);
-                case READ -> RegisteredBuffer.allocate(pd, max * slots, Access.LOCAL_WRITE);
-                default -> RegisteredBuffer.allocate(pd, max * slots);
+                case ATOMIC -> pd.allocateRegion(8, Access.LOCAL_WRITE);
+                case READ -> pd.allocateRegion(max * slots, Access.LOCAL_WRITE);
+                default -> pd.allocateRegion(max * slots);
             };
             mailbox = config.verb() == PerfVerb.WRITE && config.latency()
-                    ? RegisteredBuffer.allocate(pd, max, Access.LOCAL_WRITE, Access.REMOTE_WRITE) : null;
+                    ? pd.allocateRegion(max, Access.LOCAL_WRITE, Access.REMOTE_WRITE) : null;
             latencyRun(config.latency());
             int depth = config.latency() ? 1 : config.txDepth();
             qp = createQueuePair(depth + 16, receives, Math.min(128, depth));
-        } catch (VerbsException | RuntimeException e) {
+        } catch (RuntimeException e) {
             close();
             throw e;
         }
+        localMemory = local.buffer();
+        receiveMemory = receiveBuffers.buffer();
+        mailboxMemory = mailbox == null ? null : mailbox.buffer();
     }
 
     /** The parameters the report shows, once connected. */
@@ -96,8 +105,8 @@ final class PerfClient extends PerfEndpoint {
         }
         lines.add(String.format("local address   : %s STag %s VA 0x%x", connection.localAddress(), local.stag(),
                 local.address()));
-        lines.add(String.format("remote address  : %s STag %s VA 0x%x", remote, new Stag(welcome.stag()),
-                welcome.address()));
+        lines.add(String.format("remote address  : %s STag %s VA 0x%x", remote, welcome.buffer().stag(),
+                welcome.buffer().taggedOffset()));
         return lines;
     }
 
@@ -105,21 +114,20 @@ final class PerfClient extends PerfEndpoint {
         for (int i = 0; i < receives; i++) {
             postReceive(CONTROL_RECEIVE_BASE + i);
         }
-        RegisteredBuffer advertised = mailbox != null ? mailbox : local;
+        MemoryRegion advertised = mailbox != null ? mailbox : local;
         PerfHello hello = new PerfHello(config.verb(), config.latency(), config.verify(), config.compareSwap(),
-                config.maxSize(), config.txDepth(), advertised.address(), advertised.stag().value(), advertised.length(),
-                config.verifyBufferSize());
+                config.maxSize(), config.txDepth(), advertised.remoteBuffer(), config.verifyBufferSize());
         int ord = config.latency() ? 1 : Math.min(128, config.txDepth());
         try {
-            connection = Stacks.await(rnic.connect(server, qp, config.wire().connect().privateData(hello.encode())
-                    .ird(ord).ord(ord).build()), Duration.ofSeconds(30));
+            connection = rnic.connect(server, qp, config.wire().connect().privateData(hello.encode())
+                    .ird(ord).ord(ord).build()).get(30, TimeUnit.SECONDS);
         } catch (Exception e) {
             throw new PerfFailure("cannot connect to " + server + ": " + Stacks.describe(e));
         }
         welcome = PerfWelcome.decode(connection.parameters().peerPrivateData());
     }
 
-    private void postReceive(long wrId) throws VerbsException {
+    private void postReceive(long wrId) {
         int i = (int) (wrId - CONTROL_RECEIVE_BASE);
         qp.postReceive(ReceiveWorkRequest.of(wrId, receiveBuffers.sge(i * receiveSlot, receiveSlot)));
     }
@@ -139,7 +147,7 @@ final class PerfClient extends PerfEndpoint {
     void disconnect() {
         if (connection != null) {
             try {
-                Stacks.await(connection.disconnect(), Duration.ofSeconds(10));
+                connection.disconnect().get(10, TimeUnit.SECONDS);
             } catch (Exception e) {
                 // the results are in; the peer may have closed first
             }
@@ -148,7 +156,7 @@ final class PerfClient extends PerfEndpoint {
 
     private PerfResult phase(int size, ProgressSink progress) throws Exception {
         if (mailbox != null) {
-            zero(mailbox.buffer());
+            zero(mailboxMemory);
         }
         long total = config.durationMode() ? 0 : config.iterations() + config.warmup();
         long seed = ++round;
@@ -175,18 +183,14 @@ final class PerfClient extends PerfEndpoint {
     // ------------------------------------------------------------------ bandwidth
 
     private SendWorkRequest dataRequest(int size, int localOffset, long remoteOffset) {
-        long remote = welcome.address() + remoteOffset;
-        Stag stag = new Stag(welcome.stag());
+        RemoteBuffer server = welcome.buffer();
         return switch (config.verb()) {
-            case WRITE -> new SendWorkRequest.RdmaWrite(DATA_WR_ID, List.of(local.sge(localOffset, size)), stag, remote,
-                    SIGNALED);
-            case READ -> new SendWorkRequest.RdmaRead(DATA_WR_ID, List.of(local.sge(localOffset, size)), stag, remote,
-                    SIGNALED);
-            case SEND -> new SendWorkRequest.Send(DATA_WR_ID, List.of(local.sge(localOffset, size)), SIGNALED);
+            case WRITE -> RdmaWrite.of(DATA_WR_ID, local.sge(localOffset, size), server.slice(remoteOffset, size));
+            case READ -> RdmaRead.of(DATA_WR_ID, local.sge(localOffset, size), server.slice(remoteOffset, size));
+            case SEND -> Send.of(DATA_WR_ID, local.sge(localOffset, size));
             case ATOMIC -> config.compareSwap()
-                    ? new SendWorkRequest.AtomicCompareSwap(DATA_WR_ID, local.sge(0, 8), stag, remote, 0, -1L, 0, -1L,
-                    SIGNALED)
-                    : new SendWorkRequest.AtomicFetchAdd(DATA_WR_ID, local.sge(0, 8), stag, remote, 1, 0, SIGNALED);
+                    ? AtomicCompareSwap.of(DATA_WR_ID, server, 0, 0).withResult(local.sge(0, 8))
+                    : AtomicFetchAdd.of(DATA_WR_ID, server, 1).withResult(local.sge(0, 8));
             case TCP -> throw new IllegalStateException("TCP runs without verbs");
         };
     }
@@ -261,7 +265,7 @@ final class PerfClient extends PerfEndpoint {
                     if (verifyReads) {
                         long offset = (completed % prepared.length) * size;
                         int slot = (int) (completed % slots) * size;
-                        int bad = VerifyPattern.firstMismatch(local.buffer(), slot, seed, offset, size);
+                        int bad = VerifyPattern.firstMismatch(localMemory, slot, seed, offset, size);
                         if (bad >= 0) {
                             throw new PerfFailure("RDMA Read " + completed + " brought a wrong octet at server offset "
                                     + (offset + bad));
@@ -294,7 +298,7 @@ final class PerfClient extends PerfEndpoint {
     private boolean handleNonData(WorkCompletion wc) throws Exception {
         check(wc);
         if (wc.opcode() == CompletionOpcode.RECV) {
-            ByteBuffer b = receiveBuffers.buffer();
+            ByteBuffer b = receiveMemory;
             int at = (int) (wc.wrId() - CONTROL_RECEIVE_BASE) * receiveSlot;
             if (wc.solicited()) {
                 reply = ControlMessage.readFrom(b, at);
@@ -366,7 +370,7 @@ final class PerfClient extends PerfEndpoint {
                 boolean roundFull = posted > 0 && posted % perRound == 0 && posted / perRound > verifyRound;
                 while (more && !roundFull && posted - completed < depth) {
                     int j = (int) (posted % perRound);
-                    VerifyPattern.fill(local.buffer(), (j % depth) * size, round * 1_000_000 + posted / perRound,
+                    VerifyPattern.fill(localMemory, (j % depth) * size, round * 1_000_000 + posted / perRound,
                             (long) j * size, size);
                     prepared[j].execute();
                     posted++;
@@ -413,8 +417,7 @@ final class PerfClient extends PerfEndpoint {
         boolean pingPong = config.verb() == PerfVerb.WRITE || config.verb() == PerfVerb.SEND;
         LatencyMeter meter = new LatencyMeter(pingPong);
         PreparedSend op = qp.prepare(config.verb() == PerfVerb.WRITE
-                ? new SendWorkRequest.RdmaWrite(DATA_WR_ID, List.of(local.sge(0, size)), new Stag(welcome.stag()),
-                        welcome.address(), Set.of())
+                ? RdmaWrite.of(DATA_WR_ID, local.sge(0, size), welcome.buffer()).withFlags(Set.of())
                 : dataRequest(size, 0, 0));
         try {
             long warm = config.warmup();
@@ -441,12 +444,12 @@ final class PerfClient extends PerfEndpoint {
     private void once(PreparedSend op, int size, long i, LatencyMeter meter) throws Exception {
         byte mark = (byte) (i % 255 + 1);
         if (config.verb() == PerfVerb.WRITE) {
-            local.buffer().put(size - 1, mark);
+            localMemory.put(size - 1, mark);
         }
         long t0 = System.nanoTime();
         op.execute();
         switch (config.verb()) {
-            case WRITE -> awaitMark(mailbox.buffer(), size - 1, mark);
+            case WRITE -> awaitMark(mailboxMemory, size - 1, mark);
             case SEND -> awaitData(CompletionOpcode.RECV);
             case READ -> awaitData(CompletionOpcode.RDMA_READ);
             default -> awaitData(config.compareSwap() ? CompletionOpcode.ATOMIC_CMP_SWAP : CompletionOpcode.ATOMIC_FETCH_ADD);

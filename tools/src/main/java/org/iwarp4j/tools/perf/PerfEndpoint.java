@@ -1,15 +1,13 @@
 package org.iwarp4j.tools.perf;
 
 import java.nio.ByteBuffer;
-import java.util.List;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
-import org.iwarp4j.tools.cli.CompletionWaiter;
-import org.iwarp4j.tools.cli.RegisteredBuffer;
+import java.time.Duration;
 import org.iwarp4j.tools.cli.Stacks;
 import org.iwarp4j.verbs.Access;
 import org.iwarp4j.verbs.CompletionOpcode;
 import org.iwarp4j.verbs.CompletionQueue;
+import org.iwarp4j.verbs.MemoryRegion;
 import org.iwarp4j.verbs.ProtectionDomain;
 import org.iwarp4j.verbs.QueuePair;
 import org.iwarp4j.verbs.QueuePairConfig;
@@ -17,7 +15,6 @@ import org.iwarp4j.verbs.ReceiveWorkRequest;
 import org.iwarp4j.verbs.Rnic;
 import org.iwarp4j.verbs.SendFlag;
 import org.iwarp4j.verbs.SendWorkRequest;
-import org.iwarp4j.verbs.VerbsException;
 import org.iwarp4j.verbs.WorkCompletion;
 import org.iwarp4j.verbs.cm.Connection;
 
@@ -34,6 +31,7 @@ abstract class PerfEndpoint implements AutoCloseable {
     static final long CONTROL_RECEIVE_BASE = 1_000_000;
     static final int CONTROL_RECEIVES = 16;
     static final long WAIT_SECONDS = 30;
+    private static final Duration WAIT = Duration.ofSeconds(WAIT_SECONDS);
     /**
      * Whether this machine has a core for each busy thread of a loopback run (two event loops, two application
      * threads). Spinning through a bandwidth run pays only then: with fewer cores a spinning application thread
@@ -45,9 +43,13 @@ abstract class PerfEndpoint implements AutoCloseable {
      * Poll this long before sleeping on the completion queue (perftest polls all the time; a sleeping thread
      * costs a wake-up per batch of completions, tens of microseconds): always in a latency run, where one
      * operation is in flight and the event loops are mostly idle (on 2 cores about the same typical latency
-     * and a lower 99th percentile than sleeping); in a bandwidth run only where {@link #CORES_TO_SPIN}.
+     * and a lower 99th percentile than sleeping); in a bandwidth run only where {@link #CORES_TO_SPIN}. The
+     * verbs API waits without spinning ({@link CompletionQueue#poll(WorkCompletion[], Duration)} parks at once),
+     * so the spin is ours.
      */
     static final long SPIN_NANOS = Long.getLong("iwarp.perf.spinNanos", 1_000_000);
+    /** Whether a bandwidth run spins too: with cores to spare, or when {@code iwarp.perf.spinNanos} says so. */
+    private static final boolean BANDWIDTH_SPINS = CORES_TO_SPIN || System.getProperty("iwarp.perf.spinNanos") != null;
 
     /**
      * While polling memory for a peer's RDMA Write (which nothing announces), yield the core after this many
@@ -58,55 +60,47 @@ abstract class PerfEndpoint implements AutoCloseable {
     final Rnic rnic;
     final ProtectionDomain pd;
     final CompletionQueue cq;
-    private final CompletionWaiter spinningWaiter;
-    private final CompletionWaiter sleepingWaiter;
-    private CompletionWaiter waiter;
-    final RegisteredBuffer controlReceives;
-    final RegisteredBuffer controlSend;
-    final WorkCompletion[] completions = new WorkCompletion[64];
+    /** How long {@link #poll()} spins before it sleeps, as {@link #latencyRun} chose. */
+    private long spinNanos = SPIN_NANOS;
+    final MemoryRegion controlReceives;
+    final MemoryRegion controlSend;
+    final WorkCompletion[] completions = WorkCompletion.array(64);
     QueuePair qp;
     Connection connection;
     private final SendWorkRequest controlSendRequest;
 
-    PerfEndpoint(String name, int cqCapacity) throws VerbsException {
+    PerfEndpoint(String name, int cqCapacity) {
         rnic = Stacks.openRnic(name);
         try {
             pd = rnic.allocateProtectionDomain();
             cq = rnic.createCompletionQueue(cqCapacity);
-            controlReceives = RegisteredBuffer.allocate(pd, CONTROL_RECEIVES * ControlMessage.LENGTH, Access.LOCAL_WRITE);
-            controlSend = RegisteredBuffer.allocate(pd, ControlMessage.LENGTH);
-        } catch (VerbsException | RuntimeException e) {
+            controlReceives = pd.allocateRegion(CONTROL_RECEIVES * ControlMessage.LENGTH, Access.LOCAL_WRITE);
+            controlSend = pd.allocateRegion(ControlMessage.LENGTH);
+        } catch (RuntimeException e) {
             rnic.close();
             throw e;
         }
-        spinningWaiter = new CompletionWaiter(cq, SPIN_NANOS);
-        sleepingWaiter = new CompletionWaiter(cq, CORES_TO_SPIN || System.getProperty("iwarp.perf.spinNanos") != null
-                ? SPIN_NANOS : 0);
-        waiter = spinningWaiter;
-        for (int i = 0; i < completions.length; i++) {
-            completions[i] = new WorkCompletion();
-        }
-        controlSendRequest = new SendWorkRequest.Send(CONTROL_SEND_WR_ID, List.of(controlSend.sge()),
-                Set.of(SendFlag.SOLICITED));
+        controlSendRequest = SendWorkRequest.Send.of(CONTROL_SEND_WR_ID, controlSend)
+                .withFlags(Set.of(SendFlag.SOLICITED));
     }
 
     /** Chooses how {@link #poll()} waits: spinning for a latency run, as {@link #SPIN_NANOS} says. */
     void latencyRun(boolean latency) {
-        waiter = latency ? spinningWaiter : sleepingWaiter;
+        spinNanos = latency || BANDWIDTH_SPINS ? SPIN_NANOS : 0;
     }
 
-    QueuePair createQueuePair(int maxSendWr, int maxRecvWr, int irdOrd) throws VerbsException {
+    QueuePair createQueuePair(int maxSendWr, int maxRecvWr, int irdOrd) {
         return pd.createQueuePair(QueuePairConfig.builder(cq, cq).maxSendWr(maxSendWr).maxRecvWr(maxRecvWr).maxSge(1)
                 .maxInlineData(64).ird(irdOrd).ord(irdOrd).rfc7306(true).build());
     }
 
-    void postControlReceives() throws VerbsException {
+    void postControlReceives() {
         for (int i = 0; i < CONTROL_RECEIVES; i++) {
             postControlReceive(CONTROL_RECEIVE_BASE + i);
         }
     }
 
-    void postControlReceive(long wrId) throws VerbsException {
+    void postControlReceive(long wrId) {
         int i = (int) (wrId - CONTROL_RECEIVE_BASE);
         qp.postReceive(ReceiveWorkRequest.of(wrId, controlReceives.sge(i * ControlMessage.LENGTH, ControlMessage.LENGTH)));
     }
@@ -122,7 +116,7 @@ abstract class PerfEndpoint implements AutoCloseable {
                 * ControlMessage.LENGTH);
     }
 
-    void sendControl(ControlMessage m) throws VerbsException {
+    void sendControl(ControlMessage m) {
         m.writeTo(controlSend.buffer());
         qp.postSend(controlSendRequest);
     }
@@ -135,13 +129,39 @@ abstract class PerfEndpoint implements AutoCloseable {
         }
     }
 
-    /** Fills {@link #completions}; fails when nothing completes within {@link #WAIT_SECONDS}. */
+    /**
+     * Fills {@link #completions}: spins for up to {@link #spinNanos}, then sleeps on the completion queue; fails when
+     * nothing completes within {@link #WAIT_SECONDS}.
+     */
     int poll() throws PerfFailure, InterruptedException {
-        int n = waiter.poll(completions, WAIT_SECONDS, TimeUnit.SECONDS);
+        int n = cq.poll(completions);
+        if (n == 0 && spinNanos > 0) {
+            n = spin();
+        }
+        if (n == 0) {
+            n = cq.poll(completions, WAIT);
+        }
         if (n == 0) {
             throw new PerfFailure("no completion for " + WAIT_SECONDS + " s (peer gone?)");
         }
         return n;
+    }
+
+    /** perftest's busy polling, for {@link #spinNanos}; yields now and then: the event loops may need this core. */
+    private int spin() {
+        long until = System.nanoTime() + spinNanos;
+        for (int spins = 1; System.nanoTime() < until; spins++) {
+            if ((spins & 0x3F) == 0) {
+                Thread.yield();
+            } else {
+                Thread.onSpinWait();
+            }
+            int n = cq.poll(completions);
+            if (n > 0) {
+                return n;
+            }
+        }
+        return 0;
     }
 
     /**

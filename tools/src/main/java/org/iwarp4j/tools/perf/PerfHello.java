@@ -1,6 +1,7 @@
 package org.iwarp4j.tools.perf;
 
 import java.nio.ByteBuffer;
+import org.iwarp4j.verbs.RemoteBuffer;
 
 /**
  * The test a perf client asks for, carried as the ULP private data of its MPA Request (RFC 5044 §7.1.1),
@@ -18,23 +19,23 @@ import java.nio.ByteBuffer;
  * +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
  * |                    TX depth (operations in flight)            |
  * +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
- * |                 client buffer address (Tagged Offset)         |
+ * |             client buffer: Tagged Offset (64 bits)            |
  * +                                                               +
  * |                                                               |
  * +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
- * |                      client buffer STag                       |
+ * |                     client buffer: STag                       |
  * +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
- * |                     client buffer length                      |
+ * |                    client buffer: length                      |
  * +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
  * |                    verification buffer size                   |
  * +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
  * </pre>
  *
- * Flags: 0x01 latency (ping-pong), 0x02 verify content. The client buffer is where the server writes in
- * the RDMA Write latency ping-pong.
+ * Flags: 0x01 latency (ping-pong), 0x02 verify content. The client buffer, in {@link RemoteBuffer#encode()}'s
+ * 16 octets, is where the server writes in the RDMA Write latency ping-pong.
  */
 record PerfHello(PerfVerb verb, boolean latency, boolean verify, boolean compareSwap, int maxSize, int txDepth,
-                 long clientAddress, int clientStag, int clientLength, int verifyBufferSize) {
+                 RemoteBuffer clientBuffer, int verifyBufferSize) {
 
     static final int MAGIC = 0x49575046; // "IWPF"
     static final int VERSION = 1;
@@ -49,18 +50,16 @@ record PerfHello(PerfVerb verb, boolean latency, boolean verify, boolean compare
     static final int ATOMIC_OFFSET = 7;
     static final int MAX_SIZE_OFFSET = 8;
     static final int TX_DEPTH_OFFSET = 12;
-    static final int ADDRESS_OFFSET = 16;
-    static final int STAG_OFFSET = 24;
-    static final int BUFFER_LENGTH_OFFSET = 28;
-    static final int VERIFY_SIZE_OFFSET = 32;
+    static final int BUFFER_OFFSET = 16;
+    static final int VERIFY_SIZE_OFFSET = BUFFER_OFFSET + RemoteBuffer.ENCODED_LENGTH;
 
     byte[] encode() {
         ByteBuffer b = ByteBuffer.allocate(LENGTH);
         b.putInt(MAGIC_OFFSET, MAGIC).put(VERSION_OFFSET, (byte) VERSION).put(VERB_OFFSET, (byte) verb.ordinal())
                 .put(FLAGS_OFFSET, (byte) ((latency ? FLAG_LATENCY : 0) | (verify ? FLAG_VERIFY : 0)))
                 .put(ATOMIC_OFFSET, (byte) (compareSwap ? 1 : 0)).putInt(MAX_SIZE_OFFSET, maxSize)
-                .putInt(TX_DEPTH_OFFSET, txDepth).putLong(ADDRESS_OFFSET, clientAddress).putInt(STAG_OFFSET, clientStag)
-                .putInt(BUFFER_LENGTH_OFFSET, clientLength).putInt(VERIFY_SIZE_OFFSET, verifyBufferSize);
+                .putInt(TX_DEPTH_OFFSET, txDepth).putInt(VERIFY_SIZE_OFFSET, verifyBufferSize);
+        clientBuffer.encode(b.position(BUFFER_OFFSET));
         return b.array();
     }
 
@@ -76,7 +75,7 @@ record PerfHello(PerfVerb verb, boolean latency, boolean verify, boolean compare
         int flags = b.get(FLAGS_OFFSET);
         return new PerfHello(PerfVerb.fromCode(b.get(VERB_OFFSET)), (flags & FLAG_LATENCY) != 0,
                 (flags & FLAG_VERIFY) != 0, b.get(ATOMIC_OFFSET) != 0, b.getInt(MAX_SIZE_OFFSET),
-                b.getInt(TX_DEPTH_OFFSET), b.getLong(ADDRESS_OFFSET), b.getInt(STAG_OFFSET),
-                b.getInt(BUFFER_LENGTH_OFFSET), b.getInt(VERIFY_SIZE_OFFSET));
+                b.getInt(TX_DEPTH_OFFSET), RemoteBuffer.decode(b.position(BUFFER_OFFSET)),
+                b.getInt(VERIFY_SIZE_OFFSET));
     }
 }

@@ -4,22 +4,20 @@ import java.lang.invoke.VarHandle;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.util.List;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.iwarp4j.tools.cli.RegisteredBuffer;
 import org.iwarp4j.tools.cli.Stacks;
 import org.iwarp4j.tools.cli.WireOptions;
 import org.iwarp4j.verbs.Access;
 import org.iwarp4j.verbs.CompletionOpcode;
+import org.iwarp4j.verbs.MemoryRegion;
 import org.iwarp4j.verbs.PreparedSend;
 import org.iwarp4j.verbs.ReceiveWorkRequest;
-import org.iwarp4j.verbs.SendFlag;
 import org.iwarp4j.verbs.SendWorkRequest;
-import org.iwarp4j.verbs.Stag;
-import org.iwarp4j.verbs.VerbsException;
+import org.iwarp4j.verbs.SendWorkRequest.RdmaWrite;
+import org.iwarp4j.verbs.SendWorkRequest.Send;
 import org.iwarp4j.verbs.WorkCompletion;
 import org.iwarp4j.verbs.cm.AcceptOptions;
 import org.iwarp4j.verbs.cm.ConnectionRequest;
@@ -39,14 +37,14 @@ final class PerfServer implements AutoCloseable {
     private final CompletableFuture<ConnectionRequest> request = new CompletableFuture<>();
     private Listener listener;
 
-    PerfServer(InetSocketAddress bind, WireOptions wire, Reporter reporter) throws VerbsException {
+    PerfServer(InetSocketAddress bind, WireOptions wire, Reporter reporter) {
         this.bind = bind;
         this.wire = wire;
         this.session = new Session(reporter);
     }
 
     /** Binds (the listener exists when this returns); returns the port, e.g. after binding port 0. */
-    int listen() throws VerbsException {
+    int listen() {
         listener = session.rnic.listen(bind, wire.listen().build(), r -> {
             if (!request.complete(r)) {
                 r.reject("busy: one client at a time".getBytes(StandardCharsets.US_ASCII));
@@ -99,9 +97,9 @@ final class PerfServer implements AutoCloseable {
         private static final long DATA_RECEIVE_BASE = 2_000_000;
         private final Reporter reporter;
         private PerfHello hello;
-        private RegisteredBuffer target;
-        private RegisteredBuffer echo;
-        private RegisteredBuffer credits;
+        private MemoryRegion target;
+        private MemoryRegion echo;
+        private MemoryRegion credits;
         private int dataReceives;
         private long reposted;
         private long reported;
@@ -112,7 +110,7 @@ final class PerfServer implements AutoCloseable {
         private PreparedSend echoSend;
         private int echoSize;
 
-        Session(Reporter reporter) throws VerbsException {
+        Session(Reporter reporter) {
             super("perf-server", 1 << 16);
             this.reporter = reporter;
         }
@@ -124,20 +122,20 @@ final class PerfServer implements AutoCloseable {
             boolean sendTest = h.verb() == PerfVerb.SEND;
             int length = h.verify() ? h.verifyBufferSize() : sendTest ? Math.max(max, ControlMessage.LENGTH) : max;
             target = switch (h.verb()) {
-                case WRITE -> RegisteredBuffer.allocate(pd, length, Access.LOCAL_WRITE, Access.REMOTE_WRITE);
-                case READ -> RegisteredBuffer.allocate(pd, length, Access.REMOTE_READ);
-                case ATOMIC -> RegisteredBuffer.allocate(pd, 8, Access.LOCAL_WRITE, Access.REMOTE_ATOMIC);
-                default -> RegisteredBuffer.allocate(pd, length, Access.LOCAL_WRITE);
+                case WRITE -> pd.allocateRegion(length, Access.LOCAL_WRITE, Access.REMOTE_WRITE);
+                case READ -> pd.allocateRegion(length, Access.REMOTE_READ);
+                case ATOMIC -> pd.allocateRegion(8, Access.LOCAL_WRITE, Access.REMOTE_ATOMIC);
+                default -> pd.allocateRegion(length, Access.LOCAL_WRITE);
             };
             if (h.latency() && (h.verb() == PerfVerb.WRITE || sendTest)) {
-                echo = RegisteredBuffer.allocate(pd, max);
+                echo = pd.allocateRegion(max);
             }
             dataReceives = sendTest ? (h.latency() ? 4 : Math.max(4, h.txDepth() * 4)) : 0;
             int irdOrd = Math.min(128, Math.max(1, h.txDepth()));
             qp = createQueuePair(64, sendTest ? dataReceives : CONTROL_RECEIVES, irdOrd);
             if (sendTest) {
-                credits = RegisteredBuffer.allocate(pd, 8);
-                creditRequest = new SendWorkRequest.Send(CREDIT_SEND_WR_ID, List.of(credits.sge()), Set.of());
+                credits = pd.allocateRegion(8);
+                creditRequest = Send.of(CREDIT_SEND_WR_ID, credits).withFlags(Set.of()); // unsignaled
                 dataReceiveRequests = new ReceiveWorkRequest[dataReceives];
                 for (int i = 0; i < dataReceives; i++) {
                     // Every receive covers the same buffer (the data is not kept); built once, re-posted as it is.
@@ -148,10 +146,10 @@ final class PerfServer implements AutoCloseable {
                 postControlReceives();
             }
             // Accept: IRD/ORD as the client asks (RFC 6581 §9.1), the test's memory in the Reply's private data.
-            int ird = r.ord() >= 0 ? Math.min(r.ord(), 128) : -1;
-            int ord = r.ird() >= 0 ? Math.min(r.ird(), 128) : -1;
-            PerfWelcome welcome = new PerfWelcome(dataReceives, target.address(), target.stag().value(), target.length());
-            connection = Stacks.await(r.accept(qp, new AcceptOptions(welcome.encode(), ird, ord)), Duration.ofSeconds(30));
+            OptionalInt ird = Stacks.atMost(r.ord(), 128);
+            OptionalInt ord = Stacks.atMost(r.ird(), 128);
+            PerfWelcome welcome = new PerfWelcome(dataReceives, target.remoteBuffer());
+            connection = r.accept(qp, new AcceptOptions(welcome.encode(), ird, ord)).get(30, TimeUnit.SECONDS);
         }
 
         PerfHello hello() {
@@ -170,7 +168,7 @@ final class PerfServer implements AutoCloseable {
                     }
                     ControlMessage m = receive(wc);
                     if (m != null && handle(m)) {
-                        connection.closeFuture().toCompletableFuture().get(WAIT_SECONDS, TimeUnit.SECONDS);
+                        connection.closeFuture().get(WAIT_SECONDS, TimeUnit.SECONDS);
                         return;
                     }
                 }
@@ -201,12 +199,12 @@ final class PerfServer implements AutoCloseable {
         }
 
         /** The Send ping-pong: the same number of octets back, with a Send prepared for the phase's size. */
-        private void echo(int size) throws VerbsException {
+        private void echo(int size) {
             if (echoSend == null || echoSize != size) {
                 if (echoSend != null) {
                     echoSend.close();
                 }
-                echoSend = qp.prepare(new SendWorkRequest.Send(DATA_WR_ID, List.of(echo.sge(0, size)), Set.of()));
+                echoSend = qp.prepare(Send.of(DATA_WR_ID, echo.sge(0, size)).withFlags(Set.of()));
                 echoSize = size;
             }
             echoSend.execute();
@@ -219,7 +217,7 @@ final class PerfServer implements AutoCloseable {
                     phaseSize = m.size();
                     phaseSeed = m.b();
                     if (hello.verify() && hello.verb() == PerfVerb.READ) {
-                        int per = target.length() / phaseSize * phaseSize;
+                        int per = (int) (target.length() / phaseSize * phaseSize);
                         VerifyPattern.fill(target.buffer(), 0, phaseSeed, 0, per);
                     }
                     if (echo != null && hello.verb() == PerfVerb.WRITE) {
@@ -249,7 +247,7 @@ final class PerfServer implements AutoCloseable {
             return false;
         }
 
-        private void reply(ControlMessage m) throws VerbsException {
+        private void reply(ControlMessage m) {
             sendControl(m);
         }
 
@@ -260,15 +258,16 @@ final class PerfServer implements AutoCloseable {
         private void writeEchoes(long iterations) throws Exception {
             int size = phaseSize;
             ByteBuffer in = target.buffer();
-            PreparedSend back = qp.prepare(new SendWorkRequest.RdmaWrite(DATA_WR_ID, List.of(echo.sge(0, size)),
-                    new Stag(hello.clientStag()), hello.clientAddress(), Set.of()));
+            ByteBuffer out = echo.buffer();
+            PreparedSend back = qp.prepare(RdmaWrite.of(DATA_WR_ID, echo.sge(0, size), hello.clientBuffer())
+                    .withFlags(Set.of()));
             try {
                 for (long i = 0; iterations == 0 || i < iterations; i++) {
                     byte mark = (byte) (i % 255 + 1);
                     if (!awaitMark(in, size - 1, mark)) {
                         return; // the client ended the phase (duration mode); its RESULT is queued
                     }
-                    echo.buffer().put(size - 1, mark);
+                    out.put(size - 1, mark);
                     back.execute();
                 }
             } finally {

@@ -1,26 +1,25 @@
 package org.iwarp4j.tools.perf;
 
 import java.nio.ByteBuffer;
+import org.iwarp4j.verbs.RemoteBuffer;
 
 /**
  * The server's answer in the private data of its MPA Reply: the memory the client targets and, for the
  * Send test, how many receives the server keeps posted (the client's initial credit: iWARP has no
  * receiver-not-ready retry, so a Send without a posted receive ends the connection, RFC 5040 §5.3).
  * 28 octets, network byte order: magic "IWPF" (4) | version (1) | 3 reserved | receive credits (4) |
- * server buffer address (8) | server buffer STag (4) | server buffer length (4).
+ * server buffer (16: Tagged Offset (8) | STag (4) | length (4), as {@link RemoteBuffer#encode()} lays it out).
  */
-record PerfWelcome(int receiveCredits, long address, int stag, int length) {
+record PerfWelcome(int receiveCredits, RemoteBuffer buffer) {
 
     static final int LENGTH = 28;
     static final int CREDITS_OFFSET = 8;
-    static final int ADDRESS_OFFSET = 12;
-    static final int STAG_OFFSET = 20;
-    static final int BUFFER_LENGTH_OFFSET = 24;
+    static final int BUFFER_OFFSET = 12;
 
     byte[] encode() {
         ByteBuffer b = ByteBuffer.allocate(LENGTH);
-        b.putInt(0, PerfHello.MAGIC).put(4, (byte) PerfHello.VERSION).putInt(CREDITS_OFFSET, receiveCredits)
-                .putLong(ADDRESS_OFFSET, address).putInt(STAG_OFFSET, stag).putInt(BUFFER_LENGTH_OFFSET, length);
+        b.putInt(0, PerfHello.MAGIC).put(4, (byte) PerfHello.VERSION).putInt(CREDITS_OFFSET, receiveCredits);
+        buffer.encode(b.position(BUFFER_OFFSET));
         return b.array();
     }
 
@@ -33,7 +32,6 @@ record PerfWelcome(int receiveCredits, long address, int stag, int length) {
         if (b.getInt(0) != PerfHello.MAGIC || b.get(4) != PerfHello.VERSION) {
             throw new IllegalArgumentException("not an iwarp perf server (magic/version)");
         }
-        return new PerfWelcome(b.getInt(CREDITS_OFFSET), b.getLong(ADDRESS_OFFSET), b.getInt(STAG_OFFSET),
-                b.getInt(BUFFER_LENGTH_OFFSET));
+        return new PerfWelcome(b.getInt(CREDITS_OFFSET), RemoteBuffer.decode(b.position(BUFFER_OFFSET)));
     }
 }

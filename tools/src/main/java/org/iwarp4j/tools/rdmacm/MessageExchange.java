@@ -1,24 +1,20 @@
 package org.iwarp4j.tools.rdmacm;
 
 import java.io.PrintWriter;
+import java.nio.ByteBuffer;
 import java.time.Duration;
-import java.util.List;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import org.iwarp4j.tools.cli.CompletionWaiter;
-import org.iwarp4j.tools.cli.RegisteredBuffer;
 import org.iwarp4j.tools.cli.Stacks;
 import org.iwarp4j.verbs.Access;
 import org.iwarp4j.verbs.CompletionOpcode;
 import org.iwarp4j.verbs.CompletionQueue;
+import org.iwarp4j.verbs.MemoryRegion;
 import org.iwarp4j.verbs.ProtectionDomain;
 import org.iwarp4j.verbs.QueuePair;
 import org.iwarp4j.verbs.QueuePairConfig;
 import org.iwarp4j.verbs.ReceiveWorkRequest;
 import org.iwarp4j.verbs.Rnic;
-import org.iwarp4j.verbs.SendFlag;
 import org.iwarp4j.verbs.SendWorkRequest;
-import org.iwarp4j.verbs.VerbsException;
 import org.iwarp4j.verbs.WorkCompletion;
 import org.iwarp4j.verbs.cm.Connection;
 
@@ -39,43 +35,41 @@ final class MessageExchange implements AutoCloseable {
     final ProtectionDomain pd;
     final CompletionQueue sendCq;
     final CompletionQueue recvCq;
-    final RegisteredBuffer recv;
-    final RegisteredBuffer send;
+    final MemoryRegion recv;
+    /** The 16 octets sent: inline, so unregistered, as the examples leave them with IBV_SEND_INLINE. */
+    private final ByteBuffer send = ByteBuffer.allocate(MESSAGE_LENGTH);
     QueuePair qp;
     Connection connection;
 
-    MessageExchange(String name) throws VerbsException {
+    MessageExchange(String name) {
         rnic = Stacks.openRnic(name.replace('_', '-'));
         try {
             pd = rnic.allocateProtectionDomain();
             sendCq = rnic.createCompletionQueue(4);
             recvCq = rnic.createCompletionQueue(4);
-            recv = RegisteredBuffer.allocate(pd, MESSAGE_LENGTH, Access.LOCAL_WRITE);
-            send = RegisteredBuffer.allocate(pd, MESSAGE_LENGTH);
-        } catch (VerbsException | RuntimeException e) {
+            recv = pd.allocateRegion(MESSAGE_LENGTH, Access.LOCAL_WRITE);
+        } catch (RuntimeException e) {
             rnic.close();
             throw e;
         }
     }
 
     /** {@code rdma_create_ep} with one send, one receive, 16 octets inline, every send signaled; then {@code rdma_post_recv}. */
-    void createQueuePairAndPostReceive(int ird, int ord) throws VerbsException {
+    void createQueuePairAndPostReceive(int ird, int ord) {
         qp = pd.createQueuePair(QueuePairConfig.builder(sendCq, recvCq).maxSendWr(1).maxRecvWr(1).maxSge(1)
                 .maxInlineData(MESSAGE_LENGTH).signalAll(true).ird(ird).ord(ord).rfc7306(false).build());
-        qp.postReceive(ReceiveWorkRequest.of(1, recv.sge()));
+        qp.postReceive(ReceiveWorkRequest.of(1, recv));
     }
 
     /** {@code rdma_post_send(..., IBV_SEND_INLINE)} of the 16-octet message. */
-    void postSend() throws VerbsException {
-        qp.postSend(new SendWorkRequest.Send(2, List.of(send.sge()), Set.of(SendFlag.INLINE, SendFlag.SIGNALED)));
+    void postSend() {
+        qp.postSend(SendWorkRequest.Send.inline(2, send));
     }
 
     /** {@code rdma_get_send_comp} / {@code rdma_get_recv_comp}: the next completion of the queue, which must succeed. */
     void awaitCompletion(CompletionQueue cq, CompletionOpcode opcode, String verb) throws Exception {
-        WorkCompletion wc = new CompletionWaiter(cq).next(COMPLETION_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
-        if (wc == null) {
-            throw new Exception(verb + ": no completion within " + COMPLETION_TIMEOUT.toSeconds() + " s");
-        }
+        WorkCompletion wc = cq.take(COMPLETION_TIMEOUT).orElseThrow(
+                () -> new Exception(verb + ": no completion within " + COMPLETION_TIMEOUT.toSeconds() + " s"));
         if (!wc.isSuccess() || wc.opcode() != opcode) {
             throw new Exception(verb + ": " + wc);
         }
@@ -119,7 +113,7 @@ final class MessageExchange implements AutoCloseable {
             return;
         }
         try {
-            Stacks.await(connection.disconnect(), Duration.ofSeconds(10));
+            connection.disconnect().get(10, TimeUnit.SECONDS);
         } catch (Exception e) {
             err.println("rdma_disconnect: " + Stacks.describe(e));
         }

@@ -4,8 +4,8 @@ import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
-import java.time.Duration;
 import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
 import org.iwarp4j.tools.IwarpCommand;
 import org.iwarp4j.tools.cli.ConnectionOptions;
 import org.iwarp4j.tools.cli.Stacks;
@@ -72,8 +72,8 @@ public final class RdmaClientCommand implements Callable<Integer> {
             int ord = connection.ord(MessageExchange.IRD_ORD);
             x.createQueuePairAndPostReceive(Math.min(ird, MessageExchange.IRD_ORD),
                     Math.min(ord, MessageExchange.IRD_ORD));
-            x.connection = Stacks.await(x.rnic.connect(target, x.qp, connection.applyTo(wire.connect()).ird(ird)
-                    .ord(ord).build()), Duration.ofSeconds(30));
+            x.connection = x.rnic.connect(target, x.qp, connection.applyTo(wire.connect()).ird(ird)
+                    .ord(ord).build()).get(30, TimeUnit.SECONDS);
             if (debug) {
                 out.println("rdma_client: connected: " + Stacks.describe(x.connection.parameters()));
                 out.flush();

@@ -2,9 +2,10 @@ package org.iwarp4j.tools.rdmacm;
 
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;
-import java.time.Duration;
+import java.util.OptionalInt;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.iwarp4j.tools.IwarpCommand;
 import org.iwarp4j.tools.cli.ConnectionOptions;
 import org.iwarp4j.tools.cli.ResponderOptions;
@@ -77,10 +78,10 @@ public final class RdmaServerCommand implements Callable<Integer> {
 
     private int run(InetSocketAddress bind, PrintWriter out, PrintWriter err) {
         CompletableFuture<ConnectionRequest> request = new CompletableFuture<>();
-        CompletableFuture<Throwable> autoRejected = new CompletableFuture<>();
-        ListenOptions.Builder lb = responder.applyTo(connection.applyTo(wire.listen())).eventListener((e, q, c, cause) -> {
-            if (e == CmEvent.REJECTED && c == null) {
-                autoRejected.complete(cause); // --required-ord: MPA rejected the Request (RFC 6581 §9.1)
+        CompletableFuture<CmEvent.Rejected> autoRejected = new CompletableFuture<>();
+        ListenOptions.Builder lb = responder.applyTo(connection.applyTo(wire.listen())).eventListener(e -> {
+            if (e instanceof CmEvent.Rejected rejected) {
+                autoRejected.complete(rejected); // --required-ord: MPA rejected the Request (RFC 6581 §9.1)
             }
         });
         return MessageExchange.run("rdma_server", err, x -> {
@@ -91,7 +92,7 @@ public final class RdmaServerCommand implements Callable<Integer> {
             })) {
                 CompletableFuture.anyOf(request, autoRejected).get(); // rdma_get_request: waits like rdma_server
                 if (autoRejected.isDone()) {
-                    out.println("rdma_server: " + Stacks.describe(autoRejected.get()));
+                    out.println("rdma_server: " + Stacks.describeInsufficientIrd(autoRejected.get()));
                     out.flush();
                     return;
                 }
@@ -102,18 +103,19 @@ public final class RdmaServerCommand implements Callable<Integer> {
                 }
                 if (responder.reject()) {
                     byte[] data = responder.rejectData();
-                    Stacks.await(r.reject(data), Duration.ofSeconds(10));
+                    r.reject(data).get(10, TimeUnit.SECONDS);
                     out.println("rdma_server: rejected the connection request (--reject), private data "
                             + Stacks.hexOrNone(data));
                     out.flush();
                     return;
                 }
                 // rdma_accept(id, NULL): IRD/ORD derived from the request (IRD = its ORD, ORD = its IRD), at most 128.
-                int ird = connection.ird(r.ord() >= 0 ? Math.min(r.ord(), MessageExchange.IRD_ORD) : -1);
-                int ord = connection.ord(r.ird() >= 0 ? Math.min(r.ird(), MessageExchange.IRD_ORD) : -1);
+                OptionalInt ird = connection.responderIrd(r.ord(), MessageExchange.IRD_ORD,
+                        Stacks.atMost(r.ord(), MessageExchange.IRD_ORD));
+                OptionalInt ord = connection.ord(Stacks.atMost(r.ird(), MessageExchange.IRD_ORD));
                 x.createQueuePairAndPostReceive(MessageExchange.IRD_ORD, MessageExchange.IRD_ORD);
-                x.connection = Stacks.await(r.accept(x.qp, new AcceptOptions(connection.privateData(), ird, ord)),
-                        Duration.ofSeconds(30));
+                x.connection = r.accept(x.qp, new AcceptOptions(connection.privateData(), ird, ord))
+                        .get(30, TimeUnit.SECONDS);
                 if (debug) {
                     out.println("rdma_server: connected: " + Stacks.describe(x.connection.parameters()));
                     out.flush();

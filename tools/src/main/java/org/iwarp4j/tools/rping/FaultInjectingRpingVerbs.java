@@ -1,7 +1,8 @@
 package org.iwarp4j.tools.rping;
 
 import java.io.PrintWriter;
-import org.iwarp4j.verbs.VerbsException;
+import org.iwarp4j.verbs.RemoteBuffer;
+import org.iwarp4j.verbs.Stag;
 
 /**
  * {@code iwarp rping --inject}: a decorator of the real {@link RpingVerbs} that commits one protocol error
@@ -24,7 +25,7 @@ final class FaultInjectingRpingVerbs implements RpingVerbs {
     }
 
     @Override
-    public void postReceive() throws VerbsException {
+    public void postReceive() {
         receivesPosted++;
         if (injection == RpingInjection.PEER_NO_RECV && receivesPosted == 2 && once()) {
             say("the receive just consumed is not re-posted: the peer's next Send finds none (RFC 5041 §7.2, "
@@ -35,23 +36,23 @@ final class FaultInjectingRpingVerbs implements RpingVerbs {
     }
 
     @Override
-    public void sendAdvert(Advert which, RpingAdvert advert, int copies) throws VerbsException {
-        RpingAdvert a = advert;
+    public void sendAdvert(Advert which, RemoteBuffer advert, int copies) {
+        RemoteBuffer a = advert;
         if (injection == RpingInjection.PEER_BAD_STAG && which == Advert.SINK && once()) {
-            a = new RpingAdvert(advert.address(), advert.rkey() ^ RpingInjection.STAG_KEY_FLIP, advert.length());
-            say(String.format("the sink advert names STag 0x%08x instead of 0x%08x: the peer's RDMA Write hits an "
-                    + "invalid STag (RFC 5041 §7.2, DDP 0x1/0x1/0x00)", a.rkey(), advert.rkey()));
+            a = withWrongStag(advert);
+            say(String.format("the sink advert names STag %s instead of %s: the peer's RDMA Write hits an "
+                    + "invalid STag (RFC 5041 §7.2, DDP 0x1/0x1/0x00)", a.stag(), advert.stag()));
         } else if (injection == RpingInjection.PEER_READ_BEYOND && which == Advert.SOURCE && once()) {
-            a = new RpingAdvert(advert.address() + RpingInjection.BEYOND_OCTETS, advert.rkey(), advert.length());
+            a = shiftedBeyond(advert);
             say(String.format("the source advert starts at 0x%x, %d octets into the buffer: the peer's RDMA Read "
-                    + "runs past the region (RFC 5040 §4.8, RDMAP 0x0/0x1/0x01)", a.address(),
+                    + "runs past the region (RFC 5040 §4.8, RDMAP 0x0/0x1/0x01)", a.taggedOffset(),
                     RpingInjection.BEYOND_OCTETS));
         }
         delegate.sendAdvert(which, a, copies + extraSend());
     }
 
     @Override
-    public void sendGoAhead(int copies) throws VerbsException {
+    public void sendGoAhead(int copies) {
         delegate.sendGoAhead(copies + extraSend());
     }
 
@@ -69,25 +70,37 @@ final class FaultInjectingRpingVerbs implements RpingVerbs {
     }
 
     @Override
-    public void read(RpingAdvert source, int length) throws VerbsException {
-        RpingAdvert s = source;
+    public void read(RemoteBuffer source, int length) {
+        RemoteBuffer s = source;
         if (injection == RpingInjection.READ_BEYOND && once()) {
-            s = new RpingAdvert(source.address() + RpingInjection.BEYOND_OCTETS, source.rkey(), source.length());
+            s = shiftedBeyond(source);
             say(String.format("RDMA Read of %d octets at 0x%x, %d octets past the advertised start: beyond the "
-                    + "region (RFC 5040 §4.8, RDMAP 0x0/0x1/0x01)", length, s.address(), RpingInjection.BEYOND_OCTETS));
+                    + "region (RFC 5040 §4.8, RDMAP 0x0/0x1/0x01)", length, s.taggedOffset(),
+                    RpingInjection.BEYOND_OCTETS));
         }
         delegate.read(s, length);
     }
 
     @Override
-    public void write(RpingAdvert sink, int length) throws VerbsException {
-        RpingAdvert s = sink;
+    public void write(RemoteBuffer sink, int length) {
+        RemoteBuffer s = sink;
         if (injection == RpingInjection.BAD_STAG && once()) {
-            s = new RpingAdvert(sink.address(), sink.rkey() ^ RpingInjection.STAG_KEY_FLIP, sink.length());
-            say(String.format("RDMA Write to STag 0x%08x instead of the advertised 0x%08x (RFC 5041 §7.2, DDP "
-                    + "0x1/0x1/0x00)", s.rkey(), sink.rkey()));
+            s = withWrongStag(sink);
+            say(String.format("RDMA Write to STag %s instead of the advertised %s (RFC 5041 §7.2, DDP "
+                    + "0x1/0x1/0x00)", s.stag(), sink.stag()));
         }
         delegate.write(s, length);
+    }
+
+    /** The same buffer under an STag whose key differs: one the peer never registered. */
+    private static RemoteBuffer withWrongStag(RemoteBuffer b) {
+        return new RemoteBuffer(new Stag(b.stag().value() ^ RpingInjection.STAG_KEY_FLIP), b.taggedOffset(),
+                b.length());
+    }
+
+    /** The same length starting {@link RpingInjection#BEYOND_OCTETS} later: it runs past the region. */
+    private static RemoteBuffer shiftedBeyond(RemoteBuffer b) {
+        return new RemoteBuffer(b.stag(), b.taggedOffset() + RpingInjection.BEYOND_OCTETS, b.length());
     }
 
     private boolean once() {

@@ -2,13 +2,12 @@ package org.iwarp4j.tools.rping;
 
 import java.io.PrintWriter;
 import java.nio.ByteBuffer;
-import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import org.iwarp4j.tools.cli.ConnectionOptions;
-import org.iwarp4j.tools.cli.RegisteredBuffer;
 import org.iwarp4j.tools.cli.Stacks;
 import org.iwarp4j.verbs.Access;
 import org.iwarp4j.verbs.CompletionOpcode;
-import org.iwarp4j.verbs.VerbsException;
+import org.iwarp4j.verbs.MemoryRegion;
 import org.iwarp4j.verbs.cm.CmEvent;
 
 /**
@@ -20,15 +19,13 @@ import org.iwarp4j.verbs.cm.CmEvent;
 final class RpingClient extends RpingSession {
 
     /** rping's {@code start_buf}: the RDMA Read source the server reads the ping data from. */
-    private final RegisteredBuffer start;
+    private final MemoryRegion start;
 
-    RpingClient(RpingOptions options, PrintWriter out, PrintWriter err) throws VerbsException {
+    RpingClient(RpingOptions options, PrintWriter out, PrintWriter err) {
         super(options, out, err, "rping-client");
         try {
-            this.start = RegisteredBuffer.allocate(pd, options.size(),
-                    Access.LOCAL_WRITE, Access.REMOTE_READ,
-                    Access.REMOTE_WRITE);
-        } catch (VerbsException | RuntimeException e) {
+            this.start = pd.allocateRegion(options.size(), Access.LOCAL_WRITE, Access.REMOTE_READ, Access.REMOTE_WRITE);
+        } catch (RuntimeException e) {
             close();
             throw e;
         }
@@ -47,18 +44,18 @@ final class RpingClient extends RpingSession {
         int ord = mpa.ord(1);
         // The Request may ask for more than a queue pair of this RNIC holds (e.g. IRD 200 to see a peer clamp
         // it, FINDINGS M5): the queue pair gets the RNIC's limit, RDMAP the negotiated values.
-        int max = rnic.config().maxIrdOrd();
+        int max = rnic.query().maxIrdOrd();
         qp = createQueuePair(Math.min(Math.max(ird, 1), max), Math.min(Math.max(ord, 1), max));
         verbs.postReceive();
         try {
-            connection = Stacks.await(rnic.connect(options.address(), qp, mpa.applyTo(options.wire().connect())
-                    .ird(ird).ord(ord).eventListener((event, q, c, cause) -> {
-                        debug("cma_event type %s", event);
-                        if (event == CmEvent.DISCONNECTED) {
+            connection = rnic.connect(options.address(), qp, mpa.applyTo(options.wire().connect())
+                    .ird(ird).ord(ord).eventListener(event -> {
+                        debug("cma_event type %s", cmaEventType(event));
+                        if (event instanceof CmEvent.Disconnected) {
                             err.println("client DISCONNECT EVENT...");
                             err.flush();
                         }
-                    }).build()), Duration.ofSeconds(30));
+                    }).build()).get(30, TimeUnit.SECONDS);
         } catch (Exception e) {
             throw new RpingFailure("connect error: " + Stacks.describe(e));
         }
@@ -79,12 +76,12 @@ final class RpingClient extends RpingSession {
         for (long ping = 0; options.count() == 0 || ping < options.count(); ping++) {
             state = RpingState.RDMA_READ_ADV;
             RpingData.fill(source, size, ping);
-            verbs.sendAdvert(RpingVerbs.Advert.SOURCE, new RpingAdvert(start.address(), start.stag().value(), size), 1);
+            verbs.sendAdvert(RpingVerbs.Advert.SOURCE, start.remoteBuffer(0, size), 1);
             if (await(CompletionOpcode.RECV, RpingState.RDMA_WRITE_ADV) == null) {
                 throw new RpingFailure(waitFailed(RpingState.RDMA_WRITE_ADV));
             }
             state = RpingState.RDMA_WRITE_ADV;
-            verbs.sendAdvert(RpingVerbs.Advert.SINK, new RpingAdvert(rdma.address(), rdma.stag().value(), size), 1);
+            verbs.sendAdvert(RpingVerbs.Advert.SINK, rdma.remoteBuffer(0, size), 1);
             if (await(CompletionOpcode.RECV, RpingState.RDMA_WRITE_COMPLETE) == null) {
                 throw new RpingFailure(waitFailed(RpingState.RDMA_WRITE_COMPLETE));
             }

@@ -15,7 +15,7 @@ import org.iwarp4j.tools.cli.WireOptions;
  * @param validate the client compares what came back with what it sent ({@code -V})
  * @param debug    rping's debug lines ({@code -d})
  * @param wire       MPA framing settings and capture
- * @param connection MPA connection parameters (revision, peer-to-peer, IRD/ORD, private data, nudge)
+ * @param connection MPA connection parameters (revision, peer-to-peer, IRD/ORD, private data, peer, nudge)
  * @param responder  the server's reject options
  * @param inject     the protocol error to provoke ({@code --inject}), or {@code null}
  */

@@ -1,12 +1,13 @@
 package org.iwarp4j.tools.rping;
 
 import java.io.PrintWriter;
-import java.time.Duration;
+import java.util.OptionalInt;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.iwarp4j.tools.cli.ConnectionOptions;
 import org.iwarp4j.tools.cli.Stacks;
 import org.iwarp4j.verbs.CompletionOpcode;
-import org.iwarp4j.verbs.VerbsException;
+import org.iwarp4j.verbs.RemoteBuffer;
 import org.iwarp4j.verbs.cm.AcceptOptions;
 import org.iwarp4j.verbs.cm.CmEvent;
 import org.iwarp4j.verbs.cm.ConnectionRequest;
@@ -27,7 +28,7 @@ final class RpingServer extends RpingSession {
     private final CompletableFuture<ConnectionRequest> request = new CompletableFuture<>();
     private final CompletableFuture<String> autoRejected = new CompletableFuture<>();
 
-    RpingServer(RpingOptions options, PrintWriter out, PrintWriter err) throws VerbsException {
+    RpingServer(RpingOptions options, PrintWriter out, PrintWriter err) {
         super(options, out, err, "rping-server");
     }
 
@@ -38,14 +39,14 @@ final class RpingServer extends RpingSession {
 
     void run() throws Exception {
         ListenOptions.Builder lb = options.responder().applyTo(options.connection().applyTo(options.wire().listen()));
-        Listener listener = rnic.listen(options.address(), lb.eventListener((event, q, c, cause) -> {
-            debug("cma_event type %s", event);
-            if (event == CmEvent.DISCONNECTED) {
+        Listener listener = rnic.listen(options.address(), lb.eventListener(event -> {
+            debug("cma_event type %s", cmaEventType(event));
+            if (event instanceof CmEvent.Disconnected) {
                 err.println("server DISCONNECT EVENT...");
                 err.flush();
-            } else if (event == CmEvent.REJECTED && c == null) {
+            } else if (event instanceof CmEvent.Rejected rejected) {
                 // --required-ord: MPA rejected the Request itself (RFC 6581 §9.1)
-                autoRejected.complete(Stacks.describe(cause));
+                autoRejected.complete(Stacks.describeInsufficientIrd(rejected));
             }
         }).build(), r -> {
             // rping serves one connection (no -P): later requests are refused.
@@ -86,29 +87,30 @@ final class RpingServer extends RpingSession {
      */
     private void accept(ConnectionRequest r) throws Exception {
         ConnectionOptions mpa = options.connection();
-        int ird = mpa.ird(r.ord() >= 0 ? Math.min(r.ord(), MAX_IRD_ORD) : 1);
-        int ord = mpa.ord(r.ird() >= 0 ? Math.min(r.ird(), MAX_IRD_ORD) : 1);
+        int ird = mpa.responderIrd(r.ord(), MAX_IRD_ORD, OptionalInt.of(Math.min(r.ord().orElse(1), MAX_IRD_ORD)))
+                .getAsInt();
+        int ord = mpa.ord(Math.min(r.ird().orElse(1), MAX_IRD_ORD));
         qp = createQueuePair(Math.max(ird, 1), Math.max(ord, 1));
         verbs.postReceive();
         debug("accepting client connection request");
         try {
-            connection = Stacks.await(r.accept(qp, new AcceptOptions(mpa.privateData(), ird, ord)),
-                    Duration.ofSeconds(30));
+            AcceptOptions answer = AcceptOptions.withPrivateData(mpa.privateData()).withIrdOrd(ird, ord);
+            connection = r.accept(qp, answer).get(30, TimeUnit.SECONDS);
         } catch (Exception e) {
             throw new RpingFailure("connect error: " + Stacks.describe(e));
         }
         debugParameters();
         ord = connection.parameters().ord();
         if (ord < 1) {
-            throw new RpingFailure("the client offers IRD " + r.ird() + ": the server cannot RDMA Read its ping data "
-                    + "(a client needs MPA revision 2 and IRD >= 1, siw-interop.md §B2)");
+            throw new RpingFailure("the client offers IRD " + Stacks.depth(r.ird()) + ": the server cannot RDMA Read "
+                    + "its ping data (a client needs MPA revision 2 and IRD >= 1, siw-interop.md §B2)");
         }
     }
 
     /** {@code --reject}: an MPA Reply with R=1 and the private data asked for (RFC 5044 §7.1.2 rule 2). */
     private void reject(ConnectionRequest r) throws Exception {
         byte[] data = options.responder().rejectData();
-        Stacks.await(r.reject(data), Duration.ofSeconds(10));
+        r.reject(data).get(10, TimeUnit.SECONDS);
         err.println("server: rejected the connection request from " + r.remoteAddress() + " (--reject), private data "
                 + Stacks.hexOrNone(data));
         err.flush();
@@ -124,10 +126,11 @@ final class RpingServer extends RpingSession {
                 return;
             }
             state = RpingState.RDMA_READ_ADV;
-            RpingAdvert source = RpingAdvert.readFrom(recv.buffer());
-            debug("Received rkey %x addr %x len %d from peer", source.rkey(), source.address(), source.length());
+            RemoteBuffer source = RemoteBuffer.decode(recv.buffer());
+            debug("Received rkey %x addr %x len %d from peer", source.stag().value(), source.taggedOffset(),
+                    source.length());
             checkLength(source, size);
-            verbs.read(source, source.length());
+            verbs.read(source, (int) source.length());
             debug("server posted rdma read req");
             if (await(CompletionOpcode.RDMA_READ, RpingState.RDMA_READ_COMPLETE) == null) {
                 throw new RpingFailure(waitFailed(RpingState.RDMA_READ_COMPLETE));
@@ -144,8 +147,8 @@ final class RpingServer extends RpingSession {
                 throw new RpingFailure(waitFailed(RpingState.RDMA_WRITE_ADV));
             }
             state = RpingState.RDMA_WRITE_ADV;
-            RpingAdvert sink = RpingAdvert.readFrom(recv.buffer());
-            debug("Received rkey %x addr %x len %d from peer", sink.rkey(), sink.address(), sink.length());
+            RemoteBuffer sink = RemoteBuffer.decode(recv.buffer());
+            debug("Received rkey %x addr %x len %d from peer", sink.stag().value(), sink.taggedOffset(), sink.length());
             // rping writes back strlen(rdma_buf) + 1 octets: the string and its NUL.
             int length = Math.min(RpingData.strlen(rdma.buffer(), size) + 1, size);
             verbs.write(sink, length);
@@ -160,9 +163,9 @@ final class RpingServer extends RpingSession {
         }
     }
 
-    private static void checkLength(RpingAdvert advert, int size) throws RpingFailure {
-        if (advert.length() < 0 || advert.length() > size) {
-            throw new RpingFailure("the client advertises " + Integer.toUnsignedString(advert.length())
+    private static void checkLength(RemoteBuffer advert, int size) throws RpingFailure {
+        if (advert.length() > size) {
+            throw new RpingFailure("the client advertises " + advert.length()
                     + " octets, more than this server's -S " + size + " (both sides must use the same -S)");
         }
     }

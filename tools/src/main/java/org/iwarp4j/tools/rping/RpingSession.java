@@ -2,27 +2,25 @@ package org.iwarp4j.tools.rping;
 
 import java.io.PrintWriter;
 import java.time.Duration;
-import java.util.List;
-import java.util.Set;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import org.iwarp4j.tools.cli.CompletionWaiter;
-import org.iwarp4j.tools.cli.RegisteredBuffer;
 import org.iwarp4j.tools.cli.Stacks;
 import org.iwarp4j.verbs.Access;
 import org.iwarp4j.verbs.CompletionOpcode;
 import org.iwarp4j.verbs.CompletionStatus;
 import org.iwarp4j.verbs.CompletionQueue;
+import org.iwarp4j.verbs.MemoryRegion;
+import org.iwarp4j.verbs.NotifyMode;
 import org.iwarp4j.verbs.ProtectionDomain;
 import org.iwarp4j.verbs.QueuePair;
 import org.iwarp4j.verbs.QueuePairConfig;
 import org.iwarp4j.verbs.ReceiveWorkRequest;
+import org.iwarp4j.verbs.RemoteBuffer;
 import org.iwarp4j.verbs.Rnic;
-import org.iwarp4j.verbs.SendFlag;
 import org.iwarp4j.verbs.SendWorkRequest;
-import org.iwarp4j.verbs.Stag;
 import org.iwarp4j.verbs.TerminateInfo;
-import org.iwarp4j.verbs.VerbsException;
 import org.iwarp4j.verbs.WorkCompletion;
+import org.iwarp4j.verbs.cm.CmEvent;
 import org.iwarp4j.verbs.cm.Connection;
 
 /**
@@ -33,6 +31,12 @@ import org.iwarp4j.verbs.cm.Connection;
  */
 abstract class RpingSession implements AutoCloseable {
 
+    /**
+     * Every rping Send is exactly this long ({@code struct rping_rdma_info}: be64 buf, be32 rkey, be32 size, as
+     * {@link RemoteBuffer#encode()} lays it out); any other receive length is an error on both sides. The server's
+     * go-aheads have the same length; their content is ignored (rping and siw send zeros).
+     */
+    static final int MESSAGE_LENGTH = RemoteBuffer.ENCODED_LENGTH;
     /** rping's {@code RPING_SQ_DEPTH}. */
     static final int SEND_QUEUE_DEPTH = 16;
     private static final long RECEIVE_WR_ID = 1;
@@ -45,13 +49,15 @@ abstract class RpingSession implements AutoCloseable {
     final Rnic rnic;
     final ProtectionDomain pd;
     final CompletionQueue cq;
-    final CompletionWaiter waiter;
+    /** rping's CQ events ({@code ibv_req_notify_cq}, {@code ibv_get_cq_event}): see {@link #nextCompletion}. */
+    private final Semaphore cqEvents = new Semaphore(0);
+    private final WorkCompletion[] one = WorkCompletion.array(1);
     /** rping's {@code recv_buf}: where adverts and go-aheads arrive. */
-    final RegisteredBuffer recv;
+    final MemoryRegion recv;
     /** rping's {@code send_buf}: the advert we send (zeros for the server's go-ahead). */
-    final RegisteredBuffer send;
+    final MemoryRegion send;
     /** rping's {@code rdma_buf} of {@code -S} octets: the server's Read sink / Write source, the client's Write sink. */
-    final RegisteredBuffer rdma;
+    final MemoryRegion rdma;
     private final ReceiveWorkRequest receiveRequest;
     private final SendWorkRequest sendRequest;
     /** rping's wire actions: this session's own, or decorated by {@code --inject}. */
@@ -62,7 +68,7 @@ abstract class RpingSession implements AutoCloseable {
     private volatile TerminateInfo terminate;
     volatile RpingState state = RpingState.IDLE;
 
-    RpingSession(RpingOptions options, PrintWriter out, PrintWriter err, String name) throws VerbsException {
+    RpingSession(RpingOptions options, PrintWriter out, PrintWriter err, String name) {
         this.options = options;
         this.out = out;
         this.err = err;
@@ -70,17 +76,16 @@ abstract class RpingSession implements AutoCloseable {
         try {
             this.pd = rnic.allocateProtectionDomain();
             this.cq = rnic.createCompletionQueue(SEND_QUEUE_DEPTH * 2);
-            this.waiter = new CompletionWaiter(cq);
-            this.recv = RegisteredBuffer.allocate(pd, RpingAdvert.LENGTH, Access.LOCAL_WRITE);
-            this.send = RegisteredBuffer.allocate(pd, RpingAdvert.LENGTH);
-            this.rdma = RegisteredBuffer.allocate(pd, options.size(), Access.LOCAL_WRITE, Access.REMOTE_READ,
+            this.recv = pd.allocateRegion(MESSAGE_LENGTH, Access.LOCAL_WRITE);
+            this.send = pd.allocateRegion(MESSAGE_LENGTH);
+            this.rdma = pd.allocateRegion(options.size(), Access.LOCAL_WRITE, Access.REMOTE_READ,
                     Access.REMOTE_WRITE);
-        } catch (VerbsException | RuntimeException e) {
+        } catch (RuntimeException e) {
             rnic.close();
             throw e;
         }
-        this.receiveRequest = ReceiveWorkRequest.of(RECEIVE_WR_ID, recv.sge());
-        this.sendRequest = new SendWorkRequest.Send(SEND_WR_ID, List.of(send.sge()), Set.of(SendFlag.SIGNALED));
+        this.receiveRequest = ReceiveWorkRequest.of(RECEIVE_WR_ID, recv);
+        this.sendRequest = SendWorkRequest.Send.of(SEND_WR_ID, send);
         RpingVerbs own = new QueuePairVerbs();
         this.verbs = options.inject() == null ? own : new FaultInjectingRpingVerbs(own, options.inject(), err);
     }
@@ -88,13 +93,11 @@ abstract class RpingSession implements AutoCloseable {
     abstract String role();
 
     /** A queue pair as rping creates it: 16 sends, 2 receives, one SGE, no RFC 7306 (siw has none). */
-    QueuePair createQueuePair(int ird, int ord) throws VerbsException {
+    QueuePair createQueuePair(int ird, int ord) {
         QueuePair q = pd.createQueuePair(QueuePairConfig.builder(cq, cq).maxSendWr(SEND_QUEUE_DEPTH).maxRecvWr(2)
                 .maxSge(1).maxInlineData(0).ird(ird).ord(ord).rfc7306(false).build());
         q.onAsyncEvent(e -> {
-            if (e.terminate() != null) {
-                terminate = e.terminate();
-            }
+            e.terminate().ifPresent(t -> terminate = t);
             debug("async event %s: %s", e.type(), e.detail());
         });
         return q;
@@ -103,24 +106,24 @@ abstract class RpingSession implements AutoCloseable {
     /** rping's wire actions on this session's queue pair and buffers, unchanged. */
     private final class QueuePairVerbs implements RpingVerbs {
         @Override
-        public void postReceive() throws VerbsException {
+        public void postReceive() {
             qp.postReceive(receiveRequest);
         }
 
         @Override
-        public void sendAdvert(Advert which, RpingAdvert advert, int copies) throws VerbsException {
-            advert.writeTo(send.buffer());
-            debug("%s", advert);
+        public void sendAdvert(Advert which, RemoteBuffer advert, int copies) {
+            advert.encode(send.buffer());
+            debug("RDMA addr %x rkey %x len %d", advert.taggedOffset(), advert.stag().value(), advert.length());
             post(copies);
         }
 
         /** 16 octets of zeros, as rping sends (the send buffer is never written by the server). */
         @Override
-        public void sendGoAhead(int copies) throws VerbsException {
+        public void sendGoAhead(int copies) {
             post(copies);
         }
 
-        private void post(int copies) throws VerbsException {
+        private void post(int copies) {
             if (copies == 1) {
                 qp.postSend(sendRequest);
             } else {
@@ -129,16 +132,19 @@ abstract class RpingSession implements AutoCloseable {
         }
 
         @Override
-        public void read(RpingAdvert source, int length) throws VerbsException {
-            qp.postSend(new SendWorkRequest.RdmaRead(RDMA_WR_ID, List.of(rdma.sge(0, length)),
-                    new Stag(source.rkey()), source.address(), Set.of(SendFlag.SIGNALED)));
+        public void read(RemoteBuffer source, int length) {
+            qp.postSend(SendWorkRequest.RdmaRead.of(RDMA_WR_ID, rdma.sge(0, length), source));
         }
 
         @Override
-        public void write(RpingAdvert sink, int length) throws VerbsException {
-            qp.postSend(new SendWorkRequest.RdmaWrite(RDMA_WR_ID, List.of(rdma.sge(0, length)),
-                    new Stag(sink.rkey()), sink.address(), Set.of(SendFlag.SIGNALED)));
+        public void write(RemoteBuffer sink, int length) {
+            qp.postSend(SendWorkRequest.RdmaWrite.of(RDMA_WR_ID, rdma.sge(0, length), sink));
         }
+    }
+
+    /** The event as rping's {@code -d} names it, e.g. {@code ESTABLISHED} (librdmacm's name without its prefix). */
+    static String cmaEventType(CmEvent event) {
+        return event.rdmaCmName().substring("RDMA_CM_EVENT_".length());
     }
 
     void debug(String format, Object... args) {
@@ -163,12 +169,11 @@ abstract class RpingSession implements AutoCloseable {
      *
      * @return the completion awaited, or {@code null} once disconnected
      */
-    WorkCompletion await(CompletionOpcode awaited, RpingState waitingFor) throws RpingFailure, InterruptedException,
-            VerbsException {
+    WorkCompletion await(CompletionOpcode awaited, RpingState waitingFor) throws RpingFailure, InterruptedException {
         while (true) {
-            WorkCompletion wc = waiter.next(1, TimeUnit.SECONDS);
+            WorkCompletion wc = nextCompletion(Duration.ofSeconds(1));
             if (wc == null) {
-                if (connection != null && connection.closeFuture().toCompletableFuture().isDone()) {
+                if (connection != null && connection.closeFuture().isDone()) {
                     TerminateInfo t = terminate;
                     if (t != null) {
                         // nothing was outstanding to carry it (e.g. the receive we did not re-post)
@@ -182,7 +187,7 @@ abstract class RpingSession implements AutoCloseable {
                 continue;
             }
             if (!wc.isSuccess()) {
-                if (wc.status() == CompletionStatus.WORK_REQUEST_FLUSHED && wc.terminate() == null) {
+                if (wc.status() == CompletionStatus.WORK_REQUEST_FLUSHED && wc.terminate().isEmpty()) {
                     state = RpingState.DISCONNECTED; // an orderly disconnect (FIN or RST, siw-interop §G)
                     return null;
                 }
@@ -190,7 +195,7 @@ abstract class RpingSession implements AutoCloseable {
                 // name it, with the Terminate's layer, type and code (interop/FINDINGS.md J4).
                 state = RpingState.ERROR;
                 throw new RpingFailure("cq completion failed status " + wc.status()
-                        + (wc.terminate() == null ? "" : " (" + wc.terminate() + ")"));
+                        + wc.terminate().map(t -> " (" + t + ")").orElse(""));
             }
             switch (wc.opcode()) {
                 case SEND -> debug("send completion");
@@ -198,7 +203,7 @@ abstract class RpingSession implements AutoCloseable {
                 case RDMA_READ -> debug("rdma read completion");
                 case RECV -> {
                     debug("recv completion");
-                    if (wc.byteLength() != RpingAdvert.LENGTH) {
+                    if (wc.byteLength() != MESSAGE_LENGTH) {
                         state = RpingState.ERROR;
                         throw new RpingFailure("Received bogus data, size " + wc.byteLength());
                     }
@@ -211,6 +216,29 @@ abstract class RpingSession implements AutoCloseable {
             }
             if (wc.opcode() == awaited) {
                 return wc;
+            }
+        }
+    }
+
+    /**
+     * The next completion (a flyweight reused by the next call), or {@code null} after {@code timeout}. Like rping's
+     * CQ thread, it sleeps until the queue's notification fires: a handler armed with {@link NotifyMode#NEXT}, which
+     * the queue runs on its event loop once that loop has processed what it was reading. So when a peer's Sends
+     * arrive together (rping {@code --inject no-recv}), all of them meet the one receive rping keeps posted, and
+     * the second fails (RFC 5041 §7.2). {@link CompletionQueue#poll(WorkCompletion[], Duration)} would wake this
+     * thread at the first: it could re-post the receive in time for the second.
+     */
+    private WorkCompletion nextCompletion(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            cqEvents.drainPermits();
+            cq.arm(NotifyMode.NEXT, q -> cqEvents.release());
+            if (cq.poll(one) == 1) { // arm, then poll: a completion queued before the arm fires nothing
+                return one[0];
+            }
+            long left = deadline - System.nanoTime();
+            if (left <= 0 || !cqEvents.tryAcquire(left, TimeUnit.NANOSECONDS)) {
+                return cq.poll(one) == 1 ? one[0] : null;
             }
         }
     }
@@ -229,12 +257,12 @@ abstract class RpingSession implements AutoCloseable {
             return;
         }
         try {
-            Stacks.await(connection.disconnect(), Duration.ofSeconds(10));
+            connection.disconnect().get(10, TimeUnit.SECONDS);
         } catch (Exception e) {
             debug("disconnect: %s", Stacks.describe(e));
         }
         try {
-            while (waiter.next(10, TimeUnit.MILLISECONDS) != null) {
+            while (nextCompletion(Duration.ofMillis(10)) != null) {
                 debug("flushed after disconnect");
             }
         } catch (InterruptedException e) {

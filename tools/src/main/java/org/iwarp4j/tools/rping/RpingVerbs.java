@@ -1,6 +1,6 @@
 package org.iwarp4j.tools.rping;
 
-import org.iwarp4j.verbs.VerbsException;
+import org.iwarp4j.verbs.RemoteBuffer;
 
 /**
  * The verbs calls of rping's two roles, each one rping wire action: re-post the one receive, send an
@@ -14,19 +14,19 @@ interface RpingVerbs {
     enum Advert { SOURCE, SINK }
 
     /** Posts (or re-posts) rping's single 16-octet receive. */
-    void postReceive() throws VerbsException;
+    void postReceive();
 
     /**
      * Client: sends {@code advert} for one of its buffers, {@code copies} times in one post (rping: once).
      */
-    void sendAdvert(Advert which, RpingAdvert advert, int copies) throws VerbsException;
+    void sendAdvert(Advert which, RemoteBuffer advert, int copies);
 
     /** Server: sends the 16-octet go-ahead {@code copies} times in one post (rping: once). */
-    void sendGoAhead(int copies) throws VerbsException;
+    void sendGoAhead(int copies);
 
     /** Server: RDMA Reads {@code length} octets from the peer's {@code source} into the RDMA buffer. */
-    void read(RpingAdvert source, int length) throws VerbsException;
+    void read(RemoteBuffer source, int length);
 
     /** Server: RDMA Writes {@code length} octets of the RDMA buffer to the peer's {@code sink}. */
-    void write(RpingAdvert sink, int length) throws VerbsException;
+    void write(RemoteBuffer sink, int length);
 }

@@ -48,7 +48,7 @@ class DemoTest {
         assertThat(out.split("\n  DDP ", -1)).hasSize(14);
         assertThat(out.split("\n  MPA ", -1)).hasSize(14);
         assertThat(out.split("\n  TCP ", -1)).hasSize(14);
-        assertThat(out).contains("client.qp.postSend(new RdmaWrite(1, ", "-> client send CQ: wrId 1 RDMA_WRITE SUCCESS, 302 octets",
+        assertThat(out).contains("client.qp.postSend(RdmaWrite.of(1, data.sge(0, 302), sink.remoteBuffer(16, 302)))", "-> client send CQ: wrId 1 RDMA_WRITE SUCCESS, 302 octets",
                 "ULPDU_Length 316  PAD 2  CRC", "(valid)", "RDMA Read Response (RFC 5040 §4.5), 3 DDP segments",
                 "Payload 4000 octets", "invalidated STag", "immediate data 0x1122334455667788",
                 "original value 100", "the server's word is now 0xcafe");

@@ -16,7 +16,7 @@ import org.iwarp4j.ddp.memory.ByteBufUntaggedBuffer;
 import org.iwarp4j.ddp.memory.TaggedBuffer;
 import org.iwarp4j.ddp.send.LlpSegmentWriter;
 import org.iwarp4j.rdmap.atomic.LockingAtomicExecutor;
-import org.iwarp4j.rdmap.stream.CompletionStatus;
+import org.iwarp4j.rdmap.stream.OperationStatus;
 import org.iwarp4j.rdmap.stream.OperationType;
 import org.iwarp4j.rdmap.stream.RdmapListener;
 import org.iwarp4j.rdmap.stream.RdmapMemory;
@@ -264,12 +264,12 @@ class ExplainTerminateWorthyTest {
         }
 
         @Override
-        public void onReceiveComplete(long workRequestId, CompletionStatus status, RdmapOpcode opcode, int byteLength,
+        public void onReceiveComplete(long workRequestId, OperationStatus status, RdmapOpcode opcode, int byteLength,
                                       int invalidatedStag, long immediateData) {
         }
 
         @Override
-        public void onSendComplete(long workRequestId, OperationType type, CompletionStatus status, long byteLength,
+        public void onSendComplete(long workRequestId, OperationType type, OperationStatus status, long byteLength,
                                    long atomicOriginalValue) {
         }
 

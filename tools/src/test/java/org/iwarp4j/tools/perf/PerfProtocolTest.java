@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.ByteBuffer;
+import org.iwarp4j.verbs.RemoteBuffer;
+import org.iwarp4j.verbs.Stag;
 import org.junit.jupiter.api.Test;
 
 /** The perf protocol's private data and control messages, the verification pattern and the bandwidth meter. */
@@ -11,12 +13,18 @@ class PerfProtocolTest {
 
     @Test
     void helloRoundTripsAndFitsSiwsPrivateDataLimit() {
-        PerfHello h = new PerfHello(PerfVerb.READ, false, true, false, 1 << 23, 128, 0x7f00_1234_5678L, 0x00abcd01,
-                4096, 16 << 20);
+        PerfHello h = new PerfHello(PerfVerb.READ, false, true, false, 1 << 23, 128,
+                new RemoteBuffer(new Stag(0x00abcd01), 0x7f00_1234_5678L, 4096), 16 << 20);
         byte[] wire = h.encode();
         // siw-interop §B: at most 252 octets of application private data with MPA revision 2.
         assertThat(wire).hasSize(PerfHello.LENGTH).hasSizeLessThanOrEqualTo(252);
         assertThat(wire[0]).isEqualTo((byte) 'I');
+        // protocol 1: the client buffer at octet 16 (address, STag, length), then the verification buffer size
+        ByteBuffer b = ByteBuffer.wrap(wire);
+        assertThat(b.getLong(16)).isEqualTo(0x7f00_1234_5678L);
+        assertThat(b.getInt(24)).isEqualTo(0x00abcd01);
+        assertThat(b.getInt(28)).isEqualTo(4096);
+        assertThat(b.getInt(32)).isEqualTo(16 << 20);
         assertThat(PerfHello.decode(wire)).isEqualTo(h);
         assertThatThrownBy(() -> PerfHello.decode(new byte[10])).isInstanceOf(IllegalArgumentException.class);
         wire[0] = 'X';
@@ -25,8 +33,15 @@ class PerfProtocolTest {
 
     @Test
     void welcomeRoundTrips() {
-        PerfWelcome w = new PerfWelcome(512, 0x7f00_0000_1000L, 0x1201, 65536);
-        assertThat(PerfWelcome.decode(w.encode())).isEqualTo(w);
+        PerfWelcome w = new PerfWelcome(512, new RemoteBuffer(new Stag(0x1201), 0x7f00_0000_1000L, 65536));
+        byte[] wire = w.encode();
+        assertThat(PerfWelcome.decode(wire)).isEqualTo(w);
+        // protocol 1: credits at octet 8, the server buffer at 12 (address, STag, length)
+        ByteBuffer b = ByteBuffer.wrap(wire);
+        assertThat(b.getInt(8)).isEqualTo(512);
+        assertThat(b.getLong(12)).isEqualTo(0x7f00_0000_1000L);
+        assertThat(b.getInt(20)).isEqualTo(0x1201);
+        assertThat(b.getInt(24)).isEqualTo(65536);
         assertThatThrownBy(() -> PerfWelcome.decode(new byte[0])).hasMessageContaining("not an iwarp perf server");
     }
 

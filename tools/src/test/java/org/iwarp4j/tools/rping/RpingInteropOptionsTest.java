@@ -104,6 +104,14 @@ class RpingInteropOptionsTest {
         assertThat(p.server().err()).contains("received 0x2/0x0/0x07");
     }
 
+    /** {@code --peer rfc}: no Linux siw accommodation (and no first-FPDU nudge) is needed between two iwarp4j. */
+    @Test
+    void strictPeersInteroperate() throws Exception {
+        Pair p = pair(List.of("--peer", "rfc"), List.of("--peer", "rfc"));
+        assertThat(p.client().exit()).as(p.client().toString()).isZero();
+        assertThat(p.server().exit()).as(p.server().toString()).isZero();
+    }
+
     @Test
     void revisionOneAndPrivateDataBothWays() throws Exception {
         Pair p = pair(List.of("--mpa-rev", "1", "-d", "--private-data", "5eed"),
@@ -136,7 +144,9 @@ class RpingInteropOptionsTest {
             "-c, --private-data 0g",
             "-c, --mpa-rev 3",
             "-c, --ird 16384",
-            "-c, --inject sideways"})
+            "-c, --inject sideways",
+            "-c, --peer chelsio",
+            "-c, --nudge -1"})
     void impossibleCombinationsAreUsageErrors(String role, String options) {
         List<String> args = new ArrayList<>(List.of("rping", role, "-a", "127.0.0.1", "-p", "1"));
         args.addAll(List.of(options.split(" ")));

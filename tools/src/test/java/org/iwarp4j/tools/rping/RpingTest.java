@@ -109,6 +109,25 @@ class RpingTest {
         }
     }
 
+    /**
+     * The adverts are rping's {@code struct rping_rdma_info} (be64 buf, be32 rkey, be32 size): the client's first Send
+     * carries, octet for octet, the source buffer its {@code -d} line names.
+     */
+    @Test
+    void theAdvertIsRpingsRdmaInfo() throws Exception {
+        Path clientPcap = dir.resolve("advert.pcap");
+        Pair p = pair(List.of(), List.of("-C", "1", "-S", "64", "-d", "--pcap", clientPcap.toString()));
+        assertThat(p.client().exit()).as(p.client().toString()).isZero();
+        String line = p.client().out().lines().filter(l -> l.startsWith("RDMA addr ")).findFirst().orElseThrow();
+        String[] f = line.split(" "); // RDMA addr ADDR rkey RKEY len LEN
+        String expected = String.format("%016x%08x%08x", Long.parseUnsignedLong(f[2], 16),
+                Integer.parseUnsignedInt(f[4], 16), Integer.parseInt(f[6]));
+        Map<String, Object> firstSend = ToolRun.explain(clientPcap).stream()
+                .filter(e -> "SEND".equals(message(e)) && "I2R".equals(e.get("direction"))).findFirst().orElseThrow();
+        assertThat(((String) firstSend.get("ulpdu")).substring(2 * 18)).isEqualTo(expected); // after the DDP header
+        assertThat(f[6]).isEqualTo("64");
+    }
+
     @Test
     void differentSizesFailTheClient() throws Exception {
         Pair p = pair(List.of("-S", "64"), List.of("-S", "128", "-C", "1"));

@@ -1,21 +1,20 @@
 package org.iwarp4j.verbs.cm;
 
-import org.iwarp4j.verbs.QueuePair;
-
 /**
- * Hears the {@link CmEvent}s of connections ({@code rdma_get_cm_event}); called on the connection's
- * event loop, must not block.
+ * Hears the {@link CmEvent}s of connections ({@code rdma_get_cm_event}); called on the connection's event
+ * loop, in order, once per event. It must not block: a blocking call of this API made there fails with
+ * an {@link IllegalStateException}.
  */
 @FunctionalInterface
 public interface CmEventListener {
 
     /**
-     * @param event      the event
-     * @param queuePair  the queue pair concerned ({@code null} for a request not yet accepted)
-     * @param connection the connection once established, else {@code null}
-     * @param cause      for CONNECT_ERROR / UNREACHABLE / REJECTED / DISCONNECTED by error: why; else {@code null}
+     * Called once per event.
+     *
+     * @param event the event
      */
-    void onEvent(CmEvent event, QueuePair queuePair, Connection connection, Throwable cause);
+    void onEvent(CmEvent event);
 
-    CmEventListener NONE = (event, qp, connection, cause) -> { };
+    /** A listener that ignores every event. */
+    CmEventListener NONE = event -> { };
 }

@@ -1,19 +1,16 @@
 package org.iwarp4j.verbs.cm;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import java.util.OptionalInt;
 
-/** The length rules for MPA private data (RFC 5044 §7.1.1, RFC 6581 §7) and the siw limit (siw-interop §B). */
+/** The length rules for MPA private data (RFC 5044 §7.1.1, RFC 6581 §7). */
 final class PrivateData {
-
-    private static final Logger LOG = LoggerFactory.getLogger(PrivateData.class);
 
     /** RFC 5044 §7.1.1: PD_Length ≤ 512. */
     static final int MAX_PD_LENGTH = 512;
     /** RFC 6581 §7: the enhanced data takes 4 of the 512 octets. */
     static final int ENHANCED_DATA_LENGTH = 4;
-    /** Linux siw drops a connection whose PD_Length exceeds 256 (siw-interop §B). */
-    static final int SIW_PD_LENGTH = 256;
+    /** RFC 6581 §9.1: IRD and ORD are 14-bit fields. */
+    static final int MAX_DEPTH = 0x3FFF;
 
     private PrivateData() {}
 
@@ -25,10 +22,15 @@ final class PrivateData {
                     + (MAX_PD_LENGTH - overhead) + " (PD_Length ≤ 512 including the " + overhead
                     + "-octet RFC 6581 block, RFC 5044 §7.1.1)");
         }
-        if (copy.length + overhead > SIW_PD_LENGTH) {
-            LOG.warn("private data of {} octets makes PD_Length {} > 256: Linux siw drops such a connection",
-                    copy.length, copy.length + overhead);
-        }
         return copy;
+    }
+
+    static void checkDepth(String name, OptionalInt depth) {
+        if (depth == null) {
+            throw new NullPointerException(name + " (OptionalInt.empty() for the queue pair's)");
+        }
+        if (depth.isPresent() && (depth.getAsInt() < 0 || depth.getAsInt() > MAX_DEPTH)) {
+            throw new IllegalArgumentException(name + " must be 0..16383 (RFC 6581 §9.1): " + depth.getAsInt());
+        }
     }
 }

@@ -1,6 +1,7 @@
 package org.iwarp4j.verbs.internal;
 
 import io.netty.channel.EventLoop;
+import org.iwarp4j.verbs.CompletionChannel;
 import org.iwarp4j.verbs.CompletionHandler;
 import org.iwarp4j.verbs.CompletionQueue;
 import org.iwarp4j.verbs.NotifyMode;
@@ -8,12 +9,16 @@ import org.iwarp4j.verbs.WorkCompletion;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
 /**
@@ -21,40 +26,55 @@ import java.util.function.Consumer;
  * event loop) claim a slot with one CAS, fill it and publish it with a per-slot sequence number;
  * consumers copy published slots into their own flyweights. Nothing is allocated per completion.
  *
- * <p>Notification: {@link #arm} stores the handler and mode; the producer that publishes a matching
- * completion disarms with one CAS and runs a preallocated task on the queue's event loop.
+ * <p>Notification: {@link #arm} stores the target (a handler, run on the queue's event loop, or the
+ * channel) and mode; the producer that publishes a matching completion disarms with one CAS. Blocking
+ * readers count themselves in {@link #waiters} before they poll a last time and park; a producer reads
+ * that count after publishing (both volatile, so one of the two always sees the other) and takes the
+ * lock to signal only when someone waits: the data path pays one volatile read.
  */
 final class CompletionQueueImpl implements CompletionQueue {
 
     private static final Logger LOG = LoggerFactory.getLogger(CompletionQueueImpl.class);
     private static final int DISARMED = -1;
+    private static final WorkCompletionAccess WC = WorkCompletionAccess.get();
 
-    private final RnicImpl rnic;
     private final EventLoop loop;
     private final int capacity;
     private final int mask;
     private final WorkCompletion[] entries;
+    /**
+     * Per slot, the queue pair whose send or receive queue slots its completion holds until it is polled (as a
+     * verbs queue does: a completion queue as deep as its queues never overflows), and how many send slots
+     * (0: one receive slot). Kept beside the entries, so that a polled completion refers to no queue pair.
+     */
+    private final QueuePairImpl[] holders;
+    private final int[] heldSendSlots;
     private final AtomicLongArray published;
     private final AtomicLong tail = new AtomicLong();
     private final AtomicLong head = new AtomicLong();
     private final Object consumerLock = new Object();
     private final AtomicInteger armed = new AtomicInteger(DISARMED);
-    private volatile CompletionHandler handler;
+    private final CompletionChannelImpl channel;
+    /** What an armed notification reaches: a {@link CompletionHandler} or {@link #channel}. */
+    private volatile Object target;
     private final Runnable notifyTask = this::runHandler;
     private final List<QueuePairImpl> users = new CopyOnWriteArrayList<>();
+    private final AtomicInteger waiters = new AtomicInteger();
+    private final ReentrantLock waitLock = new ReentrantLock();
+    private final Condition nonEmpty = waitLock.newCondition();
+    private volatile CompletionHandler handlerToRun;
     private volatile boolean overflowed;
     private volatile boolean closed;
 
-    CompletionQueueImpl(RnicImpl rnic, EventLoop loop, int capacity) {
-        this.rnic = rnic;
+    CompletionQueueImpl(EventLoop loop, int capacity, CompletionChannelImpl channel) {
         this.loop = loop;
         this.capacity = capacity;
+        this.channel = channel;
         int size = Rings.size(capacity);
         this.mask = size - 1;
-        this.entries = new WorkCompletion[size];
-        for (int i = 0; i < size; i++) {
-            entries[i] = new WorkCompletion();
-        }
+        this.entries = WorkCompletion.array(size);
+        this.holders = new QueuePairImpl[size];
+        this.heldSendSlots = new int[size];
         this.published = new AtomicLongArray(size);
         for (int i = 0; i < size; i++) {
             published.set(i, i - (long) size + 1); // "not yet published for sequence i"
@@ -89,16 +109,60 @@ final class CompletionQueueImpl implements CompletionQueue {
     }
 
     WorkCompletion entry(long sequence) {
-        return entries[(int) (sequence & mask)].reset();
+        return WC.reset(entries[(int) (sequence & mask)]);
     }
 
-    /** Makes the filled entry visible; {@code solicitedOrError} fires a SOLICITED-armed handler. */
+    /** The claimed entry holds {@code slots} send queue slots of {@code qp} until it is polled. */
+    void holdSendSlots(long sequence, QueuePairImpl qp, int slots) {
+        int i = (int) (sequence & mask);
+        holders[i] = qp;
+        heldSendSlots[i] = slots;
+    }
+
+    /** The claimed entry holds one receive queue slot of {@code qp} until it is polled. */
+    void holdReceiveSlot(long sequence, QueuePairImpl qp) {
+        int i = (int) (sequence & mask);
+        holders[i] = qp;
+        heldSendSlots[i] = 0;
+    }
+
+    private void releaseHeld(int i) {
+        QueuePairImpl qp = holders[i];
+        if (qp != null) {
+            holders[i] = null;
+            if (heldSendSlots[i] > 0) {
+                qp.releaseSendSlots(heldSendSlots[i]);
+            } else {
+                qp.releaseReceiveSlot();
+            }
+        }
+    }
+
+    /** Makes the filled entry visible; {@code solicitedOrError} fires a SOLICITED-armed notification. */
     void publish(long sequence, boolean solicitedOrError) {
         published.set((int) (sequence & mask), sequence + 1);
         int mode = armed.get();
         if (mode != DISARMED && (mode == NotifyMode.NEXT.ordinal() || solicitedOrError)
                 && armed.compareAndSet(mode, DISARMED)) {
-            loop.execute(notifyTask);
+            Object t = target;
+            if (t instanceof CompletionChannelImpl c) {
+                c.fire(this);
+            } else if (t instanceof CompletionHandler h) {
+                handlerToRun = h;
+                loop.execute(notifyTask);
+            }
+        }
+        if (waiters.get() > 0) {
+            signalWaiters();
+        }
+    }
+
+    private void signalWaiters() {
+        waitLock.lock();
+        try {
+            nonEmpty.signalAll();
+        } finally {
+            waitLock.unlock();
         }
     }
 
@@ -109,12 +173,12 @@ final class CompletionQueueImpl implements CompletionQueue {
         overflowed = true;
         LOG.warn("completion queue of capacity {} overflowed: completions are lost, its queue pairs fail", capacity);
         for (QueuePairImpl qp : users) {
-            qp.completionQueueOverflowed(this);
+            qp.completionQueueOverflowed();
         }
     }
 
     private void runHandler() {
-        CompletionHandler h = handler;
+        CompletionHandler h = handlerToRun;
         if (h == null) {
             return;
         }
@@ -135,8 +199,9 @@ final class CompletionQueueImpl implements CompletionQueue {
                 if (published.get(index) != h + 1) {
                     break;
                 }
-                into[n].copyFrom(entries[index]);
-                entries[index].reset();
+                WC.copy(entries[index], into[n]);
+                WC.reset(entries[index]);
+                releaseHeld(index); // before the head moves on: the slot may be claimed again right after
                 h++;
                 n++;
             }
@@ -146,23 +211,73 @@ final class CompletionQueueImpl implements CompletionQueue {
     }
 
     @Override
+    public int poll(WorkCompletion[] into, Duration timeout) throws InterruptedException {
+        int n = poll(into);
+        if (n > 0 || into.length == 0) {
+            return n;
+        }
+        EventLoopThreads.checkMayBlock("CompletionQueue.poll(into, timeout)");
+        long nanos = timeout.toNanos();
+        waiters.incrementAndGet();
+        try {
+            waitLock.lockInterruptibly();
+            try {
+                while ((n = poll(into)) == 0 && nanos > 0 && !closed) {
+                    nanos = nonEmpty.awaitNanos(nanos);
+                }
+                return n;
+            } finally {
+                waitLock.unlock();
+            }
+        } finally {
+            waiters.decrementAndGet();
+        }
+    }
+
+    @Override
+    public Optional<WorkCompletion> take(Duration timeout) throws InterruptedException {
+        WorkCompletion[] one = {new WorkCompletion()};
+        return poll(one, timeout) == 1 ? Optional.of(one[0]) : Optional.empty();
+    }
+
+    @Override
     public int drain(Consumer<WorkCompletion> consumer) {
         Objects.requireNonNull(consumer, "consumer");
-        WorkCompletion wc = new WorkCompletion();
-        WorkCompletion[] one = {wc};
+        WorkCompletion[] one = {new WorkCompletion()};
         int total = 0;
         while (poll(one) == 1) {
-            consumer.accept(wc);
+            consumer.accept(one[0]);
             total++;
         }
         return total;
     }
 
     @Override
+    public void arm(NotifyMode mode) {
+        Objects.requireNonNull(mode, "mode");
+        if (channel == null) {
+            throw new IllegalStateException("this completion queue has no completion channel: create it with"
+                    + " Rnic.createCompletionQueue(capacity, channel), or arm it with a handler");
+        }
+        target = channel;
+        armed.set(mode.ordinal());
+    }
+
+    @Override
     public void arm(NotifyMode mode, CompletionHandler completionHandler) {
         Objects.requireNonNull(mode, "mode");
-        this.handler = Objects.requireNonNull(completionHandler, "completionHandler");
+        target = Objects.requireNonNull(completionHandler, "completionHandler");
         armed.set(mode.ordinal());
+    }
+
+    @Override
+    public void disarm() {
+        armed.set(DISARMED);
+    }
+
+    @Override
+    public Optional<CompletionChannel> channel() {
+        return Optional.ofNullable(channel);
     }
 
     @Override
@@ -175,17 +290,31 @@ final class CompletionQueueImpl implements CompletionQueue {
         return (int) (tail.get() - head.get());
     }
 
-    EventLoop loop() {
-        return loop;
+    boolean isClosed() {
+        return closed;
     }
 
+    /**
+     * {@code ibv_destroy_cq}; as there (EBUSY), not while a queue pair still uses the queue.
+     */
     @Override
     public void close() {
         if (closed) {
             return;
         }
+        if (!users.isEmpty()) {
+            throw new IllegalStateException("completion queue still used by queue pair(s) "
+                    + users.stream().map(q -> String.valueOf(q.number())).distinct().toList() + ": close them first");
+        }
         closed = true;
-        rnic.completionQueueClosed(this);
+        armed.set(DISARMED);
+        signalWaiters();
+    }
+
+    /** The RNIC closes its queue pairs first, then this. */
+    void closeForRnic() {
+        users.clear();
+        close();
     }
 
     @Override

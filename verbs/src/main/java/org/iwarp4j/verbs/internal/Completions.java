@@ -10,6 +10,9 @@ import org.iwarp4j.verbs.CompletionOpcode;
 import org.iwarp4j.verbs.CompletionStatus;
 import org.iwarp4j.verbs.TerminateInfo;
 import org.iwarp4j.verbs.WorkCompletion;
+import org.iwarp4j.verbs.WorkCompletionException;
+
+import java.util.function.BooleanSupplier;
 
 /**
  * Turns RDMAP's completion statuses into verbs {@link CompletionStatus}es that name the cause, and
@@ -34,18 +37,24 @@ final class Completions {
     /** Why the stream ended when no Terminate was involved. */
     enum Ending { NONE, DISCONNECT, TRANSPORT }
 
+    private static final WorkCompletionAccess WC = WorkCompletionAccess.get();
+
     private final QueuePairImpl qp;
-    private RdmapStream stream;
+    private final RdmapStream stream;
+    private final BooleanSupplier held;
     private Ending ending = Ending.NONE;
     private boolean lengthErrorReported;
     private boolean badResponseReported;
 
-    Completions(QueuePairImpl qp) {
+    /** {@code stream} is {@code null} for work that never reached a stream (the connection never started). */
+    /**
+     * {@code held}: whether MPA still holds this side's FPDUs (a Responder before the Initiator's first, RFC 5044
+     * §7.1.2 rule 4), so that a Terminate of ours cannot have gone out.
+     */
+    Completions(QueuePairImpl qp, RdmapStream stream, BooleanSupplier held) {
+        this.held = held;
         this.qp = qp;
-    }
-
-    void stream(RdmapStream s) {
-        this.stream = s;
+        this.stream = stream;
     }
 
     void ending(Ending e) {
@@ -61,13 +70,13 @@ final class Completions {
         }
         RdmapException first = stream.firstError();
         if (first != null) {
-            return new TerminateInfo(TerminateInfo.Direction.SENT, first.terminate());
+            return held.getAsBoolean() ? Terminates.withheld(first.terminate()) : Terminates.sent(first.terminate());
         }
         Terminate received = stream.terminateReceived();
-        return received == null ? null : new TerminateInfo(TerminateInfo.Direction.RECEIVED, received);
+        return received == null ? null : Terminates.received(received);
     }
 
-    CompletionStatus sendStatus(org.iwarp4j.rdmap.stream.CompletionStatus s, CompletionOpcode opcode) {
+    CompletionStatus sendStatus(org.iwarp4j.rdmap.stream.OperationStatus s, CompletionOpcode opcode) {
         return switch (s) {
             case SUCCESS -> CompletionStatus.SUCCESS;
             case REMOTE_ACCESS_ERROR, REMOTE_OPERATION_ERROR -> remote(stream.terminateReceived());
@@ -83,7 +92,7 @@ final class Completions {
         };
     }
 
-    CompletionStatus receiveStatus(org.iwarp4j.rdmap.stream.CompletionStatus s) {
+    CompletionStatus receiveStatus(org.iwarp4j.rdmap.stream.OperationStatus s) {
         return switch (s) {
             case SUCCESS -> CompletionStatus.SUCCESS;
             case REMOTE_ACCESS_ERROR, REMOTE_OPERATION_ERROR -> remote(stream.terminateReceived());
@@ -162,42 +171,73 @@ final class Completions {
 
     // ------------------------------------------------------------------ writing
 
-    void send(long wrId, CompletionStatus status, CompletionOpcode opcode, long length, long atomicOriginal) {
+    /**
+     * A send completion: to the future of a {@link QueuePairImpl#postSendAsync} request, else to the send
+     * completion queue, where the request's {@code slots} of the send queue stay taken until it is polled.
+     */
+    void send(long wrId, CompletionStatus status, CompletionOpcode opcode, long length, long atomicOriginal,
+              LoopSafeFuture<WorkCompletion> future, int slots) {
+        boolean ok = status == CompletionStatus.SUCCESS;
+        if (future != null) {
+            qp.releaseSendSlots(slots);
+            WorkCompletion wc = new WorkCompletion();
+            fillSend(wc, wrId, status, opcode, length, atomicOriginal);
+            if (ok) {
+                future.complete(wc);
+            } else {
+                future.completeExceptionally(new WorkCompletionException(wc));
+            }
+            return;
+        }
         CompletionQueueImpl cq = qp.sendCq();
         long seq = cq.claim();
         if (seq < 0) {
+            qp.releaseSendSlots(slots); // lost with the overflow
             return;
         }
-        WorkCompletion wc = cq.entry(seq);
-        wc.set(wrId, status, opcode, status == CompletionStatus.SUCCESS ? length : 0, qp,
-                status == CompletionStatus.SUCCESS ? null : terminate());
-        if (status == CompletionStatus.SUCCESS) {
-            wc.atomicOriginalValue(atomicOriginal);
+        fillSend(cq.entry(seq), wrId, status, opcode, length, atomicOriginal);
+        cq.holdSendSlots(seq, qp, slots);
+        cq.publish(seq, !ok);
+    }
+
+    private void fillSend(WorkCompletion wc, long wrId, CompletionStatus status, CompletionOpcode opcode, long length,
+                          long atomicOriginal) {
+        boolean ok = status == CompletionStatus.SUCCESS;
+        WC.set(wc, wrId, status, opcode, ok ? length : 0, qp.number(), qp.rnic().queuePairLookup(),
+                ok ? null : terminate());
+        if (ok) {
+            WC.atomicOriginalValue(wc, atomicOriginal);
         }
-        cq.publish(seq, status != CompletionStatus.SUCCESS);
     }
 
     void receive(long wrId, CompletionStatus status, RdmapOpcode opcode, int length, int invalidatedStag,
                  long immediate) {
         CompletionQueueImpl cq = qp.receiveCq();
         long seq = cq.claim();
+        boolean slot = qp.shared() == null; // a shared receive queue's receives hold no slot of the queue pair
         if (seq < 0) {
+            if (slot) {
+                qp.releaseReceiveSlot(); // lost with the overflow
+            }
             return;
+        }
+        if (slot) {
+            cq.holdReceiveSlot(seq, qp);
         }
         WorkCompletion wc = cq.entry(seq);
         boolean ok = status == CompletionStatus.SUCCESS;
         boolean isImmediate = opcode == RdmapOpcode.IMMEDIATE_DATA || opcode == RdmapOpcode.IMMEDIATE_DATA_WITH_SE;
-        wc.set(wrId, status, isImmediate ? CompletionOpcode.RECV_WITH_IMMEDIATE : CompletionOpcode.RECV,
-                ok ? length : 0, qp, ok ? null : terminate());
+        WC.set(wc, wrId, status, isImmediate ? CompletionOpcode.RECV_WITH_IMMEDIATE : CompletionOpcode.RECV,
+                ok ? length : 0, qp.number(), qp.rnic().queuePairLookup(), ok ? null : terminate());
         boolean solicited = opcode != null && opcode.solicitedEvent();
         if (ok) {
             if (isImmediate) {
-                wc.immediate(immediate);
+                WC.immediate(wc, immediate);
             }
             if (opcode.carriesInvalidateStag()) {
-                wc.invalidated(invalidatedStag);
+                WC.invalidated(wc, invalidatedStag);
             }
-            wc.solicited(solicited);
+            WC.solicited(wc, solicited);
         }
         cq.publish(seq, solicited || !ok);
     }

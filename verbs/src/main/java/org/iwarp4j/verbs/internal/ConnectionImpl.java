@@ -3,28 +3,43 @@ package org.iwarp4j.verbs.internal;
 import io.netty.channel.Channel;
 import org.iwarp4j.mpa.MpaParameters;
 import org.iwarp4j.verbs.QueuePair;
+import org.iwarp4j.verbs.cm.CmEvent;
 import org.iwarp4j.verbs.cm.Connection;
 import org.iwarp4j.verbs.cm.ConnectionParameters;
 
 import java.net.InetSocketAddress;
+import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 
 /** An established connection: the queue pair, what MPA negotiated, and disconnect/close. */
 final class ConnectionImpl implements Connection {
 
-    private final QueuePairHandler handler;
+    private final ConnectionControl control;
     private final QueuePairImpl qp;
     private final ConnectionParameters parameters;
     private final Channel channel;
-    private final CompletableFuture<Void> closed = new CompletableFuture<>();
+    private final LoopSafeFuture<CmEvent.Disconnected> closed = new LoopSafeFuture<>();
+    private volatile boolean sendsHeld;
 
-    ConnectionImpl(QueuePairHandler handler, QueuePairImpl qp, MpaParameters params, Channel channel) {
-        this.handler = handler;
+    ConnectionImpl(ConnectionControl control, QueuePairImpl qp, MpaParameters params, Channel channel,
+                   boolean sendsHeld) {
+        this.control = control;
         this.qp = qp;
-        this.parameters = ConnectionParameters.of(params);
+        this.parameters = parameters(params);
         this.channel = channel;
-        channel.closeFuture().addListener(f -> closed.complete(null));
+        this.sendsHeld = sendsHeld;
+    }
+
+    /** What the API shows of MPA's result. */
+    static ConnectionParameters parameters(MpaParameters p) {
+        return new ConnectionParameters(p.revision(), p.crc(), p.txMarkers(), p.rxMarkers(), p.ird(), p.ord(),
+                depth(p.peerIrd()), depth(p.peerOrd()), p.peerToPeer(), Optional.ofNullable(p.rtr()), p.mulpdu(),
+                p.localPrivateData(), p.peerPrivateData());
+    }
+
+    private static OptionalInt depth(int value) {
+        return value < 0 ? OptionalInt.empty() : OptionalInt.of(value);
     }
 
     @Override
@@ -48,18 +63,33 @@ final class ConnectionImpl implements Connection {
     }
 
     @Override
-    public CompletionStage<Void> disconnect() {
-        return handler.disconnect();
+    public boolean sendsHeld() {
+        return sendsHeld;
+    }
+
+    /** The Initiator's first FPDU arrived: the Responder's FPDUs flow (RFC 5044 §7.1.2 rule 4). */
+    void sendsReleased() {
+        sendsHeld = false;
+    }
+
+    @Override
+    public CompletableFuture<Void> disconnect() {
+        return control.disconnect();
     }
 
     @Override
     public void close() {
-        handler.abort();
+        control.abort();
     }
 
     @Override
-    public CompletionStage<Void> closeFuture() {
+    public CompletableFuture<CmEvent.Disconnected> closeFuture() {
         return closed;
+    }
+
+    /** On the loop, once: the connection ended. */
+    void disconnected(CmEvent.Disconnected event) {
+        closed.complete(event);
     }
 
     @Override

@@ -2,33 +2,40 @@ package org.iwarp4j.verbs.internal;
 
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
-import org.iwarp4j.mpa.RtrType;
+import org.iwarp4j.common.RtrType;
+import org.iwarp4j.mpa.frame.EnhancedConnectionData;
+import org.iwarp4j.mpa.frame.MpaFrame;
 import org.iwarp4j.mpa.netty.MpaConnectRequest;
 import org.iwarp4j.verbs.QueuePair;
 import org.iwarp4j.verbs.cm.AcceptOptions;
-import org.iwarp4j.verbs.cm.CmEvent;
 import org.iwarp4j.verbs.cm.Connection;
 import org.iwarp4j.verbs.cm.ConnectionFailedException;
 import org.iwarp4j.verbs.cm.ConnectionRequest;
 
 import java.net.InetSocketAddress;
 import java.util.Objects;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /** A valid MPA Request waiting for the application: accept binds a queue pair, reject answers R=1. */
 final class ConnectionRequestImpl implements ConnectionRequest {
 
-    private final QueuePairHandler handler;
+    /** The connection as its request sees it: it binds the accepting queue pair. */
+    interface Connecting extends ConnectionControl {
+        /** On the loop, before MPA accepts: the queue pair that will run the connection, and its future. */
+        void accepting(QueuePairImpl qp, CompletableFuture<Connection> result);
+    }
+
+    private final Connecting connection;
     private final MpaConnectRequest mpa;
     private final Channel channel;
     private final ListenerImpl listener;
     private final AtomicBoolean decided = new AtomicBoolean();
 
-    ConnectionRequestImpl(QueuePairHandler handler, MpaConnectRequest mpa, Channel channel, ListenerImpl listener) {
-        this.handler = handler;
+    ConnectionRequestImpl(Connecting connection, MpaConnectRequest mpa, Channel channel, ListenerImpl listener) {
+        this.connection = connection;
         this.mpa = mpa;
         this.channel = channel;
         this.listener = listener;
@@ -55,13 +62,15 @@ final class ConnectionRequestImpl implements ConnectionRequest {
     }
 
     @Override
-    public int ird() {
-        return mpa.initiatorIrd();
+    public OptionalInt ird() {
+        int v = mpa.initiatorIrd();
+        return v < 0 ? OptionalInt.empty() : OptionalInt.of(v);
     }
 
     @Override
-    public int ord() {
-        return mpa.initiatorOrd();
+    public OptionalInt ord() {
+        int v = mpa.initiatorOrd();
+        return v < 0 ? OptionalInt.empty() : OptionalInt.of(v);
     }
 
     @Override
@@ -85,11 +94,23 @@ final class ConnectionRequestImpl implements ConnectionRequest {
     }
 
     @Override
-    public CompletionStage<Connection> accept(QueuePair queuePair, AcceptOptions options) {
+    public CompletableFuture<Connection> accept(QueuePair queuePair, AcceptOptions options) {
         Objects.requireNonNull(options, "options");
-        CompletableFuture<Connection> result = new CompletableFuture<>();
+        LoopSafeFuture<Connection> result = new LoopSafeFuture<>();
         if (!(queuePair instanceof QueuePairImpl qp) || qp.rnic() != listener.rnic()) {
             result.completeExceptionally(new IllegalArgumentException("the queue pair belongs to another RNIC"));
+            return result;
+        }
+        byte[] data = options.privateData();
+        int max = MpaFrame.MAX_PRIVATE_DATA_LENGTH - (mpa.revision() >= 2 ? EnhancedConnectionData.LENGTH : 0);
+        try {
+            if (data.length > max) {
+                throw new IllegalArgumentException("private data of " + data.length + " octets exceeds the " + max
+                        + " a Reply to a revision " + mpa.revision() + " Request can carry (RFC 5044 §7.1.1, RFC 6581 §7)");
+            }
+            listener.options().peerProfile().checkPrivateData(data, mpa.revision());
+        } catch (IllegalArgumentException e) {
+            result.completeExceptionally(e);
             return result;
         }
         if (!decided.compareAndSet(false, true)) {
@@ -102,16 +123,18 @@ final class ConnectionRequestImpl implements ConnectionRequest {
                     + " or already connecting; accept needs a fresh IDLE queue pair"));
             return result;
         }
-        int ird = options.ird() >= 0 ? options.ird() : qp.config().ird();
-        int ord = options.ord() >= 0 ? options.ord() : qp.config().ord();
+        int ird = options.ird().orElse(qp.config().ird());
+        int ord = options.ord().orElse(qp.config().ord());
+        // RFC 6581 §9.1: the Responder may raise its IRD to the Initiator's ORD; an explicit IRD is answered as is.
+        int irdLimit = options.ird().isPresent() ? ird : Math.max(ird, listener.rnic().config().maxIrdOrd());
         byte[] privateData = options.privateData();
-        qp.bind(channel.eventLoop(), handler);
+        qp.bind(channel.eventLoop(), connection);
         channel.eventLoop().execute(() -> {
-            handler.accepting(qp, result);
-            mpa.accept(privateData, ird, ord).addListener(f -> {
+            connection.accepting(qp, result);
+            mpa.accept(privateData, ird, ord, irdLimit).addListener(f -> {
                 if (!f.isSuccess()) {
                     qp.stateError();
-                    result.completeExceptionally(new ConnectionFailedException(CmEvent.CONNECT_ERROR,
+                    result.completeExceptionally(new ConnectionFailedException(ConnectionFailedException.Kind.CONNECT_ERROR,
                             "accept failed: " + f.cause(), f.cause()));
                     channel.close();
                 }
@@ -121,8 +144,8 @@ final class ConnectionRequestImpl implements ConnectionRequest {
     }
 
     @Override
-    public CompletionStage<Void> reject(byte[] privateData) {
-        CompletableFuture<Void> result = new CompletableFuture<>();
+    public CompletableFuture<Void> reject(byte[] privateData) {
+        LoopSafeFuture<Void> result = new LoopSafeFuture<>();
         if (!decided.compareAndSet(false, true)) {
             result.completeExceptionally(new IllegalStateException("this request was already accepted or rejected"));
             return result;
@@ -145,6 +168,11 @@ final class ConnectionRequestImpl implements ConnectionRequest {
         if (!decided.get()) {
             reject(new byte[0]);
         }
+    }
+
+    /** Not yet accepted or rejected, and the connection still there. */
+    boolean isPending() {
+        return !decided.get();
     }
 
     void connectionClosed() {

@@ -1,6 +1,7 @@
 package org.iwarp4j.verbs.internal;
 
 import io.netty.channel.Channel;
+import org.iwarp4j.verbs.cm.ConnectionRequest;
 import org.iwarp4j.verbs.cm.ConnectionRequestHandler;
 import org.iwarp4j.verbs.cm.ListenOptions;
 import org.iwarp4j.verbs.cm.Listener;
@@ -8,6 +9,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 
 /** A listening server channel and the handler its connection requests go to. */
 final class ListenerImpl implements Listener {
@@ -17,13 +23,17 @@ final class ListenerImpl implements Listener {
     private final RnicImpl rnic;
     private final ListenOptions options;
     private final ConnectionRequestHandler handler;
+    /** Requests for {@link #take}, when the listener has no handler. */
+    private final BlockingQueue<ConnectionRequestImpl> requests;
     private volatile Channel channel;
     private volatile SharedPcapFile pcap;
 
+    /** {@code handler} {@code null}: requests wait for {@link #take}. */
     ListenerImpl(RnicImpl rnic, ListenOptions options, ConnectionRequestHandler handler) {
         this.rnic = rnic;
         this.options = options;
         this.handler = handler;
+        this.requests = handler == null ? new LinkedBlockingQueue<>() : null;
     }
 
     void bound(Channel serverChannel, SharedPcapFile pcapFile) {
@@ -40,11 +50,33 @@ final class ListenerImpl implements Listener {
     }
 
     void dispatch(ConnectionRequestImpl request) {
+        if (requests != null) {
+            requests.add(request); // unanswered in time, it is rejected (and skipped by take)
+            return;
+        }
         try {
             handler.onConnectionRequest(request);
         } catch (RuntimeException e) {
             LOG.warn("connection request handler failed; rejecting", e);
             request.reject(new byte[0]);
+        }
+    }
+
+    @Override
+    public Optional<ConnectionRequest> take(Duration timeout) throws InterruptedException {
+        if (requests == null) {
+            throw new IllegalStateException("this listener hands its requests to its handler");
+        }
+        EventLoopThreads.checkMayBlock("Listener.take");
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            ConnectionRequestImpl r = requests.poll(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            if (r == null) {
+                return Optional.empty();
+            }
+            if (r.isPending()) {
+                return Optional.of(r);
+            }
         }
     }
 
@@ -57,7 +89,11 @@ final class ListenerImpl implements Listener {
     public void close() {
         Channel c = channel;
         if (c != null) {
-            c.close().syncUninterruptibly();
+            if (EventLoopThreads.onEventLoop()) {
+                c.close(); // in a callback: close without waiting for the loop this thread is
+            } else {
+                c.close().syncUninterruptibly();
+            }
         }
         SharedPcapFile p = pcap;
         pcap = null;

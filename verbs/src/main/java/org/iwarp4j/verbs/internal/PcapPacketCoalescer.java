@@ -16,7 +16,7 @@ import io.netty.util.ReferenceCountUtil;
  *
  * <p>The FPDU encoder writes the parts of an FPDU but the last with a void promise of its own, and the last
  * part with the promise the FPDU was sent with (one gathered write, RFC 5044 §5.1): a real promise, or the
- * channel's own void promise, which {@code QueuePairHandler} uses. So a write with a real promise or with
+ * channel's own void promise, which {@code TransmitPump} uses. So a write with a real promise or with
  * the channel's void promise ends a packet; so do a flush and reaching {@link #MAX_PACKET} octets (the
  * most an IPv4 packet of the capture can carry). Costs one {@link CompositeByteBuf} per FPDU: a debugging
  * aid, never on the uncaptured path.

@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import org.iwarp4j.verbs.Access;
 import org.iwarp4j.verbs.MemoryRegion;
+import org.iwarp4j.verbs.MemoryWindow;
 import org.iwarp4j.verbs.ProtectionDomain;
 import org.iwarp4j.verbs.QueuePair;
 import org.iwarp4j.verbs.QueuePairConfig;
@@ -22,6 +23,9 @@ final class ProtectionDomainImpl implements ProtectionDomain {
     private final RnicImpl rnic;
     private final long number;
     private final AtomicInteger regions = new AtomicInteger();
+    private final AtomicInteger windows = new AtomicInteger();
+    private final AtomicInteger queuePairs = new AtomicInteger();
+    private final AtomicInteger sharedReceiveQueues = new AtomicInteger();
     private volatile boolean closed;
 
     ProtectionDomainImpl(RnicImpl rnic, long number) {
@@ -44,7 +48,7 @@ final class ProtectionDomainImpl implements ProtectionDomain {
     }
 
     @Override
-    public MemoryRegion register(ByteBuffer buffer, Set<Access> access) throws VerbsException {
+    public MemoryRegion register(ByteBuffer buffer, Set<Access> access) {
         Objects.requireNonNull(buffer, "buffer");
         if (!buffer.isDirect()) {
             throw new IllegalArgumentException("register(ByteBuffer) needs a direct buffer; wrap heap memory in a ByteBuf");
@@ -54,13 +58,13 @@ final class ProtectionDomainImpl implements ProtectionDomain {
         return register(memory, access, "register(ByteBuffer)");
     }
 
-    @Override
-    public MemoryRegion register(ByteBuf buffer, Set<Access> access) throws VerbsException {
+    /** The Netty extra ({@code NettyVerbs.register}). */
+    MemoryRegion register(ByteBuf buffer, Set<Access> access) {
         Objects.requireNonNull(buffer, "buffer");
         return register(buffer.retainedSlice(0, buffer.capacity()), access, "register(ByteBuf)");
     }
 
-    private MemoryRegion register(ByteBuf memory, Set<Access> access, String what) throws VerbsException {
+    private MemoryRegion register(ByteBuf memory, Set<Access> access, String what) {
         Set<Access> rights;
         try {
             checkOpen();
@@ -74,14 +78,14 @@ final class ProtectionDomainImpl implements ProtectionDomain {
         if (region == null) {
             memory.release();
             throw new VerbsException(VerbsException.Reason.LIMIT_EXCEEDED, null, what + ": the STag table is full ("
-                    + rnic.config().maxMemoryRegions() + " regions)");
+                    + rnic.config().maxStags() + " regions and windows)");
         }
         regions.incrementAndGet();
         return region;
     }
 
     @Override
-    public MemoryRegion allocateFastRegistration(int maxLength) throws VerbsException {
+    public MemoryRegion allocateFastRegistration(int maxLength) {
         checkOpen();
         if (maxLength < 1) {
             throw new IllegalArgumentException("maxLength must be positive: " + maxLength);
@@ -100,13 +104,39 @@ final class ProtectionDomainImpl implements ProtectionDomain {
     }
 
     @Override
-    public QueuePair createQueuePair(QueuePairConfig config) throws VerbsException {
+    public MemoryWindow allocateMemoryWindow() {
         checkOpen();
-        return rnic.createQueuePair(this, config);
+        WindowImpl window = WindowImpl.allocate(this, rnic.stagTable());
+        if (window == null) {
+            throw new VerbsException(VerbsException.Reason.LIMIT_EXCEEDED, null,
+                    "allocateMemoryWindow: the STag table is full (" + rnic.config().maxStags() + " regions and windows)");
+        }
+        windows.incrementAndGet();
+        return window;
+    }
+
+    void windowClosed() {
+        windows.decrementAndGet();
     }
 
     @Override
-    public SharedReceiveQueue createSharedReceiveQueue(int capacity, int maxSge) throws VerbsException {
+    public QueuePair createQueuePair(QueuePairConfig config) {
+        checkOpen();
+        QueuePair qp = rnic.createQueuePair(this, config);
+        queuePairs.incrementAndGet();
+        return qp;
+    }
+
+    void queuePairClosed() {
+        queuePairs.decrementAndGet();
+    }
+
+    void sharedReceiveQueueClosed() {
+        sharedReceiveQueues.decrementAndGet();
+    }
+
+    @Override
+    public SharedReceiveQueue createSharedReceiveQueue(int capacity, int maxSge) {
         checkOpen();
         if (capacity < 1 || maxSge < 1) {
             throw new IllegalArgumentException("capacity and maxSge must be positive");
@@ -115,7 +145,13 @@ final class ProtectionDomainImpl implements ProtectionDomain {
             throw new VerbsException(VerbsException.Reason.LIMIT_EXCEEDED, null, "maxSge " + maxSge + " exceeds the RNIC's "
                     + rnic.config().maxSge());
         }
-        return new SharedReceiveQueueImpl(this, capacity, maxSge);
+        if (capacity > rnic.config().maxWorkRequests()) {
+            throw new VerbsException(VerbsException.Reason.LIMIT_EXCEEDED, null, "shared receive queue capacity "
+                    + capacity + " exceeds the RNIC's " + rnic.config().maxWorkRequests());
+        }
+        SharedReceiveQueueImpl srq = new SharedReceiveQueueImpl(this, capacity, maxSge);
+        sharedReceiveQueues.incrementAndGet();
+        return srq;
     }
 
     private void checkOpen() {
@@ -124,13 +160,27 @@ final class ProtectionDomainImpl implements ProtectionDomain {
         }
     }
 
+    /** {@code ibv_dealloc_pd}: refused (EBUSY there) while anything of the domain is open. */
     @Override
-    public void close() {
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        int r = regions.get();
+        int w = windows.get();
+        int q = queuePairs.get();
+        int srq = sharedReceiveQueues.get();
+        if (r + w + q + srq > 0) {
+            throw new IllegalStateException("protection domain " + number + " still holds " + r + " memory region(s), "
+                    + w + " memory window(s), " + q + " queue pair(s) and " + srq
+                    + " shared receive queue(s): close them first (ibv_dealloc_pd refuses too, EBUSY)");
+        }
         closed = true;
     }
 
     @Override
     public String toString() {
-        return "ProtectionDomain[" + number + " regions=" + regions.get() + "]";
+        return "ProtectionDomain[" + number + " regions=" + regions.get() + " windows=" + windows.get()
+                + " queuePairs=" + queuePairs.get() + "]";
     }
 }

@@ -1,310 +1,176 @@
 package org.iwarp4j.verbs.internal;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelDuplexHandler;
-import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelOption;
-import io.netty.channel.ChannelPromise;
-import io.netty.channel.socket.DuplexChannel;
 import io.netty.util.ReferenceCountUtil;
-import io.netty.util.concurrent.ScheduledFuture;
-import org.iwarp4j.ddp.header.DdpControl;
-import org.iwarp4j.ddp.header.UntaggedHeaderFlyweight;
-import org.iwarp4j.ddp.send.LlpSegmentWriter;
 import org.iwarp4j.mpa.MpaError;
 import org.iwarp4j.mpa.MpaException;
 import org.iwarp4j.mpa.MpaParameters;
 import org.iwarp4j.mpa.MpaRejection;
-import org.iwarp4j.mpa.frame.EnhancedConnectionData;
 import org.iwarp4j.mpa.netty.FpduEncoder;
 import org.iwarp4j.mpa.netty.MpaConnectRequest;
 import org.iwarp4j.mpa.netty.MpaEstablishedEvent;
 import org.iwarp4j.mpa.netty.MpaRejectedEvent;
 import org.iwarp4j.mpa.netty.MpaStartupFailedEvent;
 import org.iwarp4j.rdmap.stream.RdmapStream;
-import org.iwarp4j.rdmap.stream.RdmapStreamConfig;
 import org.iwarp4j.rdmap.stream.RdmapStreamState;
-import org.iwarp4j.rdmap.stream.RtrType;
 import org.iwarp4j.rdmap.terminate.TerminateCause;
-import org.iwarp4j.rdmap.terminate.TerminateLayout;
-import org.iwarp4j.rdmap.wire.RdmapControl;
-import org.iwarp4j.rdmap.wire.RdmapOpcode;
-import org.iwarp4j.rdmap.wire.TerminateHeader;
-import org.iwarp4j.verbs.AsyncEvent;
-import org.iwarp4j.verbs.QueuePairState;
-import org.iwarp4j.verbs.cm.CmEvent;
-import org.iwarp4j.verbs.cm.CmEventListener;
 import org.iwarp4j.verbs.cm.ConnectOptions;
 import org.iwarp4j.verbs.cm.Connection;
-import org.iwarp4j.verbs.cm.ConnectionFailedException;
-import org.iwarp4j.verbs.cm.ConnectionRejectedException;
+import org.iwarp4j.verbs.internal.ConnectionEnd.Reason;
+import org.iwarp4j.verbs.internal.ConnectionLifecycle.Role;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
-import java.nio.channels.ClosedChannelException;
-import java.time.Duration;
+import java.net.InetSocketAddress;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 
 /**
- * The one verbs handler of a connection's pipeline, above MPA's FPDU codec:
+ * The verbs handler of a connection's pipeline, above MPA's FPDU codec:
  * {@code [PcapWriteHandler] → MpaStartupHandler (→ FpduDecoder/FpduEncoder) → QueuePairHandler}.
  *
- * <p>A thin adapter: it creates the {@link RdmapStream} when MPA reaches Full Operation, feeds it every
- * ULPDU, pulls segments while the channel is writable (backpressure: nothing queues below RDMAP beyond
- * Netty's watermarks), tells it when a batch of segments was written to the socket (so Sends and Writes
- * complete only then), and turns connection life into CM events. Protocol state lives in the stream and
- * in {@link QueuePairEngine}; this class keeps only the adapter's own state (pumping, closing).
+ * <p>A thin Netty adapter: it opens the {@link RdmapStream} when MPA reaches Full Operation, feeds it every
+ * ULPDU, lets the {@link TransmitPump} send, and forwards MPA's events, errors and the channel's end to the
+ * {@link ConnectionLifecycle}, whose decisions {@link ChannelActions} carries out on the channel.
  */
-final class QueuePairHandler extends ChannelDuplexHandler {
+final class QueuePairHandler extends ChannelDuplexHandler implements ConnectionRequestImpl.Connecting {
 
     private static final Logger LOG = LoggerFactory.getLogger(QueuePairHandler.class);
 
-    enum Role { INITIATOR, RESPONDER }
-
-    private enum Closing { NONE, GRACEFUL, TERMINATE, ABORT }
-
-    private final RnicImpl rnic;
     private final Role role;
-    private final Duration disconnectTimeout;
-    private final TerminateLayout peerTerminateLayout;
-    private final CmEventListener events;
+    private final PeerAccommodations peer;
     private final ListenerImpl listener;
-    private final java.util.function.Predicate<byte[]> replyPrivateDataCheck;
-    private final CompletableFuture<Void> disconnected = new CompletableFuture<>();
-    private final Runnable pumpTask = this::pump;
-    /** Initiator: the first-FPDU nudge ({@link org.iwarp4j.verbs.cm.ConnectOptions#firstFpduNudge()}), ZERO = off. */
-    private final Duration firstFpduNudge;
+    private final Predicate<byte[]> replyPrivateDataCheck;
+    private final CmEvents cm;
+    private final ChannelActions actions;
+    private final ConnectionLifecycle lifecycle;
 
     private QueuePairImpl qp;
-    private CompletableFuture<Connection> established;
     private ChannelHandlerContext ctx;
-    private ChannelHandlerContext encoderCtx;
-    private FpduEncoder encoder;
-    private QueuePairEngine engine;
     private RdmapStream stream;
+    private TransmitPump pump;
     private ConnectionImpl connection;
     private ConnectionRequestImpl request;
-    private ScheduledFuture<?> timer;
-    /** How long, after our Terminate and FIN, the peer has to close its side before we close ours. */
-    static final Duration TERMINATE_LINGER = Duration.ofSeconds(1);
-
-    private boolean pumping;
-    private boolean pumpAgain;
-    private boolean pumpScheduled;
-    private int batch;
-    private boolean closeAfterFlush;
-    private Closing closing = Closing.NONE;
-    private boolean gracefulFinishing;
-    private boolean transportError;
-    private boolean announced;
-    /** Something arrived from the peer after Full Operation. */
-    private boolean receivedAny;
-    private boolean nudgeArmed;
 
     /** An Initiator's handler for {@code qp}, connecting with {@code options}; {@code result} completes at ESTABLISHED. */
-    QueuePairHandler(RnicImpl rnic, QueuePairImpl qp, CompletableFuture<Connection> result, ConnectOptions options) {
-        this.rnic = rnic;
-        this.replyPrivateDataCheck = options.replyPrivateDataCheck();
+    QueuePairHandler(QueuePairImpl qp, CompletableFuture<Connection> result, ConnectOptions options) {
         this.role = Role.INITIATOR;
-        this.firstFpduNudge = options.firstFpduNudge();
         this.qp = qp;
-        this.established = result;
-        this.disconnectTimeout = options.disconnectTimeout();
-        this.peerTerminateLayout = options.peerTerminateLayout();
-        this.events = options.eventListener();
+        this.peer = PeerAccommodations.of(options);
         this.listener = null;
+        this.replyPrivateDataCheck = options.replyPrivateDataCheck();
+        this.cm = new CmEvents(options.eventListener(), this::remoteAddress, qp, result);
+        this.actions = new ChannelActions(cm, peer, qp);
+        this.lifecycle = new ConnectionLifecycle(role, peer, options.mpa().startupTimeout(),
+                options.disconnectTimeout(), actions);
     }
 
     /** A Responder's handler: the queue pair comes with {@link #accepting}. */
-    QueuePairHandler(RnicImpl rnic, ListenerImpl listener) {
-        this.rnic = rnic;
+    QueuePairHandler(ListenerImpl listener) {
         this.role = Role.RESPONDER;
+        this.peer = PeerAccommodations.of(listener.options());
         this.listener = listener;
-        this.disconnectTimeout = listener.options().disconnectTimeout();
-        this.peerTerminateLayout = listener.options().peerTerminateLayout();
-        this.events = listener.options().eventListener();
         this.replyPrivateDataCheck = null;
-        this.firstFpduNudge = Duration.ZERO;
+        this.cm = new CmEvents(listener.options().eventListener(), this::remoteAddress, null, null);
+        this.actions = new ChannelActions(cm, peer, null);
+        this.lifecycle = new ConnectionLifecycle(role, peer, listener.options().mpa().startupTimeout(),
+                listener.options().disconnectTimeout(), actions);
     }
 
-    QueuePairImpl queuePair() {
-        return qp;
-    }
-
-    ChannelHandlerContext context() {
-        return ctx;
-    }
-
-    CompletableFuture<Void> disconnectedFuture() {
-        return disconnected;
+    private InetSocketAddress remoteAddress() {
+        return ctx == null ? null : (InetSocketAddress) ctx.channel().remoteAddress();
     }
 
     @Override
     public void handlerAdded(ChannelHandlerContext c) {
         this.ctx = c;
+        actions.attach(c);
     }
 
-    // ------------------------------------------------------------------ MPA startup
+    // ------------------------------------------------------------------ connection manager (MPA startup)
 
     @Override
-    public void userEventTriggered(ChannelHandlerContext c, Object evt) throws Exception {
+    public void userEventTriggered(ChannelHandlerContext c, Object evt) {
         if (evt instanceof MpaEstablishedEvent e) {
             onEstablished(e.parameters(), (FpduEncoder) e.sender());
         } else if (evt instanceof MpaConnectRequest r) {
-            onConnectRequest(r);
+            request = new ConnectionRequestImpl(this, r, ctx.channel(), listener);
+            actions.request(request);
+            lifecycle.connectRequest();
+            listener.dispatch(request);
         } else if (evt instanceof MpaRejectedEvent r) {
             onRejected(r.rejection());
         } else if (evt instanceof MpaStartupFailedEvent f) {
-            onStartupFailed(f);
+            boolean timeout = f.reason() == MpaStartupFailedEvent.Reason.TIMEOUT;
+            lifecycle.startupFailed(new SetupFailure(timeout ? SetupFailure.Kind.STARTUP_TIMEOUT
+                    : SetupFailure.Kind.STARTUP_FAILED, "MPA startup failed: " + f.reason() + ", "
+                    + f.cause().getMessage(), f.cause()));
         } else {
             c.fireUserEventTriggered(evt);
         }
     }
 
-    private void onConnectRequest(MpaConnectRequest mpaRequest) {
-        request = new ConnectionRequestImpl(this, mpaRequest, ctx.channel(), listener);
-        fire(CmEvent.CONNECT_REQUEST, null, null);
-        // Reject an unanswered request before the MPA startup timeout ends it silently (siw reports
-        // REJECTED rather than UNREACHABLE then).
-        long nanos = listener.options().mpaStartupTimeout().toNanos() * 4 / 5;
-        timer = ctx.executor().schedule(() -> request.rejectUnanswered(), nanos, TimeUnit.NANOSECONDS);
-        listener.dispatch(request);
-    }
-
-    /** On the loop, before MPA accepts: the queue pair that will run this connection. */
-    void accepting(QueuePairImpl acceptedQp, CompletableFuture<Connection> result) {
-        cancelTimer();
+    @Override
+    public void accepting(QueuePairImpl acceptedQp, CompletableFuture<Connection> result) {
         this.qp = acceptedQp;
-        this.established = result;
+        cm.bind(acceptedQp, result);
+        actions.bind(acceptedQp);
+        lifecycle.accepting();
     }
 
-    private void onEstablished(MpaParameters params, FpduEncoder fpduEncoder) {
+    private void onEstablished(MpaParameters params, FpduEncoder encoder) {
         if (qp == null) {
             LOG.warn("MPA established without a queue pair; closing");
-            ctx.close();
+            lifecycle.setupAbandoned(null);
             return;
         }
         if (role == Role.INITIATOR && !replyPrivateDataCheck.test(params.peerPrivateData())) {
-            // RFC 5044 §7.1.2 rule 3 (MPA-37): private data not acceptable -> leave MPA, send nothing; the
-            // connection manager (the ULP of MPA here) then closes the TCP connection.
-            failEstablishment(new ConnectionFailedException(CmEvent.CONNECT_ERROR,
-                    "the private data of the MPA Reply was not accepted (" + params.peerPrivateData().length
-                            + " octets)", null));
-            ctx.close();
+            lifecycle.setupAbandoned(new SetupFailure(SetupFailure.Kind.REPLY_PRIVATE_DATA_REFUSED, "the private"
+                    + " data of the MPA Reply was not accepted (" + params.peerPrivateData().length + " octets)", null));
             return;
         }
-        encoder = fpduEncoder;
-        encoderCtx = ctx.pipeline().context(fpduEncoder);
-        engine = new QueuePairEngine(qp, this);
-        int ird = Math.min(params.ird(), RdmapStreamConfig.MAX_READ_DEPTH);
-        int ord = Math.min(params.ord(), RdmapStreamConfig.MAX_READ_DEPTH);
-        // The stream identity names the stream in the RDMAP frame log ("[qp3 /127.0.0.1:41234] >> SEND ...").
-        Object identity = new StreamName("qp" + qp.number() + " " + ctx.channel().remoteAddress());
-        RdmapStreamConfig config = new RdmapStreamConfig(ird, ord, qp.config().rfc7306(), qp.pd().number(), identity,
-                qp.config().maxSendWr(), qp.receiveDepth(), peerTerminateLayout);
-        stream = new RdmapStream(config, rnic.memory(), rnic.atomics(), new Llp(), rnic.config().allocator(), engine);
-        engine.start(stream);
-        connection = new ConnectionImpl(this, qp, params, ctx.channel());
+        TransmitPump.Segments segments = new TransmitPump.Segments(encoder, ctx.voidPromise());
+        QueuePairEngine engine = new QueuePairEngine(qp, params, ctx.channel().remoteAddress(), peer.terminateLayout(), segments,
+                lifecycle, () -> pump.request());
+        stream = engine.stream();
+        pump = new TransmitPump(ctx, segments, stream, lifecycle);
+        actions.streamOpened(engine, pump);
+        connection = new ConnectionImpl(this, qp, params, ctx.channel(), encoder.holding());
         qp.connection(connection);
-        if (params.requiredTerminate() != null) {
-            // RFC 6581 §9.1 / §9.3 (MPA-69, MPA-74): the Initiator's first FPDU is this Terminate.
-            MpaError code = params.requiredTerminate();
-            stream.abort(code == MpaError.INSUFFICIENT_IRD ? TerminateCause.MPA_INSUFFICIENT_IRD
-                    : TerminateCause.MPA_NO_MATCHING_RTR, code.description());
-            failEstablishment(new ConnectionFailedException(CmEvent.CONNECT_ERROR, "MPA negotiation: " + code, null));
-            pump();
-            return;
+        cm.connection(connection);
+        MpaError code = params.requiredTerminate();
+        if (code != null) {
+            // RFC 6581 §9.1, §9.3 (MPA-69, MPA-74): the Initiator's first FPDU is this Terminate.
+            lifecycle.setupTerminateRequired(code == MpaError.INSUFFICIENT_IRD ? TerminateCause.MPA_INSUFFICIENT_IRD
+                    : TerminateCause.MPA_NO_MATCHING_RTR, code.description(), "MPA negotiation: " + code);
+        } else {
+            lifecycle.fullOperation(engine.begin(params, role == Role.INITIATOR));
         }
-        if (role == Role.INITIATOR && params.rtr() != null) {
-            // RFC 6581 §5 / §9.3 (MPA-74, MPA-75): the RTR goes first; ESTABLISHED once it is handed to MPA.
-            stream.sendRtr(RtrType.valueOf(params.rtr().name()));
-            qp.start(engine);
-            pump();
-            return;
-        }
-        if (role == Role.RESPONDER && params.peerToPeer()) {
-            // RFC 6581 §9.3: the Initiator picks one of the mutually supported RTRs; none consumes a user receive.
-            java.util.EnumSet<RtrType> possible = java.util.EnumSet.noneOf(RtrType.class);
-            params.rtrTypes().forEach(r -> possible.add(RtrType.valueOf(r.name())));
-            if (!possible.isEmpty()) {
-                stream.expectRtr(possible);
-            }
-        }
-        qp.start(engine);
-        announceEstablished();
-        pump();
-    }
-
-    void rtrSent() {
-        announceEstablished();
-    }
-
-    private void announceEstablished() {
-        if (announced) {
-            return;
-        }
-        announced = true;
-        qp.state(QueuePairState.RTS);
-        fire(CmEvent.ESTABLISHED, connection, null);
-        established.complete(connection);
     }
 
     private void onRejected(MpaRejection rejection) {
-        if (role == Role.RESPONDER) {
-            if (request == null) {
-                // MPA rejected the Request itself before any user saw it: RFC 6581 §9.1, the Initiator's IRD
-                // is below the ORD this listener requires (the Reply carries that ORD). Tell the listener's
-                // user, as librdmacm reports a reject, and close once the Reply is out.
-                EnhancedConnectionData q = rejection.request().enhancedData();
-                fire(CmEvent.REJECTED, null, new ConnectionRejectedException("rejected the connection request from "
-                        + ctx.channel().remoteAddress() + ": its IRD " + (q == null ? "?" : q.ird())
-                        + " is below the required ORD " + rejection.responderOrd() + " (RFC 6581 §9.1)",
-                        rejection.replyPrivateData(), rejection.responderIrd(), rejection.responderOrd()));
-                ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
-            }
-            return; // we rejected; ConnectionRequestImpl closes once the Reply is written
+        if (role == Role.INITIATOR) {
+            lifecycle.setupAbandoned(new SetupFailure(SetupFailure.Kind.REJECTED_BY_PEER, null,
+                    CmEvents.rejectedByPeer(rejection)));
+        } else if (request != null) {
+            lifecycle.requestRejected(); // ConnectionRequestImpl closes once the Reply is written
+        } else {
+            lifecycle.requestRefused(CmEvents.refused(rejection, remoteAddress()));
         }
-        qp.flushUnstarted();
-        ConnectionRejectedException e = new ConnectionRejectedException("the peer rejected the connection"
-                + (rejection.reason() != null ? " (" + rejection.reason() + ")" : ""), rejection.replyPrivateData(),
-                rejection.responderIrd(), rejection.responderOrd());
-        qp.stateError();
-        fire(CmEvent.REJECTED, null, e);
-        established.completeExceptionally(e);
-        ctx.close();
     }
 
-    private void onStartupFailed(MpaStartupFailedEvent failed) {
-        cancelTimer();
-        CmEvent event = failed.reason() == MpaStartupFailedEvent.Reason.TIMEOUT ? CmEvent.UNREACHABLE
-                : CmEvent.CONNECT_ERROR;
-        failEstablishment(new ConnectionFailedException(event, "MPA startup failed: " + failed.reason() + ", "
-                + failed.cause().getMessage(), failed.cause()));
-        ctx.close();
-    }
-
-    private void failEstablishment(ConnectionFailedException e) {
-        if (established == null || established.isDone()) {
-            return;
-        }
-        if (qp != null) {
-            qp.stateError();
-            qp.flushUnstarted();
-        }
-        fire(e.event(), null, e);
-        established.completeExceptionally(e);
-    }
-
-    // ------------------------------------------------------------------ data path
+    // ------------------------------------------------------------------ data path and errors
 
     @Override
     public void channelRead(ChannelHandlerContext c, Object msg) {
         if (stream != null && msg instanceof ByteBuf ulpdu) {
-            receivedAny = true;
+            if (!lifecycle.peerSpoke()) {
+                connection.sendsReleased(); // RFC 5044 §7.1.2 rule 4: a Responder's FPDUs flow from now on
+            }
+            lifecycle.fpduReceived();
             stream.receive(ulpdu);
         } else {
             ReferenceCountUtil.release(msg);
@@ -313,410 +179,95 @@ final class QueuePairHandler extends ChannelDuplexHandler {
 
     @Override
     public void channelReadComplete(ChannelHandlerContext c) {
-        pump();
+        transmit();
         c.fireChannelReadComplete();
     }
 
     @Override
     public void channelWritabilityChanged(ChannelHandlerContext c) {
         if (c.channel().isWritable()) {
-            pump();
+            transmit();
         }
         c.fireChannelWritabilityChanged();
     }
 
-    /** The engine has something to send. */
-    void requestPump() {
-        if (pumping) {
-            pumpAgain = true;
-            return;
+    private void transmit() {
+        if (pump != null) {
+            pump.pump();
         }
-        if (!pumpScheduled && ctx != null) {
-            pumpScheduled = true;
-            ctx.executor().execute(pumpTask);
-        }
-    }
-
-    /** Hands segments to MPA while the channel is writable, then flushes them as one batch. */
-    private void pump() {
-        pumpScheduled = false;
-        if (stream == null || pumping || encoder == null) {
-            return;
-        }
-        if (encoder.holding()) {
-            if (stream.state() != RdmapStreamState.OPERATIONAL && closing == Closing.NONE) {
-                // RFC 5044 §7.1.2 rule 4 (MPA-38): a Responder sends no FPDU before it validated one, so an
-                // error found before that (e.g. the first FPDU fails its CRC) closes without a Terminate.
-                closing = Closing.TERMINATE;
-                ctx.close();
-            }
-            return;
-        }
-        pumping = true;
-        try {
-            do {
-                pumpAgain = false;
-                if (closing == Closing.GRACEFUL) {
-                    // siw-interop §G: finish the message in progress, start no new one.
-                    while (ctx.channel().isWritable() && stream.isMessageInProgress()) {
-                        stream.writeNextSegment();
-                    }
-                } else {
-                    while (ctx.channel().isWritable() && stream.writeNextSegment()) {
-                        // one segment per call
-                    }
-                }
-            } while (pumpAgain && ctx.channel().isWritable());
-        } catch (RuntimeException e) {
-            LOG.error("internal error while sending", e);
-        } finally {
-            pumping = false;
-        }
-        flushBatch();
-        if (closing == Closing.GRACEFUL && !gracefulFinishing && !stream.isMessageInProgress()) {
-            finishGraceful();
-        }
-    }
-
-    /** Flushes the segments written since the last flush; their completion is one promise (in order). */
-    private void flushBatch() {
-        if (batch > 0) {
-            armNudge();
-        }
-        if (batch == 0) {
-            if (closeAfterFlush) {
-                closeAfterFlush = false;
-                closeAfterTerminate();
-            }
-            return;
-        }
-        int n = batch;
-        batch = 0;
-        ChannelPromise written = ctx.newPromise();
-        // An empty buffer written below the FPDU encoder completes after every FPDU before it.
-        encoderCtx.write(Unpooled.EMPTY_BUFFER, written);
-        written.addListener(f -> batchWritten(n, f));
-        if (closeAfterFlush) {
-            closeAfterFlush = false;
-            written.addListener(f -> closeAfterTerminate());
-        }
-        ctx.flush();
-    }
-
-    /**
-     * Our Terminate is written: the connection ends (RFC 5040 §5.4). We half-close (FIN after the Terminate),
-     * read and drop what the peer still sends until it closes its side, and close then, or after
-     * {@link #TERMINATE_LINGER} (at most the disconnect timeout) if it does not. Closing at once would make
-     * the kernel answer the peer's FPDUs still unread here with RST instead of FIN, and a peer whose stack
-     * drops received data on RST would lose our Terminate (interop/FINDINGS.md O1).
-     */
-    private void closeAfterTerminate() {
-        if (!(ctx.channel() instanceof DuplexChannel d) || !d.isActive() || d.isOutputShutdown()) {
-            ctx.close();
-            return;
-        }
-        d.shutdownOutput().addListener(f -> {
-            if (!f.isSuccess()) {
-                ctx.close();
-            }
-        });
-        cancelTimer();
-        long linger = Math.min(disconnectTimeout.toNanos(), TERMINATE_LINGER.toNanos());
-        timer = ctx.executor().schedule(() -> ctx.close(), linger, TimeUnit.NANOSECONDS);
-    }
-
-    /**
-     * Initiator with a first-FPDU nudge: once our first FPDUs are on their way, if the peer stays silent for
-     * the nudge time, one zero-length RDMA Write follows them (interop/FINDINGS.md M15: a Linux siw
-     * Responder may leave an FPDU that arrived between its Reply and the switch of its socket to the queue
-     * pair unread until more octets arrive; a zero-length tagged segment is never checked and delivers
-     * nothing, RFC 5041 §5.2 [DDP-20], RFC 5040 §5.1).
-     */
-    private void armNudge() {
-        // A Responder's firstFpduNudge is always ZERO.
-        if (nudgeArmed || firstFpduNudge.isZero() || receivedAny) {
-            return;
-        }
-        nudgeArmed = true;
-        ctx.executor().schedule(this::nudge, firstFpduNudge.toNanos(), TimeUnit.NANOSECONDS);
-    }
-
-    private void nudge() {
-        if (receivedAny || closing != Closing.NONE || !ctx.channel().isActive() || stream == null
-                || stream.state() != RdmapStreamState.OPERATIONAL) {
-            return;
-        }
-        if (stream.sendZeroLengthWrite()) {
-            LOG.info("{}: nothing arrived within {} ms of our first FPDU: sent a zero-length RDMA Write (first-FPDU"
-                    + " nudge; Linux siw accept race, interop FINDINGS M15)", ctx.channel(), firstFpduNudge.toMillis());
-            pump();
-        }
-    }
-
-    private void batchWritten(int segments, io.netty.util.concurrent.Future<?> f) {
-        if (f.isSuccess() && stream != null) {
-            stream.segmentsWritten(segments);
-        }
-    }
-
-    /** RDMAP's view of MPA: MULPDU and one FPDU per segment, written without a promise (the batch has one). */
-    private final class Llp implements LlpSegmentWriter {
-        @Override
-        public int mulpdu() {
-            return encoder.mulpdu();
-        }
-
-        @Override
-        public void writeSegment(ByteBuf header, ByteBuf payload) {
-            batch++;
-            encoder.send(header, payload, ctx.voidPromise());
-        }
-
-        /** MPA frames in the room DDP leaves around each header: a small segment is one buffer. */
-        @Override
-        public int headroom() {
-            return encoder.headroom();
-        }
-
-        @Override
-        public int tailroom() {
-            return encoder.tailroom();
-        }
-    }
-
-    // ------------------------------------------------------------------ Terminates and errors
-
-    /** Our Terminate was handed to MPA: close once it is written (RFC 5040 §6.2.1, siw-interop §F). */
-    void terminateWritten(org.iwarp4j.rdmap.terminate.Terminate terminate) {
-        closing = Closing.TERMINATE;
-        closeAfterFlush = true;
-        if (!announced) {
-            // e.g. RFC 6581 §9.3 (MPA-76): a local error before the RTR went out
-            failEstablishment(new ConnectionFailedException(CmEvent.CONNECT_ERROR,
-                    "the connection failed during setup; sent Terminate " + terminate.describe(), null));
-        }
-    }
-
-    /** The peer's Terminate: nothing more will be sent; close (RFC 5040 §5.4). */
-    void terminateReceived() {
-        closing = Closing.TERMINATE;
-        ctx.close();
     }
 
     @Override
     public void exceptionCaught(ChannelHandlerContext c, Throwable cause) {
         if (cause instanceof MpaException e && stream != null) {
-            if (acceptUnverifiedSetupTerminate(e)) {
-                return;
-            }
-            TerminateCause tc = switch (e.error()) {
-                case CRC_ERROR -> TerminateCause.MPA_CRC_ERROR;
-                case MARKER_MISMATCH -> TerminateCause.MPA_MARKER_MISMATCH;
-                default -> null;
-            };
-            if (tc != null) {
-                // RFC 5044 §8 (MPA-45): MPA leaves TCP open so that RDMAP can send its Terminate.
-                stream.abort(tc, e.detail());
-                pump();
-                return;
-            }
-            c.close();
-            return;
-        }
-        if (cause instanceof IOException) {
-            String m = String.valueOf(cause.getMessage());
-            // siw-interop §A: a reset is a normal way for a peer to disconnect.
-            if (!m.contains("reset")) {
-                transportError = true;
-            }
-            LOG.debug("connection {}: {}", c.channel(), cause.toString());
-            c.close();
-            return;
-        }
-        LOG.warn("unexpected error on {}", c.channel(), cause);
-        if (stream != null && stream.state() == RdmapStreamState.OPERATIONAL) {
-            stream.abort(TerminateCause.RDMAP_LOCAL_CATASTROPHIC, cause.toString());
-            pump();
-        } else {
-            c.close();
-        }
-    }
-
-    /**
-     * Linux siw sends its RFC 6581 setup Terminate (2/0/06, 2/0/07: the Initiator's first FPDU) with a CRC field
-     * of zero even when the Reply negotiated CRC (interop FINDINGS M17). Reported as a CRC error, the peer's
-     * reason would be lost. So a first FPDU from the peer that failed its CRC with a zero CRC field and is a
-     * Terminate (untagged, RDMAP opcode 7, RFC 5040 §4.8) is taken as the peer's Terminate. Nothing else is
-     * accepted unverified, and a Terminate only ever ends the stream (RFC 5040 §5.4): the connection goes down
-     * either way, now with the reason the peer gave.
-     */
-    private boolean acceptUnverifiedSetupTerminate(MpaException e) {
-        MpaException.UnverifiedFpdu f = e.unverifiedFpdu();
-        if (f == null || receivedAny || f.crcField() != 0) {
-            return false;
-        }
-        byte[] u = f.ulpdu();
-        // An untagged DDP header and the Terminate control word, at least.
-        boolean terminate = u.length >= UntaggedHeaderFlyweight.HEADER_LENGTH + TerminateHeader.CONTROL_LENGTH
-                && !DdpControl.isTagged(u[0]) && RdmapControl.opcodeCode(u[1]) == RdmapOpcode.TERMINATE.code();
-        if (!terminate) {
-            return false;
-        }
-        LOG.info("{}: the peer's first FPDU failed its CRC with a zero CRC field and is a Terminate: taken as the"
-                + " peer's Terminate (Linux siw sends its setup Terminate without CRC, interop FINDINGS M17)",
-                ctx.channel());
-        receivedAny = true;
-        stream.receive(ctx.alloc().buffer(u.length).writeBytes(u));
-        pump();
-        return true;
-    }
-
-    void completionQueueOverflowed() {
-        ChannelHandlerContext c = ctx;
-        if (c == null) {
-            return;
-        }
-        c.executor().execute(() -> {
-            if (stream != null && stream.state() == RdmapStreamState.OPERATIONAL) {
-                qp.fireAsync(new AsyncEvent(AsyncEvent.Type.COMPLETION_QUEUE_OVERFLOW, qp, null,
-                        "a completion queue of this queue pair overflowed"));
-                stream.abort(TerminateCause.RDMAP_LOCAL_CATASTROPHIC, "completion queue overflow");
-                pump();
-            }
-        });
-    }
-
-    // ------------------------------------------------------------------ disconnect
-
-    /** Graceful disconnect (any thread). */
-    CompletableFuture<Void> disconnect() {
-        ctx.executor().execute(() -> {
-            if (closing != Closing.NONE || !ctx.channel().isActive()) {
-                return;
-            }
-            closing = Closing.GRACEFUL;
-            if (qp != null) {
-                qp.state(QueuePairState.CLOSING);
-            }
-            timer = ctx.executor().schedule(this::abortNow, disconnectTimeout.toNanos(), TimeUnit.NANOSECONDS);
-            if (stream == null || encoder == null || encoder.holding()) {
-                finishGraceful();
+            MpaException.UnverifiedFpdu f = e.unverifiedFpdu();
+            if (!lifecycle.peerSpoke() && peer.takesAsSetupTerminate(f)) {
+                LOG.info("{}: the peer's first FPDU failed its CRC with a zero CRC field and is a Terminate: taken"
+                        + " as the peer's Terminate (Linux siw sends its setup Terminate without CRC, interop FINDINGS"
+                        + " M17)", c.channel());
+                lifecycle.fpduReceived();
+                stream.receive(c.alloc().buffer(f.ulpdu().length).writeBytes(f.ulpdu()));
+                transmit();
+            } else if (e.error() == MpaError.CRC_ERROR || e.error() == MpaError.MARKER_MISMATCH) {
+                lifecycle.streamError(e.error() == MpaError.CRC_ERROR ? TerminateCause.MPA_CRC_ERROR
+                        : TerminateCause.MPA_MARKER_MISMATCH, e.detail());
             } else {
-                pump();
+                lifecycle.connectionLost(Reason.PEER_CLOSED_INSIDE_FPDU); // FpduDecoder's only other error
             }
-        });
-        return disconnected;
+        } else if (cause instanceof IOException) {
+            LOG.debug("connection {}: {}", c.channel(), cause.toString());
+            lifecycle.connectionLost(TcpResets.isPeerReset(cause) ? Reason.PEER_RESET : Reason.TRANSPORT_ERROR);
+        } else {
+            LOG.warn("unexpected error on {}", c.channel(), cause);
+            lifecycle.unexpectedError(streamRunning(), cause.toString());
+        }
     }
 
-    /** The message in progress is finished and handed to MPA: once written, flush everything and close. */
-    private void finishGraceful() {
-        gracefulFinishing = true;
-        ChannelPromise written = ctx.newPromise();
-        (encoderCtx != null ? encoderCtx : ctx).writeAndFlush(Unpooled.EMPTY_BUFFER, written);
-        written.addListener(f -> {
-            if (qp != null) {
-                qp.stateError();
-            }
-            if (stream != null) {
-                engine.completions().ending(Completions.Ending.DISCONNECT);
-                stream.close();
-            }
-            ctx.close();
-        });
+    private boolean streamRunning() {
+        return stream != null && stream.state() == RdmapStreamState.OPERATIONAL;
     }
 
-    /** Abortive close (any thread): TCP reset, everything flushed. */
-    void abort() {
+    // ------------------------------------------------------------------ the application (any thread)
+
+    @Override
+    public void completionQueueOverflowed() {
         ChannelHandlerContext c = ctx;
-        if (c == null) {
-            return;
+        if (c != null) {
+            c.executor().execute(() -> lifecycle.completionQueueOverflowed(streamRunning()));
         }
-        c.executor().execute(this::abortNow);
     }
 
-    private void abortNow() {
-        if (closing == Closing.ABORT || !ctx.channel().isOpen()) {
-            return;
+    /** A channel already going is left to end. */
+    @Override
+    public CompletableFuture<Void> disconnect() {
+        ctx.executor().execute(() -> {
+            if (ctx.channel().isActive()) {
+                lifecycle.localDisconnect();
+            }
+        });
+        return cm.disconnectedFuture();
+    }
+
+    @Override
+    public void abort() {
+        ChannelHandlerContext c = ctx;
+        if (c != null) {
+            c.executor().execute(() -> {
+                if (c.channel().isOpen()) {
+                    lifecycle.localAbort();
+                }
+            });
         }
-        closing = Closing.ABORT;
-        if (qp != null) {
-            qp.stateError();
-        }
-        if (stream != null) {
-            engine.completions().ending(Completions.Ending.DISCONNECT);
-            stream.close();
-        }
-        try {
-            ctx.channel().config().setOption(ChannelOption.SO_LINGER, 0);
-        } catch (RuntimeException e) {
-            LOG.debug("SO_LINGER 0 not set: {}", e.toString());
-        }
-        ctx.close();
     }
 
     @Override
     public void channelInactive(ChannelHandlerContext c) {
-        cancelTimer();
-        if (qp != null) {
-            qp.stateError(); // before the flush completions, so that whoever sees them sees ERROR
-        }
-        // RFC 5044 §8 code 0x01 (MPA-43, DDP-33): the peer's FIN or RST, or a TCP failure, that ends the
-        // connection between FPDUs reaches RDMAP and the user as the LLP error 0x2/0x0/0x01. Not when this
-        // side closed (disconnect, abort, after a Terminate).
-        MpaException lost = stream != null && closing == Closing.NONE && stream.state() == RdmapStreamState.OPERATIONAL
-                ? new MpaException(MpaError.TCP_CONNECTION_LOST, transportError ? "the TCP connection failed"
-                        : "the peer closed the TCP connection (FIN or RST)") : null;
-        if (stream != null) {
-            engine.completions().ending(transportError && closing == Closing.NONE ? Completions.Ending.TRANSPORT
-                    : Completions.Ending.DISCONNECT);
-            if (closing == Closing.NONE && transportError) {
-                qp.fireAsync(new AsyncEvent(AsyncEvent.Type.CONNECTION_LOST, qp, engine.completions().terminate(),
-                        "TCP connection lost"));
-            }
-            // RFC 5044 §8 code 0x01: nothing can be sent any more; outstanding work is flushed.
-            stream.connectionLost(lost != null ? lost : new ClosedChannelException());
-            stream.close();
-        }
-        if (established != null && !established.isDone()) {
-            failEstablishment(new ConnectionFailedException(CmEvent.CONNECT_ERROR, "the connection closed", null));
-        }
-        if (announced) {
-            fire(CmEvent.DISCONNECTED, connection, lost);
-            fire(CmEvent.TIMEWAIT_EXIT, connection, null);
-        }
-        if (request != null) {
-            request.connectionClosed();
-        }
-        disconnected.complete(null);
+        lifecycle.channelInactive();
         c.fireChannelInactive();
-    }
-
-    private void cancelTimer() {
-        if (timer != null) {
-            timer.cancel(false);
-            timer = null;
-        }
-    }
-
-    private void fire(CmEvent event, Connection c, Throwable cause) {
-        try {
-            events.onEvent(event, qp, c, cause);
-        } catch (RuntimeException e) {
-            LOG.warn("CM event listener failed on {}", event, e);
-        }
     }
 
     @Override
     public String toString() {
         return "QueuePairHandler[" + role + " " + qp + "]";
     }
-
-    /** A stream's identity (compared by reference) that prints as its queue pair and peer. */
-    private record StreamName(String name) {
-        @Override
-        public String toString() {
-            return name;
-        }
-    }
-
 }

@@ -1,29 +1,32 @@
 package org.iwarp4j.verbs.internal;
 
 import io.netty.channel.EventLoop;
-import io.netty.util.internal.PlatformDependent;
 import org.iwarp4j.verbs.AsyncEvent;
 import org.iwarp4j.verbs.AsyncEventListener;
+import org.iwarp4j.verbs.CompletionStatus;
 import org.iwarp4j.verbs.PreparedSend;
 import org.iwarp4j.verbs.ProtectionDomain;
 import org.iwarp4j.verbs.QueuePair;
+import org.iwarp4j.verbs.QueuePairAttributes;
 import org.iwarp4j.verbs.QueuePairConfig;
 import org.iwarp4j.verbs.QueuePairState;
 import org.iwarp4j.verbs.ReceiveWorkRequest;
 import org.iwarp4j.verbs.SendWorkRequest;
 import org.iwarp4j.verbs.VerbsException;
+import org.iwarp4j.verbs.WorkCompletion;
 import org.iwarp4j.verbs.cm.Connection;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.List;
 import java.util.Objects;
-import java.util.Queue;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The thread-safe face of a queue pair. Posting validates on the caller's thread, reserves capacity with
- * one CAS, puts the request on an MPSC queue and wakes the event loop only when the wake-up flag was
+ * The thread-safe face of a queue pair. Posting validates on the caller's thread, hands the request over
+ * ({@link WorkRequestInbox}: one CAS, an MPSC queue) and wakes the event loop only when the wake-up flag was
  * clear (one atomic flag): lock-free, and nothing allocated beyond the request itself. Everything else
  * happens on the loop in {@link QueuePairEngine}.
  *
@@ -45,25 +48,17 @@ final class QueuePairImpl implements QueuePair {
     private final SharedReceiveQueueImpl shared;
     private final SendPostBuilder builder;
 
-    /**
-     * Fixed-size hand-over queues (no allocation per offer, unlike a chunked queue): a request enters only
-     * with a slot reserved in {@link #sendUsed} / {@link #receiveUsed} and leaves before its slot is freed,
-     * so neither ever holds more than maxSendWr / maxRecvWr requests.
-     */
-    private final Queue<SendPost> sendInbox;
-    private final Queue<ReceiveWorkRequest> receiveInbox;
+    private final WorkRequestInbox inbox;
     private final AtomicBoolean wakeup = new AtomicBoolean();
     private final Runnable drainTask = this::drain;
-    private final AtomicInteger sendUsed = new AtomicInteger();
-    private final AtomicInteger receiveUsed = new AtomicInteger();
     private final AtomicBoolean claimed = new AtomicBoolean();
 
     private volatile EventLoop loop;
     private volatile QueuePairEngine engine;
     private volatile QueuePairState state = QueuePairState.IDLE;
     private volatile AsyncEventListener asyncListener;
-    private volatile Connection connection;
-    private volatile QueuePairHandler handler;
+    private volatile ConnectionImpl connection;
+    private volatile ConnectionControl control;
     private volatile boolean closed;
 
     QueuePairImpl(RnicImpl rnic, ProtectionDomainImpl pd, QueuePairConfig config, int number) {
@@ -73,10 +68,9 @@ final class QueuePairImpl implements QueuePair {
         this.number = number;
         this.sendCq = (CompletionQueueImpl) config.sendCompletionQueue();
         this.receiveCq = (CompletionQueueImpl) config.receiveCompletionQueue();
-        this.shared = (SharedReceiveQueueImpl) config.sharedReceiveQueue();
+        this.shared = (SharedReceiveQueueImpl) config.sharedReceiveQueue().orElse(null);
         this.builder = new SendPostBuilder(this);
-        this.sendInbox = PlatformDependent.newFixedMpscQueue(Math.max(2, config.maxSendWr()));
-        this.receiveInbox = PlatformDependent.newFixedMpscQueue(Math.max(2, config.maxRecvWr()));
+        this.inbox = new WorkRequestInbox(config.maxSendWr(), config.maxRecvWr());
         sendCq.attach(this);
         receiveCq.attach(this);
     }
@@ -105,10 +99,6 @@ final class QueuePairImpl implements QueuePair {
 
     int receiveDepth() {
         return shared != null ? SHARED_RECEIVE_WINDOW : config.maxRecvWr();
-    }
-
-    EventLoop loop() {
-        return loop;
     }
 
     @Override
@@ -142,67 +132,88 @@ final class QueuePairImpl implements QueuePair {
     }
 
     @Override
-    public Connection connection() {
-        return connection;
+    public Optional<Connection> connection() {
+        return Optional.ofNullable(connection);
     }
 
-    void connection(Connection c) {
+    void connection(ConnectionImpl c) {
         this.connection = c;
+    }
+
+    @Override
+    public int sendQueueAvailable() {
+        return config.maxSendWr() - inbox.sendUsed();
+    }
+
+    @Override
+    public QueuePairAttributes query() {
+        ConnectionImpl c = connection;
+        int ird = c != null ? c.parameters().ird() : config.ird();
+        int ord = c != null ? c.parameters().ord() : config.ord();
+        return new QueuePairAttributes(number, state, config.maxSendWr(), config.maxRecvWr(), config.maxSge(),
+                config.maxInlineData(), ird, ord, config.signalAll(), config.rfc7306(), inbox.sendUsed(),
+                shared != null ? 0 : inbox.receiveUsed(), c != null && c.sendsHeld());
     }
 
     // ------------------------------------------------------------------ posting
 
     @Override
-    public void postSend(SendWorkRequest request) throws VerbsException {
-        Objects.requireNonNull(request, "request");
-        checkSendState(request);
-        enqueue(builder.build(request, false));
+    public void postSend(SendWorkRequest request) {
+        if (!tryPostSend(request)) {
+            throw queueFull(request);
+        }
     }
 
     @Override
-    public void postSend(java.util.List<SendWorkRequest> requests) throws VerbsException {
+    public boolean tryPostSend(SendWorkRequest request) {
+        Objects.requireNonNull(request, "request");
+        checkSendState(request);
+        // a full queue is found before anything is built or retained
+        return inbox.sendRoomFor(slots(request)) && tryEnqueue(builder.build(request, false));
+    }
+
+    @Override
+    public CompletableFuture<WorkCompletion> postSendAsync(SendWorkRequest request) {
+        Objects.requireNonNull(request, "request");
+        checkSendState(request);
+        SendPost post = builder.build(request, false);
+        LoopSafeFuture<WorkCompletion> future = new LoopSafeFuture<>();
+        post.future = future;
+        if (!tryEnqueue(post)) {
+            throw queueFull(request);
+        }
+        return future;
+    }
+
+    @Override
+    public void postSend(List<SendWorkRequest> requests) {
         Objects.requireNonNull(requests, "requests");
         try {
             for (SendWorkRequest request : requests) {
                 Objects.requireNonNull(request, "request");
                 checkSendState(request);
-                reserveAndOffer(builder.build(request, false));
+                if (!inbox.offerSend(builder.build(request, false))) {
+                    throw queueFull(request);
+                }
             }
         } finally {
             wake(); // one drain for the whole chain: its requests reach RDMAP in one pump
         }
     }
 
+    VerbsException queueFull(SendWorkRequest request) {
+        return VerbsException.queueFull(request, "send queue of queue pair " + number, config.maxSendWr());
+    }
+
+    /** Send queue slots {@code request} takes: one per Read SGE (one Read Request each), else one. */
+    private static int slots(SendWorkRequest request) {
+        return request instanceof SendWorkRequest.RdmaRead r ? Math.max(1, r.sges().size()) : 1;
+    }
+
     @Override
-    public PreparedSend prepare(SendWorkRequest request) throws VerbsException {
+    public PreparedSend prepare(SendWorkRequest request) {
         Objects.requireNonNull(request, "request");
-        SendPost post = builder.build(request, true);
-        return new PreparedSend() {
-            @Override
-            public SendWorkRequest workRequest() {
-                return request;
-            }
-
-            @Override
-            public void execute() throws VerbsException {
-                checkSendState(request);
-                if (closedPrepared) {
-                    throw new VerbsException(VerbsException.Reason.WRONG_STATE, request, "prepared send is closed");
-                }
-                post.retainData();
-                enqueue(post);
-            }
-
-            private volatile boolean closedPrepared;
-
-            @Override
-            public synchronized void close() {
-                if (!closedPrepared) {
-                    closedPrepared = true;
-                    post.releaseData();
-                }
-            }
-        };
+        return new PreparedSendImpl(this, request, builder.build(request, true));
     }
 
     /**
@@ -211,7 +222,7 @@ final class QueuePairImpl implements QueuePair {
      * status that names the cause (the Terminate sent or received, the disconnect); the application learns
      * of the failure from its completion queue, never from a race between its post and the peer's Terminate.
      */
-    private void checkSendState(SendWorkRequest request) throws VerbsException {
+    void checkSendState(SendWorkRequest request) {
         QueuePairState s = state;
         boolean connected = s == QueuePairState.RTS || (s != QueuePairState.IDLE && engine != null);
         if (!connected || closed) {
@@ -220,33 +231,24 @@ final class QueuePairImpl implements QueuePair {
         }
     }
 
-    private void enqueue(SendPost post) throws VerbsException {
-        reserveAndOffer(post);
+    /** Hands a built post over and wakes the loop; false (its data released) when the send queue is full. */
+    boolean tryEnqueue(SendPost post) {
+        if (!inbox.offerSend(post)) {
+            return false;
+        }
         wake();
+        return true;
     }
 
-    private void reserveAndOffer(SendPost post) throws VerbsException {
-        int slots = post.slots();
-        while (true) {
-            int used = sendUsed.get();
-            if (used + slots > config.maxSendWr()) {
-                post.releaseData();
-                throw new VerbsException(VerbsException.Reason.QUEUE_FULL, post.request, "send queue holds " + used
-                        + " of " + config.maxSendWr() + " requests");
-            }
-            if (sendUsed.compareAndSet(used, used + slots)) {
-                break;
-            }
-        }
-        if (!sendInbox.offer(post)) {
-            releaseSendSlots(slots);
-            post.releaseData();
-            throw new IllegalStateException("send hand-over queue full with " + sendUsed.get() + " slots in use");
+    @Override
+    public void postReceive(ReceiveWorkRequest request) {
+        if (!tryPostReceive(request)) {
+            throw VerbsException.queueFull(request, "receive queue of queue pair " + number, config.maxRecvWr());
         }
     }
 
     @Override
-    public void postReceive(ReceiveWorkRequest request) throws VerbsException {
+    public boolean tryPostReceive(ReceiveWorkRequest request) {
         Objects.requireNonNull(request, "request");
         if (shared != null) {
             throw new VerbsException(VerbsException.Reason.WRONG_STATE, request,
@@ -257,37 +259,27 @@ final class QueuePairImpl implements QueuePair {
                     + (closed ? "closed" : state));
         }
         SendPostBuilder.checkReceive(pd, request, config.maxSge());
-        while (true) {
-            int used = receiveUsed.get();
-            if (used >= config.maxRecvWr()) {
-                throw new VerbsException(VerbsException.Reason.QUEUE_FULL, request, "receive queue holds " + used
-                        + " of " + config.maxRecvWr() + " requests");
-            }
-            if (receiveUsed.compareAndSet(used, used + 1)) {
-                break;
-            }
-        }
-        if (!receiveInbox.offer(request)) {
-            releaseReceiveSlot();
-            throw new IllegalStateException("receive hand-over queue full with " + receiveUsed.get() + " in use");
+        if (!inbox.offerReceive(request)) {
+            return false;
         }
         wake();
+        return true;
     }
 
     void releaseSendSlots(int n) {
-        sendUsed.addAndGet(-n);
+        inbox.releaseSendSlots(n);
     }
 
     void releaseReceiveSlot() {
-        receiveUsed.decrementAndGet();
+        inbox.releaseReceiveSlot();
     }
 
     SendPost pollSend() {
-        return sendInbox.poll();
+        return inbox.pollSend();
     }
 
     ReceiveWorkRequest pollReceive() {
-        return receiveInbox.poll();
+        return inbox.pollReceive();
     }
 
     /** Wakes the loop if the flag was clear; before binding, the flag stays set and binding drains. */
@@ -324,8 +316,8 @@ final class QueuePairImpl implements QueuePair {
         return !closed && state == QueuePairState.IDLE && claimed.compareAndSet(false, true);
     }
 
-    void bind(EventLoop eventLoop, QueuePairHandler h) {
-        this.handler = h;
+    void bind(EventLoop eventLoop, ConnectionControl c) {
+        this.control = c;
         this.loop = eventLoop;
         eventLoop.execute(drainTask);
     }
@@ -340,15 +332,14 @@ final class QueuePairImpl implements QueuePair {
      * The connection never reached Full Operation: receives posted while IDLE complete as flushed (there
      * never was a stream to post them to). On the loop.
      */
-    void flushUnstarted() {
+    synchronized void flushUnstarted() {
         if (engine != null) {
             return;
         }
-        Completions c = new Completions(this);
+        Completions c = new Completions(this, null, () -> false);
         ReceiveWorkRequest r;
-        while ((r = receiveInbox.poll()) != null) {
-            releaseReceiveSlot();
-            c.receive(r.wrId(), org.iwarp4j.verbs.CompletionStatus.WORK_REQUEST_FLUSHED, null, 0, 0, 0);
+        while ((r = inbox.pollReceive()) != null) {
+            c.receive(r.wrId(), CompletionStatus.WORK_REQUEST_FLUSHED, null, 0, 0, 0); // its slot: when polled
         }
     }
 
@@ -369,10 +360,10 @@ final class QueuePairImpl implements QueuePair {
         this.asyncListener = listener;
     }
 
-    void completionQueueOverflowed(CompletionQueueImpl cq) {
-        QueuePairHandler h = handler;
-        if (h != null) {
-            h.completionQueueOverflowed();
+    void completionQueueOverflowed() {
+        ConnectionControl c = control;
+        if (c != null) {
+            c.completionQueueOverflowed();
         }
     }
 
@@ -382,19 +373,17 @@ final class QueuePairImpl implements QueuePair {
             return;
         }
         closed = true;
-        QueuePairHandler h = handler;
-        if (h != null) {
-            h.abort();
+        ConnectionControl c = control;
+        if (c != null) {
+            c.abort();
         } else {
             state = QueuePairState.ERROR;
+            flushUnstarted(); // never connected: the receives posted while IDLE complete, flushed
         }
         sendCq.detach(this);
         receiveCq.detach(this);
         rnic.queuePairClosed(this);
-    }
-
-    boolean isClosed() {
-        return closed;
+        pd.queuePairClosed();
     }
 
     @Override

@@ -9,6 +9,7 @@ import org.iwarp4j.verbs.MemoryRegion;
 import org.iwarp4j.verbs.ProtectionDomain;
 import org.iwarp4j.verbs.Stag;
 
+import java.nio.ByteBuffer;
 import java.util.EnumSet;
 import java.util.Set;
 
@@ -22,7 +23,7 @@ import java.util.Set;
  * are volatile: they live in DDP's view, a {@link ByteBufTaggedBuffer} (a fast registration rebinds them on the loop
  * that executes it).
  */
-final class RegionImpl implements MemoryRegion {
+final class RegionImpl implements MemoryRegion, StagOwner {
 
     private final ProtectionDomainImpl pd;
     private final StagTable table;
@@ -30,6 +31,8 @@ final class RegionImpl implements MemoryRegion {
     private final int maxLength;
     private final int index;
     private volatile boolean closed;
+    /** Memory windows bound to this region (guarded by this). */
+    private int boundWindows;
     private volatile Set<Access> access;
     /**
      * DDP's view, which holds what DDP reads on every event loop (STag, base TO, memory, rights, validity) in
@@ -65,7 +68,8 @@ final class RegionImpl implements MemoryRegion {
         return r.index == 0 ? null : r;
     }
 
-    int stagValue() {
+    @Override
+    public int stagValue() {
         ByteBufTaggedBuffer t = tagged;
         return t == null ? 0 : t.stag(); // no STag is 0 (StagTable never uses index 0)
     }
@@ -74,8 +78,14 @@ final class RegionImpl implements MemoryRegion {
         return maxLength;
     }
 
-    ProtectionDomainImpl pd() {
+    @Override
+    public ProtectionDomainImpl pd() {
         return pd;
+    }
+
+    @Override
+    public boolean invalidateRemotely() {
+        return invalidate();
     }
 
     // ------------------------------------------------------------------ MemoryRegion
@@ -121,6 +131,10 @@ final class RegionImpl implements MemoryRegion {
         if (closed) {
             return;
         }
+        if (boundWindows > 0) {
+            throw new IllegalStateException("region " + stag() + " has " + boundWindows + " memory window(s) bound to"
+                    + " it: invalidate or close them first (ibv_dereg_mr refuses too, EBUSY)");
+        }
         closed = true;
         ByteBuf m = tagged.unbind(); // invalid first, then without memory
         table.release(index, this);
@@ -128,10 +142,6 @@ final class RegionImpl implements MemoryRegion {
             m.release();
         }
         pd.regionClosed();
-    }
-
-    boolean isClosed() {
-        return closed;
     }
 
     // ------------------------------------------------------------------ TaggedBuffer
@@ -149,13 +159,40 @@ final class RegionImpl implements MemoryRegion {
     }
 
     /** DDP's view of this region. */
-    TaggedBuffer tagged() {
+    @Override
+    public TaggedBuffer tagged() {
         return tagged;
     }
 
     /** The registered memory (index 0 = base TO), or {@code null} once closed / while unbound. */
-    ByteBuf buffer() {
+    ByteBuf memory() {
         return tagged.memory();
+    }
+
+    @Override
+    public ByteBuffer buffer() {
+        ByteBuf m = tagged.memory();
+        if (m == null || closed) {
+            return ByteBuffer.allocate(0);
+        }
+        return m.nioBuffer(0, m.capacity());
+    }
+
+    /**
+     * A window binds {@code [offset, offset + length)} of this region: a retained slice of the memory, or
+     * {@code null} if the region is deregistered or unbound. Counted until {@link #windowUnbound()}.
+     */
+    synchronized ByteBuf bindWindow(long offset, long length) {
+        ByteBuf m = tagged.memory();
+        if (closed || m == null || !tagged.isValid()) {
+            return null;
+        }
+        boundWindows++;
+        return m.retainedSlice((int) offset, (int) length);
+    }
+
+    synchronized void windowUnbound() {
+        boundWindows--;
     }
 
     /** Whether the region grants {@code access}. */
@@ -208,11 +245,15 @@ final class RegionImpl implements MemoryRegion {
     private static Set<TaggedBufferAccess> rightsOf(Set<Access> access) {
         Set<TaggedBufferAccess> rights = EnumSet.noneOf(TaggedBufferAccess.class);
         for (Access a : access) {
+            if (a == Access.MW_BIND) {
+                continue; // a verbs right: DDP checks only what peers may do
+            }
             rights.add(switch (a) {
                 case LOCAL_WRITE -> TaggedBufferAccess.LOCAL_WRITE;
                 case REMOTE_WRITE -> TaggedBufferAccess.REMOTE_WRITE;
                 case REMOTE_READ -> TaggedBufferAccess.REMOTE_READ;
                 case REMOTE_ATOMIC -> TaggedBufferAccess.REMOTE_ATOMIC;
+                case MW_BIND -> throw new IllegalStateException("MW_BIND is not a DDP right");
             });
         }
         return rights;

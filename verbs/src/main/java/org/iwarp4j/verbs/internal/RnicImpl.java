@@ -1,85 +1,60 @@
 package org.iwarp4j.verbs.internal;
 
-import io.netty.bootstrap.Bootstrap;
-import io.netty.bootstrap.ServerBootstrap;
-import io.netty.channel.Channel;
-import io.netty.channel.ChannelFuture;
-import io.netty.channel.ChannelHandler;
-import io.netty.channel.ChannelInitializer;
-import io.netty.channel.ChannelOption;
-import io.netty.channel.ChannelPipeline;
-import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.ServerChannel;
 import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollIoHandler;
-import io.netty.channel.epoll.EpollServerSocketChannel;
-import io.netty.channel.epoll.EpollSocketChannel;
 import io.netty.channel.nio.NioIoHandler;
-import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
-import io.netty.channel.socket.nio.NioSocketChannel;
-import io.netty.handler.pcap.PcapWriteHandler;
-import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 import org.iwarp4j.ddp.memory.TaggedBuffer;
-import org.iwarp4j.mpa.MpaConfig;
-import org.iwarp4j.mpa.netty.MpaStartupHandler;
 import org.iwarp4j.rdmap.atomic.AtomicExecutor;
 import org.iwarp4j.rdmap.atomic.LockingAtomicExecutor;
 import org.iwarp4j.rdmap.stream.RdmapMemory;
+import org.iwarp4j.verbs.Access;
+import org.iwarp4j.verbs.CompletionChannel;
 import org.iwarp4j.verbs.CompletionQueue;
+import org.iwarp4j.verbs.MemoryRegion;
 import org.iwarp4j.verbs.ProtectionDomain;
 import org.iwarp4j.verbs.QueuePair;
 import org.iwarp4j.verbs.QueuePairConfig;
 import org.iwarp4j.verbs.Rnic;
+import org.iwarp4j.verbs.RnicAttributes;
 import org.iwarp4j.verbs.RnicConfig;
 import org.iwarp4j.verbs.Transport;
 import org.iwarp4j.verbs.VerbsException;
-import org.iwarp4j.verbs.cm.CmEvent;
 import org.iwarp4j.verbs.cm.ConnectOptions;
 import org.iwarp4j.verbs.cm.Connection;
-import org.iwarp4j.verbs.cm.ConnectionFailedException;
 import org.iwarp4j.verbs.cm.ConnectionRequestHandler;
 import org.iwarp4j.verbs.cm.ListenOptions;
 import org.iwarp4j.verbs.cm.Listener;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
-import java.io.BufferedOutputStream;
-import java.io.IOException;
-import java.io.OutputStream;
 import java.net.InetSocketAddress;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.IntFunction;
 
 /**
  * The software RNIC: Netty event loops (epoll when available, else NIO), STag table, RNIC-wide atomic
- * executor (RFC 7306 §5, EXT-05), limits, and the connection manager (listen/connect), which builds each
- * connection's pipeline: {@code [PcapWriteHandler → PcapPacketCoalescer] → MpaStartupHandler → QueuePairHandler}.
+ * executor (RFC 7306 §5, EXT-05), limits, and the connection manager (listen/connect), whose connections run
+ * the pipeline of {@link ConnectionPipelines}.
  */
 public final class RnicImpl implements Rnic {
 
-    private static final Logger LOG = LoggerFactory.getLogger(RnicImpl.class);
-    private static final String PIPELINE_PCAP = "pcap";
-    private static final String PIPELINE_PCAP_PACKETS = "pcap-packets";
-    private static final String PIPELINE_PCAP_HOLDER = "pcap-file";
-    private static final String PIPELINE_MPA = "mpa-startup";
-    private static final String PIPELINE_QP = "iwarp-qp";
     private static final long SYNTHETIC_BASE = 0x1000_0000_0000L;
 
     private final RnicConfig config;
+    private final ByteBufAllocator allocator;
     private final Transport transport;
     private final EventLoopGroup group;
+    private final ConnectionManager connections;
     private final StagTable stagTable;
     private final AtomicExecutor atomics;
     private final RdmapMemory memory;
@@ -87,12 +62,19 @@ public final class RnicImpl implements Rnic {
     private final AtomicInteger nextQp = new AtomicInteger(1);
     private final AtomicInteger queuePairs = new AtomicInteger();
     private final AtomicLong syntheticBase = new AtomicLong(SYNTHETIC_BASE);
-    private final Set<ListenerImpl> listeners = ConcurrentHashMap.newKeySet();
-    private final Set<QueuePairImpl> openQueuePairs = ConcurrentHashMap.newKeySet();
+    private final Map<Integer, QueuePairImpl> openQueuePairs = new ConcurrentHashMap<>();
+    private final Set<CompletionQueueImpl> completionQueues = ConcurrentHashMap.newKeySet();
+    private final Set<CompletionChannelImpl> channels = ConcurrentHashMap.newKeySet();
+    private final IntFunction<QueuePair> queuePairLookup = openQueuePairs::get;
     private volatile boolean closed;
 
-    public RnicImpl(RnicConfig config) {
+    /**
+     * Opens an RNIC; {@code allocator} (for headers and control messages) {@code null} means Netty's default
+     * pooled allocator.
+     */
+    public RnicImpl(RnicConfig config, ByteBufAllocator allocator) {
         this.config = Objects.requireNonNull(config, "config");
+        this.allocator = allocator == null ? ByteBufAllocator.DEFAULT : allocator;
         Transport t = config.transport();
         if (t == null) {
             t = Epoll.isAvailable() ? Transport.EPOLL : Transport.NIO;
@@ -100,10 +82,11 @@ public final class RnicImpl implements Rnic {
             throw new IllegalStateException("epoll is not available: " + Epoll.unavailabilityCause());
         }
         this.transport = t;
-        DefaultThreadFactory threads = new DefaultThreadFactory("iwarp-" + config.name(), true);
+        EventLoopThreads threads = new EventLoopThreads("iwarp-" + config.name());
         this.group = new MultiThreadIoEventLoopGroup(config.eventLoopThreads(), threads,
                 t == Transport.EPOLL ? EpollIoHandler.newFactory() : NioIoHandler.newFactory());
-        this.stagTable = new StagTable(config.maxMemoryRegions());
+        this.connections = new ConnectionManager(this, group, t);
+        this.stagTable = new StagTable(config.maxStags());
         this.atomics = new LockingAtomicExecutor(256, config.atomicByteOrder());
         this.memory = new RdmapMemory() {
             @Override
@@ -113,8 +96,8 @@ public final class RnicImpl implements Rnic {
 
             @Override
             public boolean invalidate(TaggedBuffer buffer) {
-                RegionImpl r = stagTable.region(buffer.stag());
-                return r != null && r.invalidate();
+                StagOwner owner = stagTable.owner(buffer.stag());
+                return owner != null && owner.invalidateRemotely();
             }
         };
     }
@@ -134,6 +117,23 @@ public final class RnicImpl implements Rnic {
     @Override
     public Transport transport() {
         return transport;
+    }
+
+    @Override
+    public RnicAttributes query() {
+        return new RnicAttributes(config.name(), transport, config.eventLoopThreads(), config.maxQueuePairs(),
+                config.maxWorkRequests(), config.maxSge(), config.maxInlineData(), config.maxCompletionQueueDepth(),
+                config.maxStags(), Integer.MAX_VALUE, config.maxMessageSize(), config.maxIrdOrd(),
+                config.atomicByteOrder());
+    }
+
+    ByteBufAllocator allocator() {
+        return allocator;
+    }
+
+    /** Finds an open queue pair by number (what a {@code WorkCompletion} keeps instead of the queue pair). */
+    IntFunction<QueuePair> queuePairLookup() {
+        return queuePairLookup;
     }
 
     StagTable stagTable() {
@@ -164,28 +164,55 @@ public final class RnicImpl implements Rnic {
     }
 
     @Override
-    public CompletionQueue createCompletionQueue(int capacity) throws VerbsException {
+    public CompletionQueue createCompletionQueue(int capacity) {
+        return createCompletionQueue(capacity, null, false);
+    }
+
+    @Override
+    public CompletionQueue createCompletionQueue(int capacity, CompletionChannel channel) {
+        return createCompletionQueue(capacity, channel, true);
+    }
+
+    private CompletionQueue createCompletionQueue(int capacity, CompletionChannel channel, boolean withChannel) {
         checkOpen();
+        if (withChannel && !(channel instanceof CompletionChannelImpl c && channels.contains(c))) {
+            throw new IllegalArgumentException("the completion channel must come from this RNIC");
+        }
         if (capacity < 1 || capacity > config.maxCompletionQueueDepth()) {
             throw new VerbsException(VerbsException.Reason.LIMIT_EXCEEDED, null, "completion queue capacity "
                     + capacity + " outside 1.." + config.maxCompletionQueueDepth());
         }
-        return new CompletionQueueImpl(this, group.next(), capacity);
+        CompletionQueueImpl cq = new CompletionQueueImpl(group.next(), capacity, (CompletionChannelImpl) channel);
+        completionQueues.add(cq);
+        return cq;
     }
 
-    void completionQueueClosed(CompletionQueueImpl cq) {
-        // nothing shared to release; the ring is garbage once unreferenced
-    }
-
-    QueuePair createQueuePair(ProtectionDomainImpl pd, QueuePairConfig qpConfig) throws VerbsException {
+    @Override
+    public CompletionChannel createCompletionChannel() {
         checkOpen();
-        if (!(qpConfig.sendCompletionQueue() instanceof CompletionQueueImpl)
-                || !(qpConfig.receiveCompletionQueue() instanceof CompletionQueueImpl)) {
-            throw new IllegalArgumentException("completion queues must come from an RNIC");
+        CompletionChannelImpl c = new CompletionChannelImpl();
+        channels.add(c);
+        return c;
+    }
+
+    QueuePairImpl createQueuePair(ProtectionDomainImpl pd, QueuePairConfig qpConfig) {
+        checkOpen();
+        for (CompletionQueue cq : List.of(qpConfig.sendCompletionQueue(), qpConfig.receiveCompletionQueue())) {
+            if (!(cq instanceof CompletionQueueImpl c) || !completionQueues.contains(c) || c.isClosed()) {
+                throw new IllegalArgumentException("completion queue " + cq + " is closed or of another RNIC");
+            }
         }
-        if (qpConfig.sharedReceiveQueue() != null
-                && (!(qpConfig.sharedReceiveQueue() instanceof SharedReceiveQueueImpl s) || s.pd() != pd)) {
+        if (qpConfig.sharedReceiveQueue().isPresent()
+                && (!(qpConfig.sharedReceiveQueue().get() instanceof SharedReceiveQueueImpl s) || s.pd() != pd)) {
             throw new IllegalArgumentException("the shared receive queue must belong to the same protection domain");
+        }
+        if (qpConfig.maxSendWr() > config.maxWorkRequests() || qpConfig.maxRecvWr() > config.maxWorkRequests()) {
+            throw new VerbsException(VerbsException.Reason.LIMIT_EXCEEDED, null, "maxSendWr/maxRecvWr "
+                    + qpConfig.maxSendWr() + "/" + qpConfig.maxRecvWr() + " exceed the RNIC's " + config.maxWorkRequests());
+        }
+        if (qpConfig.maxInlineData() > config.maxInlineData()) {
+            throw new VerbsException(VerbsException.Reason.LIMIT_EXCEEDED, null, "maxInlineData "
+                    + qpConfig.maxInlineData() + " exceeds the RNIC's " + config.maxInlineData());
         }
         if (qpConfig.maxSge() > config.maxSge()) {
             throw new VerbsException(VerbsException.Reason.LIMIT_EXCEEDED, null, "maxSge " + qpConfig.maxSge()
@@ -201,17 +228,25 @@ public final class RnicImpl implements Rnic {
                     + config.maxQueuePairs() + " queue pairs already");
         }
         QueuePairImpl qp = new QueuePairImpl(this, pd, qpConfig, nextQp.getAndIncrement());
-        openQueuePairs.add(qp);
+        openQueuePairs.put(qp.number(), qp);
         return qp;
     }
 
     void queuePairClosed(QueuePairImpl qp) {
-        if (openQueuePairs.remove(qp)) {
+        if (openQueuePairs.remove(qp.number(), qp)) {
             queuePairs.decrementAndGet();
         }
     }
 
-    private void checkOpen() {
+    /** The Netty extra: registers a {@link ByteBuf} (see {@code NettyVerbs}). */
+    public static MemoryRegion registerByteBuf(ProtectionDomain pd, ByteBuf buffer, Set<Access> access) {
+        if (!(pd instanceof ProtectionDomainImpl p)) {
+            throw new IllegalArgumentException("not a protection domain of an iwarp4j RNIC: " + pd);
+        }
+        return p.register(buffer, access);
+    }
+
+    void checkOpen() {
         if (closed) {
             throw new IllegalStateException("RNIC " + config.name() + " is closed");
         }
@@ -219,180 +254,23 @@ public final class RnicImpl implements Rnic {
 
     // ------------------------------------------------------------------ connection manager
 
-    private Class<? extends SocketChannel> socketChannel() {
-        return transport == Transport.EPOLL ? EpollSocketChannel.class : NioSocketChannel.class;
-    }
-
-    private Class<? extends ServerChannel> serverChannel() {
-        return transport == Transport.EPOLL ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
+    @Override
+    public Listener listen(InetSocketAddress address, ListenOptions options) {
+        return connections.listen(address, options);
     }
 
     @Override
-    public Listener listen(InetSocketAddress address, ListenOptions options, ConnectionRequestHandler handler)
-            throws VerbsException {
-        checkOpen();
-        Objects.requireNonNull(address, "address");
-        Objects.requireNonNull(options, "options");
-        Objects.requireNonNull(handler, "handler");
-        ListenerImpl listener = new ListenerImpl(this, options, handler);
-        OutputStream pcap = null;
-        if (options.pcapFile() != null) {
-            try {
-                pcap = new BufferedOutputStream(Files.newOutputStream(options.pcapFile()));
-                PcapWriteHandler.writeGlobalHeader(pcap);
-            } catch (IOException e) {
-                throw new VerbsException(VerbsException.Reason.INVALID_REQUEST, null, "cannot write pcap file "
-                        + options.pcapFile() + ": " + e);
-            }
-        }
-        MpaConfig mpa = MpaConfig.builder()
-                .revision(options.mpaRevision())
-                .crc(options.crc())
-                .markers(options.markers())
-                .irdLimit(config.maxIrdOrd())
-                .ird(Math.min(16, config.maxIrdOrd()))
-                .ord(Math.min(16, config.maxIrdOrd()))
-                .startupTimeout(options.mpaStartupTimeout())
-                .emss(options.emss())
-                .receiveUlpduLimit(options.receiveUlpduLimit())
-                .rtrTypes(options.rtrTypes())
-                .requiredOrd(options.requiredOrd())
-                .autoAccept(false)
-                .build();
-        SharedPcapFile sharedPcap = pcap == null ? null : new SharedPcapFile(pcap);
-        ServerBootstrap b = new ServerBootstrap()
-                .group(group, group)
-                .channel(serverChannel())
-                .option(ChannelOption.SO_BACKLOG, options.backlog())
-                .option(ChannelOption.SO_REUSEADDR, true)
-                .childOption(ChannelOption.TCP_NODELAY, true)
-                .childHandler(new ChannelInitializer<Channel>() {
-                    @Override
-                    protected void initChannel(Channel ch) {
-                        ChannelPipeline p = ch.pipeline();
-                        // The connection keeps the listener's pcap file open until its capture handler is gone.
-                        ChannelHandler pcapHolder = sharedPcap == null ? null : sharedPcap.connectionHolder();
-                        if (pcapHolder != null) {
-                            p.addLast(PIPELINE_PCAP_HOLDER, pcapHolder);
-                            p.addLast(PIPELINE_PCAP, PcapWriteHandler.builder().sharedOutputStream(true)
-                                    .writePcapGlobalHeader(false).build(sharedPcap.stream()));
-                            p.addLast(PIPELINE_PCAP_PACKETS, new PcapPacketCoalescer());
-                        }
-                        p.addLast(PIPELINE_MPA, MpaStartupHandler.responder(mpa));
-                        p.addLast(PIPELINE_QP, new QueuePairHandler(RnicImpl.this, listener));
-                    }
-                });
-        ChannelFuture bound = b.bind(address).awaitUninterruptibly();
-        if (!bound.isSuccess()) {
-            if (sharedPcap != null) {
-                sharedPcap.release();
-            }
-            throw new VerbsException(VerbsException.Reason.INVALID_REQUEST, null, "cannot listen on " + address + ": "
-                    + bound.cause());
-        }
-        listener.bound(bound.channel(), sharedPcap);
-        listeners.add(listener);
-        return listener;
+    public Listener listen(InetSocketAddress address, ListenOptions options, ConnectionRequestHandler handler) {
+        return connections.listen(address, options, handler);
     }
 
     void listenerClosed(ListenerImpl listener) {
-        listeners.remove(listener);
+        connections.listenerClosed(listener);
     }
 
     @Override
-    public CompletionStage<Connection> connect(InetSocketAddress address, QueuePair queuePair, ConnectOptions options) {
-        Objects.requireNonNull(address, "address");
-        Objects.requireNonNull(options, "options");
-        CompletableFuture<Connection> result = new CompletableFuture<>();
-        if (closed) {
-            result.completeExceptionally(new IllegalStateException("RNIC is closed"));
-            return result;
-        }
-        if (!(queuePair instanceof QueuePairImpl qp) || qp.rnic() != this) {
-            result.completeExceptionally(new IllegalArgumentException("the queue pair belongs to another RNIC"));
-            return result;
-        }
-        if (!qp.claim()) {
-            result.completeExceptionally(new IllegalStateException("queue pair " + qp.number() + " is " + qp.state()
-                    + " or already connecting; connect needs a fresh IDLE queue pair"));
-            return result;
-        }
-        int ird = options.ird() >= 0 ? options.ird() : qp.config().ird();
-        int ord = options.ord() >= 0 ? options.ord() : qp.config().ord();
-        MpaConfig mpa;
-        try {
-            MpaConfig.Builder mb = MpaConfig.builder()
-                    .revision(options.mpaRevision())
-                    .crc(options.crc())
-                    .markers(options.markers())
-                    .ird(ird)
-                    .ord(ord)
-                    .irdLimit(Math.max(ird, config.maxIrdOrd()))
-                    .privateData(options.privateData())
-                    .startupTimeout(options.mpaStartupTimeout())
-                    .emss(options.emss())
-                    .receiveUlpduLimit(options.receiveUlpduLimit());
-            if (!options.rtrTypes().isEmpty()) {
-                mb.peerToPeer(true).rtrTypes(options.rtrTypes());
-            }
-            mpa = mb.build();
-        } catch (IllegalArgumentException e) {
-            qp.stateError();
-            result.completeExceptionally(e);
-            return result;
-        }
-        EventLoop loop = group.next();
-        InetSocketAddress target = address.isUnresolved()
-                ? new InetSocketAddress(address.getHostString(), address.getPort()) : address;
-        QueuePairHandler handler = new QueuePairHandler(this, qp, result, options);
-        qp.bind(loop, handler);
-        Path pcapFile = options.pcapFile();
-        Bootstrap b = new Bootstrap()
-                .group(loop)
-                .channel(socketChannel())
-                .option(ChannelOption.TCP_NODELAY, true)
-                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE,
-                        options.connectTimeout().toMillis()))
-                .handler(new ChannelInitializer<Channel>() {
-                    @Override
-                    protected void initChannel(Channel ch) throws IOException {
-                        ChannelPipeline p = ch.pipeline();
-                        if (pcapFile != null) {
-                            OutputStream out = new BufferedOutputStream(Files.newOutputStream(pcapFile));
-                            PcapWriteHandler pcap = PcapWriteHandler.builder().build(out);
-                            p.addLast(PIPELINE_PCAP, pcap);
-                            p.addLast(PIPELINE_PCAP_PACKETS, new PcapPacketCoalescer());
-                            ch.closeFuture().addListener(f -> closeQuietly(pcap));
-                        }
-                        p.addLast(PIPELINE_MPA, MpaStartupHandler.initiator(mpa));
-                        p.addLast(PIPELINE_QP, handler);
-                    }
-                });
-        loop.execute(() -> {
-            options.eventListener().onEvent(CmEvent.ADDR_RESOLVED, qp, null, null);
-            options.eventListener().onEvent(CmEvent.ROUTE_RESOLVED, qp, null, null);
-            b.connect(target).addListener((ChannelFuture f) -> {
-                if (!f.isSuccess()) {
-                    qp.stateError();
-                    ConnectionFailedException e = new ConnectionFailedException(CmEvent.UNREACHABLE,
-                            "TCP connect to " + target + " failed: " + f.cause(), f.cause());
-                    options.eventListener().onEvent(CmEvent.UNREACHABLE, qp, null, e);
-                    result.completeExceptionally(e);
-                }
-            });
-        });
-        return result;
-    }
-
-    private static void closeQuietly(java.io.Closeable c) {
-        if (c == null) {
-            return;
-        }
-        try {
-            c.close();
-        } catch (IOException e) {
-            LOG.debug("close failed: {}", e.toString());
-        }
+    public CompletableFuture<Connection> connect(InetSocketAddress address, QueuePair queuePair, ConnectOptions options) {
+        return connections.connect(address, queuePair, options);
     }
 
     @Override
@@ -400,12 +278,17 @@ public final class RnicImpl implements Rnic {
         if (closed) {
             return;
         }
+        EventLoopThreads.checkMayBlock("Rnic.close");
         closed = true;
-        for (ListenerImpl l : List.copyOf(listeners)) {
-            l.close();
-        }
-        for (QueuePairImpl qp : List.copyOf(openQueuePairs)) {
+        connections.closeListeners();
+        for (QueuePairImpl qp : List.copyOf(openQueuePairs.values())) {
             qp.close();
+        }
+        for (CompletionQueueImpl cq : List.copyOf(completionQueues)) {
+            cq.closeForRnic();
+        }
+        for (CompletionChannelImpl c : List.copyOf(channels)) {
+            c.close();
         }
         group.shutdownGracefully(0, 5, TimeUnit.SECONDS).awaitUninterruptibly(10, TimeUnit.SECONDS);
     }

@@ -3,7 +3,9 @@ package org.iwarp4j.verbs.internal;
 import io.netty.buffer.ByteBuf;
 import org.iwarp4j.rdmap.stream.RdmapOperation;
 import org.iwarp4j.verbs.CompletionOpcode;
+import org.iwarp4j.verbs.SendFlag;
 import org.iwarp4j.verbs.SendWorkRequest;
+import org.iwarp4j.verbs.WorkCompletion;
 
 /**
  * A send work request validated and translated on the poster's thread, ready for the queue pair's
@@ -28,13 +30,30 @@ final class SendPost {
     final RegionImpl resultRegion;
     final long resultOffset;
     final boolean reusable;
+    /** For a local operation: the region (invalidate, fast register) or window (invalidate, bind) it acts on. */
+    final Object localTarget;
+    /** The future of a {@code postSendAsync} request (completed instead of the send CQ), else {@code null}. */
+    LoopSafeFuture<WorkCompletion> future;
 
     SendPost(SendWorkRequest request, boolean signaled, CompletionOpcode opcode, long byteLength,
              RdmapOperation[] operations, RegionImpl resultRegion, long resultOffset, boolean reusable) {
+        this(request, signaled, opcode, byteLength, operations, resultRegion, resultOffset, reusable, null);
+    }
+
+    /** A local operation on {@code target}. */
+    static SendPost local(SendWorkRequest request, boolean signaled, CompletionOpcode opcode, long byteLength,
+                          boolean reusable, Object target) {
+        return new SendPost(request, signaled, opcode, byteLength, new RdmapOperation[0], null, 0, reusable, target);
+    }
+
+    private SendPost(SendWorkRequest request, boolean signaled, CompletionOpcode opcode, long byteLength,
+                     RdmapOperation[] operations, RegionImpl resultRegion, long resultOffset, boolean reusable,
+                     Object localTarget) {
+        this.localTarget = localTarget;
         this.request = request;
         this.wrId = request.wrId();
         this.signaled = signaled;
-        this.fence = request.flags().contains(org.iwarp4j.verbs.SendFlag.FENCE);
+        this.fence = request.flags().contains(SendFlag.FENCE);
         this.opcode = opcode;
         this.byteLength = byteLength;
         this.operations = operations;

@@ -15,6 +15,7 @@ import org.iwarp4j.verbs.SendWorkRequest;
 import org.iwarp4j.verbs.Sge;
 import org.iwarp4j.verbs.VerbsException;
 
+import java.nio.ByteBuffer;
 import java.util.List;
 
 /**
@@ -75,20 +76,22 @@ final class SendPostBuilder {
             return post(wr, signaled, CompletionOpcode.IMMEDIATE_DATA, 0, reusable, op);
         }
         if (wr instanceof SendWorkRequest.AtomicFetchAdd a) {
-            checkAtomic(wr, a.remoteAddress(), a.result());
+            checkAtomic(wr, a.remoteAddress(), a.result().orElse(null));
             RdmapOperation op = new RdmapOperation.AtomicFetchAdd(wr.wrId(), a.remoteStag().value(), a.remoteAddress(),
                     a.addData(), a.addMask(), fence);
-            return atomic(wr, signaled, CompletionOpcode.ATOMIC_FETCH_ADD, a.result(), reusable, op);
+            return atomic(wr, signaled, CompletionOpcode.ATOMIC_FETCH_ADD, a.result().orElse(null), reusable, op);
         }
         if (wr instanceof SendWorkRequest.AtomicCompareSwap a) {
-            checkAtomic(wr, a.remoteAddress(), a.result());
+            checkAtomic(wr, a.remoteAddress(), a.result().orElse(null));
             RdmapOperation op = new RdmapOperation.AtomicCompareSwap(wr.wrId(), a.remoteStag().value(),
                     a.remoteAddress(), a.compareData(), a.compareMask(), a.swapData(), a.swapMask(), fence);
-            return atomic(wr, signaled, CompletionOpcode.ATOMIC_CMP_SWAP, a.result(), reusable, op);
+            return atomic(wr, signaled, CompletionOpcode.ATOMIC_CMP_SWAP, a.result().orElse(null), reusable, op);
         }
         if (wr instanceof SendWorkRequest.LocalInvalidate li) {
-            fastRegion(wr, li.region());
-            return new SendPost(wr, signaled, CompletionOpcode.LOCAL_INVALIDATE, 0, new RdmapOperation[0], null, 0, reusable);
+            return SendPost.local(wr, signaled, CompletionOpcode.LOCAL_INVALIDATE, 0, reusable, invalidateTarget(li));
+        }
+        if (wr instanceof SendWorkRequest.BindMemoryWindow b) {
+            return SendPost.local(wr, signaled, CompletionOpcode.BIND_MEMORY_WINDOW, b.length(), reusable, bindTarget(b));
         }
         SendWorkRequest.FastRegister fr = (SendWorkRequest.FastRegister) wr;
         RegionImpl region = fastRegion(wr, fr.region());
@@ -103,8 +106,43 @@ final class SendPostBuilder {
             throw new VerbsException(VerbsException.Reason.INVALID_REQUEST, wr, "STag " + fr.stag()
                     + " does not keep the region's index " + region.stag().index());
         }
-        return new SendPost(wr, signaled, CompletionOpcode.FAST_REGISTER, fr.memory().remaining(),
-                new RdmapOperation[0], null, 0, reusable);
+        return SendPost.local(wr, signaled, CompletionOpcode.FAST_REGISTER, fr.memory().remaining(), reusable, region);
+    }
+
+    /** The region (or window) a local invalidate names: this queue pair's domain, and invalidatable. */
+    private Object invalidateTarget(SendWorkRequest.LocalInvalidate li) {
+        StagOwner owner = qp.rnic().stagTable().ownerAtIndex(li.stag().value());
+        if (owner instanceof WindowImpl w) {
+            if (w.pd() != qp.pd()) {
+                throw new VerbsException(VerbsException.Reason.INVALID_REQUEST, li, "memory window " + li.stag()
+                        + " is not of this queue pair's protection domain");
+            }
+            return w; // whether it is bound here, with this key, is checked when it executes
+        }
+        RegionImpl r = owner instanceof RegionImpl region ? region : null;
+        if (r == null) {
+            throw new VerbsException(VerbsException.Reason.INVALID_REQUEST, li, "STag " + li.stag()
+                    + " names no region or window of this RNIC");
+        }
+        return fastRegion(li, r);
+    }
+
+    /** The window of a bind, checked against this queue pair's domain; the rest is checked when it executes. */
+    private WindowImpl bindTarget(SendWorkRequest.BindMemoryWindow b) {
+        if (!(b.window() instanceof WindowImpl w) || w.pd() != qp.pd()) {
+            throw new VerbsException(VerbsException.Reason.INVALID_REQUEST, b, "window " + b.window()
+                    + " is not of this queue pair's protection domain");
+        }
+        ownRegion(b, b.region());
+        if (b.newStag().index() != w.index()) {
+            throw new VerbsException(VerbsException.Reason.INVALID_REQUEST, b, "STag " + b.newStag()
+                    + " does not keep the window's index " + w.index());
+        }
+        if (b.offset() + b.length() > b.region().length()) {
+            throw new VerbsException(VerbsException.Reason.INVALID_REQUEST, b, "[" + b.offset() + ", "
+                    + (b.offset() + b.length()) + ") is not inside the " + b.region().length() + " octets of the region");
+        }
+        return w;
     }
 
     private static boolean needsRfc7306(SendWorkRequest wr) {
@@ -244,7 +282,18 @@ final class SendPostBuilder {
         long total = 0;
         boolean inline = wr.flags().contains(SendFlag.INLINE);
         for (Sge sge : sges) {
-            checkSge(wr, sge, null);
+            if (sge.isInline()) {
+                if (!inline) {
+                    throw new VerbsException(VerbsException.Reason.INVALID_SGE, wr,
+                            "an SGE over unregistered memory (Sge.inline) needs SendFlag.INLINE");
+                }
+                if (sge.offset() + sge.length() > sge.region().length()) {
+                    throw new VerbsException(VerbsException.Reason.INVALID_SGE, wr, "SGE offset " + sge.offset()
+                            + " length " + sge.length() + " exceeds the " + sge.region().length() + " inline octets");
+                }
+            } else {
+                checkSge(wr, sge, null);
+            }
             total += sge.length();
         }
         if (total > qp.rnic().config().maxMessageSize()) {
@@ -259,22 +308,27 @@ final class SendPostBuilder {
                 throw new VerbsException(VerbsException.Reason.INVALID_REQUEST, wr, total
                         + " inline octets exceed maxInlineData " + config.maxInlineData());
             }
-            ByteBuf copy = qp.rnic().config().allocator().directBuffer((int) total);
+            ByteBuf copy = qp.rnic().allocator().directBuffer((int) total);
             for (Sge sge : sges) {
-                ByteBuf m = ((RegionImpl) sge.region()).buffer();
-                copy.writeBytes(m, (int) sge.offset(), sge.length());
+                if (sge.isInline()) {
+                    ByteBuffer data = sge.region().buffer();
+                    data.position((int) sge.offset()).limit((int) sge.offset() + sge.length());
+                    copy.writeBytes(data);
+                } else {
+                    copy.writeBytes(((RegionImpl) sge.region()).memory(), (int) sge.offset(), sge.length());
+                }
             }
             return copy;
         }
         if (sges.size() == 1) {
             return slice(wr, sges.get(0));
         }
-        CompositeByteBuf composite = qp.rnic().config().allocator().compositeDirectBuffer(sges.size());
+        CompositeByteBuf composite = qp.rnic().allocator().compositeDirectBuffer(sges.size());
         try {
             for (Sge sge : sges) {
                 composite.addComponent(true, slice(wr, sge));
             }
-        } catch (VerbsException | RuntimeException e) {
+        } catch (RuntimeException e) {
             composite.release();
             throw e;
         }
@@ -282,7 +336,7 @@ final class SendPostBuilder {
     }
 
     private static ByteBuf slice(SendWorkRequest wr, Sge sge) throws VerbsException {
-        ByteBuf m = ((RegionImpl) sge.region()).buffer();
+        ByteBuf m = ((RegionImpl) sge.region()).memory();
         try {
             return m.retainedSlice((int) sge.offset(), sge.length());
         } catch (RuntimeException e) {

@@ -5,7 +5,6 @@ import io.netty.buffer.Unpooled;
 import org.iwarp4j.rdmap.stream.RdmapOperation;
 import org.iwarp4j.rdmap.stream.RdmapStream;
 import org.iwarp4j.rdmap.stream.RdmapStreamState;
-import org.iwarp4j.verbs.CompletionOpcode;
 import org.iwarp4j.verbs.CompletionStatus;
 import org.iwarp4j.verbs.SendWorkRequest;
 import org.slf4j.Logger;
@@ -28,7 +27,7 @@ final class SendQueue {
     private final QueuePairImpl qp;
     private final Completions completions;
     private final ByteOrder atomicOrder;
-    private RdmapStream stream;
+    private final RdmapStream stream;
 
     private final int mask;
     private final SendPost[] posts;
@@ -41,13 +40,15 @@ final class SendQueue {
     private long tail;
     private long rdmapNext;
 
-    /** Status of the request being retired, across its parts. */
+    /** Status of the request being retired, across its parts, and the slots its parts took. */
     private CompletionStatus requestStatus;
+    private int requestSlots;
     private SendPost fenced;
 
-    SendQueue(QueuePairImpl qp, Completions completions, int depth, ByteOrder atomicOrder) {
+    SendQueue(QueuePairImpl qp, Completions completions, RdmapStream stream, int depth, ByteOrder atomicOrder) {
         this.qp = qp;
         this.completions = completions;
+        this.stream = stream;
         this.atomicOrder = atomicOrder;
         // A power of two at least the depth: slots are found with a mask (a division per lookup was a tenth of
         // the loop's time with small messages); the ring never holds more than depth requests.
@@ -59,10 +60,6 @@ final class SendQueue {
         this.done = new boolean[size];
         this.status = new CompletionStatus[size];
         this.atomicOriginal = new long[size];
-    }
-
-    void stream(RdmapStream s) {
-        this.stream = s;
     }
 
     /** Whether a FENCEd local operation holds the queue. */
@@ -127,7 +124,7 @@ final class SendQueue {
     }
 
     /** RDMAP completed its oldest outstanding operation. */
-    void onRdmapComplete(org.iwarp4j.rdmap.stream.CompletionStatus rdmapStatus, long originalValue) {
+    void onRdmapComplete(org.iwarp4j.rdmap.stream.OperationStatus rdmapStatus, long originalValue) {
         if (rdmapNext < head) {
             rdmapNext = head; // everything retired is done; its ring slots may already hold newer requests
         }
@@ -165,26 +162,30 @@ final class SendQueue {
             if (requestStatus == null || requestStatus == CompletionStatus.SUCCESS) {
                 requestStatus = s;
             }
-            // The slot is free before the completion is visible: an application that polled the completion
-            // may post again at once without finding the queue full (as with a verbs send queue).
             posts[i] = null;
             head++;
-            qp.releaseSendSlots(1);
+            requestSlots++;
             if (last) {
                 CompletionStatus finalStatus = requestStatus;
+                int slots = requestSlots;
                 requestStatus = null;
+                requestSlots = 0;
                 if (finalStatus == CompletionStatus.SUCCESS && p.resultRegion != null) {
                     writeAtomicResult(p, original);
                 }
-                if (p.signaled || finalStatus != CompletionStatus.SUCCESS) {
-                    completions.send(p.wrId, finalStatus, p.opcode, p.byteLength, original);
+                if (p.signaled || finalStatus != CompletionStatus.SUCCESS || p.future != null) {
+                    // As with a verbs send queue, the request's slots stay taken until its completion is polled,
+                    // so a completion queue as deep as its queues' depths never overflows.
+                    completions.send(p.wrId, finalStatus, p.opcode, p.byteLength, original, p.future, slots);
+                } else {
+                    qp.releaseSendSlots(slots); // no completion to poll: free now
                 }
             }
         }
     }
 
     private void writeAtomicResult(SendPost p, long original) {
-        ByteBuf m = p.resultRegion.buffer();
+        ByteBuf m = p.resultRegion.memory();
         if (m == null) {
             return;
         }
@@ -199,12 +200,28 @@ final class SendQueue {
     private void executeLocal(int i) {
         SendPost p = posts[i];
         done[i] = true;
-        if (stream != null && stream.state() != RdmapStreamState.OPERATIONAL) {
+        if (stream.state() != RdmapStreamState.OPERATIONAL) {
             status[i] = completions.flushed();
             return;
         }
+        if (p.request instanceof SendWorkRequest.BindMemoryWindow b) {
+            String error = ((WindowImpl) p.localTarget).bind(qp, stream.config().streamIdentity(), b.newStag(),
+                    (RegionImpl) b.region(), b.offset(), b.length(), b.access());
+            if (error != null) {
+                LOG.debug("memory window bind of work request {} failed: {}", p.wrId, error);
+            }
+            status[i] = error == null ? CompletionStatus.SUCCESS : CompletionStatus.MEMORY_WINDOW_BIND_ERROR;
+            return;
+        }
+        if (p.request instanceof SendWorkRequest.LocalInvalidate li && p.localTarget instanceof WindowImpl w) {
+            status[i] = w.invalidateLocally(qp, li.stag().value()) ? CompletionStatus.SUCCESS
+                    : CompletionStatus.LOCAL_PROTECTION_ERROR;
+            return;
+        }
         if (p.request instanceof SendWorkRequest.LocalInvalidate li) {
-            status[i] = ((RegionImpl) li.region()).invalidate() ? CompletionStatus.SUCCESS
+            // the key is checked now: earlier requests of this queue (a fast registration) may have changed it
+            RegionImpl r = (RegionImpl) p.localTarget;
+            status[i] = r.stagValue() == li.stag().value() && r.invalidate() ? CompletionStatus.SUCCESS
                     : CompletionStatus.LOCAL_PROTECTION_ERROR;
             return;
         }

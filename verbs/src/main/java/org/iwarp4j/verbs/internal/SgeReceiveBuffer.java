@@ -39,7 +39,7 @@ final class SgeReceiveBuffer implements UntaggedBuffer {
         capacity = 0;
         for (int i = 0; i < n; i++) {
             Sge sge = sges.get(i);
-            ByteBuf m = ((RegionImpl) sge.region()).buffer();
+            ByteBuf m = ((RegionImpl) sge.region()).memory();
             try {
                 if (m == null) {
                     release();

@@ -33,16 +33,20 @@ final class SharedReceiveQueueImpl implements SharedReceiveQueue {
     }
 
     @Override
-    public void postReceive(ReceiveWorkRequest request) throws VerbsException {
+    public void postReceive(ReceiveWorkRequest request) {
+        if (!tryPostReceive(request)) {
+            throw VerbsException.queueFull(request, "shared receive queue", capacity);
+        }
+    }
+
+    @Override
+    public boolean tryPostReceive(ReceiveWorkRequest request) {
         Objects.requireNonNull(request, "request");
         if (closed) {
             throw new VerbsException(VerbsException.Reason.WRONG_STATE, request, "shared receive queue is closed");
         }
         SendPostBuilder.checkReceive(pd, request, maxSge);
-        if (!queue.offer(request)) {
-            throw new VerbsException(VerbsException.Reason.QUEUE_FULL, request, "shared receive queue holds "
-                    + capacity + " receives");
-        }
+        return queue.offer(request);
     }
 
     /** The oldest receive, or {@code null}. */
@@ -61,8 +65,11 @@ final class SharedReceiveQueueImpl implements SharedReceiveQueue {
     }
 
     @Override
-    public void close() {
-        closed = true;
-        queue.clear();
+    public synchronized void close() {
+        if (!closed) {
+            closed = true;
+            queue.clear();
+            pd.sharedReceiveQueueClosed();
+        }
     }
 }

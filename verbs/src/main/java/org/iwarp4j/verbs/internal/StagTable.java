@@ -8,7 +8,7 @@ import java.util.ArrayDeque;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
- * The RNIC's STag table: 24-bit index → region, with an 8-bit key per index that changes on every
+ * The RNIC's STag table: 24-bit index → region or window, with an 8-bit key per index that changes on every
  * registration, so a stale STag never finds new memory (RFC 5040 §8.1.1: STags hard to guess; the
  * lookup compares the full 32 bits, as {@code TaggedBufferRegistry} requires).
  *
@@ -18,7 +18,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  */
 final class StagTable {
 
-    private final AtomicReferenceArray<RegionImpl> regions;
+    private final AtomicReferenceArray<StagOwner> regions;
     private final int[] keys;
     private final ArrayDeque<Integer> free = new ArrayDeque<>();
     private int nextUnused = 1;
@@ -32,14 +32,26 @@ final class StagTable {
         }
     }
 
-    /** The region whose current STag is exactly {@code stag}, or {@code null}. */
-    RegionImpl region(int stag) {
+    /** The region or window whose current STag is exactly {@code stag}, or {@code null}. */
+    StagOwner owner(int stag) {
         int index = stag >>> 8;
         if (index == 0 || index >= regions.length()) {
             return null;
         }
-        RegionImpl r = regions.get(index);
+        StagOwner r = regions.get(index);
         return r != null && r.stagValue() == stag ? r : null;
+    }
+
+    /**
+     * The region or window at {@code stag}'s index whatever its key, or {@code null}: a work request names an STag its
+     * earlier requests may still change (a fast registration), so it is checked in full only when it executes.
+     */
+    StagOwner ownerAtIndex(int stag) {
+        int index = stag >>> 8;
+        if (index == 0 || index >= regions.length()) {
+            return null;
+        }
+        return regions.get(index);
     }
 
     /** DDP's view of the region whose current STag is exactly {@code stag}, or {@code null}. */
@@ -48,12 +60,12 @@ final class StagTable {
         if (index == 0 || index >= regions.length()) {
             return null;
         }
-        RegionImpl r = regions.get(index);
+        StagOwner r = regions.get(index);
         return r != null && r.stagValue() == stag ? r.tagged() : null;
     }
 
     /** Takes a free index for {@code region}; returns its first STag, or {@code null} if the table is full. */
-    synchronized Stag allocate(RegionImpl region) {
+    synchronized Stag allocate(StagOwner region) {
         int index;
         if (!free.isEmpty()) {
             index = free.poll();
@@ -73,7 +85,7 @@ final class StagTable {
         return Stag.of(index, keys[index]);
     }
 
-    synchronized void release(int index, RegionImpl region) {
+    synchronized void release(int index, StagOwner region) {
         if (regions.compareAndSet(index, region, null)) {
             free.add(index);
         }

@@ -11,28 +11,26 @@ import org.iwarp4j.verbs.ReceiveWorkRequest;
  * delivered in order [RDMAP-23], flushes too), so the ring is retired from its head. With a shared
  * receive queue nothing is posted in advance: {@link #supplyFromShared()} takes one as a message arrives.
  */
-final class ReceiveQueue {
+final class PostedReceives {
 
     private final QueuePairImpl qp;
     private final Completions completions;
     private final SgeReceiveBuffer[] ring;
     private final SharedReceiveQueueImpl shared;
-    private RdmapStream stream;
+    private final RdmapStream stream;
     private long head;
     private long tail;
 
-    ReceiveQueue(QueuePairImpl qp, Completions completions, int depth, SharedReceiveQueueImpl shared) {
+    PostedReceives(QueuePairImpl qp, Completions completions, RdmapStream stream, int depth,
+                   SharedReceiveQueueImpl shared) {
         this.qp = qp;
         this.completions = completions;
+        this.stream = stream;
         this.shared = shared;
         this.ring = new SgeReceiveBuffer[depth];
         for (int i = 0; i < depth; i++) {
             ring[i] = new SgeReceiveBuffer();
         }
-    }
-
-    void stream(RdmapStream s) {
-        this.stream = s;
     }
 
     /** Posts one receive to RDMAP (QN 0). */
@@ -44,7 +42,6 @@ final class ReceiveQueue {
         SgeReceiveBuffer buffer = ring[(int) (tail % ring.length)];
         if (!buffer.reset(request)) {
             // a region was deregistered after the request was validated
-            releaseSlot();
             completions.receive(request.wrId(), CompletionStatus.LOCAL_PROTECTION_ERROR, null, 0, 0, 0);
             return;
         }
@@ -53,14 +50,14 @@ final class ReceiveQueue {
     }
 
     /** RDMAP completed the oldest posted receive. */
-    void onComplete(long wrId, org.iwarp4j.rdmap.stream.CompletionStatus rdmapStatus, RdmapOpcode opcode, int length,
+    void onComplete(long wrId, org.iwarp4j.rdmap.stream.OperationStatus rdmapStatus, RdmapOpcode opcode, int length,
                     int invalidatedStag, long immediate) {
         if (head < tail) {
             ring[(int) (head % ring.length)].release();
             head++;
         }
-        releaseSlot();
-        if (rdmapStatus == org.iwarp4j.rdmap.stream.CompletionStatus.LOCAL_ERROR) {
+        // the queue pair's receive slot stays taken until the completion is polled (Completions.receive)
+        if (rdmapStatus == org.iwarp4j.rdmap.stream.OperationStatus.LOCAL_ERROR) {
             // RDMAP reports the receive an erroneous message consumed just before it fails the stream;
             // the completion waits for that (onFatalError) so that it can carry the Terminate.
             pendingErrorWrId = wrId;
@@ -82,12 +79,6 @@ final class ReceiveQueue {
             CompletionStatus status = pendingErrorOpcode != null && pendingErrorOpcode.carriesInvalidateStag()
                     ? CompletionStatus.LOCAL_PROTECTION_ERROR : CompletionStatus.LOCAL_QP_OPERATION_ERROR;
             completions.receive(pendingErrorWrId, status, pendingErrorOpcode, 0, 0, 0);
-        }
-    }
-
-    private void releaseSlot() {
-        if (shared == null) {
-            qp.releaseReceiveSlot();
         }
     }
 

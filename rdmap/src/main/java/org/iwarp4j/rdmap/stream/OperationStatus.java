@@ -5,7 +5,7 @@ package org.iwarp4j.rdmap.stream;
  * stream is (or went) into its error state; the Terminate involved is available from
  * {@link RdmapStream#terminateSent()} / {@link RdmapStream#terminateReceived()}.
  */
-public enum CompletionStatus {
+public enum OperationStatus {
     /** Completed: for Write/Send/Immediate Data the lower layer took it, for Read/Atomic the response was delivered. */
     SUCCESS,
     /** This stream detected an error caused by (or while building) this operation and sent a Terminate. */

@@ -1,0 +1,187 @@
+package org.iwarp4j.verbs.internal;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoop;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.ServerChannel;
+import io.netty.channel.epoll.EpollServerSocketChannel;
+import io.netty.channel.epoll.EpollSocketChannel;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.handler.pcap.PcapWriteHandler;
+import org.iwarp4j.mpa.MpaConfig;
+import org.iwarp4j.verbs.QueuePair;
+import org.iwarp4j.verbs.Transport;
+import org.iwarp4j.verbs.VerbsException;
+import org.iwarp4j.verbs.cm.CmEvent;
+import org.iwarp4j.verbs.cm.ConnectOptions;
+import org.iwarp4j.verbs.cm.Connection;
+import org.iwarp4j.verbs.cm.ConnectionFailedException;
+import org.iwarp4j.verbs.cm.ConnectionRequestHandler;
+import org.iwarp4j.verbs.cm.ListenOptions;
+import org.iwarp4j.verbs.cm.Listener;
+
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The RNIC's connection manager ({@code rdma_cm}): listeners and connects, each connection a channel of the
+ * RNIC's event loops with the pipeline of {@link ConnectionPipelines}.
+ */
+final class ConnectionManager {
+
+    private final RnicImpl rnic;
+    private final EventLoopGroup group;
+    private final Transport transport;
+    private final Set<ListenerImpl> listeners = ConcurrentHashMap.newKeySet();
+
+    ConnectionManager(RnicImpl rnic, EventLoopGroup group, Transport transport) {
+        this.rnic = rnic;
+        this.group = group;
+        this.transport = transport;
+    }
+
+    private Class<? extends SocketChannel> socketChannel() {
+        return transport == Transport.EPOLL ? EpollSocketChannel.class : NioSocketChannel.class;
+    }
+
+    private Class<? extends ServerChannel> serverChannel() {
+        return transport == Transport.EPOLL ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
+    }
+
+    Listener listen(InetSocketAddress address, ListenOptions options) {
+        return bindListener(address, options, null);
+    }
+
+    Listener listen(InetSocketAddress address, ListenOptions options, ConnectionRequestHandler handler) {
+        return bindListener(address, options, Objects.requireNonNull(handler, "handler"));
+    }
+
+    /** {@code handler} {@code null}: the requests wait for {@code Listener.take}. */
+    private Listener bindListener(InetSocketAddress address, ListenOptions options, ConnectionRequestHandler handler) {
+        EventLoopThreads.checkMayBlock("Rnic.listen");
+        rnic.checkOpen();
+        Objects.requireNonNull(address, "address");
+        Objects.requireNonNull(options, "options");
+        ListenerImpl listener = new ListenerImpl(rnic, options, handler);
+        OutputStream pcap = null;
+        if (options.pcapFile().isPresent()) {
+            try {
+                pcap = new BufferedOutputStream(Files.newOutputStream(options.pcapFile().get()));
+                PcapWriteHandler.writeGlobalHeader(pcap);
+            } catch (IOException e) {
+                throw new VerbsException(VerbsException.Reason.INVALID_REQUEST, null, "cannot write pcap file "
+                        + options.pcapFile().get() + ": " + e);
+            }
+        }
+        MpaConfig mpa = MpaConfigs.responder(options, rnic.config().maxIrdOrd());
+        SharedPcapFile sharedPcap = pcap == null ? null : new SharedPcapFile(pcap);
+        ServerBootstrap b = new ServerBootstrap()
+                .group(group, group)
+                .channel(serverChannel())
+                .option(ChannelOption.SO_BACKLOG, options.backlog())
+                .option(ChannelOption.SO_REUSEADDR, true)
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                .childHandler(new ChannelInitializer<Channel>() {
+                    @Override
+                    protected void initChannel(Channel ch) {
+                        ConnectionPipelines.responder(ch, mpa, sharedPcap, listener);
+                    }
+                });
+        ChannelFuture bound = b.bind(address).awaitUninterruptibly();
+        if (!bound.isSuccess()) {
+            if (sharedPcap != null) {
+                sharedPcap.release();
+            }
+            throw new VerbsException(VerbsException.Reason.INVALID_REQUEST, null, "cannot listen on " + address + ": "
+                    + bound.cause());
+        }
+        listener.bound(bound.channel(), sharedPcap);
+        listeners.add(listener);
+        return listener;
+    }
+
+    void listenerClosed(ListenerImpl listener) {
+        listeners.remove(listener);
+    }
+
+    CompletableFuture<Connection> connect(InetSocketAddress address, QueuePair queuePair, ConnectOptions options) {
+        Objects.requireNonNull(address, "address");
+        Objects.requireNonNull(options, "options");
+        LoopSafeFuture<Connection> result = new LoopSafeFuture<>();
+        if (rnic.isClosed()) {
+            result.completeExceptionally(new IllegalStateException("RNIC is closed"));
+            return result;
+        }
+        if (!(queuePair instanceof QueuePairImpl qp) || qp.rnic() != rnic) {
+            result.completeExceptionally(new IllegalArgumentException("the queue pair belongs to another RNIC"));
+            return result;
+        }
+        if (!qp.claim()) {
+            result.completeExceptionally(new IllegalStateException("queue pair " + qp.number() + " is " + qp.state()
+                    + " or already connecting; connect needs a fresh IDLE queue pair"));
+            return result;
+        }
+        int ird = options.ird().orElse(qp.config().ird());
+        int ord = options.ord().orElse(qp.config().ord());
+        MpaConfig mpa;
+        try {
+            mpa = MpaConfigs.initiator(options, ird, ord, rnic.config().maxIrdOrd());
+        } catch (IllegalArgumentException e) {
+            qp.stateError();
+            result.completeExceptionally(e);
+            return result;
+        }
+        EventLoop loop = group.next();
+        InetSocketAddress target = address.isUnresolved()
+                ? new InetSocketAddress(address.getHostString(), address.getPort()) : address;
+        QueuePairHandler handler = new QueuePairHandler(qp, result, options);
+        qp.bind(loop, handler);
+        Path pcapFile = options.pcapFile().orElse(null);
+        Bootstrap b = new Bootstrap()
+                .group(loop)
+                .channel(socketChannel())
+                .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE,
+                        options.connectTimeout().toMillis()))
+                .handler(new ChannelInitializer<Channel>() {
+                    @Override
+                    protected void initChannel(Channel ch) throws IOException {
+                        ConnectionPipelines.initiator(ch, mpa, pcapFile, handler);
+                    }
+                });
+        loop.execute(() -> b.connect(target).addListener((ChannelFuture f) -> {
+            if (!f.isSuccess()) {
+                qp.stateError();
+                qp.flushUnstarted(); // receives posted while IDLE complete, flushed
+                ConnectionFailedException e = new ConnectionFailedException(ConnectionFailedException.Kind.UNREACHABLE,
+                        "TCP connect to " + target + " failed: " + f.cause(), f.cause());
+                CmEvents.fire(options.eventListener(), new CmEvent.Unreachable(e));
+                result.completeExceptionally(e);
+            }
+        }));
+        return result;
+    }
+
+    /** Closes every listener (the RNIC closes). */
+    void closeListeners() {
+        for (ListenerImpl l : List.copyOf(listeners)) {
+            l.close();
+        }
+    }
+}

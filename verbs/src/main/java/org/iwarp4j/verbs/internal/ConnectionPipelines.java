@@ -1,0 +1,71 @@
+package org.iwarp4j.verbs.internal;
+
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelPipeline;
+import io.netty.handler.pcap.PcapWriteHandler;
+import org.iwarp4j.mpa.MpaConfig;
+import org.iwarp4j.mpa.netty.MpaStartupHandler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.BufferedOutputStream;
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * A connection's pipeline: {@code [PcapWriteHandler → PcapPacketCoalescer] → MpaStartupHandler → QueuePairHandler}
+ * (MPA's startup handler replaces itself with the FPDU codec at Full Operation).
+ */
+final class ConnectionPipelines {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ConnectionPipelines.class);
+    private static final String PIPELINE_PCAP = "pcap";
+    private static final String PIPELINE_PCAP_PACKETS = "pcap-packets";
+    private static final String PIPELINE_PCAP_HOLDER = "pcap-file";
+    private static final String PIPELINE_MPA = "mpa-startup";
+    private static final String PIPELINE_QP = "iwarp-qp";
+
+    private ConnectionPipelines() {
+    }
+
+    /** A connection a listener accepted; {@code sharedPcap}: the listener's capture file, or {@code null}. */
+    static void responder(Channel ch, MpaConfig mpa, SharedPcapFile sharedPcap, ListenerImpl listener) {
+        ChannelPipeline p = ch.pipeline();
+        // The connection keeps the listener's pcap file open until its capture handler is gone.
+        ChannelHandler pcapHolder = sharedPcap == null ? null : sharedPcap.connectionHolder();
+        if (pcapHolder != null) {
+            p.addLast(PIPELINE_PCAP_HOLDER, pcapHolder);
+            p.addLast(PIPELINE_PCAP, PcapWriteHandler.builder().sharedOutputStream(true)
+                    .writePcapGlobalHeader(false).build(sharedPcap.stream()));
+            p.addLast(PIPELINE_PCAP_PACKETS, new PcapPacketCoalescer());
+        }
+        p.addLast(PIPELINE_MPA, MpaStartupHandler.responder(mpa));
+        p.addLast(PIPELINE_QP, new QueuePairHandler(listener));
+    }
+
+    /** A connection of {@code handler}'s queue pair; {@code pcapFile}: its own capture file, or {@code null}. */
+    static void initiator(Channel ch, MpaConfig mpa, Path pcapFile, QueuePairHandler handler) throws IOException {
+        ChannelPipeline p = ch.pipeline();
+        if (pcapFile != null) {
+            OutputStream out = new BufferedOutputStream(Files.newOutputStream(pcapFile));
+            PcapWriteHandler pcap = PcapWriteHandler.builder().build(out);
+            p.addLast(PIPELINE_PCAP, pcap);
+            p.addLast(PIPELINE_PCAP_PACKETS, new PcapPacketCoalescer());
+            ch.closeFuture().addListener(f -> closeQuietly(pcap));
+        }
+        p.addLast(PIPELINE_MPA, MpaStartupHandler.initiator(mpa));
+        p.addLast(PIPELINE_QP, handler);
+    }
+
+    private static void closeQuietly(Closeable c) {
+        try {
+            c.close();
+        } catch (IOException e) {
+            LOG.debug("close failed: {}", e.toString());
+        }
+    }
+}

@@ -1,0 +1,197 @@
+package org.iwarp4j.verbs.internal;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelPromise;
+import io.netty.util.concurrent.Future;
+import org.iwarp4j.ddp.send.LlpSegmentWriter;
+import org.iwarp4j.mpa.netty.FpduEncoder;
+import org.iwarp4j.rdmap.stream.RdmapStream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The transmit side of one connection (as siw's {@code siw_qp_tx.c} is to {@code siw_cm.c}): pulls DDP segments
+ * from the RDMAP stream while the channel is writable (backpressure: nothing queues below RDMAP beyond Netty's
+ * watermarks), hands each to MPA's FPDU encoder without a promise, flushes them as one batch with one promise,
+ * and tells the stream how many were written (RFC 5040 §5.5: a Send or Write completes locally only then
+ * [RDMAP-21]). On the connection's event loop only.
+ */
+final class TransmitPump {
+
+    private static final Logger LOG = LoggerFactory.getLogger(TransmitPump.class);
+
+    /** What the connection's lifecycle decides about transmission. */
+    interface Control {
+        /** siw-interop §G: a graceful disconnect finishes the message in progress and starts no new one. */
+        boolean finishingMessageOnly();
+
+        /** While {@link #finishingMessageOnly()}: no message is in progress any more. */
+        void gracefulDrainFinished();
+
+        /** RFC 5044 §7.1.2 rule 4: the Responder's encoder holds every FPDU until the peer's first one. */
+        void transmitHeld();
+
+        /** FPDUs went to the socket. */
+        void fpdusFlushed();
+    }
+
+    private final ChannelHandlerContext ctx;
+    private final ChannelHandlerContext encoderCtx;
+    private final Segments segments;
+    private final RdmapStream stream;
+    private final Control control;
+    private final Runnable pumpTask = this::pump;
+    private boolean pumping;
+    private boolean pumpAgain;
+    private boolean pumpScheduled;
+    private Runnable afterFlush;
+    private boolean heldLogged;
+
+    /**
+     * @param ctx      the context of the handler above the FPDU encoder
+     * @param segments MPA as {@code stream} writes to it
+     */
+    TransmitPump(ChannelHandlerContext ctx, Segments segments, RdmapStream stream, Control control) {
+        this.ctx = ctx;
+        this.encoderCtx = ctx.pipeline().context(segments.encoder);
+        this.segments = segments;
+        this.stream = stream;
+        this.control = control;
+    }
+
+    /** The stream has something to send: pump once the current call stack is done (at once if not pumping). */
+    void request() {
+        if (pumping) {
+            pumpAgain = true;
+            return;
+        }
+        if (!pumpScheduled) {
+            pumpScheduled = true;
+            ctx.executor().execute(pumpTask);
+        }
+    }
+
+    /** Hands segments to MPA while the channel is writable, then flushes them as one batch. */
+    void pump() {
+        pumpScheduled = false;
+        if (pumping) {
+            return;
+        }
+        if (segments.encoder.holding()) {
+            if (!heldLogged && stream.hasPendingTransmit()) {
+                heldLogged = true;
+                LOG.info("{}: work to send is held until the Initiator's first FPDU (RFC 5044 §7.1.2 rule 4): in"
+                        + " client-server mode the client must send first; a client that asks for peer-to-peer mode"
+                        + " (MpaOptions.peerToPeer) sends an RTR that releases it", ctx.channel());
+            }
+            control.transmitHeld();
+            return;
+        }
+        pumping = true;
+        try {
+            do {
+                pumpAgain = false;
+                if (control.finishingMessageOnly()) {
+                    while (ctx.channel().isWritable() && stream.isMessageInProgress()) {
+                        stream.writeNextSegment();
+                    }
+                } else {
+                    while (ctx.channel().isWritable() && stream.writeNextSegment()) {
+                        // one segment per call
+                    }
+                }
+            } while (pumpAgain && ctx.channel().isWritable());
+        } catch (RuntimeException e) {
+            LOG.error("internal error while sending", e);
+        } finally {
+            pumping = false;
+        }
+        flushBatch();
+        if (control.finishingMessageOnly() && !stream.isMessageInProgress()) {
+            control.gracefulDrainFinished();
+        }
+    }
+
+    /** Runs {@code r} once the segments handed to MPA so far are written (at the next flush, with its batch). */
+    void afterNextFlush(Runnable r) {
+        afterFlush = r;
+    }
+
+    /** Completes once everything handed to MPA so far is written (or failed). */
+    ChannelFuture flushAll() {
+        ChannelPromise written = ctx.newPromise();
+        encoderCtx.writeAndFlush(Unpooled.EMPTY_BUFFER, written);
+        return written;
+    }
+
+    /** Flushes the segments written since the last flush; their completion is one promise (in order). */
+    private void flushBatch() {
+        int n = segments.batch;
+        Runnable after = afterFlush;
+        afterFlush = null;
+        if (n == 0) {
+            if (after != null) {
+                after.run();
+            }
+            return;
+        }
+        control.fpdusFlushed();
+        segments.batch = 0;
+        ChannelPromise written = ctx.newPromise();
+        // An empty buffer written below the FPDU encoder completes after every FPDU before it.
+        encoderCtx.write(Unpooled.EMPTY_BUFFER, written);
+        written.addListener(f -> batchWritten(n, f));
+        if (after != null) {
+            written.addListener(f -> after.run());
+        }
+        ctx.flush();
+    }
+
+    private void batchWritten(int n, Future<?> f) {
+        if (f.isSuccess()) {
+            stream.segmentsWritten(n);
+        }
+    }
+
+    /** RDMAP's view of MPA: MULPDU and one FPDU per segment, written without a promise (the batch has one). */
+    static final class Segments implements LlpSegmentWriter {
+        private final FpduEncoder encoder;
+        private final ChannelPromise voidPromise;
+        private int batch;
+
+        /** RFC 5044 §7.1.2 rule 4: a Responder's FPDUs are held until the Initiator's first arrived. */
+        boolean held() {
+            return encoder.holding();
+        }
+
+        Segments(FpduEncoder encoder, ChannelPromise voidPromise) {
+            this.encoder = encoder;
+            this.voidPromise = voidPromise;
+        }
+
+        @Override
+        public int mulpdu() {
+            return encoder.mulpdu();
+        }
+
+        @Override
+        public void writeSegment(ByteBuf header, ByteBuf payload) {
+            batch++;
+            encoder.send(header, payload, voidPromise);
+        }
+
+        /** MPA frames in the room DDP leaves around each header: a small segment is one buffer. */
+        @Override
+        public int headroom() {
+            return encoder.headroom();
+        }
+
+        @Override
+        public int tailroom() {
+            return encoder.tailroom();
+        }
+    }
+}

@@ -1,0 +1,100 @@
+package org.iwarp4j.verbs.internal;
+
+import io.netty.util.internal.PlatformDependent;
+import org.iwarp4j.verbs.ReceiveWorkRequest;
+
+import java.util.Queue;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The hand-over of work requests from posting threads to the queue pair's event loop, and the slots of its send
+ * and receive queues. A request takes its slots with one CAS before it enters a fixed-size MPSC queue (no
+ * allocation per offer, unlike a chunked queue) and gives them back only when its completion has been polled (or
+ * when it completes without one), so neither queue ever holds more than its depth.
+ */
+final class WorkRequestInbox {
+
+    private final int sendDepth;
+    private final int receiveDepth;
+    private final Queue<SendPost> sends;
+    private final Queue<ReceiveWorkRequest> receives;
+    private final AtomicInteger sendUsed = new AtomicInteger();
+    private final AtomicInteger receiveUsed = new AtomicInteger();
+
+    WorkRequestInbox(int sendDepth, int receiveDepth) {
+        this.sendDepth = sendDepth;
+        this.receiveDepth = receiveDepth;
+        this.sends = PlatformDependent.newFixedMpscQueue(Math.max(2, sendDepth));
+        this.receives = PlatformDependent.newFixedMpscQueue(Math.max(2, receiveDepth));
+    }
+
+    /** Whether {@code slots} more send slots are free now (a hint: another poster may take them first). */
+    boolean sendRoomFor(int slots) {
+        return sendUsed.get() + slots <= sendDepth;
+    }
+
+    /** Takes the post's slots and hands it over; false (its data released) when the send queue is full. */
+    boolean offerSend(SendPost post) {
+        int slots = post.slots();
+        while (true) {
+            int used = sendUsed.get();
+            if (used + slots > sendDepth) {
+                post.releaseData();
+                return false;
+            }
+            if (sendUsed.compareAndSet(used, used + slots)) {
+                break;
+            }
+        }
+        if (!sends.offer(post)) {
+            releaseSendSlots(slots);
+            post.releaseData();
+            throw new IllegalStateException("send hand-over queue full with " + sendUsed.get() + " slots in use");
+        }
+        return true;
+    }
+
+    /** Takes a receive slot and hands the request over; false when the receive queue is full. */
+    boolean offerReceive(ReceiveWorkRequest request) {
+        while (true) {
+            int used = receiveUsed.get();
+            if (used >= receiveDepth) {
+                return false;
+            }
+            if (receiveUsed.compareAndSet(used, used + 1)) {
+                break;
+            }
+        }
+        if (!receives.offer(request)) {
+            releaseReceiveSlot();
+            throw new IllegalStateException("receive hand-over queue full with " + receiveUsed.get() + " in use");
+        }
+        return true;
+    }
+
+    void releaseSendSlots(int n) {
+        sendUsed.addAndGet(-n);
+    }
+
+    void releaseReceiveSlot() {
+        receiveUsed.decrementAndGet();
+    }
+
+    int sendUsed() {
+        return sendUsed.get();
+    }
+
+    int receiveUsed() {
+        return receiveUsed.get();
+    }
+
+    /** On the loop (the single consumer). */
+    SendPost pollSend() {
+        return sends.poll();
+    }
+
+    /** On the loop, or under the queue pair's lock while it was never bound to one. */
+    ReceiveWorkRequest pollReceive() {
+        return receives.poll();
+    }
+}

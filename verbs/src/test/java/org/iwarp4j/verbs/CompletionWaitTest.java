@@ -1,0 +1,141 @@
+package org.iwarp4j.verbs;
+
+import org.iwarp4j.verbs.Peers.Mem;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.lang.reflect.Method;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The three ways to wait for completions: a blocking poll, a completion channel, a handler. */
+@Timeout(60)
+class CompletionWaitTest {
+
+    private static Peers peers() throws Exception {
+        return new Peers(Transport.NIO);
+    }
+
+    private static void send(Peers p, long wrId) {
+        Mem src = p.client.region(16);
+        p.client.post(SendWorkRequest.Send.of(wrId, src.sge(0, 16)));
+    }
+
+    @Test
+    void aBlockingPollWaitsForTheNextCompletionAndTimesOutEmpty() throws Exception {
+        try (Peers p = peers()) {
+            WorkCompletion[] wcs = WorkCompletion.array(4);
+            long start = System.nanoTime();
+            assertThat(p.client.sendCq.poll(wcs, Duration.ofMillis(200))).isZero();
+            assertThat(System.nanoTime() - start).as("it waited").isGreaterThanOrEqualTo(150_000_000L);
+            CompletableFuture<Integer> waiting = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return p.client.sendCq.poll(wcs, Duration.ofSeconds(20));
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            Thread.sleep(100); // the waiter is parked now (or about to be: it polls once more before parking)
+            send(p, 5);
+            assertThat(waiting.get(20, TimeUnit.SECONDS)).isEqualTo(1);
+            assertThat(wcs[0].wrId()).isEqualTo(5);
+            assertThat(wcs[0].status()).isEqualTo(CompletionStatus.SUCCESS);
+            send(p, 6);
+            Optional<WorkCompletion> taken = p.client.sendCq.take(Duration.ofSeconds(20));
+            assertThat(taken).hasValueSatisfying(wc -> assertThat(wc.wrId()).isEqualTo(6));
+            assertThat(p.client.sendCq.take(Duration.ofMillis(50))).isEmpty();
+        }
+    }
+
+    @Test
+    void aCompletionChannelReportsEachArmedQueueOnce() throws Exception {
+        try (Peers p = peers()) {
+            CompletionChannel channel = p.clientRnic.createCompletionChannel();
+            CompletionQueue cq = p.clientRnic.createCompletionQueue(16, channel);
+            QueuePair qp = p.client.pd.createQueuePair(QueuePairConfig.builder(cq, cq).build());
+            assertThat(cq.channel()).containsSame(channel);
+            // not armed: a completion fires nothing (qp is unconnected: a receive posted then the queue pair closed)
+            qp.postReceive(ReceiveWorkRequest.of(1, p.client.region(8, Access.LOCAL_WRITE).region()));
+            cq.arm(NotifyMode.NEXT);
+            qp.close(); // flushes the receive: one completion, one event
+            assertThat(channel.take(Duration.ofSeconds(20))).containsSame(cq);
+            assertThat(channel.pending()).isZero();
+            assertThat(cq.poll(WorkCompletion.array(4))).isEqualTo(1);
+            assertThat(channel.take(Duration.ofMillis(100))).as("one-shot: not re-armed").isEmpty();
+            channel.close();
+            assertThat(channel.take(Duration.ofSeconds(5))).isEmpty();
+        }
+    }
+
+    @Test
+    void armingWithoutAChannelIsAClearError() throws Exception {
+        try (Peers p = peers()) {
+            org.assertj.core.api.Assertions.assertThatIllegalStateException()
+                    .isThrownBy(() -> p.client.sendCq.arm(NotifyMode.NEXT)).withMessageContaining("no completion channel");
+        }
+    }
+
+    @Test
+    void aHandlerRunsOnceOnAnEventLoopPerArm() throws Exception {
+        try (Peers p = peers()) {
+            CompletableFuture<String> thread = new CompletableFuture<>();
+            p.client.sendCq.arm(NotifyMode.NEXT, q -> thread.complete(Thread.currentThread().getName()));
+            send(p, 1);
+            assertThat(thread.get(20, TimeUnit.SECONDS)).startsWith("iwarp-client");
+        }
+    }
+
+    @Test
+    void aDisarmedHandlerDoesNotRun() throws Exception {
+        try (Peers p = peers()) {
+            java.util.concurrent.atomic.AtomicInteger runs = new java.util.concurrent.atomic.AtomicInteger();
+            p.client.sendCq.arm(NotifyMode.NEXT, q -> runs.incrementAndGet());
+            p.client.sendCq.disarm();
+            send(p, 1);
+            assertThat(p.client.sendCq.take(Duration.ofSeconds(20))).isPresent();
+            Thread.sleep(100);
+            assertThat(runs).hasValue(0);
+        }
+    }
+
+    /**
+     * Virtual threads (Java 21) park on the queue's lock and condition like platform threads. This runs wherever
+     * the JVM has them; on Java 17 (the build's baseline) it cannot, and says so.
+     */
+    @Test
+    void virtualThreadsWaitWithoutPinningTheLoop() throws Exception {
+        Method ofVirtual;
+        try {
+            ofVirtual = Thread.class.getMethod("ofVirtual");
+        } catch (NoSuchMethodException e) {
+            org.slf4j.LoggerFactory.getLogger(CompletionWaitTest.class).warn("SKIPPED: virtual threads need Java 21+;"
+                    + " this JVM is {}", Runtime.version());
+            org.junit.jupiter.api.Assumptions.abort("virtual threads need Java 21+, this JVM is " + Runtime.version());
+            return;
+        }
+        try (Peers p = peers()) {
+            Object builder = ofVirtual.invoke(null);
+            Method start = Class.forName("java.lang.Thread$Builder").getMethod("start", Runnable.class);
+            AtomicReference<List<Long>> got = new AtomicReference<>();
+            Thread t = (Thread) start.invoke(builder, (Runnable) () -> {
+                try {
+                    got.set(Completions.await(p.client.sendCq, 3).stream().map(WorkCompletion::wrId).toList());
+                } catch (RuntimeException e) {
+                    got.set(List.of());
+                }
+            });
+            Thread.sleep(50);
+            send(p, 1);
+            send(p, 2);
+            send(p, 3);
+            t.join(20_000);
+            assertThat(got.get()).containsExactly(1L, 2L, 3L);
+        }
+    }
+}

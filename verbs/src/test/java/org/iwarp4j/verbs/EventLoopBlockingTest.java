@@ -1,0 +1,106 @@
+package org.iwarp4j.verbs;
+
+import org.iwarp4j.verbs.cm.AcceptOptions;
+import org.iwarp4j.verbs.cm.CmEvent;
+import org.iwarp4j.verbs.cm.ConnectOptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Blocking inside a callback would deadlock the event loop that has to deliver what it waits for; the API
+ * throws instead, as Netty's promises do ({@code BlockingOperationException}).
+ */
+@Timeout(60)
+class EventLoopBlockingTest {
+
+    @Test
+    void waitingForADisconnectInsideACmListenerFailsFast() throws Exception {
+        CompletableFuture<Throwable> thrown = new CompletableFuture<>();
+        ConnectOptions options = ConnectOptions.builder().eventListener(e -> {
+            if (e instanceof CmEvent.Established est) {
+                try {
+                    est.connection().disconnect().get(5, TimeUnit.SECONDS);
+                    thrown.complete(null);
+                } catch (Throwable t) {
+                    thrown.complete(t);
+                }
+            }
+        }).build();
+        try (Peers p = new Peers(Transport.NIO, s -> { }, c -> { }, options, AcceptOptions.defaults(), x -> { })) {
+            assertThat(thrown.get(20, TimeUnit.SECONDS)).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("event loop").hasMessageContaining("deadlock");
+            // the loop was not blocked: the disconnect it asked for went through
+            assertThat(p.clientConnection.closeFuture().get(20, TimeUnit.SECONDS).reason())
+                    .isEqualTo(org.iwarp4j.verbs.cm.DisconnectReason.LOCAL_DISCONNECT);
+        }
+    }
+
+    @Test
+    void derivedStagesFailFastToo() throws Exception {
+        try (Peers p = new Peers(Transport.NIO)) {
+            CompletableFuture<Throwable> thrown = new CompletableFuture<>();
+            p.client.sendCq.arm(NotifyMode.NEXT, q -> {
+                CompletableFuture<String> derived = p.clientConnection.closeFuture().thenApply(d -> d.reason().name());
+                try {
+                    derived.join();
+                    thrown.complete(null);
+                } catch (Throwable t) {
+                    thrown.complete(t);
+                }
+            });
+            p.client.post(SendWorkRequest.ImmediateData.of(1, 7).withFlags(java.util.Set.of(SendFlag.SIGNALED)));
+            assertThat(thrown.get(20, TimeUnit.SECONDS)).isInstanceOf(IllegalStateException.class);
+        }
+    }
+
+    @Test
+    void blockingPollsAndListenRefuseToRunOnTheLoop() throws Exception {
+        try (Peers p = new Peers(Transport.NIO)) {
+            CompletableFuture<Throwable> poll = new CompletableFuture<>();
+            CompletableFuture<Throwable> listen = new CompletableFuture<>();
+            p.client.sendCq.arm(NotifyMode.NEXT, q -> {
+                q.poll(WorkCompletion.array(16)); // empty now: a blocking poll would have to wait
+                poll.complete(catching(() -> q.poll(WorkCompletion.array(1), Duration.ofSeconds(5))));
+                listen.complete(catching(() -> p.clientRnic.listen(new java.net.InetSocketAddress(0),
+                        org.iwarp4j.verbs.cm.ListenOptions.defaults(), r -> { })));
+            });
+            p.client.post(SendWorkRequest.ImmediateData.of(1, 7));
+            assertThat(poll.get(20, TimeUnit.SECONDS)).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("CompletionQueue.poll");
+            assertThat(listen.get(20, TimeUnit.SECONDS)).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("Rnic.listen");
+            // a future that is already done may be read anywhere: there is nothing to wait for
+            CompletableFuture<Object> done = new CompletableFuture<>();
+            p.client.sendCq.arm(NotifyMode.NEXT, q -> {
+                try {
+                    done.complete(p.clientRnic.connect(new java.net.InetSocketAddress(1), p.client.qp,
+                            ConnectOptions.defaults()).handle((c, t) -> t).join());
+                } catch (Throwable t) {
+                    done.completeExceptionally(t);
+                }
+            });
+            p.client.post(SendWorkRequest.ImmediateData.of(2, 7));
+            assertThat(done.get(20, TimeUnit.SECONDS)).as("the connect's own failure, read without blocking")
+                    .isInstanceOf(IllegalStateException.class).asString().contains("fresh IDLE queue pair");
+        }
+    }
+
+    private interface Call {
+        Object run() throws Exception;
+    }
+
+    private static Throwable catching(Call c) {
+        try {
+            c.run();
+            return null;
+        } catch (Throwable t) {
+            return t;
+        }
+    }
+}

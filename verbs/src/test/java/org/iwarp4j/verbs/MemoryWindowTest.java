@@ -1,0 +1,178 @@
+package org.iwarp4j.verbs;
+
+import org.iwarp4j.verbs.Peers.Mem;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Set;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+
+/**
+ * Memory windows (type 2): a window grants the peer of one queue pair remote access to part of a region; it is
+ * bound by a work request and revoked by a local invalidate or the peer's Send with Invalidate (RFC 5040 §5.3,
+ * §8.1.1; RFC 5041 §8.2 for the association of an STag with one stream).
+ */
+@Timeout(60)
+class MemoryWindowTest {
+
+    private static final Set<Access> RW = Set.of(Access.REMOTE_READ, Access.REMOTE_WRITE);
+
+    /** Binds a window over {@code [offset, offset + length)} of {@code region} on the server's queue pair. */
+    private static MemoryWindow bind(Peers p, MemoryRegion region, long offset, long length, Set<Access> access) {
+        MemoryWindow w = p.server.pd.allocateMemoryWindow();
+        assertThat(w.isBound()).isFalse();
+        p.server.post(new SendWorkRequest.BindMemoryWindow(1, w, w.stag().withNextKey(), region, offset, length,
+                access, Set.of(SendFlag.SIGNALED)));
+        WorkCompletion wc = Completions.one(p.server.sendCq);
+        assertThat(wc.opcode()).isEqualTo(CompletionOpcode.BIND_MEMORY_WINDOW);
+        assertThat(wc.status()).as(wc.toString()).isEqualTo(CompletionStatus.SUCCESS);
+        return w;
+    }
+
+    private static MemoryRegion bindable(Peers p, int length) {
+        return p.server.pd.allocateRegion(length, Access.LOCAL_WRITE, Access.MW_BIND);
+    }
+
+    @Test
+    void aWindowOpensPartOfARegionToThePeer() throws Exception {
+        try (Peers p = new Peers(Transport.NIO)) {
+            MemoryRegion region = bindable(p, 4096);
+            MemoryWindow w = bind(p, region, 1024, 512, RW);
+            assertThat(w.isBound()).isTrue();
+            assertThat(w.address()).isEqualTo(region.address() + 1024);
+            assertThat(w.length()).isEqualTo(512);
+            assertThat(w.region()).containsSame(region);
+            assertThat(w.queuePair()).containsSame(p.server.qp);
+            assertThat(w.stag().index()).as("its own STag").isNotEqualTo(region.stag().index());
+            RemoteBuffer advert = w.remoteBuffer();
+            Mem src = p.client.region(64);
+            src.put(0, "through the window".getBytes(StandardCharsets.US_ASCII));
+            p.client.post(SendWorkRequest.RdmaWrite.of(1, src.sge(0, 18), advert.slice(100, 18)));
+            assertThat(Completions.one(p.client.sendCq).status()).isEqualTo(CompletionStatus.SUCCESS);
+            Mem sink = p.client.region(64, Access.LOCAL_WRITE);
+            p.client.post(SendWorkRequest.RdmaRead.of(2, sink.sge(0, 18), advert.slice(100, 18)));
+            assertThat(Completions.one(p.client.sendCq).status()).isEqualTo(CompletionStatus.SUCCESS);
+            assertThat(new String(sink.bytes(0, 18), StandardCharsets.US_ASCII)).isEqualTo("through the window");
+            byte[] landed = new byte[18];
+            region.buffer().get(1024 + 100, landed);
+            assertThat(new String(landed, StandardCharsets.US_ASCII)).as("in the region's memory").isEqualTo(
+                    "through the window");
+            assertThatIllegalStateException().isThrownBy(region::close).withMessageContaining("memory window");
+            assertThatIllegalStateException().isThrownBy(() -> p.server.pd.close()).withMessageContaining("window");
+        }
+    }
+
+    @Test
+    void thePeerCannotReachBeyondTheWindowOrUseRightsItLacks() throws Exception {
+        for (boolean beyond : new boolean[] {true, false}) {
+            try (Peers p = new Peers(Transport.NIO)) {
+                MemoryRegion region = bindable(p, 4096);
+                MemoryWindow w = bind(p, region, 0, 256, Set.of(Access.REMOTE_READ));
+                Mem src = p.client.region(64);
+                Mem sink = p.client.region(64, Access.LOCAL_WRITE);
+                RemoteBuffer outside = new RemoteBuffer(w.stag(), w.address() + 250, 16); // 6 octets too far
+                p.client.post(beyond ? SendWorkRequest.RdmaRead.of(1, sink.sge(0, 16), outside)
+                        : SendWorkRequest.RdmaWrite.of(1, src.sge(0, 16), w.remoteBuffer())); // no REMOTE_WRITE
+                WorkCompletion wc = Completions.one(p.client.sendCq);
+                // a Read completes with the peer's verdict; a Write completed when TCP took it (RFC 5040 §5.5)
+                assertThat(wc.status()).as(wc.toString()).isIn(CompletionStatus.REMOTE_ACCESS_ERROR,
+                        beyond ? CompletionStatus.REMOTE_ACCESS_ERROR : CompletionStatus.SUCCESS);
+                var end = p.clientConnection.closeFuture().get(20, java.util.concurrent.TimeUnit.SECONDS);
+                assertThat(end.reason()).isEqualTo(org.iwarp4j.verbs.cm.DisconnectReason.TERMINATE_RECEIVED);
+                TerminateInfo t = ((TerminateException) end.cause().orElseThrow()).terminate();
+                // a Read beyond: RFC 5040 §7.2 RDMAP Remote Protection, base or bounds violation (0x0/0x1/0x01); a
+                // Write without the right: a DDP tagged buffer error (RFC 5041 §7.1), Invalid STag, as for a region
+                assertThat(List.of(t.layer(), t.errorType(), t.errorCode())).as(t.toString())
+                        .containsExactly(beyond ? 0 : 1, 1, beyond ? 0x01 : 0x00);
+            }
+        }
+    }
+
+    @Test
+    void aLocalInvalidateRevokesTheWindowAndARebindMovesIt() throws Exception {
+        try (Peers p = new Peers(Transport.NIO)) {
+            MemoryRegion region = bindable(p, 4096);
+            MemoryWindow w = bind(p, region, 0, 128, RW);
+            Stag first = w.stag();
+            p.server.post(SendWorkRequest.LocalInvalidate.of(2, w));
+            assertThat(Completions.one(p.server.sendCq).status()).isEqualTo(CompletionStatus.SUCCESS);
+            assertThat(w.isBound()).isFalse();
+            region.close(); // nothing bound to it any more
+            MemoryRegion other = bindable(p, 4096);
+            p.server.post(SendWorkRequest.BindMemoryWindow.of(3, w, other, 2048, 64, Access.REMOTE_READ));
+            assertThat(Completions.one(p.server.sendCq).status()).isEqualTo(CompletionStatus.SUCCESS);
+            assertThat(w.stag()).isNotEqualTo(first).extracting(Stag::index).isEqualTo(first.index());
+            // the old STag names nothing now: the peer's Read with it is a remote access error
+            Mem sink = p.client.region(64, Access.LOCAL_WRITE);
+            p.client.post(SendWorkRequest.RdmaRead.of(4, sink.sge(0, 8), new RemoteBuffer(first, 0, 8)));
+            assertThat(Completions.one(p.client.sendCq).status()).isEqualTo(CompletionStatus.REMOTE_ACCESS_ERROR);
+        }
+    }
+
+    @Test
+    void thePeersSendWithInvalidateRevokesAWindowBoundToItsConnection() throws Exception {
+        try (Peers p = new Peers(Transport.NIO)) {
+            MemoryWindow w = bind(p, bindable(p, 4096), 0, 128, RW);
+            Mem recv = p.server.region(16, Access.LOCAL_WRITE);
+            p.server.receive(7, recv.sge(0, 16));
+            p.client.post(SendWorkRequest.SendWithInvalidate.of(1, w.stag(), p.client.region(8).sge(0, 8)));
+            WorkCompletion wc = Completions.one(p.server.recvCq);
+            assertThat(wc.status()).isEqualTo(CompletionStatus.SUCCESS);
+            assertThat(wc.invalidatedStag()).contains(w.stag());
+            assertThat(w.isBound()).isFalse();
+            w.close();
+        }
+    }
+
+    @Test
+    void aWindowBoundOnOneQueuePairIsNotUsableThroughAnother() throws Exception {
+        try (Peers a = new Peers(Transport.NIO)) {
+            // a second connection of the same server RNIC and protection domain
+            MemoryRegion region = a.server.pd.allocateRegion(4096, Access.LOCAL_WRITE, Access.MW_BIND,
+                    Access.REMOTE_READ);
+            MemoryWindow w = bind(a, region, 0, 256, Set.of(Access.REMOTE_READ));
+            QueuePair other = a.server.pd.createQueuePair(a.server.qpConfig().build());
+            QueuePair client2 = a.client.pd.createQueuePair(a.client.qpConfig().build());
+            org.iwarp4j.verbs.cm.Listener l2 = a.serverRnic.listen(new java.net.InetSocketAddress(
+                    java.net.InetAddress.getLoopbackAddress(), 0), org.iwarp4j.verbs.cm.ListenOptions.defaults(),
+                    r -> r.accept(other));
+            a.clientRnic.connect(l2.localAddress(), client2, org.iwarp4j.verbs.cm.ConnectOptions.defaults())
+                    .get(20, java.util.concurrent.TimeUnit.SECONDS);
+            Mem sink = a.client.region(64, Access.LOCAL_WRITE);
+            // the region itself is readable by any connection of the domain; the window only by its own
+            client2.postSend(SendWorkRequest.RdmaRead.of(1, sink.sge(0, 8), region.remoteBuffer(0, 8)));
+            assertThat(Completions.one(a.client.sendCq).status()).isEqualTo(CompletionStatus.SUCCESS);
+            client2.postSend(SendWorkRequest.RdmaRead.of(2, sink.sge(0, 8), w.remoteBuffer().slice(0, 8)));
+            assertThat(Completions.one(a.client.sendCq).status()).isEqualTo(CompletionStatus.REMOTE_ACCESS_ERROR);
+            a.client.post(SendWorkRequest.RdmaRead.of(3, sink.sge(0, 8), w.remoteBuffer().slice(0, 8)));
+            assertThat(Completions.one(a.client.sendCq).status()).as("its own connection still can").isEqualTo(
+                    CompletionStatus.SUCCESS);
+            l2.close();
+        }
+    }
+
+    @Test
+    void aBindTheRegionDoesNotAllowFailsWithABindError() throws Exception {
+        try (Peers p = new Peers(Transport.NIO)) {
+            MemoryRegion plain = p.server.pd.allocateRegion(256, Access.LOCAL_WRITE);
+            MemoryWindow w = p.server.pd.allocateMemoryWindow();
+            p.server.post(SendWorkRequest.BindMemoryWindow.of(1, w, plain, 0, 64, Access.REMOTE_READ));
+            assertThat(Completions.one(p.server.sendCq).status()).isEqualTo(CompletionStatus.MEMORY_WINDOW_BIND_ERROR);
+            MemoryRegion readOnly = p.server.pd.allocateRegion(256, Access.MW_BIND);
+            p.server.post(SendWorkRequest.BindMemoryWindow.of(2, w, readOnly, 0, 64, Access.REMOTE_WRITE));
+            assertThat(Completions.one(p.server.sendCq).status()).as("remote write needs a locally writable region")
+                    .isEqualTo(CompletionStatus.MEMORY_WINDOW_BIND_ERROR);
+            assertThat(w.isBound()).isFalse();
+            assertThat(org.assertj.core.api.Assertions.catchThrowableOfType(VerbsException.class, () -> p.server.post(
+                    SendWorkRequest.BindMemoryWindow.of(3, w, plain, 200, 64, Access.REMOTE_READ))).reason())
+                    .isEqualTo(VerbsException.Reason.INVALID_REQUEST);
+            List<Access> local = List.of(Access.LOCAL_WRITE);
+            org.assertj.core.api.Assertions.assertThatIllegalArgumentException().isThrownBy(() ->
+                    SendWorkRequest.BindMemoryWindow.of(4, w, plain, 0, 8, local.get(0)));
+        }
+    }
+}
