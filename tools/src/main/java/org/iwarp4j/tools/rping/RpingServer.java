@@ -103,7 +103,8 @@ final class RpingServer extends RpingSession {
         ord = connection.parameters().ord();
         if (ord < 1) {
             throw new RpingFailure("the client offers IRD " + Stacks.depth(r.ird()) + ": the server cannot RDMA Read "
-                    + "its ping data (a client needs MPA revision 2 and IRD >= 1, siw-interop.md §B2)");
+                    + "its ping data (a client needs MPA revision 2 and IRD >= 1: RFC 6581 §9.1; "
+                    + "interop/FINDINGS.md M4)");
         }
     }
 

@@ -100,7 +100,7 @@ final class ChannelActions implements LifecycleActions {
     public void sendNudge() {
         if (engine.stream().sendZeroLengthWrite()) {
             LOG.info("{}: nothing arrived within {} ms of our first FPDU: sent a zero-length RDMA Write (first-FPDU"
-                    + " nudge; Linux siw accept race, interop FINDINGS M15)", ctx.channel(),
+                    + " nudge; Linux siw accept race, interop/FINDINGS.md M15)", ctx.channel(),
                     peer.firstFpduNudge().toMillis());
             pump.pump();
         }

@@ -21,7 +21,7 @@ record ConnectionEnd(Reason reason, Terminate terminate) {
         PEER_CLOSED,
         /** The peer closed TCP (FIN) inside an FPDU (RFC 5044 §8: 0x01 while data was expected). */
         PEER_CLOSED_INSIDE_FPDU,
-        /** The peer reset TCP (RST), a normal way for a peer to disconnect (siw-interop §A). */
+        /** The peer reset TCP (RST), a normal way for a peer to disconnect (interop/FINDINGS.md F7). */
         PEER_RESET,
         /** TCP failed (an I/O error other than a reset). */
         TRANSPORT_ERROR,

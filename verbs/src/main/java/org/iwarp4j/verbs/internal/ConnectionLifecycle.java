@@ -23,7 +23,7 @@ final class ConnectionLifecycle implements QueuePairEngine.Lifecycle, TransmitPu
 
     enum Role { INITIATOR, RESPONDER }
 
-    /** How long after our Terminate and FIN the peer has to close its side before we close ours (FINDINGS O1). */
+    /** How long after our Terminate and FIN the peer may take to close before we do (interop/FINDINGS.md O1). */
     static final Duration LINGER_AFTER_TERMINATE = Duration.ofSeconds(1);
 
     private final LifecycleActions actions;
@@ -158,7 +158,7 @@ final class ConnectionLifecycle implements QueuePairEngine.Lifecycle, TransmitPu
         }
     }
 
-    /** RFC 5040 §6.2.1, siw-interop §F: once our Terminate is written, close so that it arrives. */
+    /** RFC 5040 §6.2.1, interop/FINDINGS.md O1: once our Terminate is written, close so that it arrives. */
     @Override
     public void terminateSent(Terminate terminate) {
         if (streamUp()) {
@@ -184,7 +184,7 @@ final class ConnectionLifecycle implements QueuePairEngine.Lifecycle, TransmitPu
     /**
      * Our Terminate is written (or failed): half-close (FIN), read and drop what the peer still sends, close when it
      * closes or after the linger. Closing at once would make the kernel answer the peer's unread FPDUs with RST,
-     * and a peer that drops received data on RST would lose our Terminate (FINDINGS O1).
+     * and a peer that drops received data on RST would lose our Terminate (interop/FINDINGS.md O1).
      */
     private void terminateWritten() {
         if (state == TERMINATING && outcome.terminateWasSent() && !timers.isArmed(TERMINATE_LINGER)) {
@@ -227,7 +227,7 @@ final class ConnectionLifecycle implements QueuePairEngine.Lifecycle, TransmitPu
         }
     }
 
-    /** FINDINGS M15: once our first FPDUs are out, the peer has the nudge time to answer. */
+    /** interop/FINDINGS.md M15: once our first FPDUs are out, the peer has the nudge time to answer. */
     @Override
     public void fpdusFlushed() {
         if (peer.nudges() && !nudgeArmed && !peerSpoke && streamRunning()) {

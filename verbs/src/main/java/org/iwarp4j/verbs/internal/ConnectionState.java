@@ -15,7 +15,7 @@ enum ConnectionState {
     ESTABLISHED,
     /** RFC 5040 §7.1: RDMAP failed here; its Terminate waits to be handed to MPA. */
     TERMINATE_PENDING,
-    /** Graceful disconnect (siw-interop §G): the message in progress is finished, no new one starts. */
+    /** Graceful disconnect (RFC 5040 §6.2.1): the message in progress is finished, no new one starts. */
     CLOSING,
     /** Graceful disconnect, drained: what MPA took is being written; then the stream ends and TCP closes. */
     CLOSING_FLUSH,

@@ -9,9 +9,9 @@ enum ConnectionTimer {
     MPA_DECISION,
     /** A graceful disconnect that does not finish in time turns abortive. */
     DISCONNECT,
-    /** After our Terminate and FIN: close if the peer has not closed its side (FINDINGS O1). */
+    /** After our Terminate and FIN: close if the peer has not closed its side (interop/FINDINGS.md O1). */
     TERMINATE_LINGER,
-    /** Initiator: nudge a peer silent since our first FPDUs (FINDINGS M15). */
+    /** Initiator: nudge a peer silent since our first FPDUs (interop/FINDINGS.md M15). */
     FIRST_FPDU_NUDGE;
 
     /** The timers a lifecycle has armed, scheduled and cancelled through its actions. */

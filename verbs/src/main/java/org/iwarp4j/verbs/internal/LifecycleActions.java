@@ -29,7 +29,7 @@ interface LifecycleActions {
     /** Tell the application its completion queue overflowed (async event). */
     void reportCompletionQueueOverflow();
 
-    /** FINDINGS M15: queue one zero-length RDMA Write (see {@link PeerAccommodations#firstFpduNudge()}). */
+    /** interop/FINDINGS.md M15: queue one zero-length RDMA Write (see {@link PeerAccommodations#firstFpduNudge()}). */
     void sendNudge();
 
     /** Run the transmit pump now. */

@@ -23,13 +23,13 @@ import java.util.Objects;
  *                                       send one zero-length RDMA Write ({@link Duration#ZERO}: never). A Linux
  *                                       siw Responder may leave an FPDU that arrived between its Reply and the
  *                                       switch of its socket to the queue pair unread until more octets arrive
- *                                       (interop FINDINGS M15); a zero-length tagged segment is never checked
+ *                                       (interop/FINDINGS.md M15); a zero-length tagged segment is never checked
  *                                       and delivers nothing (RFC 5041 §5.2 [DDP-20], RFC 5040 §5.1).
  * @param acceptUnverifiedSetupTerminate take a first FPDU that failed its CRC with a zero CRC field and is a
  *                                       Terminate as the peer's Terminate: Linux siw sends its RFC 6581 setup
- *                                       Terminate without CRC although CRC was negotiated (FINDINGS M17).
+ *                                       Terminate without CRC although CRC was negotiated (interop/FINDINGS.md M17).
  * @param terminateLayout                how to read an ambiguous Terminate control word of the peer (siw
- *                                       mirrors it, siw-interop §F)
+ *                                       mirrors it, interop/FINDINGS.md F1)
  */
 record PeerAccommodations(Duration firstFpduNudge, boolean acceptUnverifiedSetupTerminate,
                           TerminateLayout terminateLayout) {

@@ -203,8 +203,8 @@ final class QueuePairHandler extends ChannelDuplexHandler implements ConnectionR
             MpaException.UnverifiedFpdu f = e.unverifiedFpdu();
             if (!lifecycle.peerSpoke() && peer.takesAsSetupTerminate(f)) {
                 LOG.info("{}: the peer's first FPDU failed its CRC with a zero CRC field and is a Terminate: taken"
-                        + " as the peer's Terminate (Linux siw sends its setup Terminate without CRC, interop FINDINGS"
-                        + " M17)", c.channel());
+                        + " as the peer's Terminate (Linux siw sends its setup Terminate without CRC,"
+                        + " interop/FINDINGS.md M17)", c.channel());
                 lifecycle.fpduReceived();
                 stream.receive(c.alloc().buffer(f.ulpdu().length).writeBytes(f.ulpdu()));
                 transmit();

@@ -14,7 +14,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  *
  * <p>Lookups run on every event loop for every incoming tagged segment: one volatile array read and a
  * compare, no lock, no allocation. Registration (rare, from user threads) is synchronized. Index 0 is
- * never used, so no STag is 0 (siw-interop §E: some peers treat STag 0 specially).
+ * never used, so no STag is 0 (some RNICs refuse STag 0 on the wire even where RFC 5040 allows it).
  */
 final class StagTable {
 

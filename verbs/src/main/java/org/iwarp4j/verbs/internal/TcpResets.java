@@ -7,8 +7,8 @@ import java.net.SocketException;
 
 /**
  * Tells the peer's TCP reset (RST, errno ECONNRESET) from other transport failures by the type of the exception
- * the transport raised. A reset is a normal way for a peer to disconnect (siw-interop §A: siw closes with RST when
- * data is unread); any other I/O failure is a transport error.
+ * the transport raised. A reset is a normal way for a peer to disconnect (interop/FINDINGS.md F7: siw closes with
+ * RST when data is unread); any other I/O failure is a transport error.
  */
 final class TcpResets {
 

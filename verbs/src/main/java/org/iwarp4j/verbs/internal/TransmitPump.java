@@ -25,7 +25,7 @@ final class TransmitPump {
 
     /** What the connection's lifecycle decides about transmission. */
     interface Control {
-        /** siw-interop §G: a graceful disconnect finishes the message in progress and starts no new one. */
+        /** RFC 5040 §6.2.1: a graceful disconnect finishes the message in progress and starts no new one. */
         boolean finishingMessageOnly();
 
         /** While {@link #finishingMessageOnly()}: no message is in progress any more. */
