@@ -13,7 +13,7 @@ import java.util.Objects;
  *       endpoint requests CRC, CRCs MUST be used").</li>
  *   <li><b>Markers</b>: per direction; a frame's M bit asks the <em>other</em> endpoint to insert
  *       markers in what it sends (RFC 5044 §7.1.1). So the sender of a direction inserts markers iff
- *       the peer's frame had M=1 (spec digest mpa.md §7.3).</li>
+ *       the peer's frame had M=1.</li>
  * </ul>
  */
 public final class FramingNegotiation {

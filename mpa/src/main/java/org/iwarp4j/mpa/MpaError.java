@@ -77,7 +77,7 @@ public enum MpaError {
         throw new IllegalArgumentException("no MPA error code 0x" + Integer.toHexString(code));
     }
 
-    /** {@code "0x2/0x0/0x02 MPA CRC error"}: the Layer/EType/Code notation of errors.md and IANA. */
+    /** {@code "0x2/0x0/0x02 MPA CRC error"}: the Layer/EType/Code notation of the IANA registries (RFC 6580). */
     @Override
     public String toString() {
         return String.format("0x%x/0x%x/0x%02x %s", TERMINATE_LAYER, TERMINATE_ERROR_TYPE, code, description);

@@ -30,7 +30,7 @@ public final class MpaException extends RuntimeException {
     /**
      * The FPDU whose CRC did not match (RFC 5044 §4.4), as received: its ULPDU and the CRC field it carried.
      * Never delivered as data; the layer above may read it to explain the failure (e.g. Linux siw sends its
-     * RFC 6581 setup Terminate with a zero CRC field on a connection that negotiated CRC, interop FINDINGS
+     * RFC 6581 setup Terminate with a zero CRC field on a connection that negotiated CRC, interop/FINDINGS.md
      * M17).
      *
      * @param ulpdu    the ULPDU octets (a copy)

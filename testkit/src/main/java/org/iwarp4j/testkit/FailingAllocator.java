@@ -7,7 +7,7 @@ import io.netty.buffer.PooledByteBufAllocator;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Fault injection as a decorator (STYLE.md) for tests: a pooled allocator that refuses exactly its {@code failAt}-th
+ * Fault injection as a decorator for tests: a pooled allocator that refuses exactly its {@code failAt}-th
  * allocation (1-based) with an exception, e.g. to make the stack meet a local error at a chosen point.
  */
 public final class FailingAllocator extends AbstractByteBufAllocator {

@@ -6,7 +6,7 @@ import java.util.Map;
 import java.util.NoSuchElementException;
 
 /**
- * One golden vector from {@code ../shared/spec/vectors} (a {@code .vec} file; format in that folder's
+ * One golden vector from this module's {@code /vectors/} resources (a {@code .vec} file; format in that folder's
  * README): its name, kind and every {@code key: value} field in file order. Repeated keys (such as
  * {@code desc}) are joined with a newline.
  *

@@ -12,8 +12,8 @@ import java.util.NoSuchElementException;
 import java.util.Set;
 
 /**
- * Loads the golden vectors, streams and pcaps of {@code ../shared/spec/vectors}, which
- * {@code scripts/sync-vectors.sh} copies verbatim into this module's resources ({@code /vectors/}).
+ * Loads the golden vectors, streams and pcaps in this module's resources ({@code /vectors/}, described in
+ * its README), which {@code scripts/sync-vectors.sh} copies verbatim from the project's shared spec.
  * {@code VectorsCopyTest} checks the copy against the shared original whenever that is present.
  */
 public final class GoldenVectors {

@@ -17,7 +17,7 @@ package org.iwarp4j.ddp.memory;
  * <p>Ranges are computed on offsets, {@code to - base} modulo 2^64, so a region is never considered
  * to wrap into itself. Check 6 therefore fires only for an access that is inside its region but whose
  * end reaches 2^64 — e.g. TO 0xFFFFFFFFFFFFFF00 with 256 octets is reported as a wrap even though its
- * last octet is 0xFFFFFFFFFFFFFFFF (ddp.md §7, "exactly as RFC 5041 §7.1 check 5": the sum wraps).
+ * last octet is 0xFFFFFFFFFFFFFFFF (read exactly as RFC 5041 §7.1 check 5 is written: the sum wraps).
  *
  * <p>DDP maps the outcomes to DDP Tagged Buffer errors (an access-right failure becomes Invalid STag, as
  * there is no DDP code for it); RDMAP maps them to its Remote Protection errors for a Read Request's

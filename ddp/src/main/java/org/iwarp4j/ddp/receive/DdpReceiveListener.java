@@ -80,7 +80,7 @@ public interface DdpReceiveListener {
      * @param stag          the STag of the last segment
      * @param firstTo       the TO of the message's first segment, i.e. the first tagged segment received
      *                      after the previous tagged L = 1 segment (tagged messages do not interleave on
-     *                      one stream; RFC 5041 §5.3 and siw-interop.md §D)
+     *                      one stream; RFC 5041 §5.3, and Linux siw drops a connection that interleaves them)
      * @param messageLength the payload octets of all segments of the message
      */
     void onTaggedMessageDelivered(int rsvdUlp, int stag, long firstTo, long messageLength);

@@ -330,7 +330,8 @@ public final class DdpReceiver {
 
     private static DdpError taggedError(TaggedAccessCheck.Outcome outcome) {
         return switch (outcome) {
-            // errors.md §5 / Linux siw: a region without the needed write right is an Invalid STag for DDP.
+            // RFC 5041 §7.2 has no access-right code: a region without the write right is an Invalid STag
+            // (as Linux siw reports it).
             case INVALID_STAG, ACCESS_DENIED -> DdpError.INVALID_STAG;
             case NOT_ASSOCIATED -> DdpError.STAG_NOT_ASSOCIATED;
             case BASE_OR_BOUNDS -> DdpError.BASE_OR_BOUNDS_VIOLATION;

@@ -15,7 +15,7 @@ import java.util.Objects;
  * further message +1 modulo 2^32 (RFC 5041 §4.3). The MSN is taken when the message's first segment is
  * written, so MSNs follow transmission order whatever order messages were created in.
  *
- * <p>Interleaving (Linux siw drops the connection otherwise, siw-interop.md §D): at most one tagged and one
+ * <p>Interleaving (Linux siw drops the connection otherwise): at most one tagged and one
  * untagged message may be partly written at a time; starting a second one of the same model throws
  * {@link IllegalStateException}. {@link OutboundMessage#abandon()} ends a message early (e.g. before a
  * Terminate).

@@ -5,7 +5,7 @@ import java.nio.charset.StandardCharsets;
 /**
  * The two MPA startup frames and their 16-octet keys (RFC 5044 §7.1.1). The keys differ only in
  * octet 9 (0-based; the tenth octet): {@code 'q'} (0x71) for the Request, {@code 'p'} (0x70) for
- * the Reply. (The spec digest mpa.md §7.1 says "octet 11"; the key bytes show it is octet 9.)
+ * the Reply.
  */
 public enum MpaFrameType {
     /** Sent by the Initiator: key {@code "MPA ID Req Frame"}. */

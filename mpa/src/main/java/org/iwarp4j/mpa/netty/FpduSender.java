@@ -6,7 +6,7 @@ import io.netty.channel.ChannelPromise;
 /**
  * The allocation-free send path of the FPDU encoder, for the layer above (DDP): a ULPDU given as a
  * header and a payload, framed into one FPDU and written as one gathered write (the parts are written
- * to the channel without a flush in between; RFC 5044 §5.1 and siw-interop: one FPDU per gathered
+ * to the channel without a flush in between; RFC 5044 §5.1, and what Linux siw expects: one FPDU per gathered
  * write). No {@code CompositeByteBuf} is built and the payload is never copied.
  *
  * <p>Obtain it from {@link MpaEstablishedEvent#sender()}. Call it on the channel's event loop (calls

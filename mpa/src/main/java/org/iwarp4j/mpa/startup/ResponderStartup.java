@@ -152,7 +152,7 @@ public final class ResponderStartup {
     /**
      * The C bit of an accepting Reply. RFC 5044 §4.4: CRCs are on when either side asks, so a Request with
      * C=1 gets a Reply with C=1 whatever this side's preference: the Reply then says what will happen. A Linux
-     * siw Initiator with {@code mpa_crc_required} refuses a C=0 Reply (REJECTED, interop FINDINGS B2).
+     * siw Initiator with {@code mpa_crc_required} refuses a C=0 Reply (REJECTED, interop/FINDINGS.md B2).
      */
     private boolean replyCrc() {
         return config.crc() || request.crc();
@@ -177,7 +177,7 @@ public final class ResponderStartup {
         if (q != null) {
             // RFC 6581 §9.1: a reject whose ORD exceeds the Initiator's IRD says "your IRD is insufficient, I need
             // this ORD". A reject for any other reason (the application's) must not read as one, so its ORD is
-            // capped at the Initiator's IRD (interop FINDINGS B1).
+            // capped at the Initiator's IRD (interop/FINDINGS.md B1).
             int ord = neededOrd >= 0 ? Math.min(neededOrd, EnhancedConnectionData.NO_NEGOTIATION)
                     : q.ird() == EnhancedConnectionData.NO_NEGOTIATION ? config.ord() : Math.min(config.ord(), q.ird());
             EnhancedConnectionData data = EnhancedConnectionData.of(q.peerToPeer(), EnumSet.noneOf(RtrType.class),

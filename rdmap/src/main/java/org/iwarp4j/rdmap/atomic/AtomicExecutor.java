@@ -12,7 +12,7 @@ import io.netty.buffer.ByteBuf;
  * locks). Atomicity against CPU or non-atomic RDMA access to the same word is OPTIONAL in the RFC and
  * not provided.
  *
- * <p><b>Byte order of the target word</b> (rdmap.md §2.9): operands and the returned original value
+ * <p><b>Byte order of the target word</b> (RFC 7306 §5.1): operands and the returned original value
  * travel big-endian on the wire, but the word lives in the host's memory, and applications expect to
  * read it with their native loads. The executor therefore reads and writes the 8 octets in a
  * configurable {@link java.nio.ByteOrder}; the default is little-endian, as on x86 / ARM hosts under

@@ -21,7 +21,7 @@ import org.iwarp4j.rdmap.wire.ReadRequestHeader;
  * receive queue (QN 0), the responder (QN 1), the requester (Read/Atomic Responses) or the Terminate
  * handling (QN 2).
  *
- * <p>Checks made at admission, each a Terminate with the offending DDP header (errors.md §5):
+ * <p>Checks made at admission, each a Terminate with the offending DDP header (RFC 5040 §4.8, §7.1):
  * <ol>
  *   <li>RV = 01b — else 0x0/0x2/0x05 Invalid RDMAP version (except a Terminate on QN 2, which is read
  *       whatever its RV: it ends the stream anyway);</li>
@@ -29,7 +29,7 @@ import org.iwarp4j.rdmap.wire.ReadRequestHeader;
  *       else 0x0/0x2/0x06 Unexpected OpCode;</li>
  *   <li>the fixed-size RDMAP headers (Read Request 28, Atomic Request 52, Atomic Response 12) arrive
  *       whole in one segment — else 0x0/0x2/0xFF; Immediate Data carries exactly 8 octets [EXT-02] —
- *       else 0x0/0x2/0xFF (errors.md §5 suggestion; the RFC names no code);</li>
+ *       else 0x0/0x2/0xFF Unspecified Error (RFC 7306 names no code for it);</li>
  *   <li>a Read Response continues the oldest outstanding Read ({@link Requester#admitReadResponse}).</li>
  * </ol>
  */

@@ -53,7 +53,7 @@ import java.util.Objects;
  * [RDMAP-19] and the state is {@link RdmapStreamState#ERROR}. A received Terminate moves straight to
  * ERROR, stops sending and flushes (RFC 5040 §5.4).
  *
- * <p><b>Threading</b>: not thread-safe; one stream lives on one event loop (STYLE.md). No exception
+ * <p><b>Threading</b>: not thread-safe; one stream lives on one event loop. No exception
  * escapes {@link #receive}: protocol errors become Terminates, internal failures a Local Catastrophic
  * Terminate.
  */
@@ -320,7 +320,7 @@ public final class RdmapStream {
 
     /**
      * Whether a message is partly written (some of its segments handed to the lower layer, not all).
-     * A graceful close (RFC 5040 §6.2.1, siw-interop §G) keeps calling {@link #writeNextSegment()} while
+     * A graceful close (RFC 5040 §6.2.1) keeps calling {@link #writeNextSegment()} while
      * this is true — that finishes the message and starts no new one — then closes.
      */
     public boolean isMessageInProgress() {

@@ -10,7 +10,7 @@ import java.util.Objects;
  * @param ird                 inbound limit: Read + Atomic Requests the peer may have outstanding at us
  *                            (RFC 5040 §6.1 IRD, RFC 7306 §5.2: atomics share the Read Request queue and
  *                            its limit). That many QN-1 buffers are posted [RDMAP-15]; one more request is
- *                            answered by DDP's "no buffer" error (errors.md §5).
+ *                            answered by DDP's "no buffer" error (RFC 5041 §7.2).
  * @param ord                 outbound limit: our Read + Atomic Requests outstanding at the peer (the peer's
  *                            IRD as negotiated by MPA, RFC 6581 §9.1) [RDMAP-16]
  * @param rfc7306             whether RFC 7306 (Immediate Data, atomics, QN 3) is enabled on this stream; off,

@@ -141,7 +141,7 @@ final class ReceiveQueue {
             // RFC 5040 §5.3 [RDMAP-18]: the receive is consumed by an erroneous message. EType 0x1 Remote
             // Protection (not 0x2 Remote Operation, which also has a code 0x09): RFC 5040 Fig 10 lists Send
             // with Invalidate among the only messages that can cause Remote Protection errors, the failure
-            // is a protection check on an STag (errors.md §5), and Linux siw reports it the same way.
+            // is a protection check on an STag, and Linux siw reports it the same way.
             byte[] header = slot.capturedHeader();
             int segmentLength = slot.capturedSegmentLength();
             recycle(slot);

@@ -183,7 +183,7 @@ final class Requester implements TransmitSource {
         }
         if (next.awaitsResponse) {
             // RFC 5040 §6.1 [RDMAP-16]: never more than ORD outstanding. The Read RTR takes an ORD slot
-            // too (mpa.md §8.3); MPA made sure the peer's IRD is at least 1 for it.
+            // too (RFC 6581 §9.2: a zero-length Read); MPA made sure the peer's IRD is at least 1 for it.
             int limit = next.rtr != null ? Math.max(1, stream.config().ord()) : stream.config().ord();
             return orqSize < limit;
         }
@@ -565,7 +565,7 @@ final class Requester implements TransmitSource {
         byte[] rr = terminate.terminatedRdmaHeader();
         if (rr != null) {
             // A Read Request: match by its header (siw rebuilds the copied DDP header with the read size in
-            // the MSN field, interop FINDINGS F2, so the MSN cannot be trusted).
+            // the MSN field, interop/FINDINGS.md F2, so the MSN cannot be trusted).
             ReadRequestHeader copied = new ReadRequestHeader().wrap(Unpooled.wrappedBuffer(rr), 0);
             for (long s = completed; s < started; s++) {
                 SendWork w = slot(s);

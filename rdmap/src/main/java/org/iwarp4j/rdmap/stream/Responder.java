@@ -24,7 +24,7 @@ import org.iwarp4j.rdmap.wire.ReadRequestHeader;
  * <ul>
  *   <li>IRD [RDMAP-15, RDMAP-16]: exactly IRD QN-1 buffers are posted; one is re-posted only after the
  *       response to the request it carried has been written. A request beyond IRD therefore finds no
- *       buffer and DDP reports 0x1/0x2/0x02 (errors.md §5).</li>
+ *       buffer and DDP reports 0x1/0x2/0x02 (RFC 5041 §7.2).</li>
  *   <li>Requests are processed only after DDP delivered them [RDMAP-24, EXT-12] (so every earlier
  *       message of the stream was delivered first: Send → Read, Send → Atomic).</li>
  *   <li>Responses in arrival order [RDMAP-15, EXT-11]: one FIFO for Read and Atomic Requests; the head's

@@ -12,7 +12,8 @@ import org.iwarp4j.rdmap.terminate.Terminate;
  *       message by message. The two directions of a stream are not ordered against each other
  *       (RFC 5040 §5.5), so this is pure fairness; within a source, order is kept by the source.</li>
  *   <li>A message is always finished before its source starts the next one, and at most one message is
- *       in progress (DDP and Linux siw never see interleaved messages, siw-interop.md §D).</li>
+ *       in progress (DDP never sees interleaved messages, nor does Linux siw, which drops a connection that
+ *       interleaves).</li>
  *   <li>A Terminate is the next message once an error is detected ("as soon as possible, ideally the
  *       next outgoing message", RFC 5040 §7.1). A partly written untagged message is finished first:
  *       receivers such as siw reject an untagged message that is interrupted by another untagged one

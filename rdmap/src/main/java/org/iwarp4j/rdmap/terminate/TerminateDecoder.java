@@ -31,7 +31,7 @@ import java.util.List;
  *       (nothing sent, nothing received yet) and −2 in {@link Phase#RUNNING}.</li>
  * </ul>
  * On a remaining tie the caller's {@code preferred} layout wins (default RFC) and the result is marked
- * ambiguous in its notes. Examples, all as captured from Linux siw (interop FINDINGS F1/F2): the CRC
+ * ambiguous in its notes. Examples, all as captured from Linux siw (interop/FINDINGS.md F1, F2): the CRC
  * error {@code 02 02 00 00} reads as the undefined 0x0/0x2/0x02 in the RFC layout, so the mirrored
  * 0x2/0x0/0x02 wins; siw's "unexpected opcode" {@code 20 06 00 00} after our message is 0x0/0x2/0x06
  * (the RFC reading 0x2/0x0/0x06 is impossible then); siw's first-FPDU {@code 02 06 00 00} /
@@ -86,7 +86,7 @@ public final class TerminateDecoder {
             return decodeUnchecked(buffer, index, Math.max(0, Math.min(length, buffer.capacity() - index)),
                     preferred == null ? TerminateLayout.RFC : preferred, phase == null ? Phase.UNKNOWN : phase);
         } catch (RuntimeException e) {
-            // Defensive: a Terminate must never crash the receiver (siw-interop.md §F).
+            // Defensive: a Terminate must never crash the receiver, whatever layout a peer uses.
             return new Terminate(0, 0, 0, false, false, false, -1, null, null, TerminateLayout.RFC,
                     "undecodable Terminate: " + e);
         }

@@ -3,7 +3,7 @@ package org.iwarp4j.rdmap.wire;
 /**
  * Flyweight of the Atomic Response header, RFC 7306 §5.2.2 (Fig 6): 12 octets after the untagged DDP
  * header (QN 3) of an Atomic Response. (RFC 7306 §4 calls it "32 bytes"; Figure 6, the vectors and
- * Wireshark define 12 octets — errors.md E10.)
+ * Wireshark define 12 octets.)
  *
  * <pre>
  *  0                   1                   2                   3

@@ -25,7 +25,8 @@ package org.iwarp4j.rdmap.wire;
  *       R: the Terminated RDMA Header (a Read Request header) is present [RDMAP-09..11].</li>
  *   <li>The copied DDP header is 14 octets if its own T bit is 1, else 18 (RFC 5040 §4.8).</li>
  *   <li>The 13 reserved bits are 0 on send and ignored on receipt [RDMAP-08].</li>
- *   <li>As in the vectors, the length field is written iff D=1 (errors.md E5/E6).</li>
+ *   <li>As in the vectors, the length field is written iff D=1 (RFC 5040 §4.8 leaves M=1, D=0 open: we set
+ *       M and D together).</li>
  * </ul>
  *
  * This flyweight reads and writes the RFC layout only; received Terminates are parsed by

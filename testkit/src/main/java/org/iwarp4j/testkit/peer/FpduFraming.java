@@ -9,7 +9,7 @@ import java.util.zip.CRC32C;
 /**
  * The test oracle for MPA framing of one half connection (RFC 5044 §4): builds and takes apart FPDUs
  * octet by octet, exactly as the RFC describes them, with no cleverness. Written independently of the
- * {@code mpa} module (from the sender algorithm of the spec digest, mpa.md §4.3) so that the stack can be
+ * {@code mpa} module (from the sender algorithm of RFC 5044 §4.3) so that the stack can be
  * measured against it.
  *
  * <pre>

@@ -94,7 +94,10 @@ final class DemoRun implements AutoCloseable {
         return listener.localAddress();
     }
 
-    /** Registers memory, connects (receives posted first, siw-interop §B1) and fast-registers the server's shell. */
+    /**
+     * Registers memory, connects (receives posted first, so that no Send finds none, RFC 5040 §5.3) and
+     * fast-registers the server's shell.
+     */
     void connect() throws Exception {
         sink = server.pd.allocateRegion(4096, Access.LOCAL_WRITE, Access.REMOTE_WRITE);
         source = server.pd.allocateRegion(8192, Access.REMOTE_READ);
@@ -290,7 +293,7 @@ final class DemoRun implements AutoCloseable {
                 2));
     }
 
-    /** Graceful disconnect (siw-interop §G) and the end of the capture. */
+    /** Graceful disconnect (RFC 5040 §6.2.1) and the end of the capture. */
     void disconnect() {
         if (client.connection != null) {
             try {

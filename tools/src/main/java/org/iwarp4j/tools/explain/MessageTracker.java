@@ -303,7 +303,10 @@ final class MessageTracker {
         TaggedMessage tagged;
         String terminate;
 
-        /** The latest segment whose DDP header is {@code copied} (a Read Request's MSN may differ: siw, FINDINGS F2). */
+        /**
+         * The latest segment whose DDP header is {@code copied} (a Read Request's MSN may differ: siw,
+         * interop/FINDINGS.md F2).
+         */
         Sent find(byte[] copied) {
             Sent loose = null;
             for (int i = history.size() - 1; i >= 0; i--) {

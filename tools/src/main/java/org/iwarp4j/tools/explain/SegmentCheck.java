@@ -17,7 +17,7 @@ import org.iwarp4j.rdmap.wire.ReadRequestHeader;
 
 /**
  * The checks a receiving iwarp4j stack makes on a DDP segment that need nothing but the segment
- * itself, in the order the stack makes them, with the Terminate it answers (errors.md §5):
+ * itself, in the order the stack makes them, with the Terminate it answers (RFC 5040 §4.8, RFC 5041 §7.2):
  *
  * <ol>
  *   <li>{@code DdpReceiver}: the complete DDP header is there (0x1/0x0/0x00), DV = 1 (0x1/0x1/0x04,
@@ -84,7 +84,7 @@ final class SegmentCheck {
                     Rfc.RDMAP_OPCODES);
         }
         return switch (opcode) {
-            // RFC 7306 §6.2 [EXT-02]: exactly 8 octets; errors.md §5 suggests 0x0/0x2/0xFF (the RFC names no code).
+            // RFC 7306 §6.2 [EXT-02]: exactly 8 octets; else 0x0/0x2/0xFF Unspecified Error (the RFC names no code).
             case IMMEDIATE_DATA, IMMEDIATE_DATA_WITH_SE -> whole(u, ImmediateDataHeader.LENGTH)
                     ? null : rdmap(TerminateCause.RDMAP_REMOTE_OPERATION_UNSPECIFIED, "Immediate Data must be exactly 8 octets "
                     + "in one segment; got " + shape(u), Rfc.IMMEDIATE_DATA);

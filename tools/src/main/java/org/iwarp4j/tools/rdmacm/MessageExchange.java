@@ -19,7 +19,7 @@ import org.iwarp4j.verbs.WorkCompletion;
 import org.iwarp4j.verbs.cm.Connection;
 
 /**
- * What librdmacm's {@code rdma_server} and {@code rdma_client} examples share (siw-interop.md §I): one
+ * What librdmacm's {@code rdma_server} and {@code rdma_client} examples share (rdma_server.c, rdma_client.c): one
  * queue pair of one send and one receive, {@code sq_sig_all}, 16-octet inline Sends, a 16-octet receive
  * posted before connecting or accepting, and {@code rdma_get_send_comp}/{@code rdma_get_recv_comp}.
  */
@@ -107,7 +107,7 @@ final class MessageExchange implements AutoCloseable {
         return -1;
     }
 
-    /** {@code rdma_disconnect}: graceful (siw-interop §G). */
+    /** {@code rdma_disconnect}: graceful (RFC 5040 §6.2.1). */
     void disconnect(PrintWriter err) {
         if (connection == null) {
             return;

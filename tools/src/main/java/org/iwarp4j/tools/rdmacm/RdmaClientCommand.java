@@ -17,7 +17,7 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * {@code iwarp rdma-client}: librdmacm's {@code rdma_client} example on the wire (siw-interop.md §I):
+ * {@code iwarp rdma-client}: librdmacm's {@code rdma_client} example on the wire (librdmacm/examples/rdma_client.c):
  * posts a 16-octet receive, connects to 127.0.0.1:7471 with IRD = ORD = 128, sends 16 octets, waits for
  * the Send completion and for the server's 16 octets, disconnects; prints {@code rdma_client: end 0}.
  */

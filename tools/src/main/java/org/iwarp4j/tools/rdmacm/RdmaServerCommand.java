@@ -23,7 +23,7 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * {@code iwarp rdma-server}: librdmacm's {@code rdma_server} example on the wire (siw-interop.md §I):
+ * {@code iwarp rdma-server}: librdmacm's {@code rdma_server} example on the wire (librdmacm/examples/rdma_server.c):
  * listens on 0.0.0.0:7471, posts a 16-octet receive, accepts one connection, waits for the client's
  * Send, answers with a 16-octet Send, disconnects; prints {@code rdma_server: end 0} on success.
  */

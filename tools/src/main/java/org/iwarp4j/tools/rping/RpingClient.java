@@ -11,7 +11,7 @@ import org.iwarp4j.verbs.MemoryRegion;
 import org.iwarp4j.verbs.cm.CmEvent;
 
 /**
- * rping's client ({@code rping -c}, the active side), siw-interop.md §H: connects with MPA revision 2
+ * rping's client ({@code rping -c}, the active side, librdmacm/examples/rping.c): connects with MPA revision 2
  * and IRD = ORD = 1, then for every ping fills its source buffer, advertises it, waits for the server's
  * go-ahead (the server has RDMA Read it), advertises its sink buffer, waits for the go-ahead (the server
  * has RDMA Written the data back) and, with {@code -V}, compares the two buffers.
@@ -38,12 +38,12 @@ final class RpingClient extends RpingSession {
 
     /** Runs the pings; returns normally on success. */
     void run() throws Exception {
-        // siw-interop §H: the client asks IRD = ORD = 1 (rping's conn_param), MPA revision 2.
+        // rping.c: the client asks IRD = ORD = 1 (rping's conn_param), MPA revision 2.
         ConnectionOptions mpa = options.connection();
         int ird = mpa.ird(1);
         int ord = mpa.ord(1);
         // The Request may ask for more than a queue pair of this RNIC holds (e.g. IRD 200 to see a peer clamp
-        // it, FINDINGS M5): the queue pair gets the RNIC's limit, RDMAP the negotiated values.
+        // it, interop/FINDINGS.md M5): the queue pair gets the RNIC's limit, RDMAP the negotiated values.
         int max = rnic.query().maxIrdOrd();
         qp = createQueuePair(Math.min(Math.max(ird, 1), max), Math.min(Math.max(ord, 1), max));
         verbs.postReceive();

@@ -17,7 +17,7 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * {@code iwarp rping}: rdma-core's rping on the wire (siw-interop.md §H, §G), either role, so it pairs with
+ * {@code iwarp rping}: rdma-core's rping (librdmacm/examples/rping.c) on the wire, either role, so it pairs with
  * Linux siw's {@code rping} both ways.
  */
 @Command(name = "rping",

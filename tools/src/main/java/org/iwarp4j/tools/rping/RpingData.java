@@ -4,7 +4,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
 /**
- * The ping data rping's client puts in its source buffer (siw-interop.md §H): {@code "rdma-ping-<n>: "},
+ * The ping data rping's client puts in its source buffer (librdmacm/examples/rping.c): {@code "rdma-ping-<n>: "},
  * then ASCII characters counting up from a start character, wrapping from 'z' (122) back to 'A' (65); the
  * start character begins at 'A' and moves up by one every ping. The last octet is NUL. Like rping's
  * {@code snprintf}, a header longer than the buffer is cut to {@code size - 1} octets.

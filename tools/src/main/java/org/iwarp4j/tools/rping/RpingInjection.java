@@ -7,7 +7,8 @@ import picocli.CommandLine;
  * The protocol errors {@code iwarp rping --inject} provokes, to watch both stacks report the Terminate
  * (RFC 5040 §4.8) and tear down. Plain names: this side commits the error and the peer detects it;
  * {@code peer-} names: this side makes the peer commit it (by what it advertises or fails to post), and
- * this side detects it. Expected Terminates: errors.md §5 for ours, interop/FINDINGS.md F2 for Linux siw.
+ * this side detects it. Expected Terminates: the codes of RFC 5040 §4.8 and RFC 5041 §7.2 for ours,
+ * interop/FINDINGS.md F2 for Linux siw.
  */
 enum RpingInjection {
 

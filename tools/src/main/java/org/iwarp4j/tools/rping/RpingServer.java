@@ -15,7 +15,7 @@ import org.iwarp4j.verbs.cm.ListenOptions;
 import org.iwarp4j.verbs.cm.Listener;
 
 /**
- * rping's server ({@code rping -s}, the passive side), siw-interop.md §H: accepts one connection, then for
+ * rping's server ({@code rping -s}, the passive side, librdmacm/examples/rping.c): accepts one connection, then for
  * every round receives the source advert, RDMA Reads the ping data, sends a go-ahead, receives the sink
  * advert, RDMA Writes the data ({@code strlen + 1} octets) back and sends a go-ahead. When the client
  * disconnects (§G) the pending receive is flushed: the server says so as rping does and ends successfully.
@@ -81,7 +81,7 @@ final class RpingServer extends RpingSession {
     }
 
     /**
-     * siw-interop §H/§B1: receives posted before the Reply; the Reply answers IRD = the client's ORD and
+     * As rping.c: receives posted before the Reply; the Reply answers IRD = the client's ORD and
      * ORD = the client's IRD (what librdmacm's {@code rdma_accept(id, NULL)} derives), so the server may
      * RDMA Read the client as many times at once as the client allows.
      */

@@ -26,7 +26,7 @@ import org.iwarp4j.verbs.cm.Connection;
 /**
  * What both rping roles own (rping's control block): one completion queue for sends and receives, the
  * 16-octet receive and send buffers, the RDMA buffer of {@code -S} octets, a queue pair with one receive
- * posted (re-posted after every receive completion, siw-interop.md §H), and the completion handling of
+ * posted (re-posted after every receive completion, as rping.c does), and the completion handling of
  * rping's CQ thread.
  */
 abstract class RpingSession implements AutoCloseable {
@@ -188,7 +188,7 @@ abstract class RpingSession implements AutoCloseable {
             }
             if (!wc.isSuccess()) {
                 if (wc.status() == CompletionStatus.WORK_REQUEST_FLUSHED && wc.terminate().isEmpty()) {
-                    state = RpingState.DISCONNECTED; // an orderly disconnect (FIN or RST, siw-interop §G)
+                    state = RpingState.DISCONNECTED; // an orderly disconnect (FIN or RST, interop/FINDINGS.md F7)
                     return null;
                 }
                 // A Terminate either way (RFC 5040 §5.4: always fatal) or a failed connection is no disconnect:
@@ -249,7 +249,7 @@ abstract class RpingSession implements AutoCloseable {
     }
 
     /**
-     * rping_disconnect: a graceful disconnect (siw-interop §G), then the flushes of whatever was still
+     * rping_disconnect: a graceful disconnect (RFC 5040 §6.2.1), then the flushes of whatever was still
      * posted are collected before the RNIC goes away.
      */
     void disconnect() {
