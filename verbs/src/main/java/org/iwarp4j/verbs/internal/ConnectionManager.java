@@ -150,7 +150,7 @@ final class ConnectionManager {
         EventLoop loop = group.next();
         InetSocketAddress target = address.isUnresolved()
                 ? new InetSocketAddress(address.getHostString(), address.getPort()) : address;
-        QueuePairHandler handler = new QueuePairHandler(qp, result, options);
+        QueuePairHandler handler = new QueuePairHandler(qp, result, options, loop);
         qp.bind(loop, handler);
         Path pcapFile = options.pcapFile().orElse(null);
         Bootstrap b = new Bootstrap()
