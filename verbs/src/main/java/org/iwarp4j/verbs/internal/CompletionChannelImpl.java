@@ -6,6 +6,7 @@ import org.iwarp4j.verbs.CompletionQueue;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -21,6 +22,12 @@ final class CompletionChannelImpl implements CompletionChannel {
     private final Condition fired = lock.newCondition();
     private final ArrayDeque<CompletionQueue> events = new ArrayDeque<>();
     private boolean closed;
+    /** Tells the RNIC, which then forgets this channel. */
+    private final Consumer<CompletionChannelImpl> onClosed;
+
+    CompletionChannelImpl(Consumer<CompletionChannelImpl> onClosed) {
+        this.onClosed = onClosed;
+    }
 
     /** A completion queue armed on this channel got a matching completion (any thread). */
     void fire(CompletionQueue cq) {
@@ -70,6 +77,7 @@ final class CompletionChannelImpl implements CompletionChannel {
         } finally {
             lock.unlock();
         }
+        onClosed.accept(this);
     }
 
 }
