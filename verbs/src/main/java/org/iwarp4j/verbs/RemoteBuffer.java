@@ -51,8 +51,8 @@ public record RemoteBuffer(Stag stag, long taggedOffset, long length) {
      * @throws IllegalArgumentException if the part is not inside this buffer
      */
     public RemoteBuffer slice(long offset, long length) {
-        if (offset < 0 || length < 0 || offset + length > this.length) {
-            throw new IllegalArgumentException("[" + offset + ", " + (offset + length) + ") is not inside the "
+        if (offset < 0 || length < 0 || offset > this.length || length > this.length - offset) {
+            throw new IllegalArgumentException(length + " octets at " + offset + " are not inside the "
                     + this.length + " octets of " + this);
         }
         return new RemoteBuffer(stag, taggedOffset + offset, length);
