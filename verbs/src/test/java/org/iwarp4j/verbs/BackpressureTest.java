@@ -64,7 +64,9 @@ class BackpressureTest {
             VerbsException e = full.get(0);
             assertThat(e.reason()).isEqualTo(VerbsException.Reason.QUEUE_FULL);
             assertThat(e.getStackTrace()).as("no stack trace on the data path").isEmpty();
-            assertThat(e.getMessage()).contains("send queue of queue pair").contains("RdmaWrite[wrId=");
+            assertThat(e.getMessage()).as("made when read, from the queue's name and capacity")
+                    .startsWith("QUEUE_FULL: send queue of queue pair " + p.client.qp.number() + " is full (1) [")
+                    .contains("RdmaWrite[wrId=");
             assertThat(e.workRequest()).isPresent();
         }
     }

@@ -43,6 +43,9 @@ final class QueuePairImpl implements QueuePair {
     private final ProtectionDomainImpl pd;
     private final QueuePairConfig config;
     private final int number;
+    /** The names a full queue's refusal gives, made once: a refusal builds no string (VerbsException.queueFull). */
+    private final String sendQueueName;
+    private final String receiveQueueName;
     private final CompletionQueueImpl sendCq;
     private final CompletionQueueImpl receiveCq;
     private final SharedReceiveQueueImpl shared;
@@ -66,6 +69,8 @@ final class QueuePairImpl implements QueuePair {
         this.pd = pd;
         this.config = config;
         this.number = number;
+        this.sendQueueName = "send queue of queue pair " + number;
+        this.receiveQueueName = "receive queue of queue pair " + number;
         this.sendCq = (CompletionQueueImpl) config.sendCompletionQueue();
         this.receiveCq = (CompletionQueueImpl) config.receiveCompletionQueue();
         this.shared = (SharedReceiveQueueImpl) config.sharedReceiveQueue().orElse(null);
@@ -202,7 +207,7 @@ final class QueuePairImpl implements QueuePair {
     }
 
     VerbsException queueFull(SendWorkRequest request) {
-        return VerbsException.queueFull(request, "send queue of queue pair " + number, config.maxSendWr());
+        return VerbsException.queueFull(request, sendQueueName, config.maxSendWr());
     }
 
     /** Send queue slots {@code request} takes: one per Read SGE (one Read Request each), else one. */
@@ -243,7 +248,7 @@ final class QueuePairImpl implements QueuePair {
     @Override
     public void postReceive(ReceiveWorkRequest request) {
         if (!tryPostReceive(request)) {
-            throw VerbsException.queueFull(request, "receive queue of queue pair " + number, config.maxRecvWr());
+            throw VerbsException.queueFull(request, receiveQueueName, config.maxRecvWr());
         }
     }
 
