@@ -43,9 +43,6 @@ final class QueuePairImpl implements QueuePair {
     private final ProtectionDomainImpl pd;
     private final QueuePairConfig config;
     private final int number;
-    /** The names a full queue's refusal gives, made once: a refusal builds no string (VerbsException.queueFull). */
-    private final String sendQueueName;
-    private final String receiveQueueName;
     private final CompletionQueueImpl sendCq;
     private final CompletionQueueImpl receiveCq;
     private final SharedReceiveQueueImpl shared;
@@ -69,13 +66,11 @@ final class QueuePairImpl implements QueuePair {
         this.pd = pd;
         this.config = config;
         this.number = number;
-        this.sendQueueName = "send queue of queue pair " + number;
-        this.receiveQueueName = "receive queue of queue pair " + number;
         this.sendCq = (CompletionQueueImpl) config.sendCompletionQueue();
         this.receiveCq = (CompletionQueueImpl) config.receiveCompletionQueue();
         this.shared = (SharedReceiveQueueImpl) config.sharedReceiveQueue().orElse(null);
         this.builder = new SendPostBuilder(this);
-        this.inbox = new WorkRequestInbox(config.maxSendWr(), config.maxRecvWr());
+        this.inbox = new WorkRequestInbox(number, config.maxSendWr(), config.maxRecvWr());
         sendCq.attach(this);
         receiveCq.attach(this);
     }
@@ -173,14 +168,16 @@ final class QueuePairImpl implements QueuePair {
     public boolean tryPostSend(SendWorkRequest request) {
         Objects.requireNonNull(request, "request");
         checkSendState(request);
-        // a full queue is found before anything is built or retained
-        return inbox.sendRoomFor(slots(request)) && tryEnqueue(builder.build(request, false));
+        return sendRoomFor(request) && tryEnqueue(builder.build(request, false));
     }
 
     @Override
     public CompletableFuture<WorkCompletion> postSendAsync(SendWorkRequest request) {
         Objects.requireNonNull(request, "request");
         checkSendState(request);
+        if (!sendRoomFor(request)) {
+            throw queueFull(request);
+        }
         SendPost post = builder.build(request, false);
         LoopSafeFuture<WorkCompletion> future = new LoopSafeFuture<>();
         post.future = future;
@@ -207,12 +204,12 @@ final class QueuePairImpl implements QueuePair {
     }
 
     VerbsException queueFull(SendWorkRequest request) {
-        return VerbsException.queueFull(request, sendQueueName, config.maxSendWr());
+        return inbox.sendQueueFull(request);
     }
 
-    /** Send queue slots {@code request} takes: one per Read SGE (one Read Request each), else one. */
-    private static int slots(SendWorkRequest request) {
-        return request instanceof SendWorkRequest.RdmaRead r ? Math.max(1, r.sges().size()) : 1;
+    /** Whether the send queue has room for {@code request} now: checked before anything is built or retained. */
+    boolean sendRoomFor(SendWorkRequest request) {
+        return inbox.sendRoomFor(SendPost.slotsOf(request));
     }
 
     @Override
@@ -248,7 +245,7 @@ final class QueuePairImpl implements QueuePair {
     @Override
     public void postReceive(ReceiveWorkRequest request) {
         if (!tryPostReceive(request)) {
-            throw VerbsException.queueFull(request, receiveQueueName, config.maxRecvWr());
+            throw inbox.receiveQueueFull(request);
         }
     }
 
