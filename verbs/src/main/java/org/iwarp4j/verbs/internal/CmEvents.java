@@ -84,11 +84,8 @@ final class CmEvents {
         switch (f.kind()) {
             case REQUEST_REFUSED -> fire(listener, ((RejectedBy) f.cause()).event);
             case REJECTED_BY_PEER -> {
-                qp.flushUnstarted();
-                qp.stateError();
                 ConnectionRejectedException e = (ConnectionRejectedException) f.cause();
-                fire(listener, e.toEvent(peer.get()));
-                established.completeExceptionally(e);
+                fail(e.toEvent(peer.get()), e);
             }
             default -> failEstablishment(new ConnectionFailedException(f.kind() == SetupFailure.Kind.STARTUP_TIMEOUT
                     ? ConnectionFailedException.Kind.UNREACHABLE : ConnectionFailedException.Kind.CONNECT_ERROR,
@@ -191,8 +188,18 @@ final class CmEvents {
         return value < 0 ? OptionalInt.empty() : OptionalInt.of(value);
     }
 
-    /** The established future may have failed already (ConnectionRequestImpl: the accept failed). */
-    private void failEstablishment(ConnectionFailedException e) {
+    /** The connection is not established: UNREACHABLE or CONNECT_ERROR, as {@code e} says. */
+    void failEstablishment(ConnectionFailedException e) {
+        fail(e.kind() == ConnectionFailedException.Kind.UNREACHABLE ? new CmEvent.Unreachable(e)
+                : new CmEvent.ConnectError(e), e);
+    }
+
+    /**
+     * The queue pair fails, its receives posted while IDLE are flushed, {@code event} is fired and the
+     * established future fails with {@code e} — unless it is done already (ConnectionRequestImpl: the accept
+     * failed).
+     */
+    private void fail(CmEvent event, Exception e) {
         if (established == null || established.isDone()) {
             return;
         }
@@ -200,8 +207,7 @@ final class CmEvents {
             qp.stateError();
             qp.flushUnstarted();
         }
-        fire(listener, e.kind() == ConnectionFailedException.Kind.UNREACHABLE ? new CmEvent.Unreachable(e)
-                : new CmEvent.ConnectError(e));
+        fire(listener, event);
         established.completeExceptionally(e);
     }
 }

@@ -18,6 +18,7 @@ import org.iwarp4j.rdmap.stream.RdmapStream;
 import org.iwarp4j.rdmap.stream.RdmapStreamState;
 import org.iwarp4j.rdmap.terminate.TerminateCause;
 import org.iwarp4j.verbs.cm.ConnectOptions;
+import org.iwarp4j.verbs.cm.ConnectionFailedException;
 import org.iwarp4j.verbs.cm.Connection;
 import org.iwarp4j.verbs.internal.ConnectionEnd.Reason;
 import org.iwarp4j.verbs.internal.ConnectionLifecycle.Role;
@@ -123,6 +124,11 @@ final class QueuePairHandler extends ChannelDuplexHandler implements ConnectionR
         } else {
             c.fireUserEventTriggered(evt);
         }
+    }
+
+    /** Initiator: the TCP connect failed (the channel never became active, so no other event follows). */
+    void connectFailed(ConnectionFailedException e) {
+        cm.failEstablishment(e);
     }
 
     @Override
