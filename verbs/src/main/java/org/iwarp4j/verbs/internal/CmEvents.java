@@ -17,7 +17,6 @@ import org.slf4j.LoggerFactory;
 
 import java.net.InetSocketAddress;
 import java.util.Optional;
-import java.util.OptionalInt;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
@@ -157,7 +156,8 @@ final class CmEvents {
     /** Initiator: the peer's MPA Reply said R=1. */
     static ConnectionRejectedException rejectedByPeer(MpaRejection r) {
         return new ConnectionRejectedException("the peer rejected the connection" + (r.reason() != null ? " ("
-                + r.reason() + ")" : ""), r.replyPrivateData(), depth(r.responderIrd()), depth(r.responderOrd()));
+                + r.reason() + ")" : ""), r.replyPrivateData(), MpaConfigs.depth(r.responderIrd()),
+                MpaConfigs.depth(r.responderOrd()));
     }
 
     /**
@@ -169,8 +169,8 @@ final class CmEvents {
         String reason = "rejected the connection request from " + from + ": its IRD " + (q == null ? "?" : q.ird())
                 + " is below the required ORD " + r.responderOrd() + " (RFC 6581 §9.1)";
         LOG.debug("{}", reason);
-        return new RejectedBy(new CmEvent.Rejected(from, r.replyPrivateData(), depth(r.responderIrd()),
-                depth(r.responderOrd()), reason));
+        return new RejectedBy(new CmEvent.Rejected(from, r.replyPrivateData(), MpaConfigs.depth(r.responderIrd()),
+                MpaConfigs.depth(r.responderOrd()), reason));
     }
 
     /** Carries a listener's own reject to {@link #setupFailed} (no application future waits for it). */
@@ -182,10 +182,6 @@ final class CmEvents {
             super(event.reason(), null, false, false);
             this.event = event;
         }
-    }
-
-    private static OptionalInt depth(int value) {
-        return value < 0 ? OptionalInt.empty() : OptionalInt.of(value);
     }
 
     /** The connection is not established: UNREACHABLE or CONNECT_ERROR, as {@code e} says. */

@@ -63,14 +63,12 @@ final class ConnectionRequestImpl implements ConnectionRequest {
 
     @Override
     public OptionalInt ird() {
-        int v = mpa.initiatorIrd();
-        return v < 0 ? OptionalInt.empty() : OptionalInt.of(v);
+        return MpaConfigs.depth(mpa.initiatorIrd());
     }
 
     @Override
     public OptionalInt ord() {
-        int v = mpa.initiatorOrd();
-        return v < 0 ? OptionalInt.empty() : OptionalInt.of(v);
+        return MpaConfigs.depth(mpa.initiatorOrd());
     }
 
     @Override

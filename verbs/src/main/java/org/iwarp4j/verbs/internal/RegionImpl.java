@@ -78,8 +78,7 @@ final class RegionImpl implements MemoryRegion, StagOwner {
         return maxLength;
     }
 
-    @Override
-    public ProtectionDomainImpl pd() {
+    ProtectionDomainImpl pd() {
         return pd;
     }
 

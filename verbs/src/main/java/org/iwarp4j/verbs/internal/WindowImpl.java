@@ -58,8 +58,7 @@ final class WindowImpl implements MemoryWindow, StagOwner {
         return view;
     }
 
-    @Override
-    public ProtectionDomainImpl pd() {
+    ProtectionDomainImpl pd() {
         return pd;
     }
 
