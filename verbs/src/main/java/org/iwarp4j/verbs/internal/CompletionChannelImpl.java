@@ -44,10 +44,12 @@ final class CompletionChannelImpl implements CompletionChannel {
 
     @Override
     public Optional<CompletionQueue> take(Duration timeout) throws InterruptedException {
-        EventLoopThreads.checkMayBlock("CompletionChannel.take");
         long nanos = timeout.toNanos();
         lock.lockInterruptibly();
         try {
+            if (events.isEmpty() && !closed && nanos > 0) {
+                EventLoopThreads.checkMayBlock("CompletionChannel.take"); // only when it would have to wait
+            }
             while (events.isEmpty() && !closed && nanos > 0) {
                 nanos = fired.awaitNanos(nanos);
             }
