@@ -125,11 +125,10 @@ final class ConnectionRequestImpl implements ConnectionRequest {
         int ord = options.ord().orElse(qp.config().ord());
         // RFC 6581 §9.1: the Responder may raise its IRD to the Initiator's ORD; an explicit IRD is answered as is.
         int irdLimit = options.ird().isPresent() ? ird : Math.max(ird, listener.rnic().config().maxIrdOrd());
-        byte[] privateData = options.privateData();
         qp.bind(channel.eventLoop(), connection);
         channel.eventLoop().execute(() -> {
             connection.accepting(qp, result);
-            mpa.accept(privateData, ird, ord, irdLimit).addListener(f -> {
+            mpa.accept(data, ird, ord, irdLimit).addListener(f -> {
                 if (!f.isSuccess()) {
                     qp.stateError();
                     result.completeExceptionally(new ConnectionFailedException(ConnectionFailedException.Kind.CONNECT_ERROR,
