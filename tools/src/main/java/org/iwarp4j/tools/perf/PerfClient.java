@@ -68,7 +68,7 @@ final class PerfClient extends PerfEndpoint {
                     ? pd.allocateRegion(max, Access.LOCAL_WRITE, Access.REMOTE_WRITE) : null;
             latencyRun(config.latency());
             int depth = config.latency() ? 1 : config.txDepth();
-            qp = createQueuePair(depth + 16, receives, Math.min(128, depth));
+            qp = createQueuePair(depth + 16, receives, Math.min(rnic.query().maxIrdOrd(), depth));
         } catch (RuntimeException e) {
             close();
             throw e;
@@ -117,7 +117,7 @@ final class PerfClient extends PerfEndpoint {
         MemoryRegion advertised = mailbox != null ? mailbox : local;
         PerfHello hello = new PerfHello(config.verb(), config.latency(), config.verify(), config.compareSwap(),
                 config.maxSize(), config.txDepth(), advertised.remoteBuffer(), config.verifyBufferSize());
-        int ord = config.latency() ? 1 : Math.min(128, config.txDepth());
+        int ord = config.latency() ? 1 : Math.min(rnic.query().maxIrdOrd(), config.txDepth());
         try {
             connection = rnic.connect(server, qp, config.wire().connect().privateData(hello.encode())
                     .ird(ord).ord(ord).build()).get(30, TimeUnit.SECONDS);

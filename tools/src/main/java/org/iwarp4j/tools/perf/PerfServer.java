@@ -131,7 +131,8 @@ final class PerfServer implements AutoCloseable {
                 echo = pd.allocateRegion(max);
             }
             dataReceives = sendTest ? (h.latency() ? 4 : Math.max(4, h.txDepth() * 4)) : 0;
-            int irdOrd = Math.min(128, Math.max(1, h.txDepth()));
+            int maxIrdOrd = rnic.query().maxIrdOrd();
+            int irdOrd = Math.min(maxIrdOrd, Math.max(1, h.txDepth()));
             qp = createQueuePair(64, sendTest ? dataReceives : CONTROL_RECEIVES, irdOrd);
             if (sendTest) {
                 credits = pd.allocateRegion(8);
@@ -145,9 +146,10 @@ final class PerfServer implements AutoCloseable {
             } else {
                 postControlReceives();
             }
-            // Accept: IRD/ORD as the client asks (RFC 6581 §9.1), the test's memory in the Reply's private data.
-            OptionalInt ird = Stacks.atMost(r.ord(), 128);
-            OptionalInt ord = Stacks.atMost(r.ird(), 128);
+            // Accept: IRD/ORD as the client asks (RFC 6581 §9.1, at most the RNIC's limit), the test's memory in the
+            // Reply's private data.
+            OptionalInt ird = Stacks.atMost(r.ord(), maxIrdOrd);
+            OptionalInt ord = Stacks.atMost(r.ird(), maxIrdOrd);
             PerfWelcome welcome = new PerfWelcome(dataReceives, target.remoteBuffer());
             connection = r.accept(qp, new AcceptOptions(welcome.encode(), ird, ord)).get(30, TimeUnit.SECONDS);
         }

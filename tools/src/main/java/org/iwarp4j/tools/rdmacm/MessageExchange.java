@@ -27,8 +27,6 @@ final class MessageExchange implements AutoCloseable {
 
     /** Both examples exchange exactly 16 octets (zeros, never checked). */
     static final int MESSAGE_LENGTH = 16;
-    /** librdmacm offers the device maximum when {@code rdma_connect}/{@code rdma_accept} get no parameters: 128 on siw. */
-    static final int IRD_ORD = 128;
     private static final Duration COMPLETION_TIMEOUT = Duration.ofSeconds(30);
 
     final Rnic rnic;
@@ -52,6 +50,14 @@ final class MessageExchange implements AutoCloseable {
             rnic.close();
             throw e;
         }
+    }
+
+    /**
+     * The RNIC's largest IRD/ORD (128 by default, as on siw): what librdmacm offers when {@code rdma_connect} or
+     * {@code rdma_accept} get no parameters.
+     */
+    int maxIrdOrd() {
+        return rnic.query().maxIrdOrd();
     }
 
     /** {@code rdma_create_ep} with one send, one receive, 16 octets inline, every send signaled; then {@code rdma_post_recv}. */

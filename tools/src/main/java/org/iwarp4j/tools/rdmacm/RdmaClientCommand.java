@@ -68,10 +68,10 @@ public final class RdmaClientCommand implements Callable<Integer> {
 
     private int run(InetSocketAddress target, PrintWriter out, PrintWriter err) {
         return MessageExchange.run("rdma_client", err, x -> {
-            int ird = connection.ird(MessageExchange.IRD_ORD);
-            int ord = connection.ord(MessageExchange.IRD_ORD);
-            x.createQueuePairAndPostReceive(Math.min(ird, MessageExchange.IRD_ORD),
-                    Math.min(ord, MessageExchange.IRD_ORD));
+            int max = x.maxIrdOrd();
+            int ird = connection.ird(max);
+            int ord = connection.ord(max);
+            x.createQueuePairAndPostReceive(Math.min(ird, max), Math.min(ord, max));
             x.connection = x.rnic.connect(target, x.qp, connection.applyTo(wire.connect()).ird(ird)
                     .ord(ord).build()).get(30, TimeUnit.SECONDS);
             if (debug) {

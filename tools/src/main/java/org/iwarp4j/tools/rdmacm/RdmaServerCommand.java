@@ -109,11 +109,12 @@ public final class RdmaServerCommand implements Callable<Integer> {
                     out.flush();
                     return;
                 }
-                // rdma_accept(id, NULL): IRD/ORD derived from the request (IRD = its ORD, ORD = its IRD), at most 128.
-                OptionalInt ird = connection.responderIrd(r.ord(), MessageExchange.IRD_ORD,
-                        Stacks.atMost(r.ord(), MessageExchange.IRD_ORD));
-                OptionalInt ord = connection.ord(Stacks.atMost(r.ird(), MessageExchange.IRD_ORD));
-                x.createQueuePairAndPostReceive(MessageExchange.IRD_ORD, MessageExchange.IRD_ORD);
+                // rdma_accept(id, NULL): IRD/ORD derived from the request (IRD = its ORD, ORD = its IRD), at most
+                // the RNIC's limit.
+                int max = x.maxIrdOrd();
+                OptionalInt ird = connection.responderIrd(r.ord(), max, Stacks.atMost(r.ord(), max));
+                OptionalInt ord = connection.ord(Stacks.atMost(r.ird(), max));
+                x.createQueuePairAndPostReceive(max, max);
                 x.connection = r.accept(x.qp, new AcceptOptions(connection.privateData(), ird, ord))
                         .get(30, TimeUnit.SECONDS);
                 if (debug) {

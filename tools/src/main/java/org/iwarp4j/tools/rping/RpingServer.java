@@ -22,9 +22,6 @@ import org.iwarp4j.verbs.cm.Listener;
  */
 final class RpingServer extends RpingSession {
 
-    /** A Linux siw device (and librdmacm's accept) allows up to 128 outstanding Reads each way. */
-    private static final int MAX_IRD_ORD = 128;
-
     private final CompletableFuture<ConnectionRequest> request = new CompletableFuture<>();
     private final CompletableFuture<String> autoRejected = new CompletableFuture<>();
 
@@ -83,13 +80,14 @@ final class RpingServer extends RpingSession {
     /**
      * As rping.c: receives posted before the Reply; the Reply answers IRD = the client's ORD and
      * ORD = the client's IRD (what librdmacm's {@code rdma_accept(id, NULL)} derives), so the server may
-     * RDMA Read the client as many times at once as the client allows.
+     * RDMA Read the client as many times at once as the client allows, both at most the RNIC's limit (128, as a
+     * Linux siw device).
      */
     private void accept(ConnectionRequest r) throws Exception {
         ConnectionOptions mpa = options.connection();
-        int ird = mpa.responderIrd(r.ord(), MAX_IRD_ORD, OptionalInt.of(Math.min(r.ord().orElse(1), MAX_IRD_ORD)))
-                .getAsInt();
-        int ord = mpa.ord(Math.min(r.ird().orElse(1), MAX_IRD_ORD));
+        int max = rnic.query().maxIrdOrd();
+        int ird = mpa.responderIrd(r.ord(), max, OptionalInt.of(Math.min(r.ord().orElse(1), max))).getAsInt();
+        int ord = mpa.ord(Math.min(r.ird().orElse(1), max));
         qp = createQueuePair(Math.max(ird, 1), Math.max(ord, 1));
         verbs.postReceive();
         debug("accepting client connection request");
