@@ -100,6 +100,8 @@ final class PerfServer implements AutoCloseable {
         private MemoryRegion target;
         private MemoryRegion echo;
         private MemoryRegion credits;
+        /** The view of {@link #credits}, made once: the Send test's receive loop writes every credit count there. */
+        private ByteBuffer creditCount;
         private int dataReceives;
         private long reposted;
         private long reported;
@@ -136,6 +138,7 @@ final class PerfServer implements AutoCloseable {
             qp = createQueuePair(64, sendTest ? dataReceives : CONTROL_RECEIVES, irdOrd);
             if (sendTest) {
                 credits = pd.allocateRegion(8);
+                creditCount = credits.buffer();
                 creditRequest = Send.of(CREDIT_SEND_WR_ID, credits).withFlags(Set.of()); // unsignaled
                 dataReceiveRequests = new ReceiveWorkRequest[dataReceives];
                 for (int i = 0; i < dataReceives; i++) {
@@ -193,7 +196,7 @@ final class PerfServer implements AutoCloseable {
                 echo((int) size);
             }
             if (!hello.latency() && reposted - reported >= Math.max(1, dataReceives / 4)) {
-                credits.buffer().putLong(0, reposted);
+                creditCount.putLong(0, reposted);
                 reported = reposted;
                 qp.postSend(creditRequest);
             }
