@@ -42,6 +42,11 @@ final class PerfClient extends PerfEndpoint {
     private final ByteBuffer localMemory;
     private final ByteBuffer receiveMemory;
     private final ByteBuffer mailboxMemory;
+    /**
+     * One receive per slot of {@link #receiveBuffers}, built once and re-posted as it is after each completion (the
+     * Send latency test re-posts one per echo).
+     */
+    private final ReceiveWorkRequest[] receiveRequests;
     private PerfWelcome welcome;
     private ControlMessage reply;
     private long creditsGranted;
@@ -76,6 +81,11 @@ final class PerfClient extends PerfEndpoint {
         localMemory = local.buffer();
         receiveMemory = receiveBuffers.buffer();
         mailboxMemory = mailbox == null ? null : mailbox.buffer();
+        receiveRequests = new ReceiveWorkRequest[receives];
+        for (int i = 0; i < receives; i++) {
+            receiveRequests[i] = ReceiveWorkRequest.of(CONTROL_RECEIVE_BASE + i,
+                    receiveBuffers.sge(i * receiveSlot, receiveSlot));
+        }
     }
 
     /** The parameters the report shows, once connected. */
@@ -128,8 +138,7 @@ final class PerfClient extends PerfEndpoint {
     }
 
     private void postReceive(long wrId) {
-        int i = (int) (wrId - CONTROL_RECEIVE_BASE);
-        qp.postReceive(ReceiveWorkRequest.of(wrId, receiveBuffers.sge(i * receiveSlot, receiveSlot)));
+        qp.postReceive(receiveRequests[(int) (wrId - CONTROL_RECEIVE_BASE)]);
     }
 
     /** Runs every size; returns the results in order. */
