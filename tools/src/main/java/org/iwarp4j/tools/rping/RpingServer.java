@@ -22,6 +22,9 @@ import org.iwarp4j.verbs.cm.Listener;
  */
 final class RpingServer extends RpingSession {
 
+    /** rping's {@code -d} line for either advert it receives ({@link #debugAdvert}). */
+    private static final String RECEIVED_ADVERT = "Received rkey %2$x addr %1$x len %3$d from peer";
+
     private final CompletableFuture<ConnectionRequest> request = new CompletableFuture<>();
     private final CompletableFuture<String> autoRejected = new CompletableFuture<>();
 
@@ -126,8 +129,7 @@ final class RpingServer extends RpingSession {
             }
             state = RpingState.RDMA_READ_ADV;
             RemoteBuffer source = RemoteBuffer.decode(recv.buffer());
-            debug("Received rkey %x addr %x len %d from peer", source.stag().value(), source.taggedOffset(),
-                    source.length());
+            debugAdvert(RECEIVED_ADVERT, source);
             checkLength(source, size);
             verbs.read(source, (int) source.length());
             debug("server posted rdma read req");
@@ -147,7 +149,7 @@ final class RpingServer extends RpingSession {
             }
             state = RpingState.RDMA_WRITE_ADV;
             RemoteBuffer sink = RemoteBuffer.decode(recv.buffer());
-            debug("Received rkey %x addr %x len %d from peer", sink.stag().value(), sink.taggedOffset(), sink.length());
+            debugAdvert(RECEIVED_ADVERT, sink);
             // rping writes back strlen(rdma_buf) + 1 octets: the string and its NUL.
             int length = Math.min(RpingData.strlen(rdma.buffer(), size) + 1, size);
             verbs.write(sink, length);
