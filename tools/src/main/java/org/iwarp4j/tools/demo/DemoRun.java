@@ -14,6 +14,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.iwarp4j.tools.cli.Stacks;
 import org.iwarp4j.tools.cli.WireOptions;
 import org.iwarp4j.verbs.Access;
 import org.iwarp4j.verbs.CompletionOpcode;
@@ -121,10 +122,9 @@ final class DemoRun implements AutoCloseable {
         CompletableFuture<Connection> accepted = requested.thenCompose(request -> request.accept(server.qp));
         listener = server.rnic.listen(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
                 wire.listen().pcapFile(null).mpa(m -> m.emss(mss)).build(), requested::complete);
-        client.connection = client.rnic.connect(listener.localAddress(), client.qp,
-                wire.connect().pcapFile(capture).mpa(m -> m.emss(mss)).ird(4).ord(4).build())
-                .get(CONNECT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-        server.connection = accepted.get(CONNECT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        client.connection = Stacks.get(client.rnic.connect(listener.localAddress(), client.qp,
+                wire.connect().pcapFile(capture).mpa(m -> m.emss(mss)).ird(4).ord(4).build()), CONNECT_TIMEOUT_SECONDS);
+        server.connection = Stacks.get(accepted, CONNECT_TIMEOUT_SECONDS);
 
         // The server binds memory to its fast-registration shell: a local operation, nothing on the wire.
         server.qp.postSend(SendWorkRequest.FastRegister.of(50, invalidatable, ByteBuffer.allocateDirect(256),

@@ -128,8 +128,8 @@ final class PerfClient extends PerfEndpoint {
                 config.maxSize(), config.txDepth(), advertised.remoteBuffer(), config.verifyBufferSize());
         int ord = config.latency() ? 1 : Math.min(rnic.query().maxIrdOrd(), config.txDepth());
         try {
-            connection = rnic.connect(server, qp, config.wire().connect().privateData(hello.encode())
-                    .ird(ord).ord(ord).build()).get(30, TimeUnit.SECONDS);
+            connection = Stacks.get(rnic.connect(server, qp, config.wire().connect().privateData(hello.encode())
+                    .ird(ord).ord(ord).build()), 30);
         } catch (Exception e) {
             throw new PerfFailure("cannot connect to " + server + ": " + Stacks.describe(e));
         }

@@ -7,7 +7,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import org.iwarp4j.tools.cli.Stacks;
 import org.iwarp4j.tools.cli.WireOptions;
 import org.iwarp4j.verbs.Access;
@@ -154,7 +153,7 @@ final class PerfServer implements AutoCloseable {
             OptionalInt ird = Stacks.atMost(r.ord(), maxIrdOrd);
             OptionalInt ord = Stacks.atMost(r.ird(), maxIrdOrd);
             PerfWelcome welcome = new PerfWelcome(dataReceives, target.remoteBuffer());
-            connection = r.accept(qp, new AcceptOptions(welcome.encode(), ird, ord)).get(30, TimeUnit.SECONDS);
+            connection = Stacks.get(r.accept(qp, new AcceptOptions(welcome.encode(), ird, ord)), 30);
         }
 
         PerfHello hello() {
@@ -173,7 +172,7 @@ final class PerfServer implements AutoCloseable {
                     }
                     ControlMessage m = receive(wc);
                     if (m != null && handle(m)) {
-                        connection.closeFuture().get(WAIT_SECONDS, TimeUnit.SECONDS);
+                        Stacks.get(connection.closeFuture(), WAIT_SECONDS);
                         return;
                     }
                 }

@@ -3,7 +3,6 @@ package org.iwarp4j.tools.rdmacm;
 import java.io.PrintWriter;
 import java.nio.ByteBuffer;
 import java.time.Duration;
-import java.util.concurrent.TimeUnit;
 import org.iwarp4j.tools.cli.Stacks;
 import org.iwarp4j.verbs.Access;
 import org.iwarp4j.verbs.CompletionOpcode;
@@ -119,7 +118,7 @@ final class MessageExchange implements AutoCloseable {
             return;
         }
         try {
-            connection.disconnect().get(10, TimeUnit.SECONDS);
+            Stacks.get(connection.disconnect(), 10);
         } catch (Exception e) {
             err.println("rdma_disconnect: " + Stacks.describe(e));
         }

@@ -5,7 +5,6 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
 import org.iwarp4j.tools.IwarpCommand;
 import org.iwarp4j.tools.cli.ConnectionOptions;
 import org.iwarp4j.tools.cli.Stacks;
@@ -72,8 +71,8 @@ public final class RdmaClientCommand implements Callable<Integer> {
             int ird = connection.ird(max);
             int ord = connection.ord(max);
             x.createQueuePairAndPostReceive(Math.min(ird, max), Math.min(ord, max));
-            x.connection = x.rnic.connect(target, x.qp, connection.applyTo(wire.connect()).ird(ird)
-                    .ord(ord).build()).get(30, TimeUnit.SECONDS);
+            x.connection = Stacks.get(x.rnic.connect(target, x.qp, connection.applyTo(wire.connect()).ird(ird)
+                    .ord(ord).build()), 30);
             if (debug) {
                 out.println("rdma_client: connected: " + Stacks.describe(x.connection.parameters()));
                 out.flush();

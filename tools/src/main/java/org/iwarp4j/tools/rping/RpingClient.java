@@ -2,7 +2,6 @@ package org.iwarp4j.tools.rping;
 
 import java.io.PrintWriter;
 import java.nio.ByteBuffer;
-import java.util.concurrent.TimeUnit;
 import org.iwarp4j.tools.cli.ConnectionOptions;
 import org.iwarp4j.tools.cli.Stacks;
 import org.iwarp4j.verbs.Access;
@@ -49,14 +48,14 @@ final class RpingClient extends RpingSession {
         qp = createQueuePair(Math.min(Math.max(ird, 1), max), Math.min(Math.max(ord, 1), max));
         verbs.postReceive();
         try {
-            connection = rnic.connect(options.address(), qp, mpa.applyTo(options.wire().connect())
+            connection = Stacks.get(rnic.connect(options.address(), qp, mpa.applyTo(options.wire().connect())
                     .ird(ird).ord(ord).eventListener(event -> {
                         debug("cma_event type %s", cmaEventType(event));
                         if (event instanceof CmEvent.Disconnected) {
                             err.println("client DISCONNECT EVENT...");
                             err.flush();
                         }
-                    }).build()).get(30, TimeUnit.SECONDS);
+                    }).build()), 30);
         } catch (Exception e) {
             throw new RpingFailure("connect error: " + Stacks.describe(e));
         }

@@ -3,7 +3,6 @@ package org.iwarp4j.tools.rping;
 import java.io.PrintWriter;
 import java.util.OptionalInt;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import org.iwarp4j.tools.cli.ConnectionOptions;
 import org.iwarp4j.tools.cli.Stacks;
 import org.iwarp4j.verbs.CompletionOpcode;
@@ -96,7 +95,7 @@ final class RpingServer extends RpingSession {
         debug("accepting client connection request");
         try {
             AcceptOptions answer = AcceptOptions.withPrivateData(mpa.privateData()).withIrdOrd(ird, ord);
-            connection = r.accept(qp, answer).get(30, TimeUnit.SECONDS);
+            connection = Stacks.get(r.accept(qp, answer), 30);
         } catch (Exception e) {
             throw new RpingFailure("connect error: " + Stacks.describe(e));
         }
@@ -112,7 +111,7 @@ final class RpingServer extends RpingSession {
     /** {@code --reject}: an MPA Reply with R=1 and the private data asked for (RFC 5044 §7.1.2 rule 2). */
     private void reject(ConnectionRequest r) throws Exception {
         byte[] data = options.responder().rejectData();
-        r.reject(data).get(10, TimeUnit.SECONDS);
+        Stacks.get(r.reject(data), 10);
         err.println("server: rejected the connection request from " + r.remoteAddress() + " (--reject), private data "
                 + Stacks.hexOrNone(data));
         err.flush();

@@ -265,7 +265,7 @@ abstract class RpingSession implements AutoCloseable {
             return;
         }
         try {
-            connection.disconnect().get(10, TimeUnit.SECONDS);
+            Stacks.get(connection.disconnect(), 10);
         } catch (Exception e) {
             debug("disconnect: %s", Stacks.describe(e));
         }
