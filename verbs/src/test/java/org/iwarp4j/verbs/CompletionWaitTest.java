@@ -27,6 +27,21 @@ class CompletionWaitTest {
         p.client.post(SendWorkRequest.Send.of(wrId, src.sge(0, 16)));
     }
 
+    /**
+     * Spins (at most 10 s) until {@code t} parks. A thread parked in one of this API's blocking waits is past its
+     * first look: whatever happens from then on (a completion, a close) has to wake it.
+     */
+    private static void awaitParked(Thread t) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        Thread.State state;
+        while ((state = t.getState()) != Thread.State.WAITING && state != Thread.State.TIMED_WAITING) {
+            if (state == Thread.State.TERMINATED || System.nanoTime() > deadline) {
+                throw new AssertionError(t.getName() + " did not park: " + state);
+            }
+            Thread.onSpinWait();
+        }
+    }
+
     @Test
     void aBlockingPollWaitsForTheNextCompletionAndTimesOutEmpty() throws Exception {
         try (Peers p = peers()) {
@@ -34,16 +49,19 @@ class CompletionWaitTest {
             long start = System.nanoTime();
             assertThat(p.client.sendCq.poll(wcs, Duration.ofMillis(200))).isZero();
             assertThat(System.nanoTime() - start).as("it waited").isGreaterThanOrEqualTo(150_000_000L);
-            CompletableFuture<Integer> waiting = CompletableFuture.supplyAsync(() -> {
+            CompletableFuture<Integer> waiting = new CompletableFuture<>();
+            Thread waiter = new Thread(() -> {
                 try {
-                    return p.client.sendCq.poll(wcs, Duration.ofSeconds(20));
-                } catch (InterruptedException e) {
-                    throw new IllegalStateException(e);
+                    waiting.complete(p.client.sendCq.poll(wcs, Duration.ofSeconds(20)));
+                } catch (Throwable e) {
+                    waiting.completeExceptionally(e);
                 }
-            });
-            Thread.sleep(100); // the waiter is parked now (or about to be: it polls once more before parking)
+            }, "poll-waiter");
+            waiter.start();
+            awaitParked(waiter); // so the completion wakes a waiter rather than meeting a poll
             send(p, 5);
             assertThat(waiting.get(20, TimeUnit.SECONDS)).isEqualTo(1);
+            waiter.join(10_000);
             assertThat(wcs[0].wrId()).isEqualTo(5);
             assertThat(wcs[0].status()).isEqualTo(CompletionStatus.SUCCESS);
             send(p, 6);
