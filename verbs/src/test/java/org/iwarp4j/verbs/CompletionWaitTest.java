@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -22,7 +23,10 @@ class CompletionWaitTest {
         return new Peers(Transport.NIO);
     }
 
+    /** A Send from the client, for which the server has a receive (one without would end the connection). */
     private static void send(Peers p, long wrId) {
+        Mem sink = p.server.region(16, Access.LOCAL_WRITE);
+        p.server.receive(wrId, sink.sge(0, 16));
         Mem src = p.client.region(16);
         p.client.post(SendWorkRequest.Send.of(wrId, src.sge(0, 16)));
     }
@@ -109,16 +113,29 @@ class CompletionWaitTest {
         }
     }
 
+    /**
+     * Arms {@code cq} with a handler, produces one more completion and waits until the handler has run. Handlers run
+     * in order on the queue's event loop, so any run that earlier completions queued has happened by then.
+     */
+    private static void awaitHandlersQueuedSoFar(Peers p, CompletionQueue cq, long wrId) throws Exception {
+        CompletableFuture<Void> ran = new CompletableFuture<>();
+        cq.arm(NotifyMode.NEXT, q -> ran.complete(null));
+        send(p, wrId);
+        ran.get(20, TimeUnit.SECONDS);
+    }
+
     @Test
     void aDisarmedHandlerDoesNotRun() throws Exception {
         try (Peers p = peers()) {
-            java.util.concurrent.atomic.AtomicInteger runs = new java.util.concurrent.atomic.AtomicInteger();
+            AtomicInteger runs = new AtomicInteger();
             p.client.sendCq.arm(NotifyMode.NEXT, q -> runs.incrementAndGet());
             p.client.sendCq.disarm();
             send(p, 1);
             assertThat(p.client.sendCq.take(Duration.ofSeconds(20))).isPresent();
-            Thread.sleep(100);
+            awaitHandlersQueuedSoFar(p, p.client.sendCq, 2);
             assertThat(runs).hasValue(0);
+            assertThat(Completions.one(p.client.sendCq)).extracting(WorkCompletion::wrId, WorkCompletion::status)
+                    .containsExactly(2L, CompletionStatus.SUCCESS);
         }
     }
 
