@@ -14,6 +14,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 /** The three ways to wait for completions: a blocking poll, a completion channel, a handler. */
 @Timeout(60)
@@ -82,7 +83,16 @@ class CompletionWaitTest {
             CompletionQueue cq = p.clientRnic.createCompletionQueue(16, channel);
             QueuePair qp = p.client.pd.createQueuePair(QueuePairConfig.builder(cq, cq).build());
             assertThat(cq.channel()).containsSame(channel);
-            // not armed: a completion fires nothing (qp is unconnected: a receive posted then the queue pair closed)
+            // Completions without a connection: an unconnected queue pair's receive, flushed when it is closed.
+            // Not armed: a completion fires nothing.
+            CompletionQueue unarmed = p.clientRnic.createCompletionQueue(16, channel);
+            QueuePair idle = p.client.pd.createQueuePair(QueuePairConfig.builder(unarmed, unarmed).build());
+            idle.postReceive(ReceiveWorkRequest.of(7, p.client.region(8, Access.LOCAL_WRITE).region()));
+            idle.close();
+            assertThat(Completions.one(unarmed)).extracting(WorkCompletion::wrId, WorkCompletion::status)
+                    .containsExactly(7L, CompletionStatus.WORK_REQUEST_FLUSHED);
+            assertThat(channel.pending()).as("an unarmed queue's completion").isZero();
+            // armed: one completion, one event
             qp.postReceive(ReceiveWorkRequest.of(1, p.client.region(8, Access.LOCAL_WRITE).region()));
             cq.arm(NotifyMode.NEXT);
             qp.close(); // flushes the receive: one completion, one event
@@ -90,7 +100,21 @@ class CompletionWaitTest {
             assertThat(channel.pending()).isZero();
             assertThat(cq.poll(WorkCompletion.array(4))).isEqualTo(1);
             assertThat(channel.take(Duration.ofMillis(100))).as("one-shot: not re-armed").isEmpty();
+            // closing the channel wakes a waiter, which returns empty instead of sitting out its 20 s
+            CompletableFuture<Optional<CompletionQueue>> woken = new CompletableFuture<>();
+            Thread waiter = new Thread(() -> {
+                try {
+                    woken.complete(channel.take(Duration.ofSeconds(20)));
+                } catch (Throwable e) {
+                    woken.completeExceptionally(e);
+                }
+            }, "channel-waiter");
+            waiter.start();
+            awaitParked(waiter);
             channel.close();
+            waiter.join(10_000);
+            assertThat(waiter.isAlive()).as("still waiting 10 s after the close").isFalse();
+            assertThat(woken).isCompletedWithValue(Optional.empty());
             assertThat(channel.take(Duration.ofSeconds(5))).isEmpty();
         }
     }
@@ -106,10 +130,19 @@ class CompletionWaitTest {
     @Test
     void aHandlerRunsOnceOnAnEventLoopPerArm() throws Exception {
         try (Peers p = peers()) {
+            AtomicInteger runs = new AtomicInteger();
             CompletableFuture<String> thread = new CompletableFuture<>();
-            p.client.sendCq.arm(NotifyMode.NEXT, q -> thread.complete(Thread.currentThread().getName()));
+            p.client.sendCq.arm(NotifyMode.NEXT, q -> {
+                runs.incrementAndGet();
+                thread.complete(Thread.currentThread().getName());
+            });
             send(p, 1);
+            send(p, 2);
+            assertThat(Completions.await(p.client.sendCq, 2)).extracting(WorkCompletion::wrId, WorkCompletion::status)
+                    .containsExactly(tuple(1L, CompletionStatus.SUCCESS), tuple(2L, CompletionStatus.SUCCESS));
             assertThat(thread.get(20, TimeUnit.SECONDS)).startsWith("iwarp-client");
+            awaitHandlersQueuedSoFar(p, p.client.sendCq, 3);
+            assertThat(runs).as("two completions, one arm: one run").hasValue(1);
         }
     }
 
