@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Timeout;
 import java.time.Duration;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 /**
  * As in libibverbs, a request holds its queue slot until its completion is polled, so a completion queue as deep
@@ -40,22 +41,21 @@ class QueueSizingTest {
             }
             assertThat(posted).as("the fifth waits for a poll").isEqualTo(4);
             // all four complete, none overflows: the queue holds them until polled
-            long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-            while (cq.size() < 4 && System.nanoTime() < deadline) {
-                Thread.sleep(5);
-            }
+            Completions.awaitSize(cq, 4);
             assertThat(cq.size()).isEqualTo(4);
             assertThat(client2.sendQueueAvailable()).as("completed, not polled: still taken").isZero();
             assertThat(client2.state()).isEqualTo(QueuePairState.RTS);
             WorkCompletion[] wcs = WorkCompletion.array(2);
             assertThat(cq.poll(wcs)).isEqualTo(2);
+            assertThat(wcs).extracting(WorkCompletion::wrId, WorkCompletion::status)
+                    .containsExactly(tuple(0L, CompletionStatus.SUCCESS), tuple(1L, CompletionStatus.SUCCESS));
             assertThat(client2.sendQueueAvailable()).as("polling frees them").isEqualTo(2);
             assertThat(client2.tryPostSend(SendWorkRequest.RdmaWrite.of(99, src.sge(0, 64),
                     remote.region().remoteBuffer()))).isTrue();
-            int polled = 0;
-            while (polled < 3) { // the two left and request 99
-                polled += cq.poll(WorkCompletion.array(8), Duration.ofSeconds(20));
-            }
+            assertThat(Completions.await(cq, 3)).as("the two left and request 99")
+                    .extracting(WorkCompletion::wrId, WorkCompletion::status).containsExactly(
+                            tuple(2L, CompletionStatus.SUCCESS), tuple(3L, CompletionStatus.SUCCESS),
+                            tuple(99L, CompletionStatus.SUCCESS));
             assertThat(client2.sendQueueAvailable()).isEqualTo(4);
             // an unsignaled success has no completion: its slot frees when it completes
             assertThat(client2.tryPostSend(SendWorkRequest.RdmaWrite.of(100, src.sge(0, 64),
