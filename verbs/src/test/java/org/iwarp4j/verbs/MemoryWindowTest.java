@@ -137,11 +137,7 @@ class MemoryWindowTest {
             MemoryWindow w = bind(a, region, 0, 256, Set.of(Access.REMOTE_READ));
             QueuePair other = a.server.pd.createQueuePair(a.server.qpConfig().build());
             QueuePair client2 = a.client.pd.createQueuePair(a.client.qpConfig().build());
-            org.iwarp4j.verbs.cm.Listener l2 = a.serverRnic.listen(new java.net.InetSocketAddress(
-                    java.net.InetAddress.getLoopbackAddress(), 0), org.iwarp4j.verbs.cm.ListenOptions.defaults(),
-                    r -> r.accept(other));
-            a.clientRnic.connect(l2.localAddress(), client2, org.iwarp4j.verbs.cm.ConnectOptions.defaults())
-                    .get(20, java.util.concurrent.TimeUnit.SECONDS);
+            a.connectAnother(other, client2);
             Mem sink = a.client.region(64, Access.LOCAL_WRITE);
             // the region itself is readable by any connection of the domain; the window only by its own
             client2.postSend(SendWorkRequest.RdmaRead.of(1, sink.sge(0, 8), region.remoteBuffer(0, 8)));
@@ -151,7 +147,6 @@ class MemoryWindowTest {
             a.client.post(SendWorkRequest.RdmaRead.of(3, sink.sge(0, 8), w.remoteBuffer().slice(0, 8)));
             assertThat(Completions.one(a.client.sendCq).status()).as("its own connection still can").isEqualTo(
                     CompletionStatus.SUCCESS);
-            l2.close();
         }
     }
 

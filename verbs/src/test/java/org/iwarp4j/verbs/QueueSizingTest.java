@@ -3,7 +3,6 @@ package org.iwarp4j.verbs;
 import org.iwarp4j.verbs.Peers.Mem;
 import org.iwarp4j.verbs.cm.AcceptOptions;
 import org.iwarp4j.verbs.cm.ConnectOptions;
-import org.iwarp4j.verbs.cm.ListenOptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -26,11 +25,8 @@ class QueueSizingTest {
             CompletionQueue cq = p.clientRnic.createCompletionQueue(4); // exactly the send queue's depth
             // a second connection for this queue pair, whose send queue alone feeds the 4-deep queue
             QueuePair server2 = p.server.pd.createQueuePair(p.server.qpConfig().build());
-            var l2 = p.serverRnic.listen(new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0),
-                    ListenOptions.defaults(), r -> r.accept(server2));
             QueuePair client2 = p.client.pd.createQueuePair(QueuePairConfig.builder(cq, cq).maxSendWr(4).build());
-            p.clientRnic.connect(l2.localAddress(), client2, ConnectOptions.defaults()).get(20,
-                    java.util.concurrent.TimeUnit.SECONDS);
+            p.connectAnother(server2, client2);
             Mem src = p.client.region(64);
             Mem remote = p.server.region(64, Access.LOCAL_WRITE, Access.REMOTE_WRITE);
             int posted = 0;
@@ -66,7 +62,6 @@ class QueueSizingTest {
             }
             assertThat(client2.sendQueueAvailable()).isEqualTo(4);
             assertThat(cq.size()).isZero();
-            l2.close();
         }
     }
 }
