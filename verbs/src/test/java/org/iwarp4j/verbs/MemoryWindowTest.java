@@ -3,6 +3,8 @@ package org.iwarp4j.verbs;
 import org.iwarp4j.verbs.Peers.Mem;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -66,29 +68,29 @@ class MemoryWindowTest {
         }
     }
 
-    @Test
-    void thePeerCannotReachBeyondTheWindowOrUseRightsItLacks() throws Exception {
-        for (boolean beyond : new boolean[] {true, false}) {
-            try (Peers p = new Peers(Transport.NIO)) {
-                MemoryRegion region = bindable(p, 4096);
-                MemoryWindow w = bind(p, region, 0, 256, Set.of(Access.REMOTE_READ));
-                Mem src = p.client.region(64);
-                Mem sink = p.client.region(64, Access.LOCAL_WRITE);
-                RemoteBuffer outside = new RemoteBuffer(w.stag(), w.address() + 250, 16); // 6 octets too far
-                p.client.post(beyond ? SendWorkRequest.RdmaRead.of(1, sink.sge(0, 16), outside)
-                        : SendWorkRequest.RdmaWrite.of(1, src.sge(0, 16), w.remoteBuffer())); // no REMOTE_WRITE
-                WorkCompletion wc = Completions.one(p.client.sendCq);
-                // a Read completes with the peer's verdict; a Write completed when TCP took it (RFC 5040 §5.5)
-                assertThat(wc.status()).as(wc.toString()).isIn(CompletionStatus.REMOTE_ACCESS_ERROR,
-                        beyond ? CompletionStatus.REMOTE_ACCESS_ERROR : CompletionStatus.SUCCESS);
-                var end = p.clientConnection.closeFuture().get(20, java.util.concurrent.TimeUnit.SECONDS);
-                assertThat(end.reason()).isEqualTo(org.iwarp4j.verbs.cm.DisconnectReason.TERMINATE_RECEIVED);
-                TerminateInfo t = ((TerminateException) end.cause().orElseThrow()).terminate();
-                // a Read beyond: RFC 5040 §7.2 RDMAP Remote Protection, base or bounds violation (0x0/0x1/0x01); a
-                // Write without the right: a DDP tagged buffer error (RFC 5041 §7.1), Invalid STag, as for a region
-                assertThat(List.of(t.layer(), t.errorType(), t.errorCode())).as(t.toString())
-                        .containsExactly(beyond ? 0 : 1, 1, beyond ? 0x01 : 0x00);
-            }
+    /** {@code beyond}: a Read beyond the window; else a Write the window grants no right for. */
+    @ParameterizedTest(name = "beyond the window: {0}")
+    @ValueSource(booleans = {true, false})
+    void thePeerCannotReachBeyondTheWindowOrUseRightsItLacks(boolean beyond) throws Exception {
+        try (Peers p = new Peers(Transport.NIO)) {
+            MemoryRegion region = bindable(p, 4096);
+            MemoryWindow w = bind(p, region, 0, 256, Set.of(Access.REMOTE_READ));
+            Mem src = p.client.region(64);
+            Mem sink = p.client.region(64, Access.LOCAL_WRITE);
+            RemoteBuffer outside = new RemoteBuffer(w.stag(), w.address() + 250, 16); // 6 octets too far
+            p.client.post(beyond ? SendWorkRequest.RdmaRead.of(1, sink.sge(0, 16), outside)
+                    : SendWorkRequest.RdmaWrite.of(1, src.sge(0, 16), w.remoteBuffer())); // no REMOTE_WRITE
+            WorkCompletion wc = Completions.one(p.client.sendCq);
+            // a Read completes with the peer's verdict; a Write completed when TCP took it (RFC 5040 §5.5)
+            assertThat(wc.status()).as(wc.toString()).isIn(CompletionStatus.REMOTE_ACCESS_ERROR,
+                    beyond ? CompletionStatus.REMOTE_ACCESS_ERROR : CompletionStatus.SUCCESS);
+            var end = p.clientConnection.closeFuture().get(20, java.util.concurrent.TimeUnit.SECONDS);
+            assertThat(end.reason()).isEqualTo(org.iwarp4j.verbs.cm.DisconnectReason.TERMINATE_RECEIVED);
+            TerminateInfo t = ((TerminateException) end.cause().orElseThrow()).terminate();
+            // a Read beyond: RFC 5040 §7.2 RDMAP Remote Protection, base or bounds violation (0x0/0x1/0x01); a
+            // Write without the right: a DDP tagged buffer error (RFC 5041 §7.1), Invalid STag, as for a region
+            assertThat(List.of(t.layer(), t.errorType(), t.errorCode())).as(t.toString())
+                    .containsExactly(beyond ? 0 : 1, 1, beyond ? 0x01 : 0x00);
         }
     }
 
