@@ -8,7 +8,6 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
@@ -21,14 +20,13 @@ import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 @Timeout(60)
 class MemoryWindowTest {
 
-    private static final Set<Access> RW = Set.of(Access.REMOTE_READ, Access.REMOTE_WRITE);
+    private static final Access[] RW = {Access.REMOTE_READ, Access.REMOTE_WRITE};
 
     /** Binds a window over {@code [offset, offset + length)} of {@code region} on the server's queue pair. */
-    private static MemoryWindow bind(Peers p, MemoryRegion region, long offset, long length, Set<Access> access) {
+    private static MemoryWindow bind(Peers p, MemoryRegion region, long offset, long length, Access... access) {
         MemoryWindow w = p.server.pd.allocateMemoryWindow();
         assertThat(w.isBound()).isFalse();
-        p.server.post(new SendWorkRequest.BindMemoryWindow(1, w, w.stag().withNextKey(), region, offset, length,
-                access, Set.of(SendFlag.SIGNALED)));
+        p.server.post(SendWorkRequest.BindMemoryWindow.of(1, w, region, offset, length, access));
         WorkCompletion wc = Completions.one(p.server.sendCq);
         assertThat(wc.opcode()).isEqualTo(CompletionOpcode.BIND_MEMORY_WINDOW);
         assertThat(wc.status()).as(wc.toString()).isEqualTo(CompletionStatus.SUCCESS);
@@ -74,7 +72,7 @@ class MemoryWindowTest {
     void thePeerCannotReachBeyondTheWindowOrUseRightsItLacks(boolean beyond) throws Exception {
         try (Peers p = new Peers(Transport.NIO)) {
             MemoryRegion region = bindable(p, 4096);
-            MemoryWindow w = bind(p, region, 0, 256, Set.of(Access.REMOTE_READ));
+            MemoryWindow w = bind(p, region, 0, 256, Access.REMOTE_READ);
             Mem src = p.client.region(64);
             Mem sink = p.client.region(64, Access.LOCAL_WRITE);
             RemoteBuffer outside = new RemoteBuffer(w.stag(), w.address() + 250, 16); // 6 octets too far
@@ -136,7 +134,7 @@ class MemoryWindowTest {
             // a second connection of the same server RNIC and protection domain
             MemoryRegion region = a.server.pd.allocateRegion(4096, Access.LOCAL_WRITE, Access.MW_BIND,
                     Access.REMOTE_READ);
-            MemoryWindow w = bind(a, region, 0, 256, Set.of(Access.REMOTE_READ));
+            MemoryWindow w = bind(a, region, 0, 256, Access.REMOTE_READ);
             QueuePair other = a.server.pd.createQueuePair(a.server.qpConfig().build());
             QueuePair client2 = a.client.pd.createQueuePair(a.client.qpConfig().build());
             a.connectAnother(other, client2);
