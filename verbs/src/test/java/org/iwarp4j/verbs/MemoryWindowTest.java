@@ -8,9 +8,11 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+import static org.assertj.core.api.Assertions.tuple;
 
 /**
  * Memory windows (type 2): a window grants the peer of one queue pair remote access to part of a region; it is
@@ -109,6 +111,50 @@ class MemoryWindowTest {
             // the old STag names nothing now: the peer's Read with it is a remote access error
             Mem sink = p.client.region(64, Access.LOCAL_WRITE);
             p.client.post(SendWorkRequest.RdmaRead.of(4, sink.sge(0, 8), new RemoteBuffer(first, 0, 8)));
+            assertThat(Completions.one(p.client.sendCq).status()).isEqualTo(CompletionStatus.REMOTE_ACCESS_ERROR);
+        }
+    }
+
+    /**
+     * docs/guide.md, "Memory windows": binds posted in one go take their keys from the requests. A second bind built
+     * on the first's {@code newStag()} moves the window even though the first has not executed when it is posted,
+     * and the last bind's {@code remoteBuffer()} is the advert the peer can use.
+     */
+    @Test
+    void aBindChainedOnTheFirstBindsNewStagMovesTheWindowAndItsAdvertWorks() throws Exception {
+        try (Peers p = new Peers(Transport.NIO)) {
+            MemoryRegion region = bindable(p, 4096);
+            MemoryWindow w = p.server.pd.allocateMemoryWindow();
+            Stag initial = w.stag();
+            SendWorkRequest.BindMemoryWindow first = SendWorkRequest.BindMemoryWindow.of(1, w, region, 0, 128, RW);
+            SendWorkRequest.BindMemoryWindow second = new SendWorkRequest.BindMemoryWindow(2, w,
+                    first.newStag().withNextKey(), region, 1024, 512, Set.of(RW), SendWorkRequest.SIGNALED);
+            assertThat(first.newStag()).isEqualTo(initial.withNextKey());
+            p.server.post(first);
+            p.server.post(second); // without waiting for the first: w.stag() may not have moved yet
+            assertThat(Completions.await(p.server.sendCq, 2))
+                    .extracting(WorkCompletion::wrId, WorkCompletion::opcode, WorkCompletion::status).containsExactly(
+                            tuple(1L, CompletionOpcode.BIND_MEMORY_WINDOW, CompletionStatus.SUCCESS),
+                            tuple(2L, CompletionOpcode.BIND_MEMORY_WINDOW, CompletionStatus.SUCCESS));
+            assertThat(w.stag()).isEqualTo(second.newStag()).extracting(Stag::index).isEqualTo(initial.index());
+            RemoteBuffer advert = second.remoteBuffer();
+            assertThat(advert).isEqualTo(new RemoteBuffer(second.newStag(), region.address() + 1024, 512))
+                    .isEqualTo(w.remoteBuffer());
+            // the peer writes through the advert, and reads it back (so the Write has been placed)
+            byte[] text = "chained binds".getBytes(StandardCharsets.US_ASCII);
+            Mem src = p.client.region(64);
+            src.put(0, text);
+            p.client.post(SendWorkRequest.RdmaWrite.of(3, src.sge(0, text.length), advert.slice(100, text.length)));
+            assertThat(Completions.one(p.client.sendCq).status()).isEqualTo(CompletionStatus.SUCCESS);
+            Mem sink = p.client.region(64, Access.LOCAL_WRITE);
+            p.client.post(SendWorkRequest.RdmaRead.of(4, sink.sge(0, text.length), advert.slice(100, text.length)));
+            assertThat(Completions.one(p.client.sendCq).status()).isEqualTo(CompletionStatus.SUCCESS);
+            assertThat(sink.bytes(0, text.length)).isEqualTo(text);
+            byte[] landed = new byte[text.length];
+            region.buffer().get(1024 + 100, landed);
+            assertThat(landed).as("in the region's memory, at the second binding's offset").isEqualTo(text);
+            // the first binding's advert names nothing any more
+            p.client.post(SendWorkRequest.RdmaRead.of(5, sink.sge(0, 8), first.remoteBuffer().slice(0, 8)));
             assertThat(Completions.one(p.client.sendCq).status()).isEqualTo(CompletionStatus.REMOTE_ACCESS_ERROR);
         }
     }
