@@ -95,7 +95,7 @@ class BackpressureTest {
             assertThat(wc.status()).isEqualTo(CompletionStatus.SUCCESS);
             assertThat(wc.opcode()).isEqualTo(CompletionOpcode.RDMA_WRITE);
             assertThat(wc.byteLength()).isEqualTo(64);
-            // a Write to an STag that does not exist: the peer terminates, the future fails with the completion
+            // a Read from an STag that does not exist: the peer terminates, the future fails with its completion
             RemoteBuffer bogus = new RemoteBuffer(new Stag(remote.stag().value() ^ 0x55), remote.address(), 64);
             CompletableFuture<WorkCompletion> bad = p.client.qp.postSendAsync(
                     SendWorkRequest.RdmaRead.of(2, p.client.region(64, Access.LOCAL_WRITE).sge(0, 64), bogus));
