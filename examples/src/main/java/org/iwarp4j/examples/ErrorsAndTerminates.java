@@ -51,7 +51,7 @@ public final class ErrorsAndTerminates {
         READ_OUT_OF_BOUNDS,
         /** The client Sends while the server has no receive posted. */
         SEND_WITHOUT_RECEIVE,
-        /** The client's completion queue, four deep, is never polled. */
+        /** The client's completion queue, two deep beside a four-deep send queue, is never polled. */
         COMPLETION_QUEUE_OVERFLOW
     }
 

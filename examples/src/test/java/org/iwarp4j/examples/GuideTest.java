@@ -244,9 +244,9 @@ class GuideTest {
 
     @Test
     void quickStartServerAndClientRunAsTwoProcesses() throws Exception {
-        Process server = java(List.of(), QuickStartServer.class.getName(), "0");
-        try (BufferedReader out = new BufferedReader(new InputStreamReader(server.getInputStream(),
-                StandardCharsets.UTF_8))) {
+        Process server = java(ProcessBuilder.Redirect.PIPE, List.of(), QuickStartServer.class.getName(), "0");
+        BufferedReader out = new BufferedReader(new InputStreamReader(server.getInputStream(), StandardCharsets.UTF_8));
+        try {
             CompletableFuture<String> listening = CompletableFuture.supplyAsync(() -> readLine(out));
             String line = listening.get(30, TimeUnit.SECONDS);
             assertThat(line).startsWith("listening on ");
@@ -256,13 +256,16 @@ class GuideTest {
             assertThat(client.readBack()).isEqualTo(QuickStartClient.GREETING);
             assertThat(client.compareSwapOriginal()).isEqualTo(5);
             assertThat(server.waitFor(30, TimeUnit.SECONDS)).as("the server exits after one client").isTrue();
-            String rest = out.lines().collect(Collectors.joining("\n"));
+            String rest = out.lines().collect(Collectors.joining("\n")); // it has exited: its output ends
             assertThat(server.exitValue()).as(rest).isZero();
             assertThat(rest).contains("the client sent \"" + QuickStartClient.MESSAGE + "\"")
                     .contains("wrote \"" + QuickStartClient.GREETING + "\"").contains("counter at 42")
                     .contains("PEER_DISCONNECT");
         } finally {
+            // Killing it first ends its output, so that a reader still blocked in readLine returns: closing the
+            // reader before would wait for that reader's lock, and a hung server would hang the build.
             server.destroyForcibly();
+            out.close();
         }
     }
 
@@ -472,15 +475,17 @@ class GuideTest {
 
     @Test
     void theFrameLoggersPrintEveryFrameAtDebug(@TempDir Path dir) throws Exception {
-        Process p = java(List.of("-Dorg.slf4j.simpleLogger.log.org.iwarp4j.frames=debug"),
+        Path log = dir.resolve("child.log");
+        Process p = java(ProcessBuilder.Redirect.to(log.toFile()),
+                List.of("-Dorg.slf4j.simpleLogger.log.org.iwarp4j.frames=debug"),
                 ObservingTheWire.class.getName(), dir.resolve("c.pcap").toString());
-        String output;
-        try (BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-            output = out.lines().collect(Collectors.joining("\n"));
+        try {
+            assertThat(p.waitFor(30, TimeUnit.SECONDS)).as(() -> "the child exits; its output so far:\n" + read(log))
+                    .isTrue();
         } finally {
-            p.waitFor(30, TimeUnit.SECONDS);
             p.destroyForcibly();
         }
+        String output = read(log);
         assertThat(p.exitValue()).as(output).isZero();
         assertThat(output).contains("org.iwarp4j.frames.mpa").contains(">> MPA Request Rev=2")
                 .contains("<< MPA Reply Rev=2").contains("org.iwarp4j.frames.rdmap").contains(">> RDMA_WRITE stag=0x");
@@ -488,15 +493,28 @@ class GuideTest {
 
     // ------------------------------------------------------------------ child JVMs
 
-    /** Starts {@code mainClass} in a JVM of its own with the test class path; stderr goes with stdout. */
-    private static Process java(List<String> jvmOptions, String mainClass, String... args) throws IOException {
+    /**
+     * Starts {@code mainClass} in a JVM of its own with the test class path; stderr goes with stdout, to
+     * {@code output}.
+     */
+    private static Process java(ProcessBuilder.Redirect output, List<String> jvmOptions, String mainClass,
+                                String... args) throws IOException {
         String classPath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(jvmOptions);
         command.addAll(List.of("-cp", classPath, mainClass));
         command.addAll(List.of(args));
-        return new ProcessBuilder(command).redirectErrorStream(true).start();
+        return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output).start();
+    }
+
+    /** What a child wrote to {@code file} (malformed UTF-8 replaced, as a reader of its pipe would). */
+    private static String read(Path file) {
+        try {
+            return new String(Files.readAllBytes(file), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     private static String readLine(BufferedReader in) {

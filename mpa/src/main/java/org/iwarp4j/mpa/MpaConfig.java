@@ -36,8 +36,6 @@ import java.util.Objects;
  */
 public final class MpaConfig {
 
-    /** Default startup timeout (that of {@link MpaOptions#defaults()}). */
-    public static final Duration DEFAULT_STARTUP_TIMEOUT = MpaOptions.defaults().startupTimeout();
     /** Default IRD and ORD. */
     public static final int DEFAULT_IRD_ORD = 16;
 

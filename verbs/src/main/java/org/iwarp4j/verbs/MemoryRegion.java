@@ -19,7 +19,8 @@ public interface MemoryRegion extends AutoCloseable {
     Stag stag();
 
     /**
-     * The base Tagged Offset: the native address of the first octet (a verbs virtual address).
+     * The base Tagged Offset (a verbs virtual address): the native address of the first octet for direct memory,
+     * a unique synthetic base for heap memory registered through {@link org.iwarp4j.verbs.netty.NettyVerbs}.
      *
      * @return the Tagged Offset of octet 0
      */

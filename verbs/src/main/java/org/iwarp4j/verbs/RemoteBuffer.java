@@ -1,6 +1,7 @@
 package org.iwarp4j.verbs;
 
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.Objects;
 
 /**
@@ -51,8 +52,8 @@ public record RemoteBuffer(Stag stag, long taggedOffset, long length) {
      * @throws IllegalArgumentException if the part is not inside this buffer
      */
     public RemoteBuffer slice(long offset, long length) {
-        if (offset < 0 || length < 0 || offset + length > this.length) {
-            throw new IllegalArgumentException("[" + offset + ", " + (offset + length) + ") is not inside the "
+        if (offset < 0 || length < 0 || offset > this.length || length > this.length - offset) {
+            throw new IllegalArgumentException(length + " octets at " + offset + " are not inside the "
                     + this.length + " octets of " + this);
         }
         return new RemoteBuffer(stag, taggedOffset + offset, length);
@@ -77,15 +78,12 @@ public record RemoteBuffer(Stag stag, long taggedOffset, long length) {
      */
     public void encode(ByteBuffer into) {
         int at = into.position();
-        into.put(at, (byte) 0); // fail before writing anything if there is no room
-        into.put(at + ENCODED_LENGTH - 1, (byte) 0);
-        for (int i = 0; i < 8; i++) {
-            into.put(at + i, (byte) (taggedOffset >>> (56 - 8 * i)));
+        if (into.remaining() < ENCODED_LENGTH) { // fail before writing anything
+            throw new IndexOutOfBoundsException("a remote buffer advert needs " + ENCODED_LENGTH + " octets, "
+                    + into.remaining() + " remain");
         }
-        for (int i = 0; i < 4; i++) {
-            into.put(at + 8 + i, (byte) (stag.value() >>> (24 - 8 * i)));
-            into.put(at + 12 + i, (byte) (length >>> (24 - 8 * i)));
-        }
+        into.duplicate().order(ByteOrder.BIG_ENDIAN).putLong(at, taggedOffset).putInt(at + 8, stag.value())
+                .putInt(at + 12, (int) length);
         into.position(at + ENCODED_LENGTH);
     }
 
@@ -117,18 +115,10 @@ public record RemoteBuffer(Stag stag, long taggedOffset, long length) {
                     + from.remaining() + " remain");
         }
         int at = from.position();
-        long to = 0;
-        for (int i = 0; i < 8; i++) {
-            to = to << 8 | (from.get(at + i) & 0xFF);
-        }
-        int stag = 0;
-        long length = 0;
-        for (int i = 0; i < 4; i++) {
-            stag = stag << 8 | (from.get(at + 8 + i) & 0xFF);
-            length = length << 8 | (from.get(at + 12 + i) & 0xFF);
-        }
+        ByteBuffer be = from.duplicate().order(ByteOrder.BIG_ENDIAN);
         from.position(at + ENCODED_LENGTH);
-        return new RemoteBuffer(new Stag(stag), to, length);
+        return new RemoteBuffer(new Stag(be.getInt(at + 8)), be.getLong(at),
+                Integer.toUnsignedLong(be.getInt(at + 12)));
     }
 
     /** E.g. {@code RemoteBuffer[stag=0x00012a07 to=0x7f0fa83cbc70 length=4096]}. */

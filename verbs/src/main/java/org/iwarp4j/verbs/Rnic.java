@@ -147,7 +147,8 @@ public interface Rnic extends AutoCloseable {
     /**
      * Closes every listener and connection (abortively) and stops the event loops; waits for them.
      *
-     * @throws IllegalStateException on one of this RNIC's event loops, which could not wait for its own end
+     * @throws IllegalStateException on an iwarp4j event loop (this RNIC's could not wait for its own end, and
+     *                               another's must not block)
      */
     @Override
     void close();

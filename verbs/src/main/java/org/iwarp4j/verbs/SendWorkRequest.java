@@ -590,10 +590,12 @@ public sealed interface SendWorkRequest {
             if (offset < 0 || length < 0) {
                 throw new IllegalArgumentException("offset and length must not be negative");
             }
+            if (offset > Long.MAX_VALUE - length) {
+                throw new IllegalArgumentException("offset " + offset + " + length " + length + " overflows a long");
+            }
             access = Set.copyOf(access.isEmpty() ? EnumSet.noneOf(Access.class) : EnumSet.copyOf(access));
-            EnumSet<Access> local = EnumSet.of(Access.LOCAL_WRITE, Access.MW_BIND);
             for (Access a : access) {
-                if (local.contains(a)) {
+                if (a == Access.LOCAL_WRITE || a == Access.MW_BIND) {
                     throw new IllegalArgumentException("a window grants remote rights only, not " + a);
                 }
             }

@@ -20,6 +20,9 @@ public record Sge(MemoryRegion region, long offset, int length) {
         if (offset < 0 || length < 0) {
             throw new IllegalArgumentException("offset and length must not be negative: " + offset + ", " + length);
         }
+        if (offset > Long.MAX_VALUE - length) {
+            throw new IllegalArgumentException("offset " + offset + " + length " + length + " overflows a long");
+        }
     }
 
     /**

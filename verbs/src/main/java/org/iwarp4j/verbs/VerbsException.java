@@ -34,7 +34,10 @@ public final class VerbsException extends RuntimeException {
 
     private final Reason reason;
     private final transient Object workRequest;
+    /** The rule broken; {@code null} for a full queue, whose message is made of {@link #queue} and {@link #capacity}. */
     private final String detail;
+    private final String queue;
+    private final int capacity;
 
     /**
      * @param reason      why
@@ -42,26 +45,33 @@ public final class VerbsException extends RuntimeException {
      * @param detail      the rule broken
      */
     public VerbsException(Reason reason, Object workRequest, String detail) {
-        this(reason, workRequest, detail, true);
-    }
-
-    private VerbsException(Reason reason, Object workRequest, String detail, boolean stackTrace) {
-        super(null, null, false, stackTrace);
+        super(null, null, false, true);
         this.reason = reason;
         this.workRequest = workRequest;
         this.detail = detail;
+        this.queue = null;
+        this.capacity = 0;
+    }
+
+    private VerbsException(Object workRequest, String queue, int capacity) {
+        super(null, null, false, false);
+        this.reason = Reason.QUEUE_FULL;
+        this.workRequest = workRequest;
+        this.detail = null;
+        this.queue = queue;
+        this.capacity = capacity;
     }
 
     /**
      * The data-path refusal: a queue is full. No stack trace; the message is built only if read.
      *
      * @param workRequest the refused request
-     * @param what        which queue, e.g. {@code "send queue of queue pair 3"}
+     * @param queue       which queue, e.g. {@code "send queue of queue pair 3"} (a string the caller keeps)
      * @param capacity    its capacity
      * @return the exception
      */
-    public static VerbsException queueFull(Object workRequest, String what, int capacity) {
-        return new VerbsException(Reason.QUEUE_FULL, workRequest, what + " is full (" + capacity + ")", false);
+    public static VerbsException queueFull(Object workRequest, String queue, int capacity) {
+        return new VerbsException(workRequest, queue, capacity);
     }
 
     /**
@@ -84,6 +94,7 @@ public final class VerbsException extends RuntimeException {
 
     @Override
     public String getMessage() {
-        return reason + ": " + detail + (workRequest == null ? "" : " [" + workRequest + "]");
+        String rule = detail != null ? detail : queue + " is full (" + capacity + ")";
+        return reason + ": " + rule + (workRequest == null ? "" : " [" + workRequest + "]");
     }
 }

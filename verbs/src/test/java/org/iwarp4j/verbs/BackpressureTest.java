@@ -64,7 +64,9 @@ class BackpressureTest {
             VerbsException e = full.get(0);
             assertThat(e.reason()).isEqualTo(VerbsException.Reason.QUEUE_FULL);
             assertThat(e.getStackTrace()).as("no stack trace on the data path").isEmpty();
-            assertThat(e.getMessage()).contains("send queue of queue pair").contains("RdmaWrite[wrId=");
+            assertThat(e.getMessage()).as("made when read, from the queue's name and capacity")
+                    .startsWith("QUEUE_FULL: send queue of queue pair " + p.client.qp.number() + " is full (1) [")
+                    .contains("RdmaWrite[wrId=");
             assertThat(e.workRequest()).isPresent();
         }
     }
@@ -93,7 +95,7 @@ class BackpressureTest {
             assertThat(wc.status()).isEqualTo(CompletionStatus.SUCCESS);
             assertThat(wc.opcode()).isEqualTo(CompletionOpcode.RDMA_WRITE);
             assertThat(wc.byteLength()).isEqualTo(64);
-            // a Write to an STag that does not exist: the peer terminates, the future fails with the completion
+            // a Read from an STag that does not exist: the peer terminates, the future fails with its completion
             RemoteBuffer bogus = new RemoteBuffer(new Stag(remote.stag().value() ^ 0x55), remote.address(), 64);
             CompletableFuture<WorkCompletion> bad = p.client.qp.postSendAsync(
                     SendWorkRequest.RdmaRead.of(2, p.client.region(64, Access.LOCAL_WRITE).sge(0, 64), bogus));

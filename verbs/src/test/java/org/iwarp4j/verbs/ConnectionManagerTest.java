@@ -382,6 +382,21 @@ class ConnectionManagerTest {
 
     @ParameterizedTest
     @MethodSource("transports")
+    void aQueuePairClosedRightAfterConnectEndsTheConnectionAttempt(Transport t) throws Exception {
+        try (Rnic server = rnic(t, "s"); Rnic client = rnic(t, "c")) {
+            QueuePair sqp = qp(server);
+            Listener listener = server.listen(ANY_LOOPBACK, ListenOptions.defaults(), r -> r.accept(sqp));
+            QueuePair cqp = qp(client);
+            CompletableFuture<Connection> f = client.connect(listener.localAddress(), cqp, ConnectOptions.defaults());
+            cqp.close(); // before the connect task has even run on the event loop
+            assertThatThrownBy(() -> f.get(20, TimeUnit.SECONDS)).as("a closed queue pair never connects")
+                    .isInstanceOf(ExecutionException.class);
+            assertThat(cqp.state()).isEqualTo(QueuePairState.ERROR);
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("transports")
     void privateDataBeyondWhatThePeerTakesIsRefusedUpFront(Transport t) throws Exception {
         assertThatThrownBy(() -> ConnectOptions.builder().peerProfile(org.iwarp4j.verbs.cm.PeerProfile.LINUX_SIW)
                 .privateData(new byte[253]).build()).isInstanceOf(IllegalArgumentException.class)

@@ -3,14 +3,17 @@ package org.iwarp4j.verbs;
 import org.iwarp4j.verbs.cm.AcceptOptions;
 import org.iwarp4j.verbs.cm.CmEvent;
 import org.iwarp4j.verbs.cm.ConnectOptions;
+import org.iwarp4j.verbs.cm.Listener;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 /**
  * Blocking inside a callback would deadlock the event loop that has to deliver what it waits for; the API
@@ -66,8 +69,8 @@ class EventLoopBlockingTest {
             CompletableFuture<Throwable> listen = new CompletableFuture<>();
             p.client.sendCq.arm(NotifyMode.NEXT, q -> {
                 q.poll(WorkCompletion.array(16)); // empty now: a blocking poll would have to wait
-                poll.complete(catching(() -> q.poll(WorkCompletion.array(1), Duration.ofSeconds(5))));
-                listen.complete(catching(() -> p.clientRnic.listen(new java.net.InetSocketAddress(0),
+                poll.complete(catchThrowable(() -> q.poll(WorkCompletion.array(1), Duration.ofSeconds(5))));
+                listen.complete(catchThrowable(() -> p.clientRnic.listen(new java.net.InetSocketAddress(0),
                         org.iwarp4j.verbs.cm.ListenOptions.defaults(), r -> { })));
             });
             p.client.post(SendWorkRequest.ImmediateData.of(1, 7));
@@ -91,14 +94,41 @@ class EventLoopBlockingTest {
         }
     }
 
-    private interface Call {
-        Object run() throws Exception;
+    @Test
+    void everyWaitRefusesOnTheLoopOnlyWhenItWouldHaveToWait() throws Exception {
+        try (Peers p = new Peers(Transport.NIO)) {
+            Listener listener = p.clientRnic.listen(new java.net.InetSocketAddress(
+                    java.net.InetAddress.getLoopbackAddress(), 0), org.iwarp4j.verbs.cm.ListenOptions.defaults());
+            CompletionChannel idle = p.clientRnic.createCompletionChannel();
+            // a channel with an event pending: a queue armed on it gets the flush of a closed queue pair's receive
+            CompletionChannel busy = p.clientRnic.createCompletionChannel();
+            CompletionQueue cq = p.clientRnic.createCompletionQueue(4, busy);
+            QueuePair idleQp = p.client.pd.createQueuePair(QueuePairConfig.builder(cq, cq).build());
+            idleQp.postReceive(ReceiveWorkRequest.of(9, p.client.region(8, Access.LOCAL_WRITE).sge(0, 8)));
+            cq.arm(NotifyMode.NEXT);
+            idleQp.close();
+            assertThat(busy.pending()).isEqualTo(1);
+            CompletableFuture<java.util.List<Object>> seen = new CompletableFuture<>();
+            p.client.sendCq.arm(NotifyMode.NEXT, q -> seen.complete(java.util.Arrays.asList(
+                    catchThrowable(() -> idle.take(Duration.ofSeconds(5))),
+                    catchThrowable(() -> listener.take(Duration.ofSeconds(5))),
+                    catchThrowable(p.clientRnic::close),
+                    tryTake(busy))));
+            p.client.post(SendWorkRequest.ImmediateData.of(1, 7).withFlags(java.util.Set.of(SendFlag.SIGNALED)));
+            java.util.List<Object> r = seen.get(20, TimeUnit.SECONDS);
+            assertThat((Throwable) r.get(0)).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("CompletionChannel.take");
+            assertThat((Throwable) r.get(1)).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("Listener.take");
+            assertThat((Throwable) r.get(2)).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("Rnic.close");
+            assertThat(r.get(3)).as("an event already there is handed out, even on the loop").isEqualTo(Optional.of(cq));
+        }
     }
 
-    private static Throwable catching(Call c) {
+    private static Object tryTake(CompletionChannel channel) {
         try {
-            c.run();
-            return null;
+            return channel.take(Duration.ofSeconds(5));
         } catch (Throwable t) {
             return t;
         }

@@ -3,6 +3,8 @@ package org.iwarp4j.verbs;
 import org.iwarp4j.verbs.Peers.Mem;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -10,6 +12,7 @@ import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+import static org.assertj.core.api.Assertions.tuple;
 
 /**
  * Memory windows (type 2): a window grants the peer of one queue pair remote access to part of a region; it is
@@ -19,14 +22,13 @@ import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 @Timeout(60)
 class MemoryWindowTest {
 
-    private static final Set<Access> RW = Set.of(Access.REMOTE_READ, Access.REMOTE_WRITE);
+    private static final Access[] RW = {Access.REMOTE_READ, Access.REMOTE_WRITE};
 
     /** Binds a window over {@code [offset, offset + length)} of {@code region} on the server's queue pair. */
-    private static MemoryWindow bind(Peers p, MemoryRegion region, long offset, long length, Set<Access> access) {
+    private static MemoryWindow bind(Peers p, MemoryRegion region, long offset, long length, Access... access) {
         MemoryWindow w = p.server.pd.allocateMemoryWindow();
         assertThat(w.isBound()).isFalse();
-        p.server.post(new SendWorkRequest.BindMemoryWindow(1, w, w.stag().withNextKey(), region, offset, length,
-                access, Set.of(SendFlag.SIGNALED)));
+        p.server.post(SendWorkRequest.BindMemoryWindow.of(1, w, region, offset, length, access));
         WorkCompletion wc = Completions.one(p.server.sendCq);
         assertThat(wc.opcode()).isEqualTo(CompletionOpcode.BIND_MEMORY_WINDOW);
         assertThat(wc.status()).as(wc.toString()).isEqualTo(CompletionStatus.SUCCESS);
@@ -66,29 +68,29 @@ class MemoryWindowTest {
         }
     }
 
-    @Test
-    void thePeerCannotReachBeyondTheWindowOrUseRightsItLacks() throws Exception {
-        for (boolean beyond : new boolean[] {true, false}) {
-            try (Peers p = new Peers(Transport.NIO)) {
-                MemoryRegion region = bindable(p, 4096);
-                MemoryWindow w = bind(p, region, 0, 256, Set.of(Access.REMOTE_READ));
-                Mem src = p.client.region(64);
-                Mem sink = p.client.region(64, Access.LOCAL_WRITE);
-                RemoteBuffer outside = new RemoteBuffer(w.stag(), w.address() + 250, 16); // 6 octets too far
-                p.client.post(beyond ? SendWorkRequest.RdmaRead.of(1, sink.sge(0, 16), outside)
-                        : SendWorkRequest.RdmaWrite.of(1, src.sge(0, 16), w.remoteBuffer())); // no REMOTE_WRITE
-                WorkCompletion wc = Completions.one(p.client.sendCq);
-                // a Read completes with the peer's verdict; a Write completed when TCP took it (RFC 5040 §5.5)
-                assertThat(wc.status()).as(wc.toString()).isIn(CompletionStatus.REMOTE_ACCESS_ERROR,
-                        beyond ? CompletionStatus.REMOTE_ACCESS_ERROR : CompletionStatus.SUCCESS);
-                var end = p.clientConnection.closeFuture().get(20, java.util.concurrent.TimeUnit.SECONDS);
-                assertThat(end.reason()).isEqualTo(org.iwarp4j.verbs.cm.DisconnectReason.TERMINATE_RECEIVED);
-                TerminateInfo t = ((TerminateException) end.cause().orElseThrow()).terminate();
-                // a Read beyond: RFC 5040 §7.2 RDMAP Remote Protection, base or bounds violation (0x0/0x1/0x01); a
-                // Write without the right: a DDP tagged buffer error (RFC 5041 §7.1), Invalid STag, as for a region
-                assertThat(List.of(t.layer(), t.errorType(), t.errorCode())).as(t.toString())
-                        .containsExactly(beyond ? 0 : 1, 1, beyond ? 0x01 : 0x00);
-            }
+    /** {@code beyond}: a Read beyond the window; else a Write the window grants no right for. */
+    @ParameterizedTest(name = "beyond the window: {0}")
+    @ValueSource(booleans = {true, false})
+    void thePeerCannotReachBeyondTheWindowOrUseRightsItLacks(boolean beyond) throws Exception {
+        try (Peers p = new Peers(Transport.NIO)) {
+            MemoryRegion region = bindable(p, 4096);
+            MemoryWindow w = bind(p, region, 0, 256, Access.REMOTE_READ);
+            Mem src = p.client.region(64);
+            Mem sink = p.client.region(64, Access.LOCAL_WRITE);
+            RemoteBuffer outside = new RemoteBuffer(w.stag(), w.address() + 250, 16); // 6 octets too far
+            p.client.post(beyond ? SendWorkRequest.RdmaRead.of(1, sink.sge(0, 16), outside)
+                    : SendWorkRequest.RdmaWrite.of(1, src.sge(0, 16), w.remoteBuffer())); // no REMOTE_WRITE
+            WorkCompletion wc = Completions.one(p.client.sendCq);
+            // a Read completes with the peer's verdict; a Write completed when TCP took it (RFC 5040 §5.5)
+            assertThat(wc.status()).as(wc.toString()).isIn(CompletionStatus.REMOTE_ACCESS_ERROR,
+                    beyond ? CompletionStatus.REMOTE_ACCESS_ERROR : CompletionStatus.SUCCESS);
+            var end = p.clientConnection.closeFuture().get(20, java.util.concurrent.TimeUnit.SECONDS);
+            assertThat(end.reason()).isEqualTo(org.iwarp4j.verbs.cm.DisconnectReason.TERMINATE_RECEIVED);
+            TerminateInfo t = ((TerminateException) end.cause().orElseThrow()).terminate();
+            // a Read beyond: RFC 5040 §7.2 RDMAP Remote Protection, base or bounds violation (0x0/0x1/0x01); a
+            // Write without the right: a DDP tagged buffer error (RFC 5041 §7.1), Invalid STag, as for a region
+            assertThat(List.of(t.layer(), t.errorType(), t.errorCode())).as(t.toString())
+                    .containsExactly(beyond ? 0 : 1, 1, beyond ? 0x01 : 0x00);
         }
     }
 
@@ -109,6 +111,50 @@ class MemoryWindowTest {
             // the old STag names nothing now: the peer's Read with it is a remote access error
             Mem sink = p.client.region(64, Access.LOCAL_WRITE);
             p.client.post(SendWorkRequest.RdmaRead.of(4, sink.sge(0, 8), new RemoteBuffer(first, 0, 8)));
+            assertThat(Completions.one(p.client.sendCq).status()).isEqualTo(CompletionStatus.REMOTE_ACCESS_ERROR);
+        }
+    }
+
+    /**
+     * docs/guide.md, "Memory windows": binds posted in one go take their keys from the requests. A second bind built
+     * on the first's {@code newStag()} moves the window even though the first has not executed when it is posted,
+     * and the last bind's {@code remoteBuffer()} is the advert the peer can use.
+     */
+    @Test
+    void aBindChainedOnTheFirstBindsNewStagMovesTheWindowAndItsAdvertWorks() throws Exception {
+        try (Peers p = new Peers(Transport.NIO)) {
+            MemoryRegion region = bindable(p, 4096);
+            MemoryWindow w = p.server.pd.allocateMemoryWindow();
+            Stag initial = w.stag();
+            SendWorkRequest.BindMemoryWindow first = SendWorkRequest.BindMemoryWindow.of(1, w, region, 0, 128, RW);
+            SendWorkRequest.BindMemoryWindow second = new SendWorkRequest.BindMemoryWindow(2, w,
+                    first.newStag().withNextKey(), region, 1024, 512, Set.of(RW), SendWorkRequest.SIGNALED);
+            assertThat(first.newStag()).isEqualTo(initial.withNextKey());
+            p.server.post(first);
+            p.server.post(second); // without waiting for the first: w.stag() may not have moved yet
+            assertThat(Completions.await(p.server.sendCq, 2))
+                    .extracting(WorkCompletion::wrId, WorkCompletion::opcode, WorkCompletion::status).containsExactly(
+                            tuple(1L, CompletionOpcode.BIND_MEMORY_WINDOW, CompletionStatus.SUCCESS),
+                            tuple(2L, CompletionOpcode.BIND_MEMORY_WINDOW, CompletionStatus.SUCCESS));
+            assertThat(w.stag()).isEqualTo(second.newStag()).extracting(Stag::index).isEqualTo(initial.index());
+            RemoteBuffer advert = second.remoteBuffer();
+            assertThat(advert).isEqualTo(new RemoteBuffer(second.newStag(), region.address() + 1024, 512))
+                    .isEqualTo(w.remoteBuffer());
+            // the peer writes through the advert, and reads it back (so the Write has been placed)
+            byte[] text = "chained binds".getBytes(StandardCharsets.US_ASCII);
+            Mem src = p.client.region(64);
+            src.put(0, text);
+            p.client.post(SendWorkRequest.RdmaWrite.of(3, src.sge(0, text.length), advert.slice(100, text.length)));
+            assertThat(Completions.one(p.client.sendCq).status()).isEqualTo(CompletionStatus.SUCCESS);
+            Mem sink = p.client.region(64, Access.LOCAL_WRITE);
+            p.client.post(SendWorkRequest.RdmaRead.of(4, sink.sge(0, text.length), advert.slice(100, text.length)));
+            assertThat(Completions.one(p.client.sendCq).status()).isEqualTo(CompletionStatus.SUCCESS);
+            assertThat(sink.bytes(0, text.length)).isEqualTo(text);
+            byte[] landed = new byte[text.length];
+            region.buffer().get(1024 + 100, landed);
+            assertThat(landed).as("in the region's memory, at the second binding's offset").isEqualTo(text);
+            // the first binding's advert names nothing any more
+            p.client.post(SendWorkRequest.RdmaRead.of(5, sink.sge(0, 8), first.remoteBuffer().slice(0, 8)));
             assertThat(Completions.one(p.client.sendCq).status()).isEqualTo(CompletionStatus.REMOTE_ACCESS_ERROR);
         }
     }
@@ -134,14 +180,10 @@ class MemoryWindowTest {
             // a second connection of the same server RNIC and protection domain
             MemoryRegion region = a.server.pd.allocateRegion(4096, Access.LOCAL_WRITE, Access.MW_BIND,
                     Access.REMOTE_READ);
-            MemoryWindow w = bind(a, region, 0, 256, Set.of(Access.REMOTE_READ));
+            MemoryWindow w = bind(a, region, 0, 256, Access.REMOTE_READ);
             QueuePair other = a.server.pd.createQueuePair(a.server.qpConfig().build());
             QueuePair client2 = a.client.pd.createQueuePair(a.client.qpConfig().build());
-            org.iwarp4j.verbs.cm.Listener l2 = a.serverRnic.listen(new java.net.InetSocketAddress(
-                    java.net.InetAddress.getLoopbackAddress(), 0), org.iwarp4j.verbs.cm.ListenOptions.defaults(),
-                    r -> r.accept(other));
-            a.clientRnic.connect(l2.localAddress(), client2, org.iwarp4j.verbs.cm.ConnectOptions.defaults())
-                    .get(20, java.util.concurrent.TimeUnit.SECONDS);
+            a.connectAnother(other, client2);
             Mem sink = a.client.region(64, Access.LOCAL_WRITE);
             // the region itself is readable by any connection of the domain; the window only by its own
             client2.postSend(SendWorkRequest.RdmaRead.of(1, sink.sge(0, 8), region.remoteBuffer(0, 8)));
@@ -151,7 +193,6 @@ class MemoryWindowTest {
             a.client.post(SendWorkRequest.RdmaRead.of(3, sink.sge(0, 8), w.remoteBuffer().slice(0, 8)));
             assertThat(Completions.one(a.client.sendCq).status()).as("its own connection still can").isEqualTo(
                     CompletionStatus.SUCCESS);
-            l2.close();
         }
     }
 
@@ -170,9 +211,8 @@ class MemoryWindowTest {
             assertThat(org.assertj.core.api.Assertions.catchThrowableOfType(VerbsException.class, () -> p.server.post(
                     SendWorkRequest.BindMemoryWindow.of(3, w, plain, 200, 64, Access.REMOTE_READ))).reason())
                     .isEqualTo(VerbsException.Reason.INVALID_REQUEST);
-            List<Access> local = List.of(Access.LOCAL_WRITE);
             org.assertj.core.api.Assertions.assertThatIllegalArgumentException().isThrownBy(() ->
-                    SendWorkRequest.BindMemoryWindow.of(4, w, plain, 0, 8, local.get(0)));
+                    SendWorkRequest.BindMemoryWindow.of(4, w, plain, 0, 8, Access.LOCAL_WRITE));
         }
     }
 }

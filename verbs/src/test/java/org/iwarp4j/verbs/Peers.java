@@ -144,6 +144,28 @@ final class Peers implements AutoCloseable {
         void accept(T t) throws Exception;
     }
 
+    /**
+     * A second connection between the same two RNICs: {@code serverQp} (of the server RNIC) accepts, through a
+     * listener of its own that closes with these Peers, and {@code clientQp} (of the client RNIC) connects.
+     *
+     * @return the client's connection, once both sides are established
+     */
+    Connection connectAnother(QueuePair serverQp, QueuePair clientQp) throws Exception {
+        CompletableFuture<Connection> accepted = new CompletableFuture<>();
+        Listener another = closeLater(serverRnic.listen(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+                ListenOptions.defaults(), request -> request.accept(serverQp).whenComplete((c, e) -> {
+                    if (e != null) {
+                        accepted.completeExceptionally(e);
+                    } else {
+                        accepted.complete(c);
+                    }
+                })));
+        Connection client = clientRnic.connect(another.localAddress(), clientQp, ConnectOptions.defaults())
+                .toCompletableFuture().get(20, TimeUnit.SECONDS);
+        accepted.get(20, TimeUnit.SECONDS);
+        return client;
+    }
+
     <T extends AutoCloseable> T closeLater(T resource) {
         toClose.add(resource);
         return resource;

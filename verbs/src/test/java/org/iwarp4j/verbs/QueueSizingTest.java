@@ -3,13 +3,13 @@ package org.iwarp4j.verbs;
 import org.iwarp4j.verbs.Peers.Mem;
 import org.iwarp4j.verbs.cm.AcceptOptions;
 import org.iwarp4j.verbs.cm.ConnectOptions;
-import org.iwarp4j.verbs.cm.ListenOptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.time.Duration;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 /**
  * As in libibverbs, a request holds its queue slot until its completion is polled, so a completion queue as deep
@@ -25,11 +25,8 @@ class QueueSizingTest {
             CompletionQueue cq = p.clientRnic.createCompletionQueue(4); // exactly the send queue's depth
             // a second connection for this queue pair, whose send queue alone feeds the 4-deep queue
             QueuePair server2 = p.server.pd.createQueuePair(p.server.qpConfig().build());
-            var l2 = p.serverRnic.listen(new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0),
-                    ListenOptions.defaults(), r -> r.accept(server2));
             QueuePair client2 = p.client.pd.createQueuePair(QueuePairConfig.builder(cq, cq).maxSendWr(4).build());
-            p.clientRnic.connect(l2.localAddress(), client2, ConnectOptions.defaults()).get(20,
-                    java.util.concurrent.TimeUnit.SECONDS);
+            p.connectAnother(server2, client2);
             Mem src = p.client.region(64);
             Mem remote = p.server.region(64, Access.LOCAL_WRITE, Access.REMOTE_WRITE);
             int posted = 0;
@@ -40,22 +37,21 @@ class QueueSizingTest {
             }
             assertThat(posted).as("the fifth waits for a poll").isEqualTo(4);
             // all four complete, none overflows: the queue holds them until polled
-            long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-            while (cq.size() < 4 && System.nanoTime() < deadline) {
-                Thread.sleep(5);
-            }
+            Completions.awaitSize(cq, 4);
             assertThat(cq.size()).isEqualTo(4);
             assertThat(client2.sendQueueAvailable()).as("completed, not polled: still taken").isZero();
             assertThat(client2.state()).isEqualTo(QueuePairState.RTS);
             WorkCompletion[] wcs = WorkCompletion.array(2);
             assertThat(cq.poll(wcs)).isEqualTo(2);
+            assertThat(wcs).extracting(WorkCompletion::wrId, WorkCompletion::status)
+                    .containsExactly(tuple(0L, CompletionStatus.SUCCESS), tuple(1L, CompletionStatus.SUCCESS));
             assertThat(client2.sendQueueAvailable()).as("polling frees them").isEqualTo(2);
             assertThat(client2.tryPostSend(SendWorkRequest.RdmaWrite.of(99, src.sge(0, 64),
                     remote.region().remoteBuffer()))).isTrue();
-            int polled = 0;
-            while (polled < 3) { // the two left and request 99
-                polled += cq.poll(WorkCompletion.array(8), Duration.ofSeconds(20));
-            }
+            assertThat(Completions.await(cq, 3)).as("the two left and request 99")
+                    .extracting(WorkCompletion::wrId, WorkCompletion::status).containsExactly(
+                            tuple(2L, CompletionStatus.SUCCESS), tuple(3L, CompletionStatus.SUCCESS),
+                            tuple(99L, CompletionStatus.SUCCESS));
             assertThat(client2.sendQueueAvailable()).isEqualTo(4);
             // an unsignaled success has no completion: its slot frees when it completes
             assertThat(client2.tryPostSend(SendWorkRequest.RdmaWrite.of(100, src.sge(0, 64),
@@ -66,7 +62,6 @@ class QueueSizingTest {
             }
             assertThat(client2.sendQueueAvailable()).isEqualTo(4);
             assertThat(cq.size()).isZero();
-            l2.close();
         }
     }
 }

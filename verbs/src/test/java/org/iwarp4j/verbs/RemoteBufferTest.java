@@ -47,6 +47,26 @@ class RemoteBufferTest {
         assertThat(b.slice(10, 90)).isEqualTo(new RemoteBuffer(new Stag(1), 1010, 90));
         assertThatIllegalArgumentException().isThrownBy(() -> b.slice(10, 91)).withMessageContaining("not inside");
         assertThatIllegalArgumentException().isThrownBy(() -> b.slice(-1, 1));
+        // sums that overflow a long are outside too, not a negative end that passes a "<=" check
+        assertThatIllegalArgumentException().isThrownBy(() -> b.slice(Long.MAX_VALUE, 2))
+                .withMessageContaining("not inside");
+        assertThatIllegalArgumentException().isThrownBy(() -> b.slice(2, Long.MAX_VALUE))
+                .withMessageContaining("not inside");
+    }
+
+    @Test
+    void localRangesWhoseEndOverflowsALongAreRefusedWhenBuilt() {
+        try (Rnic rnic = Rnic.open(RnicConfig.builder().transport(Transport.NIO).eventLoopThreads(1).build())) {
+            ProtectionDomain pd = rnic.allocateProtectionDomain();
+            MemoryRegion region = pd.allocateRegion(64, Access.LOCAL_WRITE, Access.MW_BIND);
+            MemoryWindow window = pd.allocateMemoryWindow();
+            assertThatIllegalArgumentException().isThrownBy(() -> new Sge(region, Long.MAX_VALUE - 1, 8))
+                    .withMessageContaining("overflows");
+            assertThatIllegalArgumentException().isThrownBy(() -> SendWorkRequest.BindMemoryWindow.of(1, window,
+                    region, Long.MAX_VALUE - 1, 8, Access.REMOTE_READ)).withMessageContaining("overflows");
+            assertThat(new Sge(region, Long.MAX_VALUE - 8, 8).offset()).as("the largest end that fits")
+                    .isEqualTo(Long.MAX_VALUE - 8);
+        }
     }
 
     @Test

@@ -24,7 +24,6 @@ import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
-import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -65,8 +64,7 @@ class ResponderWireTest {
             for (int i = 0; i < 4; i++) {
                 stack.receive(i + 1, recv.sge(i * 32, 32));
             }
-            address = stack.listen(ListenOptions.builder(), new AcceptOptions(new byte[0], OptionalInt.of(8),
-                    OptionalInt.empty()));
+            address = stack.listen(ListenOptions.builder(), AcceptOptions.defaults().withIrd(8));
         }
 
         ScriptedPeer peer() {

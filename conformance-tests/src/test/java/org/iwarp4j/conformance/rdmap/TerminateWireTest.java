@@ -22,7 +22,6 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 import java.nio.ByteBuffer;
 import java.util.List;
-import java.util.OptionalInt;
 import java.util.function.Function;
 import java.util.stream.Stream;
 
@@ -86,8 +85,7 @@ class TerminateWireTest {
             revoked.mr().close(); // RFC 5040 §8.1.1: revocation takes effect at once
             stack.receive(1, recv.sge(0, 16));
             stack.receive(2, recv.sge(16, 16));
-            address = stack.listen(ListenOptions.builder(), new AcceptOptions(new byte[0], OptionalInt.of(ird),
-                    OptionalInt.empty()));
+            address = stack.listen(ListenOptions.builder(), AcceptOptions.defaults().withIrd(ird));
         }
 
         Subject() {

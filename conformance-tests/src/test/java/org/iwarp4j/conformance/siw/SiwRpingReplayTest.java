@@ -1,11 +1,9 @@
 package org.iwarp4j.conformance.siw;
 
 import org.iwarp4j.conformance.Requirement;
-import org.iwarp4j.conformance.support.CaptureStreams;
 import org.iwarp4j.conformance.support.SiwFixtures;
 import org.iwarp4j.conformance.support.VerbsStack;
 import org.iwarp4j.conformance.support.VerbsStack.Region;
-import org.iwarp4j.testkit.ConversationStream;
 import org.iwarp4j.testkit.ConversationStream.Direction;
 import org.iwarp4j.testkit.peer.ConversationReplay;
 import org.iwarp4j.testkit.peer.DecodedFpdu;
@@ -52,9 +50,7 @@ class SiwRpingReplayTest {
     private static final PeerProfile SIW_WITHOUT_NUDGE = PeerProfile.LINUX_SIW.withFirstFpduNudge(Duration.ZERO);
 
     private static ConversationReplay recorded(String pcap) {
-        List<ConversationStream> streams = CaptureStreams.conversations(pcap, SiwFixtures.pcap(pcap));
-        assertThat(streams).hasSize(1);
-        return ConversationReplay.of(streams.get(0));
+        return ConversationReplay.of(SiwFixtures.conversation(pcap));
     }
 
     /** Plays the recorded ULPDUs after the MPA exchange: siw's are sent (substituted), the stack's are checked. */

@@ -1,5 +1,7 @@
 package org.iwarp4j.conformance.support;
 
+import org.iwarp4j.testkit.ConversationStream;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URISyntaxException;
@@ -11,6 +13,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The Linux siw fixtures of {@code src/test/resources/siw/} (made by the interop lab, see its README):
@@ -93,6 +97,13 @@ public final class SiwFixtures {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** The conversation of pcap {@code name} (under {@code siw/pcap/}), checked to be its one MPA connection. */
+    public static ConversationStream conversation(String name) {
+        List<ConversationStream> streams = CaptureStreams.conversations(name, pcap(name));
+        assertThat(streams).hasSize(1);
+        return streams.get(0);
     }
 
     private static Fixture load(Path p) {

@@ -65,7 +65,7 @@ public final class RdmapStream {
      * The STag of a zero-length Write RTR and the source STag of a zero-length Read RTR (RFC 6581 §9.3 leaves the
      * format open; Linux siw and cxgb4 send 1: non-zero, as some hardware treats STag 0 specially).
      */
-    public static final int RTR_STAG = 1;
+    static final int RTR_STAG = 1;
 
     private final RdmapStreamConfig config;
     private final RdmapMemory memory;

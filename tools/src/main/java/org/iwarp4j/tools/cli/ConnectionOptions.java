@@ -88,11 +88,6 @@ public final class ConnectionOptions {
         return ord == null ? fallback : ord;
     }
 
-    /** The IRD option, or {@code fallback} (empty: the queue pair's). */
-    public OptionalInt ird(OptionalInt fallback) {
-        return ird == null ? fallback : OptionalInt.of(ird);
-    }
-
     /** The ORD option, or {@code fallback} (empty: the queue pair's). */
     public OptionalInt ord(OptionalInt fallback) {
         return ord == null ? fallback : OptionalInt.of(ord);

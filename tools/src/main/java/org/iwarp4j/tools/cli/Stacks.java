@@ -4,6 +4,8 @@ import java.util.HexFormat;
 import java.util.OptionalInt;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.iwarp4j.verbs.Rnic;
 import org.iwarp4j.verbs.RnicConfig;
@@ -12,7 +14,9 @@ import org.iwarp4j.verbs.cm.ConnectionParameters;
 import org.iwarp4j.verbs.cm.ConnectionRejectedException;
 import org.iwarp4j.verbs.cm.ConnectionRequest;
 
-/** The small things every tool does with the stack: open an RNIC, describe a failure in one line. */
+/**
+ * The small things every tool does with the stack: open an RNIC, wait for an answer, describe a failure in one line.
+ */
 public final class Stacks {
 
     private Stacks() {}
@@ -23,6 +27,20 @@ public final class Stacks {
      */
     public static Rnic openRnic(String name) {
         return Rnic.open(RnicConfig.builder().name(name).eventLoopThreads(1).build());
+    }
+
+    /**
+     * {@code future.get(seconds, TimeUnit.SECONDS)}, whose timeout says how long it waited ("no answer within 30 s")
+     * for {@link #describe(Throwable)}; a failed future throws the JDK's {@link ExecutionException}, which
+     * {@code describe} unwraps.
+     */
+    public static <T> T get(Future<T> future, long seconds)
+            throws InterruptedException, ExecutionException, TimeoutException {
+        try {
+            return future.get(seconds, TimeUnit.SECONDS);
+        } catch (TimeoutException e) {
+            throw new TimeoutException("no answer within " + seconds + " s");
+        }
     }
 
     /**

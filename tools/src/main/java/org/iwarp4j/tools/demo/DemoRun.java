@@ -14,6 +14,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.iwarp4j.tools.cli.Stacks;
 import org.iwarp4j.tools.cli.WireOptions;
 import org.iwarp4j.verbs.Access;
 import org.iwarp4j.verbs.CompletionOpcode;
@@ -61,6 +62,8 @@ final class DemoRun implements AutoCloseable {
     private MemoryRegion data;
     private MemoryRegion readSink;
     private MemoryRegion atomicResults;
+    /** The regions above by name, for the printed work requests; made once all exist. */
+    private WorkRequests.Names names;
 
     private Listener listener;
     private long nextWrId = 1;
@@ -119,29 +122,30 @@ final class DemoRun implements AutoCloseable {
         CompletableFuture<Connection> accepted = requested.thenCompose(request -> request.accept(server.qp));
         listener = server.rnic.listen(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
                 wire.listen().pcapFile(null).mpa(m -> m.emss(mss)).build(), requested::complete);
-        client.connection = client.rnic.connect(listener.localAddress(), client.qp,
-                wire.connect().pcapFile(capture).mpa(m -> m.emss(mss)).ird(4).ord(4).build())
-                .get(CONNECT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-        server.connection = accepted.get(CONNECT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        client.connection = Stacks.get(client.rnic.connect(listener.localAddress(), client.qp,
+                wire.connect().pcapFile(capture).mpa(m -> m.emss(mss)).ird(4).ord(4).build()), CONNECT_TIMEOUT_SECONDS);
+        server.connection = Stacks.get(accepted, CONNECT_TIMEOUT_SECONDS);
 
         // The server binds memory to its fast-registration shell: a local operation, nothing on the wire.
         server.qp.postSend(SendWorkRequest.FastRegister.of(50, invalidatable, ByteBuffer.allocateDirect(256),
                 Access.LOCAL_WRITE, Access.REMOTE_WRITE));
         server.sendCompletion(CompletionOpcode.FAST_REGISTER);
+        names = regionNames();
     }
 
     /** The regions by the names the printed code gives them. */
-    private WorkRequests.Names names() {
-        Map<String, MemoryRegion> m = new LinkedHashMap<>();
-        m.put("sink", sink);
-        m.put("source", source);
-        m.put("receives", receives);
-        m.put("atomicWord", atomicWord);
-        m.put("invalidatable", invalidatable);
-        m.put("data", data);
-        m.put("readSink", readSink);
-        m.put("atomicResults", atomicResults);
-        return new WorkRequests.Names(m);
+    private WorkRequests.Names regionNames() {
+        Map<String, MemoryRegion> s = new LinkedHashMap<>();
+        s.put("sink", sink);
+        s.put("source", source);
+        s.put("receives", receives);
+        s.put("atomicWord", atomicWord);
+        s.put("invalidatable", invalidatable);
+        Map<String, MemoryRegion> c = new LinkedHashMap<>();
+        c.put("data", data);
+        c.put("readSink", readSink);
+        c.put("atomicResults", atomicResults);
+        return new WorkRequests.Names(s, c);
     }
 
     void runAll() throws Exception {
@@ -164,7 +168,7 @@ final class DemoRun implements AutoCloseable {
         WorkCompletion wc = client.sendCompletion(CompletionOpcode.RDMA_WRITE);
         operations.add(new OperationRecord("RDMA Write", "the client writes " + payload.length
                 + " octets into the server's registered memory; the server's CPU and receive queue are not involved",
-                List.of("client.qp.postSend(" + WorkRequests.describe(wr, names()) + ")"),
+                List.of("client.qp.postSend(" + WorkRequests.describe(wr, names) + ")"),
                 List.of(WorkRequests.completion("client", "send", wc)),
                 List.of(new Check(String.format("server memory at STag %s TO 0x%x holds the %d octets written (polled: the "
                         + "client's completion says TCP took them, RFC 5040 §5.5; the server's CPU is not told)", sink.stag(),
@@ -184,7 +188,7 @@ final class DemoRun implements AutoCloseable {
         operations.add(new OperationRecord("RDMA Read", "the client reads " + READ_LENGTH + " octets of the server's "
                 + "memory: a Read Request goes out, the server's RNIC answers with a Read Response (tagged, in MSS-sized "
                 + "segments) placed in the client's sink",
-                List.of("client.qp.postSend(" + WorkRequests.describe(wr, names()) + ")"),
+                List.of("client.qp.postSend(" + WorkRequests.describe(wr, names) + ")"),
                 List.of(WorkRequests.completion("client", "send", wc)),
                 List.of(new Check(String.format("client sink STag %s holds the %d octets of the server's source STag %s",
                         readSink.stag(), READ_LENGTH, source.stag()), equal(readSink.buffer(), 0, expected))),
@@ -201,7 +205,7 @@ final class DemoRun implements AutoCloseable {
         operations.add(new OperationRecord("Send", "the client sends " + payload.length + " octets; they land in the "
                 + "receive buffer the server posted before connecting (untagged, queue 0)",
                 List.of("server.qp.postReceive(ReceiveWorkRequest.of(100, receives.sge(0, 128)))  "
-                        + "// before accept", "client.qp.postSend(" + WorkRequests.describe(wr, names()) + ")"),
+                        + "// before accept", "client.qp.postSend(" + WorkRequests.describe(wr, names) + ")"),
                 List.of(WorkRequests.completion("client", "send", sent), WorkRequests.completion("server", "receive", got)),
                 List.of(new Check("the server's receive 100 completed with " + payload.length + " octets",
                         got.wrId() == 100 && got.byteLength() == payload.length),
@@ -220,7 +224,7 @@ final class DemoRun implements AutoCloseable {
         WorkCompletion got = server.receiveCompletion(CompletionOpcode.RECV);
         operations.add(new OperationRecord("Send with Invalidate", "a Send that also tells the server's RNIC to "
                 + "invalidate STag " + stag + " (a fast-registered region) before the receive completes",
-                List.of("client.qp.postSend(" + WorkRequests.describe(wr, names()) + ")"),
+                List.of("client.qp.postSend(" + WorkRequests.describe(wr, names) + ")"),
                 List.of(WorkRequests.completion("client", "send", sent), WorkRequests.completion("server", "receive", got)),
                 List.of(new Check("the server's receive 101 holds the " + payload.length + " octets",
                         got.wrId() == 101 && got.byteLength() == payload.length && equal(receives.buffer(), 128, payload)),
@@ -243,7 +247,7 @@ final class DemoRun implements AutoCloseable {
         WorkCompletion got = server.receiveCompletion(CompletionOpcode.RECV_WITH_IMMEDIATE);
         operations.add(new OperationRecord("RDMA Write with Immediate", "RFC 7306: an RDMA Write followed by an "
                 + "Immediate Data message whose 8 octets arrive in a server receive completion",
-                List.of("client.qp.postSend(" + WorkRequests.describe(wr, names()) + ")"),
+                List.of("client.qp.postSend(" + WorkRequests.describe(wr, names) + ")"),
                 List.of(WorkRequests.completion("client", "send", sent), WorkRequests.completion("server", "receive", got)),
                 List.of(new Check(String.format("server memory at TO 0x%x holds the %d octets", to, payload.length),
                         equal(sink.buffer(), 1024, payload)),
@@ -262,7 +266,7 @@ final class DemoRun implements AutoCloseable {
         WorkCompletion wc = client.sendCompletion(CompletionOpcode.ATOMIC_FETCH_ADD);
         operations.add(new OperationRecord("Atomic FetchAdd", "RFC 7306: the server's RNIC adds " + ATOMIC_ADD
                 + " to a 64-bit word atomically and returns the value it had",
-                List.of("client.qp.postSend(" + WorkRequests.describe(wr, names()) + ")"),
+                List.of("client.qp.postSend(" + WorkRequests.describe(wr, names) + ")"),
                 List.of(WorkRequests.completion("client", "send", wc)),
                 List.of(new Check("original value " + wc.atomicOriginalValue().orElseThrow() + " = " + before,
                         wc.atomicOriginalValue().orElseThrow() == before && before == ATOMIC_INITIAL),
@@ -283,7 +287,7 @@ final class DemoRun implements AutoCloseable {
         operations.add(new OperationRecord("Atomic CmpSwap", "RFC 7306: if the server's word equals "
                 + (ATOMIC_INITIAL + ATOMIC_ADD) + " it becomes 0x" + Long.toHexString(ATOMIC_SWAP)
                 + "; the original value comes back either way",
-                List.of("client.qp.postSend(" + WorkRequests.describe(wr, names()) + ")"),
+                List.of("client.qp.postSend(" + WorkRequests.describe(wr, names) + ")"),
                 List.of(WorkRequests.completion("client", "send", wc)),
                 List.of(new Check("original value " + wc.atomicOriginalValue().orElseThrow() + " = " + before,
                         wc.atomicOriginalValue().orElseThrow() == before && before == ATOMIC_INITIAL + ATOMIC_ADD),

@@ -3,6 +3,7 @@ package org.iwarp4j.tools.demo;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.iwarp4j.verbs.CompletionOpcode;
 import org.iwarp4j.verbs.MemoryRegion;
 import org.iwarp4j.verbs.SendFlag;
@@ -16,15 +17,19 @@ final class WorkRequests {
 
     private WorkRequests() {}
 
-    /** The demo's regions by name, to write work requests as the Java that builds them. */
-    record Names(Map<String, MemoryRegion> regions) {
+    /**
+     * The demo's regions by name, to write work requests as the Java that builds them: the server's, which the
+     * client addresses by STag, and the client's. Each side's RNIC numbers its own STags, so a client region and
+     * a server region may share one: a local SGE is named by the region it holds, a remote buffer by an STag of
+     * the server's. The STags are read at each lookup (a fast registration changes a region's).
+     */
+    record Names(Map<String, MemoryRegion> server, Map<String, MemoryRegion> client) {
         String local(Sge sge) {
-            return name(sge.region().stag().value(), sge.region().address()) + ".sge(" + sge.offset() + ", "
-                    + sge.length() + ")";
+            return name(sge.region()) + ".sge(" + sge.offset() + ", " + sge.length() + ")";
         }
 
         String remote(Stag stag, long taggedOffset, long length) {
-            for (Map.Entry<String, MemoryRegion> e : regions.entrySet()) {
+            for (Map.Entry<String, MemoryRegion> e : server.entrySet()) {
                 MemoryRegion r = e.getValue();
                 if (r.stag().equals(stag)) {
                     long offset = taggedOffset - r.address();
@@ -35,9 +40,10 @@ final class WorkRequests {
             return "new RemoteBuffer(new Stag(" + stag + "), " + hex(taggedOffset) + ", " + length + ")";
         }
 
-        private String name(int stag, long address) {
-            return regions.entrySet().stream().filter(e -> e.getValue().stag().value() == stag)
-                    .map(Map.Entry::getKey).findFirst().orElse(String.format("region /* STag 0x%08x */", stag));
+        private String name(MemoryRegion region) {
+            return Stream.of(client, server).flatMap(m -> m.entrySet().stream()).filter(e -> e.getValue() == region)
+                    .map(Map.Entry::getKey).findFirst()
+                    .orElse(String.format("region /* STag 0x%08x */", region.stag().value()));
         }
     }
 

@@ -3,7 +3,6 @@ package org.iwarp4j.tools.perf;
 import java.lang.invoke.VarHandle;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -42,6 +41,11 @@ final class PerfClient extends PerfEndpoint {
     private final ByteBuffer localMemory;
     private final ByteBuffer receiveMemory;
     private final ByteBuffer mailboxMemory;
+    /**
+     * One receive per slot of {@link #receiveBuffers}, built once and re-posted as it is after each completion (the
+     * Send latency test re-posts one per echo).
+     */
+    private final ReceiveWorkRequest[] receiveRequests;
     private PerfWelcome welcome;
     private ControlMessage reply;
     private long creditsGranted;
@@ -68,7 +72,7 @@ final class PerfClient extends PerfEndpoint {
                     ? pd.allocateRegion(max, Access.LOCAL_WRITE, Access.REMOTE_WRITE) : null;
             latencyRun(config.latency());
             int depth = config.latency() ? 1 : config.txDepth();
-            qp = createQueuePair(depth + 16, receives, Math.min(128, depth));
+            qp = createQueuePair(depth + 16, receives, Math.min(rnic.query().maxIrdOrd(), depth));
         } catch (RuntimeException e) {
             close();
             throw e;
@@ -76,6 +80,11 @@ final class PerfClient extends PerfEndpoint {
         localMemory = local.buffer();
         receiveMemory = receiveBuffers.buffer();
         mailboxMemory = mailbox == null ? null : mailbox.buffer();
+        receiveRequests = new ReceiveWorkRequest[receives];
+        for (int i = 0; i < receives; i++) {
+            receiveRequests[i] = ReceiveWorkRequest.of(CONTROL_RECEIVE_BASE + i,
+                    receiveBuffers.sge(i * receiveSlot, receiveSlot));
+        }
     }
 
     /** The parameters the report shows, once connected. */
@@ -117,10 +126,10 @@ final class PerfClient extends PerfEndpoint {
         MemoryRegion advertised = mailbox != null ? mailbox : local;
         PerfHello hello = new PerfHello(config.verb(), config.latency(), config.verify(), config.compareSwap(),
                 config.maxSize(), config.txDepth(), advertised.remoteBuffer(), config.verifyBufferSize());
-        int ord = config.latency() ? 1 : Math.min(128, config.txDepth());
+        int ord = config.latency() ? 1 : Math.min(rnic.query().maxIrdOrd(), config.txDepth());
         try {
-            connection = rnic.connect(server, qp, config.wire().connect().privateData(hello.encode())
-                    .ird(ord).ord(ord).build()).get(30, TimeUnit.SECONDS);
+            connection = Stacks.get(rnic.connect(server, qp, config.wire().connect().privateData(hello.encode())
+                    .ird(ord).ord(ord).build()), 30);
         } catch (Exception e) {
             throw new PerfFailure("cannot connect to " + server + ": " + Stacks.describe(e));
         }
@@ -128,8 +137,7 @@ final class PerfClient extends PerfEndpoint {
     }
 
     private void postReceive(long wrId) {
-        int i = (int) (wrId - CONTROL_RECEIVE_BASE);
-        qp.postReceive(ReceiveWorkRequest.of(wrId, receiveBuffers.sge(i * receiveSlot, receiveSlot)));
+        qp.postReceive(receiveRequests[(int) (wrId - CONTROL_RECEIVE_BASE)]);
     }
 
     /** Runs every size; returns the results in order. */

@@ -64,6 +64,9 @@ abstract class PerfEndpoint implements AutoCloseable {
     private long spinNanos = SPIN_NANOS;
     final MemoryRegion controlReceives;
     final MemoryRegion controlSend;
+    /** Views of {@link #controlReceives} and {@link #controlSend}, made once: every control message uses them. */
+    private final ByteBuffer controlReceiveMemory;
+    private final ByteBuffer controlSendMemory;
     final WorkCompletion[] completions = WorkCompletion.array(64);
     QueuePair qp;
     Connection connection;
@@ -80,6 +83,8 @@ abstract class PerfEndpoint implements AutoCloseable {
             rnic.close();
             throw e;
         }
+        controlReceiveMemory = controlReceives.buffer();
+        controlSendMemory = controlSend.buffer();
         controlSendRequest = SendWorkRequest.Send.of(CONTROL_SEND_WR_ID, controlSend)
                 .withFlags(Set.of(SendFlag.SOLICITED));
     }
@@ -112,12 +117,12 @@ abstract class PerfEndpoint implements AutoCloseable {
 
     /** The control message a receive completion delivered into a control buffer. */
     ControlMessage controlMessage(WorkCompletion wc) {
-        return ControlMessage.readFrom(controlReceives.buffer(), (int) (wc.wrId() - CONTROL_RECEIVE_BASE)
+        return ControlMessage.readFrom(controlReceiveMemory, (int) (wc.wrId() - CONTROL_RECEIVE_BASE)
                 * ControlMessage.LENGTH);
     }
 
     void sendControl(ControlMessage m) {
-        m.writeTo(controlSend.buffer());
+        m.writeTo(controlSendMemory);
         qp.postSend(controlSendRequest);
     }
 

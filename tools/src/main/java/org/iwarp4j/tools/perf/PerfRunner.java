@@ -5,7 +5,6 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import org.iwarp4j.tools.cli.Stacks;
 
 /** Runs an iWARP perf test as server, as client, or both in one JVM ({@code --loopback}). */
@@ -76,7 +75,7 @@ final class PerfRunner {
             });
             List<PerfResult> results = client(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
             try {
-                served.get(30, TimeUnit.SECONDS);
+                Stacks.get(served, 30);
             } catch (java.util.concurrent.ExecutionException e) {
                 throw new PerfFailure("server: " + Stacks.describe(e.getCause()));
             }

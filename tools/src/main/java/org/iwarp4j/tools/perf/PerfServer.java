@@ -7,7 +7,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import org.iwarp4j.tools.cli.Stacks;
 import org.iwarp4j.tools.cli.WireOptions;
 import org.iwarp4j.verbs.Access;
@@ -100,6 +99,8 @@ final class PerfServer implements AutoCloseable {
         private MemoryRegion target;
         private MemoryRegion echo;
         private MemoryRegion credits;
+        /** The view of {@link #credits}, made once: the Send test's receive loop writes every credit count there. */
+        private ByteBuffer creditCount;
         private int dataReceives;
         private long reposted;
         private long reported;
@@ -131,10 +132,12 @@ final class PerfServer implements AutoCloseable {
                 echo = pd.allocateRegion(max);
             }
             dataReceives = sendTest ? (h.latency() ? 4 : Math.max(4, h.txDepth() * 4)) : 0;
-            int irdOrd = Math.min(128, Math.max(1, h.txDepth()));
+            int maxIrdOrd = rnic.query().maxIrdOrd();
+            int irdOrd = Math.min(maxIrdOrd, Math.max(1, h.txDepth()));
             qp = createQueuePair(64, sendTest ? dataReceives : CONTROL_RECEIVES, irdOrd);
             if (sendTest) {
                 credits = pd.allocateRegion(8);
+                creditCount = credits.buffer();
                 creditRequest = Send.of(CREDIT_SEND_WR_ID, credits).withFlags(Set.of()); // unsignaled
                 dataReceiveRequests = new ReceiveWorkRequest[dataReceives];
                 for (int i = 0; i < dataReceives; i++) {
@@ -145,11 +148,12 @@ final class PerfServer implements AutoCloseable {
             } else {
                 postControlReceives();
             }
-            // Accept: IRD/ORD as the client asks (RFC 6581 §9.1), the test's memory in the Reply's private data.
-            OptionalInt ird = Stacks.atMost(r.ord(), 128);
-            OptionalInt ord = Stacks.atMost(r.ird(), 128);
+            // Accept: IRD/ORD as the client asks (RFC 6581 §9.1, at most the RNIC's limit), the test's memory in the
+            // Reply's private data.
+            OptionalInt ird = Stacks.atMost(r.ord(), maxIrdOrd);
+            OptionalInt ord = Stacks.atMost(r.ird(), maxIrdOrd);
             PerfWelcome welcome = new PerfWelcome(dataReceives, target.remoteBuffer());
-            connection = r.accept(qp, new AcceptOptions(welcome.encode(), ird, ord)).get(30, TimeUnit.SECONDS);
+            connection = Stacks.get(r.accept(qp, new AcceptOptions(welcome.encode(), ird, ord)), 30);
         }
 
         PerfHello hello() {
@@ -168,7 +172,7 @@ final class PerfServer implements AutoCloseable {
                     }
                     ControlMessage m = receive(wc);
                     if (m != null && handle(m)) {
-                        connection.closeFuture().get(WAIT_SECONDS, TimeUnit.SECONDS);
+                        Stacks.get(connection.closeFuture(), WAIT_SECONDS);
                         return;
                     }
                 }
@@ -191,7 +195,7 @@ final class PerfServer implements AutoCloseable {
                 echo((int) size);
             }
             if (!hello.latency() && reposted - reported >= Math.max(1, dataReceives / 4)) {
-                credits.buffer().putLong(0, reposted);
+                creditCount.putLong(0, reposted);
                 reported = reposted;
                 qp.postSend(creditRequest);
             }

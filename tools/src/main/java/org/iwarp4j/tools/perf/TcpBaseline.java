@@ -30,6 +30,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.iwarp4j.tools.cli.Stacks;
 
 /**
  * {@code iwarp perf tcp}: the same measurements over plain TCP with Netty (the transport the iWARP stack uses,
@@ -420,9 +421,9 @@ final class TcpBaseline {
                 throw new IllegalStateException(e);
             }
         });
-        int port = bound.get(30, TimeUnit.SECONDS);
+        int port = Stacks.get(bound, 30);
         List<PerfResult> r = client(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
-        served.get(30, TimeUnit.SECONDS);
+        Stacks.get(served, 30);
         return r;
     }
 }

@@ -3,7 +3,6 @@ package org.iwarp4j.tools.rdmacm;
 import java.io.PrintWriter;
 import java.nio.ByteBuffer;
 import java.time.Duration;
-import java.util.concurrent.TimeUnit;
 import org.iwarp4j.tools.cli.Stacks;
 import org.iwarp4j.verbs.Access;
 import org.iwarp4j.verbs.CompletionOpcode;
@@ -27,8 +26,6 @@ final class MessageExchange implements AutoCloseable {
 
     /** Both examples exchange exactly 16 octets (zeros, never checked). */
     static final int MESSAGE_LENGTH = 16;
-    /** librdmacm offers the device maximum when {@code rdma_connect}/{@code rdma_accept} get no parameters: 128 on siw. */
-    static final int IRD_ORD = 128;
     private static final Duration COMPLETION_TIMEOUT = Duration.ofSeconds(30);
 
     final Rnic rnic;
@@ -52,6 +49,14 @@ final class MessageExchange implements AutoCloseable {
             rnic.close();
             throw e;
         }
+    }
+
+    /**
+     * The RNIC's largest IRD/ORD (128 by default, as on siw): what librdmacm offers when {@code rdma_connect} or
+     * {@code rdma_accept} get no parameters.
+     */
+    int maxIrdOrd() {
+        return rnic.query().maxIrdOrd();
     }
 
     /** {@code rdma_create_ep} with one send, one receive, 16 octets inline, every send signaled; then {@code rdma_post_recv}. */
@@ -113,7 +118,7 @@ final class MessageExchange implements AutoCloseable {
             return;
         }
         try {
-            connection.disconnect().get(10, TimeUnit.SECONDS);
+            Stacks.get(connection.disconnect(), 10);
         } catch (Exception e) {
             err.println("rdma_disconnect: " + Stacks.describe(e));
         }

@@ -5,7 +5,6 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
 import org.iwarp4j.tools.IwarpCommand;
 import org.iwarp4j.tools.cli.ConnectionOptions;
 import org.iwarp4j.tools.cli.Stacks;
@@ -68,12 +67,12 @@ public final class RdmaClientCommand implements Callable<Integer> {
 
     private int run(InetSocketAddress target, PrintWriter out, PrintWriter err) {
         return MessageExchange.run("rdma_client", err, x -> {
-            int ird = connection.ird(MessageExchange.IRD_ORD);
-            int ord = connection.ord(MessageExchange.IRD_ORD);
-            x.createQueuePairAndPostReceive(Math.min(ird, MessageExchange.IRD_ORD),
-                    Math.min(ord, MessageExchange.IRD_ORD));
-            x.connection = x.rnic.connect(target, x.qp, connection.applyTo(wire.connect()).ird(ird)
-                    .ord(ord).build()).get(30, TimeUnit.SECONDS);
+            int max = x.maxIrdOrd();
+            int ird = connection.ird(max);
+            int ord = connection.ord(max);
+            x.createQueuePairAndPostReceive(Math.min(ird, max), Math.min(ord, max));
+            x.connection = Stacks.get(x.rnic.connect(target, x.qp, connection.applyTo(wire.connect()).ird(ird)
+                    .ord(ord).build()), 30);
             if (debug) {
                 out.println("rdma_client: connected: " + Stacks.describe(x.connection.parameters()));
                 out.flush();

@@ -5,7 +5,6 @@ import java.net.InetSocketAddress;
 import java.util.OptionalInt;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import org.iwarp4j.tools.IwarpCommand;
 import org.iwarp4j.tools.cli.ConnectionOptions;
 import org.iwarp4j.tools.cli.ResponderOptions;
@@ -103,19 +102,19 @@ public final class RdmaServerCommand implements Callable<Integer> {
                 }
                 if (responder.reject()) {
                     byte[] data = responder.rejectData();
-                    r.reject(data).get(10, TimeUnit.SECONDS);
+                    Stacks.get(r.reject(data), 10);
                     out.println("rdma_server: rejected the connection request (--reject), private data "
                             + Stacks.hexOrNone(data));
                     out.flush();
                     return;
                 }
-                // rdma_accept(id, NULL): IRD/ORD derived from the request (IRD = its ORD, ORD = its IRD), at most 128.
-                OptionalInt ird = connection.responderIrd(r.ord(), MessageExchange.IRD_ORD,
-                        Stacks.atMost(r.ord(), MessageExchange.IRD_ORD));
-                OptionalInt ord = connection.ord(Stacks.atMost(r.ird(), MessageExchange.IRD_ORD));
-                x.createQueuePairAndPostReceive(MessageExchange.IRD_ORD, MessageExchange.IRD_ORD);
-                x.connection = r.accept(x.qp, new AcceptOptions(connection.privateData(), ird, ord))
-                        .get(30, TimeUnit.SECONDS);
+                // rdma_accept(id, NULL): IRD/ORD derived from the request (IRD = its ORD, ORD = its IRD), at most
+                // the RNIC's limit.
+                int max = x.maxIrdOrd();
+                OptionalInt ird = connection.responderIrd(r.ord(), max, Stacks.atMost(r.ord(), max));
+                OptionalInt ord = connection.ord(Stacks.atMost(r.ird(), max));
+                x.createQueuePairAndPostReceive(max, max);
+                x.connection = Stacks.get(r.accept(x.qp, new AcceptOptions(connection.privateData(), ird, ord)), 30);
                 if (debug) {
                     out.println("rdma_server: connected: " + Stacks.describe(x.connection.parameters()));
                     out.flush();

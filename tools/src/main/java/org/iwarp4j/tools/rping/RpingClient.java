@@ -2,12 +2,12 @@ package org.iwarp4j.tools.rping;
 
 import java.io.PrintWriter;
 import java.nio.ByteBuffer;
-import java.util.concurrent.TimeUnit;
 import org.iwarp4j.tools.cli.ConnectionOptions;
 import org.iwarp4j.tools.cli.Stacks;
 import org.iwarp4j.verbs.Access;
 import org.iwarp4j.verbs.CompletionOpcode;
 import org.iwarp4j.verbs.MemoryRegion;
+import org.iwarp4j.verbs.RemoteBuffer;
 import org.iwarp4j.verbs.cm.CmEvent;
 
 /**
@@ -48,14 +48,14 @@ final class RpingClient extends RpingSession {
         qp = createQueuePair(Math.min(Math.max(ird, 1), max), Math.min(Math.max(ord, 1), max));
         verbs.postReceive();
         try {
-            connection = rnic.connect(options.address(), qp, mpa.applyTo(options.wire().connect())
+            connection = Stacks.get(rnic.connect(options.address(), qp, mpa.applyTo(options.wire().connect())
                     .ird(ird).ord(ord).eventListener(event -> {
                         debug("cma_event type %s", cmaEventType(event));
                         if (event instanceof CmEvent.Disconnected) {
                             err.println("client DISCONNECT EVENT...");
                             err.flush();
                         }
-                    }).build()).get(30, TimeUnit.SECONDS);
+                    }).build()), 30);
         } catch (Exception e) {
             throw new RpingFailure("connect error: " + Stacks.describe(e));
         }
@@ -73,15 +73,18 @@ final class RpingClient extends RpingSession {
         int size = options.size();
         ByteBuffer source = start.buffer();
         ByteBuffer sink = rdma.buffer();
+        // The same two adverts every ping: neither region is ever re-registered.
+        RemoteBuffer sourceAdvert = start.remoteBuffer(0, size);
+        RemoteBuffer sinkAdvert = rdma.remoteBuffer(0, size);
         for (long ping = 0; options.count() == 0 || ping < options.count(); ping++) {
             state = RpingState.RDMA_READ_ADV;
             RpingData.fill(source, size, ping);
-            verbs.sendAdvert(RpingVerbs.Advert.SOURCE, start.remoteBuffer(0, size), 1);
+            verbs.sendAdvert(RpingVerbs.Advert.SOURCE, sourceAdvert, 1);
             if (await(CompletionOpcode.RECV, RpingState.RDMA_WRITE_ADV) == null) {
                 throw new RpingFailure(waitFailed(RpingState.RDMA_WRITE_ADV));
             }
             state = RpingState.RDMA_WRITE_ADV;
-            verbs.sendAdvert(RpingVerbs.Advert.SINK, rdma.remoteBuffer(0, size), 1);
+            verbs.sendAdvert(RpingVerbs.Advert.SINK, sinkAdvert, 1);
             if (await(CompletionOpcode.RECV, RpingState.RDMA_WRITE_COMPLETE) == null) {
                 throw new RpingFailure(waitFailed(RpingState.RDMA_WRITE_COMPLETE));
             }

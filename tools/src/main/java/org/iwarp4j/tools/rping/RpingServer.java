@@ -3,7 +3,6 @@ package org.iwarp4j.tools.rping;
 import java.io.PrintWriter;
 import java.util.OptionalInt;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import org.iwarp4j.tools.cli.ConnectionOptions;
 import org.iwarp4j.tools.cli.Stacks;
 import org.iwarp4j.verbs.CompletionOpcode;
@@ -22,8 +21,8 @@ import org.iwarp4j.verbs.cm.Listener;
  */
 final class RpingServer extends RpingSession {
 
-    /** A Linux siw device (and librdmacm's accept) allows up to 128 outstanding Reads each way. */
-    private static final int MAX_IRD_ORD = 128;
+    /** rping's {@code -d} line for either advert it receives ({@link #debugAdvert}). */
+    private static final String RECEIVED_ADVERT = "Received rkey %2$x addr %1$x len %3$d from peer";
 
     private final CompletableFuture<ConnectionRequest> request = new CompletableFuture<>();
     private final CompletableFuture<String> autoRejected = new CompletableFuture<>();
@@ -83,19 +82,20 @@ final class RpingServer extends RpingSession {
     /**
      * As rping.c: receives posted before the Reply; the Reply answers IRD = the client's ORD and
      * ORD = the client's IRD (what librdmacm's {@code rdma_accept(id, NULL)} derives), so the server may
-     * RDMA Read the client as many times at once as the client allows.
+     * RDMA Read the client as many times at once as the client allows, both at most the RNIC's limit (128, as a
+     * Linux siw device).
      */
     private void accept(ConnectionRequest r) throws Exception {
         ConnectionOptions mpa = options.connection();
-        int ird = mpa.responderIrd(r.ord(), MAX_IRD_ORD, OptionalInt.of(Math.min(r.ord().orElse(1), MAX_IRD_ORD)))
-                .getAsInt();
-        int ord = mpa.ord(Math.min(r.ird().orElse(1), MAX_IRD_ORD));
+        int max = rnic.query().maxIrdOrd();
+        int ird = mpa.responderIrd(r.ord(), max, OptionalInt.of(Math.min(r.ord().orElse(1), max))).getAsInt();
+        int ord = mpa.ord(Math.min(r.ird().orElse(1), max));
         qp = createQueuePair(Math.max(ird, 1), Math.max(ord, 1));
         verbs.postReceive();
         debug("accepting client connection request");
         try {
             AcceptOptions answer = AcceptOptions.withPrivateData(mpa.privateData()).withIrdOrd(ird, ord);
-            connection = r.accept(qp, answer).get(30, TimeUnit.SECONDS);
+            connection = Stacks.get(r.accept(qp, answer), 30);
         } catch (Exception e) {
             throw new RpingFailure("connect error: " + Stacks.describe(e));
         }
@@ -111,7 +111,7 @@ final class RpingServer extends RpingSession {
     /** {@code --reject}: an MPA Reply with R=1 and the private data asked for (RFC 5044 §7.1.2 rule 2). */
     private void reject(ConnectionRequest r) throws Exception {
         byte[] data = options.responder().rejectData();
-        r.reject(data).get(10, TimeUnit.SECONDS);
+        Stacks.get(r.reject(data), 10);
         err.println("server: rejected the connection request from " + r.remoteAddress() + " (--reject), private data "
                 + Stacks.hexOrNone(data));
         err.flush();
@@ -128,8 +128,7 @@ final class RpingServer extends RpingSession {
             }
             state = RpingState.RDMA_READ_ADV;
             RemoteBuffer source = RemoteBuffer.decode(recv.buffer());
-            debug("Received rkey %x addr %x len %d from peer", source.stag().value(), source.taggedOffset(),
-                    source.length());
+            debugAdvert(RECEIVED_ADVERT, source);
             checkLength(source, size);
             verbs.read(source, (int) source.length());
             debug("server posted rdma read req");
@@ -149,7 +148,7 @@ final class RpingServer extends RpingSession {
             }
             state = RpingState.RDMA_WRITE_ADV;
             RemoteBuffer sink = RemoteBuffer.decode(recv.buffer());
-            debug("Received rkey %x addr %x len %d from peer", sink.stag().value(), sink.taggedOffset(), sink.length());
+            debugAdvert(RECEIVED_ADVERT, sink);
             // rping writes back strlen(rdma_buf) + 1 octets: the string and its NUL.
             int length = Math.min(RpingData.strlen(rdma.buffer(), size) + 1, size);
             verbs.write(sink, length);

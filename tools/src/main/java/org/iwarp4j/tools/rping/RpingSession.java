@@ -113,7 +113,7 @@ abstract class RpingSession implements AutoCloseable {
         @Override
         public void sendAdvert(Advert which, RemoteBuffer advert, int copies) {
             advert.encode(send.buffer());
-            debug("RDMA addr %x rkey %x len %d", advert.taggedOffset(), advert.stag().value(), advert.length());
+            debugAdvert("RDMA addr %1$x rkey %2$x len %3$d", advert);
             post(copies);
         }
 
@@ -152,6 +152,14 @@ abstract class RpingSession implements AutoCloseable {
             out.printf(format + "%n", args);
             out.flush();
         }
+    }
+
+    /**
+     * rping's {@code -d} line for an advert ({@code struct rping_rdma_info}): {@code format} refers to its address as
+     * {@code %1$x}, its rkey (the STag) as {@code %2$x} and its length as {@code %3$d}, each line in rping's order.
+     */
+    void debugAdvert(String format, RemoteBuffer advert) {
+        debug(format, advert.taggedOffset(), advert.stag().value(), advert.length());
     }
 
     /** {@code -d}: what MPA negotiated for the connection. */
@@ -257,7 +265,7 @@ abstract class RpingSession implements AutoCloseable {
             return;
         }
         try {
-            connection.disconnect().get(10, TimeUnit.SECONDS);
+            Stacks.get(connection.disconnect(), 10);
         } catch (Exception e) {
             debug("disconnect: %s", Stacks.describe(e));
         }

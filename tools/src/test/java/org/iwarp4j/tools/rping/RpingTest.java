@@ -128,6 +128,20 @@ class RpingTest {
         assertThat(f[6]).isEqualTo("64");
     }
 
+    /** rping's two {@code -d} lines of an advert: the client's "RDMA addr" as sent, the server's "Received rkey". */
+    @Test
+    void theServerNamesTheAdvertsTheClientSent() throws Exception {
+        Pair p = pair(List.of("-d"), List.of("-C", "1", "-S", "64", "-d"));
+        assertThat(p.client().exit()).as(p.client().toString()).isZero();
+        List<String> sent = p.client().out().lines().filter(l -> l.startsWith("RDMA addr ")).map(l -> {
+            String[] f = l.split(" "); // RDMA addr ADDR rkey RKEY len LEN
+            return "Received rkey " + f[4] + " addr " + f[2] + " len " + f[6] + " from peer";
+        }).toList();
+        assertThat(sent).as("source and sink").hasSize(2);
+        assertThat(p.server().out().lines().filter(l -> l.startsWith("Received rkey ")))
+                .containsExactlyElementsOf(sent);
+    }
+
     @Test
     void differentSizesFailTheClient() throws Exception {
         Pair p = pair(List.of("-S", "64"), List.of("-S", "128", "-C", "1"));

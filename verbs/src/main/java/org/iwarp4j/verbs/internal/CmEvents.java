@@ -17,7 +17,6 @@ import org.slf4j.LoggerFactory;
 
 import java.net.InetSocketAddress;
 import java.util.Optional;
-import java.util.OptionalInt;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
@@ -84,11 +83,8 @@ final class CmEvents {
         switch (f.kind()) {
             case REQUEST_REFUSED -> fire(listener, ((RejectedBy) f.cause()).event);
             case REJECTED_BY_PEER -> {
-                qp.flushUnstarted();
-                qp.stateError();
                 ConnectionRejectedException e = (ConnectionRejectedException) f.cause();
-                fire(listener, e.toEvent(peer.get()));
-                established.completeExceptionally(e);
+                fail(e.toEvent(peer.get()), e);
             }
             default -> failEstablishment(new ConnectionFailedException(f.kind() == SetupFailure.Kind.STARTUP_TIMEOUT
                     ? ConnectionFailedException.Kind.UNREACHABLE : ConnectionFailedException.Kind.CONNECT_ERROR,
@@ -160,7 +156,8 @@ final class CmEvents {
     /** Initiator: the peer's MPA Reply said R=1. */
     static ConnectionRejectedException rejectedByPeer(MpaRejection r) {
         return new ConnectionRejectedException("the peer rejected the connection" + (r.reason() != null ? " ("
-                + r.reason() + ")" : ""), r.replyPrivateData(), depth(r.responderIrd()), depth(r.responderOrd()));
+                + r.reason() + ")" : ""), r.replyPrivateData(), MpaConfigs.depth(r.responderIrd()),
+                MpaConfigs.depth(r.responderOrd()));
     }
 
     /**
@@ -172,8 +169,8 @@ final class CmEvents {
         String reason = "rejected the connection request from " + from + ": its IRD " + (q == null ? "?" : q.ird())
                 + " is below the required ORD " + r.responderOrd() + " (RFC 6581 §9.1)";
         LOG.debug("{}", reason);
-        return new RejectedBy(new CmEvent.Rejected(from, r.replyPrivateData(), depth(r.responderIrd()),
-                depth(r.responderOrd()), reason));
+        return new RejectedBy(new CmEvent.Rejected(from, r.replyPrivateData(), MpaConfigs.depth(r.responderIrd()),
+                MpaConfigs.depth(r.responderOrd()), reason));
     }
 
     /** Carries a listener's own reject to {@link #setupFailed} (no application future waits for it). */
@@ -187,12 +184,18 @@ final class CmEvents {
         }
     }
 
-    private static OptionalInt depth(int value) {
-        return value < 0 ? OptionalInt.empty() : OptionalInt.of(value);
+    /** The connection is not established: UNREACHABLE or CONNECT_ERROR, as {@code e} says. */
+    void failEstablishment(ConnectionFailedException e) {
+        fail(e.kind() == ConnectionFailedException.Kind.UNREACHABLE ? new CmEvent.Unreachable(e)
+                : new CmEvent.ConnectError(e), e);
     }
 
-    /** The established future may have failed already (ConnectionRequestImpl: the accept failed). */
-    private void failEstablishment(ConnectionFailedException e) {
+    /**
+     * The queue pair fails, its receives posted while IDLE are flushed, {@code event} is fired and the
+     * established future fails with {@code e} — unless it is done already (ConnectionRequestImpl: the accept
+     * failed).
+     */
+    private void fail(CmEvent event, Exception e) {
         if (established == null || established.isDone()) {
             return;
         }
@@ -200,8 +203,7 @@ final class CmEvents {
             qp.stateError();
             qp.flushUnstarted();
         }
-        fire(listener, e.kind() == ConnectionFailedException.Kind.UNREACHABLE ? new CmEvent.Unreachable(e)
-                : new CmEvent.ConnectError(e));
+        fire(listener, event);
         established.completeExceptionally(e);
     }
 }

@@ -6,6 +6,7 @@ import org.iwarp4j.verbs.CompletionQueue;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -21,6 +22,12 @@ final class CompletionChannelImpl implements CompletionChannel {
     private final Condition fired = lock.newCondition();
     private final ArrayDeque<CompletionQueue> events = new ArrayDeque<>();
     private boolean closed;
+    /** Tells the RNIC, which then forgets this channel. */
+    private final Consumer<CompletionChannelImpl> onClosed;
+
+    CompletionChannelImpl(Consumer<CompletionChannelImpl> onClosed) {
+        this.onClosed = onClosed;
+    }
 
     /** A completion queue armed on this channel got a matching completion (any thread). */
     void fire(CompletionQueue cq) {
@@ -37,10 +44,12 @@ final class CompletionChannelImpl implements CompletionChannel {
 
     @Override
     public Optional<CompletionQueue> take(Duration timeout) throws InterruptedException {
-        EventLoopThreads.checkMayBlock("CompletionChannel.take");
         long nanos = timeout.toNanos();
         lock.lockInterruptibly();
         try {
+            if (events.isEmpty() && !closed && nanos > 0) {
+                EventLoopThreads.checkMayBlock("CompletionChannel.take"); // only when it would have to wait
+            }
             while (events.isEmpty() && !closed && nanos > 0) {
                 nanos = fired.awaitNanos(nanos);
             }
@@ -70,6 +79,7 @@ final class CompletionChannelImpl implements CompletionChannel {
         } finally {
             lock.unlock();
         }
+        onClosed.accept(this);
     }
 
 }

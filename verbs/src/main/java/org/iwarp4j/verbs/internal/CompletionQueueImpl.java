@@ -65,9 +65,13 @@ final class CompletionQueueImpl implements CompletionQueue {
     private volatile CompletionHandler handlerToRun;
     private volatile boolean overflowed;
     private volatile boolean closed;
+    /** Tells the RNIC, which then forgets this queue. */
+    private final Consumer<CompletionQueueImpl> onClosed;
 
-    CompletionQueueImpl(EventLoop loop, int capacity, CompletionChannelImpl channel) {
+    CompletionQueueImpl(EventLoop loop, int capacity, CompletionChannelImpl channel,
+            Consumer<CompletionQueueImpl> onClosed) {
         this.loop = loop;
+        this.onClosed = onClosed;
         this.capacity = capacity;
         this.channel = channel;
         int size = Rings.size(capacity);
@@ -309,6 +313,7 @@ final class CompletionQueueImpl implements CompletionQueue {
         closed = true;
         armed.set(DISARMED);
         signalWaiters();
+        onClosed.accept(this);
     }
 
     /** The RNIC closes its queue pairs first, then this. */

@@ -46,8 +46,8 @@ final class Completions {
     private boolean lengthErrorReported;
     private boolean badResponseReported;
 
-    /** {@code stream} is {@code null} for work that never reached a stream (the connection never started). */
     /**
+     * {@code stream} is {@code null} for work that never reached a stream (the connection never started);
      * {@code held}: whether MPA still holds this side's FPDUs (a Responder before the Initiator's first, RFC 5044
      * §7.1.2 rule 4), so that a Terminate of ours cannot have gone out.
      */

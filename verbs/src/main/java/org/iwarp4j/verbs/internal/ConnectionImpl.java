@@ -9,7 +9,6 @@ import org.iwarp4j.verbs.cm.ConnectionParameters;
 
 import java.net.InetSocketAddress;
 import java.util.Optional;
-import java.util.OptionalInt;
 import java.util.concurrent.CompletableFuture;
 
 /** An established connection: the queue pair, what MPA negotiated, and disconnect/close. */
@@ -34,12 +33,8 @@ final class ConnectionImpl implements Connection {
     /** What the API shows of MPA's result. */
     static ConnectionParameters parameters(MpaParameters p) {
         return new ConnectionParameters(p.revision(), p.crc(), p.txMarkers(), p.rxMarkers(), p.ird(), p.ord(),
-                depth(p.peerIrd()), depth(p.peerOrd()), p.peerToPeer(), Optional.ofNullable(p.rtr()), p.mulpdu(),
-                p.localPrivateData(), p.peerPrivateData());
-    }
-
-    private static OptionalInt depth(int value) {
-        return value < 0 ? OptionalInt.empty() : OptionalInt.of(value);
+                MpaConfigs.depth(p.peerIrd()), MpaConfigs.depth(p.peerOrd()), p.peerToPeer(),
+                Optional.ofNullable(p.rtr()), p.mulpdu(), p.localPrivateData(), p.peerPrivateData());
     }
 
     @Override

@@ -19,7 +19,6 @@ import org.iwarp4j.mpa.MpaConfig;
 import org.iwarp4j.verbs.QueuePair;
 import org.iwarp4j.verbs.Transport;
 import org.iwarp4j.verbs.VerbsException;
-import org.iwarp4j.verbs.cm.CmEvent;
 import org.iwarp4j.verbs.cm.ConnectOptions;
 import org.iwarp4j.verbs.cm.Connection;
 import org.iwarp4j.verbs.cm.ConnectionFailedException;
@@ -150,7 +149,7 @@ final class ConnectionManager {
         EventLoop loop = group.next();
         InetSocketAddress target = address.isUnresolved()
                 ? new InetSocketAddress(address.getHostString(), address.getPort()) : address;
-        QueuePairHandler handler = new QueuePairHandler(qp, result, options);
+        QueuePairHandler handler = new QueuePairHandler(qp, result, options, loop);
         qp.bind(loop, handler);
         Path pcapFile = options.pcapFile().orElse(null);
         Bootstrap b = new Bootstrap()
@@ -167,12 +166,8 @@ final class ConnectionManager {
                 });
         loop.execute(() -> b.connect(target).addListener((ChannelFuture f) -> {
             if (!f.isSuccess()) {
-                qp.stateError();
-                qp.flushUnstarted(); // receives posted while IDLE complete, flushed
-                ConnectionFailedException e = new ConnectionFailedException(ConnectionFailedException.Kind.UNREACHABLE,
-                        "TCP connect to " + target + " failed: " + f.cause(), f.cause());
-                CmEvents.fire(options.eventListener(), new CmEvent.Unreachable(e));
-                result.completeExceptionally(e);
+                handler.connectFailed(new ConnectionFailedException(ConnectionFailedException.Kind.UNREACHABLE,
+                        "TCP connect to " + target + " failed: " + f.cause(), f.cause()));
             }
         }));
         return result;

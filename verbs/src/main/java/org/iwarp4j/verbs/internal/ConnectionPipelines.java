@@ -44,7 +44,7 @@ final class ConnectionPipelines {
             p.addLast(PIPELINE_PCAP_PACKETS, new PcapPacketCoalescer());
         }
         p.addLast(PIPELINE_MPA, MpaStartupHandler.responder(mpa));
-        p.addLast(PIPELINE_QP, new QueuePairHandler(listener));
+        p.addLast(PIPELINE_QP, new QueuePairHandler(listener, ch.eventLoop()));
     }
 
     /** A connection of {@code handler}'s queue pair; {@code pcapFile}: its own capture file, or {@code null}. */

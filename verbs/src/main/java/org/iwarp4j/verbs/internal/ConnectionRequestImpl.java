@@ -63,14 +63,12 @@ final class ConnectionRequestImpl implements ConnectionRequest {
 
     @Override
     public OptionalInt ird() {
-        int v = mpa.initiatorIrd();
-        return v < 0 ? OptionalInt.empty() : OptionalInt.of(v);
+        return MpaConfigs.depth(mpa.initiatorIrd());
     }
 
     @Override
     public OptionalInt ord() {
-        int v = mpa.initiatorOrd();
-        return v < 0 ? OptionalInt.empty() : OptionalInt.of(v);
+        return MpaConfigs.depth(mpa.initiatorOrd());
     }
 
     @Override
@@ -127,11 +125,10 @@ final class ConnectionRequestImpl implements ConnectionRequest {
         int ord = options.ord().orElse(qp.config().ord());
         // RFC 6581 §9.1: the Responder may raise its IRD to the Initiator's ORD; an explicit IRD is answered as is.
         int irdLimit = options.ird().isPresent() ? ird : Math.max(ird, listener.rnic().config().maxIrdOrd());
-        byte[] privateData = options.privateData();
         qp.bind(channel.eventLoop(), connection);
         channel.eventLoop().execute(() -> {
             connection.accepting(qp, result);
-            mpa.accept(privateData, ird, ord, irdLimit).addListener(f -> {
+            mpa.accept(data, ird, ord, irdLimit).addListener(f -> {
                 if (!f.isSuccess()) {
                     qp.stateError();
                     result.completeExceptionally(new ConnectionFailedException(ConnectionFailedException.Kind.CONNECT_ERROR,

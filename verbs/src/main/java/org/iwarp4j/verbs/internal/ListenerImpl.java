@@ -67,10 +67,13 @@ final class ListenerImpl implements Listener {
         if (requests == null) {
             throw new IllegalStateException("this listener hands its requests to its handler");
         }
-        EventLoopThreads.checkMayBlock("Listener.take");
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
-            ConnectionRequestImpl r = requests.poll(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            ConnectionRequestImpl r = requests.poll();
+            if (r == null && timeout.toNanos() > 0) {
+                EventLoopThreads.checkMayBlock("Listener.take"); // only when it would have to wait
+                r = requests.poll(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            }
             if (r == null) {
                 return Optional.empty();
             }

@@ -40,10 +40,4 @@ final class LoopSafeFuture<T> extends CompletableFuture<T> {
         check("join");
         return super.join();
     }
-
-    static <T> LoopSafeFuture<T> failed(Throwable t) {
-        LoopSafeFuture<T> f = new LoopSafeFuture<>();
-        f.completeExceptionally(t);
-        return f;
-    }
 }

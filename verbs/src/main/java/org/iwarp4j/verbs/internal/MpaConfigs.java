@@ -4,6 +4,8 @@ import org.iwarp4j.mpa.MpaConfig;
 import org.iwarp4j.verbs.cm.ConnectOptions;
 import org.iwarp4j.verbs.cm.ListenOptions;
 
+import java.util.OptionalInt;
+
 /**
  * The one place where the connection manager's options become the MPA layer's configuration: the shared
  * {@link org.iwarp4j.common.MpaOptions} as they are, plus what each role negotiates.
@@ -14,6 +16,11 @@ final class MpaConfigs {
     private static final int LISTENER_DEPTH = 16;
 
     private MpaConfigs() {}
+
+    /** An IRD or ORD as MPA reports it, negative when the frame carried none (revision 1), as a verbs value. */
+    static OptionalInt depth(int value) {
+        return value < 0 ? OptionalInt.empty() : OptionalInt.of(value);
+    }
 
     /** The Initiator of a connect with {@code ird}/{@code ord}, able to raise its IRD up to the RNIC's limit. */
     static MpaConfig initiator(ConnectOptions options, int ird, int ord, int maxIrdOrd) {

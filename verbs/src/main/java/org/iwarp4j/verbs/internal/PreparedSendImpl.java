@@ -36,8 +36,11 @@ final class PreparedSendImpl implements PreparedSend {
         if (closed) {
             throw new VerbsException(VerbsException.Reason.WRONG_STATE, request, "prepared send is closed");
         }
+        if (!qp.sendRoomFor(request)) {
+            return false; // found before a reference is taken
+        }
         post.retainData();
-        return qp.tryEnqueue(post); // a full queue releases the reference just taken
+        return qp.tryEnqueue(post); // full after all (another poster was faster): releases the reference just taken
     }
 
     @Override

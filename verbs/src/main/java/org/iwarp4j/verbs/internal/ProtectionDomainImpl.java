@@ -51,7 +51,8 @@ final class ProtectionDomainImpl implements ProtectionDomain {
     public MemoryRegion register(ByteBuffer buffer, Set<Access> access) {
         Objects.requireNonNull(buffer, "buffer");
         if (!buffer.isDirect()) {
-            throw new IllegalArgumentException("register(ByteBuffer) needs a direct buffer; wrap heap memory in a ByteBuf");
+            throw new IllegalArgumentException("register(ByteBuffer) needs a direct"
+                    + " buffer; register heap memory as a ByteBuf with NettyVerbs.register");
         }
         // Netty's wrapper over the position..limit octets; it never frees the caller's ByteBuffer.
         ByteBuf memory = Unpooled.wrappedBuffer(buffer.slice());

@@ -3,6 +3,7 @@ package org.iwarp4j.verbs.internal;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.EventLoop;
 import io.netty.util.ReferenceCountUtil;
 import org.iwarp4j.mpa.MpaError;
 import org.iwarp4j.mpa.MpaException;
@@ -17,6 +18,7 @@ import org.iwarp4j.rdmap.stream.RdmapStream;
 import org.iwarp4j.rdmap.stream.RdmapStreamState;
 import org.iwarp4j.rdmap.terminate.TerminateCause;
 import org.iwarp4j.verbs.cm.ConnectOptions;
+import org.iwarp4j.verbs.cm.ConnectionFailedException;
 import org.iwarp4j.verbs.cm.Connection;
 import org.iwarp4j.verbs.internal.ConnectionEnd.Reason;
 import org.iwarp4j.verbs.internal.ConnectionLifecycle.Role;
@@ -47,6 +49,8 @@ final class QueuePairHandler extends ChannelDuplexHandler implements ConnectionR
     private final CmEvents cm;
     private final ChannelActions actions;
     private final ConnectionLifecycle lifecycle;
+    /** The connection's event loop, known before the channel exists (an Initiator's application may abort then). */
+    private final EventLoop loop;
 
     private QueuePairImpl qp;
     private ChannelHandlerContext ctx;
@@ -54,10 +58,15 @@ final class QueuePairHandler extends ChannelDuplexHandler implements ConnectionR
     private TransmitPump pump;
     private ConnectionImpl connection;
     private ConnectionRequestImpl request;
+    private boolean abortWhenAdded;
 
-    /** An Initiator's handler for {@code qp}, connecting with {@code options}; {@code result} completes at ESTABLISHED. */
-    QueuePairHandler(QueuePairImpl qp, CompletableFuture<Connection> result, ConnectOptions options) {
+    /**
+     * An Initiator's handler for {@code qp}, connecting with {@code options} on {@code loop}; {@code result}
+     * completes at ESTABLISHED.
+     */
+    QueuePairHandler(QueuePairImpl qp, CompletableFuture<Connection> result, ConnectOptions options, EventLoop loop) {
         this.role = Role.INITIATOR;
+        this.loop = loop;
         this.qp = qp;
         this.peer = PeerAccommodations.of(options);
         this.listener = null;
@@ -68,9 +77,10 @@ final class QueuePairHandler extends ChannelDuplexHandler implements ConnectionR
                 options.disconnectTimeout(), actions);
     }
 
-    /** A Responder's handler: the queue pair comes with {@link #accepting}. */
-    QueuePairHandler(ListenerImpl listener) {
+    /** A Responder's handler on {@code loop}, its channel's: the queue pair comes with {@link #accepting}. */
+    QueuePairHandler(ListenerImpl listener, EventLoop loop) {
         this.role = Role.RESPONDER;
+        this.loop = loop;
         this.peer = PeerAccommodations.of(listener.options());
         this.listener = listener;
         this.replyPrivateDataCheck = null;
@@ -88,6 +98,9 @@ final class QueuePairHandler extends ChannelDuplexHandler implements ConnectionR
     public void handlerAdded(ChannelHandlerContext c) {
         this.ctx = c;
         actions.attach(c);
+        if (abortWhenAdded) {
+            loop.execute(this::abort);
+        }
     }
 
     // ------------------------------------------------------------------ connection manager (MPA startup)
@@ -111,6 +124,11 @@ final class QueuePairHandler extends ChannelDuplexHandler implements ConnectionR
         } else {
             c.fireUserEventTriggered(evt);
         }
+    }
+
+    /** Initiator: the TCP connect failed (the channel never became active, so no other event follows). */
+    void connectFailed(ConnectionFailedException e) {
+        cm.failEstablishment(e);
     }
 
     @Override
@@ -231,16 +249,13 @@ final class QueuePairHandler extends ChannelDuplexHandler implements ConnectionR
 
     @Override
     public void completionQueueOverflowed() {
-        ChannelHandlerContext c = ctx;
-        if (c != null) {
-            c.executor().execute(() -> lifecycle.completionQueueOverflowed(streamRunning()));
-        }
+        loop.execute(() -> lifecycle.completionQueueOverflowed(streamRunning()));
     }
 
     /** A channel already going is left to end. */
     @Override
     public CompletableFuture<Void> disconnect() {
-        ctx.executor().execute(() -> {
+        loop.execute(() -> {
             if (ctx.channel().isActive()) {
                 lifecycle.localDisconnect();
             }
@@ -248,16 +263,16 @@ final class QueuePairHandler extends ChannelDuplexHandler implements ConnectionR
         return cm.disconnectedFuture();
     }
 
+    /** Before the channel exists (an Initiator's connect task has not run yet), once it does. */
     @Override
     public void abort() {
-        ChannelHandlerContext c = ctx;
-        if (c != null) {
-            c.executor().execute(() -> {
-                if (c.channel().isOpen()) {
-                    lifecycle.localAbort();
-                }
-            });
-        }
+        loop.execute(() -> {
+            if (ctx == null) {
+                abortWhenAdded = true;
+            } else if (ctx.channel().isOpen()) {
+                lifecycle.localAbort();
+            }
+        });
     }
 
     @Override

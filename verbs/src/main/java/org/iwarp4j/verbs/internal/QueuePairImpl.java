@@ -70,7 +70,7 @@ final class QueuePairImpl implements QueuePair {
         this.receiveCq = (CompletionQueueImpl) config.receiveCompletionQueue();
         this.shared = (SharedReceiveQueueImpl) config.sharedReceiveQueue().orElse(null);
         this.builder = new SendPostBuilder(this);
-        this.inbox = new WorkRequestInbox(config.maxSendWr(), config.maxRecvWr());
+        this.inbox = new WorkRequestInbox(number, config.maxSendWr(), config.maxRecvWr());
         sendCq.attach(this);
         receiveCq.attach(this);
     }
@@ -168,14 +168,16 @@ final class QueuePairImpl implements QueuePair {
     public boolean tryPostSend(SendWorkRequest request) {
         Objects.requireNonNull(request, "request");
         checkSendState(request);
-        // a full queue is found before anything is built or retained
-        return inbox.sendRoomFor(slots(request)) && tryEnqueue(builder.build(request, false));
+        return sendRoomFor(request) && tryEnqueue(builder.build(request, false));
     }
 
     @Override
     public CompletableFuture<WorkCompletion> postSendAsync(SendWorkRequest request) {
         Objects.requireNonNull(request, "request");
         checkSendState(request);
+        if (!sendRoomFor(request)) {
+            throw queueFull(request);
+        }
         SendPost post = builder.build(request, false);
         LoopSafeFuture<WorkCompletion> future = new LoopSafeFuture<>();
         post.future = future;
@@ -202,12 +204,12 @@ final class QueuePairImpl implements QueuePair {
     }
 
     VerbsException queueFull(SendWorkRequest request) {
-        return VerbsException.queueFull(request, "send queue of queue pair " + number, config.maxSendWr());
+        return inbox.sendQueueFull(request);
     }
 
-    /** Send queue slots {@code request} takes: one per Read SGE (one Read Request each), else one. */
-    private static int slots(SendWorkRequest request) {
-        return request instanceof SendWorkRequest.RdmaRead r ? Math.max(1, r.sges().size()) : 1;
+    /** Whether the send queue has room for {@code request} now: checked before anything is built or retained. */
+    boolean sendRoomFor(SendWorkRequest request) {
+        return inbox.sendRoomFor(SendPost.slotsOf(request));
     }
 
     @Override
@@ -243,7 +245,7 @@ final class QueuePairImpl implements QueuePair {
     @Override
     public void postReceive(ReceiveWorkRequest request) {
         if (!tryPostReceive(request)) {
-            throw VerbsException.queueFull(request, "receive queue of queue pair " + number, config.maxRecvWr());
+            throw inbox.receiveQueueFull(request);
         }
     }
 

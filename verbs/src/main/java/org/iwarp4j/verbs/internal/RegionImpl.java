@@ -78,8 +78,7 @@ final class RegionImpl implements MemoryRegion, StagOwner {
         return maxLength;
     }
 
-    @Override
-    public ProtectionDomainImpl pd() {
+    ProtectionDomainImpl pd() {
         return pd;
     }
 
@@ -242,19 +241,17 @@ final class RegionImpl implements MemoryRegion, StagOwner {
         return null;
     }
 
-    private static Set<TaggedBufferAccess> rightsOf(Set<Access> access) {
+    /** The rights DDP checks for {@code access} (of a region or of a window's binding). */
+    static Set<TaggedBufferAccess> rightsOf(Set<Access> access) {
         Set<TaggedBufferAccess> rights = EnumSet.noneOf(TaggedBufferAccess.class);
         for (Access a : access) {
-            if (a == Access.MW_BIND) {
-                continue; // a verbs right: DDP checks only what peers may do
+            switch (a) {
+                case LOCAL_WRITE -> rights.add(TaggedBufferAccess.LOCAL_WRITE);
+                case REMOTE_WRITE -> rights.add(TaggedBufferAccess.REMOTE_WRITE);
+                case REMOTE_READ -> rights.add(TaggedBufferAccess.REMOTE_READ);
+                case REMOTE_ATOMIC -> rights.add(TaggedBufferAccess.REMOTE_ATOMIC);
+                case MW_BIND -> { } // a verbs right: DDP checks only what peers may do
             }
-            rights.add(switch (a) {
-                case LOCAL_WRITE -> TaggedBufferAccess.LOCAL_WRITE;
-                case REMOTE_WRITE -> TaggedBufferAccess.REMOTE_WRITE;
-                case REMOTE_READ -> TaggedBufferAccess.REMOTE_READ;
-                case REMOTE_ATOMIC -> TaggedBufferAccess.REMOTE_ATOMIC;
-                case MW_BIND -> throw new IllegalStateException("MW_BIND is not a DDP right");
-            });
         }
         return rights;
     }

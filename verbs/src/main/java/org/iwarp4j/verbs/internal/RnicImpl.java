@@ -182,15 +182,21 @@ public final class RnicImpl implements Rnic {
             throw new VerbsException(VerbsException.Reason.LIMIT_EXCEEDED, null, "completion queue capacity "
                     + capacity + " outside 1.." + config.maxCompletionQueueDepth());
         }
-        CompletionQueueImpl cq = new CompletionQueueImpl(group.next(), capacity, (CompletionChannelImpl) channel);
+        CompletionQueueImpl cq = new CompletionQueueImpl(group.next(), capacity, (CompletionChannelImpl) channel,
+                completionQueues::remove);
         completionQueues.add(cq);
         return cq;
+    }
+
+    /** The completion queues and channels this RNIC still holds (open ones); for tests. */
+    int completionQueuesAndChannelsHeld() {
+        return completionQueues.size() + channels.size();
     }
 
     @Override
     public CompletionChannel createCompletionChannel() {
         checkOpen();
-        CompletionChannelImpl c = new CompletionChannelImpl();
+        CompletionChannelImpl c = new CompletionChannelImpl(channels::remove);
         channels.add(c);
         return c;
     }

@@ -62,9 +62,17 @@ final class SendPost {
         this.reusable = reusable;
     }
 
-    /** Send-queue slots this request takes: one per RDMAP operation, one for a local operation. */
+    /** Send-queue slots this post takes. */
     int slots() {
-        return Math.max(1, operations.length);
+        return slotsOf(request);
+    }
+
+    /**
+     * Send-queue slots {@code request} takes, known before it is built: one per RDMAP operation, i.e. one per
+     * Read SGE (one Read Request each), else one (a local operation too).
+     */
+    static int slotsOf(SendWorkRequest request) {
+        return request instanceof SendWorkRequest.RdmaRead r ? Math.max(1, r.sges().size()) : 1;
     }
 
     boolean isLocal() {

@@ -309,14 +309,20 @@ final class SendPostBuilder {
                         + " inline octets exceed maxInlineData " + config.maxInlineData());
             }
             ByteBuf copy = qp.rnic().allocator().directBuffer((int) total);
-            for (Sge sge : sges) {
-                if (sge.isInline()) {
-                    ByteBuffer data = sge.region().buffer();
-                    data.position((int) sge.offset()).limit((int) sge.offset() + sge.length());
-                    copy.writeBytes(data);
-                } else {
-                    copy.writeBytes(((RegionImpl) sge.region()).memory(), (int) sge.offset(), sge.length());
+            try {
+                for (Sge sge : sges) {
+                    if (sge.isInline()) {
+                        ByteBuffer data = sge.region().buffer();
+                        data.position((int) sge.offset()).limit((int) sge.offset() + sge.length());
+                        copy.writeBytes(data);
+                    } else {
+                        copy.writeBytes(((RegionImpl) sge.region()).memory(), (int) sge.offset(), sge.length());
+                    }
                 }
+            } catch (RuntimeException e) {
+                copy.release();
+                // a region deregistered since checkSge: its memory is gone (null or released)
+                throw new VerbsException(VerbsException.Reason.INVALID_SGE, wr, "region was deregistered: " + e);
             }
             return copy;
         }

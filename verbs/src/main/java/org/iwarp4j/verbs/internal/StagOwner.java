@@ -11,9 +11,6 @@ interface StagOwner {
     /** DDP's view, which every event loop reads for the segments naming this STag. */
     TaggedBuffer tagged();
 
-    /** The owner's protection domain. */
-    ProtectionDomainImpl pd();
-
     /**
      * A peer's Send with Invalidate names this STag (RFC 5040 §5.3), RDMAP having checked domain and stream
      * association: invalidate it if the owner allows remote invalidation (RFC 5040 §8.1.1), else false.

@@ -34,11 +34,7 @@ final class StagTable {
 
     /** The region or window whose current STag is exactly {@code stag}, or {@code null}. */
     StagOwner owner(int stag) {
-        int index = stag >>> 8;
-        if (index == 0 || index >= regions.length()) {
-            return null;
-        }
-        StagOwner r = regions.get(index);
+        StagOwner r = ownerAtIndex(stag);
         return r != null && r.stagValue() == stag ? r : null;
     }
 
@@ -56,12 +52,8 @@ final class StagTable {
 
     /** DDP's view of the region whose current STag is exactly {@code stag}, or {@code null}. */
     TaggedBuffer lookup(int stag) {
-        int index = stag >>> 8;
-        if (index == 0 || index >= regions.length()) {
-            return null;
-        }
-        StagOwner r = regions.get(index);
-        return r != null && r.stagValue() == stag ? r.tagged() : null;
+        StagOwner r = owner(stag);
+        return r != null ? r.tagged() : null;
     }
 
     /** Takes a free index for {@code region}; returns its first STag, or {@code null} if the table is full. */

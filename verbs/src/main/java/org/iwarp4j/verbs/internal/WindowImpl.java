@@ -12,7 +12,6 @@ import org.iwarp4j.verbs.QueuePair;
 import org.iwarp4j.verbs.RemoteBuffer;
 import org.iwarp4j.verbs.Stag;
 
-import java.util.EnumSet;
 import java.util.Optional;
 import java.util.Set;
 
@@ -58,8 +57,7 @@ final class WindowImpl implements MemoryWindow, StagOwner {
         return view;
     }
 
-    @Override
-    public ProtectionDomainImpl pd() {
+    ProtectionDomainImpl pd() {
         return pd;
     }
 
@@ -98,7 +96,8 @@ final class WindowImpl implements MemoryWindow, StagOwner {
         region = target;
         queuePair = qp;
         access = Set.copyOf(rights);
-        view.bind(newStag.value(), target.address() + offset, slice, rightsOf(rights), streamIdentity);
+        // rights: remote ones only (the BindMemoryWindow constructor refuses the others)
+        view.bind(newStag.value(), target.address() + offset, slice, RegionImpl.rightsOf(rights), streamIdentity);
         return null;
     }
 
@@ -197,19 +196,6 @@ final class WindowImpl implements MemoryWindow, StagOwner {
     public String toString() {
         return "MemoryWindow[stag=" + stag() + (view.isValid() ? String.format(" address=0x%x length=%d", view.baseTaggedOffset(),
                 length()) : " unbound") + "]";
-    }
-
-    private static Set<TaggedBufferAccess> rightsOf(Set<Access> access) {
-        EnumSet<TaggedBufferAccess> r = EnumSet.noneOf(TaggedBufferAccess.class);
-        for (Access a : access) {
-            switch (a) {
-                case REMOTE_READ -> r.add(TaggedBufferAccess.REMOTE_READ);
-                case REMOTE_WRITE -> r.add(TaggedBufferAccess.REMOTE_WRITE);
-                case REMOTE_ATOMIC -> r.add(TaggedBufferAccess.REMOTE_ATOMIC);
-                default -> throw new IllegalArgumentException("a window grants remote rights only, not " + a);
-            }
-        }
-        return r;
     }
 
     /** DDP's view: invalid first and valid last on every change (see {@link ByteBufTaggedBuffer}). */

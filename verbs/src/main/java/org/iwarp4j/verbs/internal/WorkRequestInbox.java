@@ -2,6 +2,7 @@ package org.iwarp4j.verbs.internal;
 
 import io.netty.util.internal.PlatformDependent;
 import org.iwarp4j.verbs.ReceiveWorkRequest;
+import org.iwarp4j.verbs.VerbsException;
 
 import java.util.Queue;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -20,12 +21,27 @@ final class WorkRequestInbox {
     private final Queue<ReceiveWorkRequest> receives;
     private final AtomicInteger sendUsed = new AtomicInteger();
     private final AtomicInteger receiveUsed = new AtomicInteger();
+    /** The queues' names in a refusal, made once: a refusal builds no string ({@link VerbsException#queueFull}). */
+    private final String sendQueueName;
+    private final String receiveQueueName;
 
-    WorkRequestInbox(int sendDepth, int receiveDepth) {
+    WorkRequestInbox(int queuePairNumber, int sendDepth, int receiveDepth) {
+        this.sendQueueName = "send queue of queue pair " + queuePairNumber;
+        this.receiveQueueName = "receive queue of queue pair " + queuePairNumber;
         this.sendDepth = sendDepth;
         this.receiveDepth = receiveDepth;
         this.sends = PlatformDependent.newFixedMpscQueue(Math.max(2, sendDepth));
         this.receives = PlatformDependent.newFixedMpscQueue(Math.max(2, receiveDepth));
+    }
+
+    /** The refusal of {@code request} by the full send queue. */
+    VerbsException sendQueueFull(Object request) {
+        return VerbsException.queueFull(request, sendQueueName, sendDepth);
+    }
+
+    /** The refusal of {@code request} by the full receive queue. */
+    VerbsException receiveQueueFull(Object request) {
+        return VerbsException.queueFull(request, receiveQueueName, receiveDepth);
     }
 
     /** Whether {@code slots} more send slots are free now (a hint: another poster may take them first). */
