@@ -1,6 +1,8 @@
 package org.iwarp4j.verbs.internal;
 
 import io.netty.channel.EventLoop;
+import io.netty.util.concurrent.EventExecutor;
+import io.netty.util.internal.ThreadExecutorMap;
 import org.iwarp4j.verbs.CompletionChannel;
 import org.iwarp4j.verbs.CompletionHandler;
 import org.iwarp4j.verbs.CompletionQueue;
@@ -14,6 +16,8 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
@@ -30,7 +34,8 @@ import java.util.function.Consumer;
  * channel) and mode; the producer that publishes a matching completion disarms with one CAS. Blocking
  * readers count themselves in {@link #waiters} before they poll a last time and park; a producer reads
  * that count after publishing (both volatile, so one of the two always sees the other) and takes the
- * lock to signal only when someone waits: the data path pays one volatile read.
+ * lock to signal only when someone waits (once per burst, {@link #signalSoon}): the data path pays one volatile
+ * read.
  */
 final class CompletionQueueImpl implements CompletionQueue {
 
@@ -62,6 +67,8 @@ final class CompletionQueueImpl implements CompletionQueue {
     private final AtomicInteger waiters = new AtomicInteger();
     private final ReentrantLock waitLock = new ReentrantLock();
     private final Condition nonEmpty = waitLock.newCondition();
+    private final AtomicBoolean signalScheduled = new AtomicBoolean();
+    private final Runnable signalTask = this::signalScheduledWaiters;
     private volatile CompletionHandler handlerToRun;
     private volatile boolean overflowed;
     private volatile boolean closed;
@@ -157,8 +164,36 @@ final class CompletionQueueImpl implements CompletionQueue {
             }
         }
         if (waiters.get() > 0) {
-            signalWaiters();
+            signalSoon();
         }
+    }
+
+    /**
+     * Wakes blocked readers once for a burst of completions: a producer on an event loop (every queue pair's
+     * completions are made on its loop) leaves the signal to a task that runs after its current work, so the
+     * completions of one flush or one read cost one wake-up, not one each. The flag is cleared before the
+     * signal: a completion published after the clear schedules another, one published before it is polled by
+     * the reader the signal wakes.
+     */
+    private void signalSoon() {
+        EventExecutor here = ThreadExecutorMap.currentExecutor();
+        if (here == null) {
+            signalWaiters();
+            return;
+        }
+        if (signalScheduled.compareAndSet(false, true)) {
+            try {
+                here.execute(signalTask);
+            } catch (RejectedExecutionException e) {
+                signalScheduled.set(false); // the loop is shutting down: signal now
+                signalWaiters();
+            }
+        }
+    }
+
+    private void signalScheduledWaiters() {
+        signalScheduled.set(false);
+        signalWaiters();
     }
 
     private void signalWaiters() {
