@@ -51,7 +51,7 @@ import java.util.concurrent.TimeUnit;
 @OutputTimeUnit(TimeUnit.SECONDS)
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
-@Fork(1)
+@Fork(value = 1, jvmArgsAppend = "-Dio.netty.leakDetection.level=disabled") // as iwarp perf: no sampled stack traces
 public class VerbsPostBenchmark {
 
     private static final int RECEIVES = 256;

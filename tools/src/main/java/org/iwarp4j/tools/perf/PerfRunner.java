@@ -14,6 +14,7 @@ final class PerfRunner {
     private final PrintWriter out;
 
     PerfRunner(PerfConfig config, PrintWriter out) {
+        LeakDetection.offUnlessConfigured();
         this.config = config;
         this.out = out;
     }

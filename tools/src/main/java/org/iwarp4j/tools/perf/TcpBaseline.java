@@ -55,6 +55,7 @@ final class TcpBaseline {
     private final PrintWriter out;
 
     TcpBaseline(PerfConfig config, PrintWriter out) {
+        LeakDetection.offUnlessConfigured();
         this.config = config;
         this.out = out;
     }
