@@ -1,7 +1,6 @@
 package org.iwarp4j.verbs.internal;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPromise;
@@ -38,7 +37,6 @@ final class TransmitPump {
     }
 
     private final ChannelHandlerContext ctx;
-    private final ChannelHandlerContext encoderCtx;
     private final Segments segments;
     private final RdmapStream stream;
     private final Control control;
@@ -56,7 +54,6 @@ final class TransmitPump {
      */
     TransmitPump(ChannelHandlerContext ctx, Segments segments, RdmapStream stream, Control control) {
         this.ctx = ctx;
-        this.encoderCtx = ctx.pipeline().context(segments.encoder);
         this.segments = segments;
         this.stream = stream;
         this.control = control;
@@ -124,7 +121,8 @@ final class TransmitPump {
     /** Completes once everything handed to MPA so far is written (or failed). */
     ChannelFuture flushAll() {
         ChannelPromise written = ctx.newPromise();
-        encoderCtx.writeAndFlush(Unpooled.EMPTY_BUFFER, written);
+        segments.encoder.writeMarker(written);
+        ctx.flush();
         return written;
     }
 
@@ -144,8 +142,8 @@ final class TransmitPump {
         }
         control.fpdusFlushed();
         segments.batch = 0;
-        // An empty buffer written below the FPDU encoder completes after every FPDU before it.
-        encoderCtx.write(Unpooled.EMPTY_BUFFER, batches.next(n, after));
+        // Written below the FPDU encoder behind every FPDU before it (with the small ones it gathered).
+        segments.encoder.writeMarker(batches.next(n, after));
         ctx.flush();
     }
 
