@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -63,6 +64,8 @@ final class CompletionQueueImpl implements CompletionQueue {
     /** What an armed notification reaches: a {@link CompletionHandler} or {@link #channel}. */
     private volatile Object target;
     private final Runnable notifyTask = this::runHandler;
+    /** {@link #loop} as the API hands it out: an executor, not the Netty type. */
+    private final Executor executor;
     private final List<QueuePairImpl> users = new CopyOnWriteArrayList<>();
     private final AtomicInteger waiters = new AtomicInteger();
     private final ReentrantLock waitLock = new ReentrantLock();
@@ -78,6 +81,7 @@ final class CompletionQueueImpl implements CompletionQueue {
     CompletionQueueImpl(EventLoop loop, int capacity, CompletionChannelImpl channel,
             Consumer<CompletionQueueImpl> onClosed) {
         this.loop = loop;
+        this.executor = task -> loop.execute(Objects.requireNonNull(task, "task"));
         this.onClosed = onClosed;
         this.capacity = capacity;
         this.channel = channel;
@@ -312,6 +316,16 @@ final class CompletionQueueImpl implements CompletionQueue {
     @Override
     public void disarm() {
         armed.set(DISARMED);
+    }
+
+    /** The event loop that runs this queue's handlers (and the queue pairs connected with it as send queue). */
+    EventLoop loop() {
+        return loop;
+    }
+
+    @Override
+    public Executor executor() {
+        return executor;
     }
 
     @Override

@@ -146,7 +146,9 @@ final class ConnectionManager {
             result.completeExceptionally(e);
             return result;
         }
-        EventLoop loop = group.next();
+        // The queue pair lives where its send completion queue's handlers run: a handler that posts (run to
+        // completion) hands nothing to another thread.
+        EventLoop loop = qp.sendCq().loop();
         InetSocketAddress target = address.isUnresolved()
                 ? new InetSocketAddress(address.getHostString(), address.getPort()) : address;
         QueuePairHandler handler = new QueuePairHandler(qp, result, options, loop);
