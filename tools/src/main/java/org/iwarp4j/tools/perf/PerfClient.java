@@ -51,6 +51,10 @@ final class PerfClient extends PerfEndpoint {
     private long creditsGranted;
     private long sendsToServer;
     private long round;
+    /** The CPU readings of the current measurement: ours at its start and end, the server's at its start. */
+    private CpuClock.Sample cpuStart;
+    private CpuClock.Sample cpuEnd;
+    private CpuClock.Sample serverCpuStart;
 
     PerfClient(PerfConfig config) {
         super("perf-client", 4096);
@@ -103,7 +107,7 @@ final class PerfClient extends PerfEndpoint {
         lines.add("CQ Moderation   : 1");
         lines.add(String.format("MPA             : rev %d, CRC %s, markers %s/%s, MULPDU %d", p.mpaRevision(),
                 p.crc() ? "on" : "off", p.txMarkers() ? "on" : "off", p.rxMarkers() ? "on" : "off", p.mulpdu()));
-        lines.add("Data ex. method : MPA private data + Sends (iwarp perf protocol 1)");
+        lines.add("Data ex. method : MPA private data + Sends (iwarp perf protocol " + PerfHello.VERSION + ")");
         lines.add(config.durationMode() ? "Duration        : " + config.durationSeconds() + " s per size"
                 : "Iterations      : " + config.iterations() + " per size");
         if (config.warmup() > 0) {
@@ -171,6 +175,7 @@ final class PerfClient extends PerfEndpoint {
         control(new ControlMessage(ControlMessage.Type.PHASE, size, total, config.durationSeconds() * 1000L, seed, 0, 0),
                 ControlMessage.Type.READY);
         PerfResult result;
+        cpuStart = null;
         if (config.latency()) {
             result = latency(size, progress);
         } else if (config.verify() && config.verb() == PerfVerb.WRITE) {
@@ -185,7 +190,28 @@ final class PerfClient extends PerfEndpoint {
         if (ack.a() != 0) {
             throw new PerfFailure("the server found a wrong octet at offset " + (ack.a() - 1));
         }
-        return result;
+        if (cpuStart == null) {
+            return result;
+        }
+        List<CpuUse> cpu = new ArrayList<>();
+        cpu.add(cpuEnd.since(cpuStart, config.cpuEnd(), result.bytes()));
+        if (!config.loopback()) {
+            cpu.add(ack.cpu().since(serverCpuStart, CpuUse.SERVER, result.bytes()));
+        }
+        return result.withCpu(cpu);
+    }
+
+    /**
+     * Between the warm-up and the measured operations of a bandwidth test: START tells the server, whose ACK
+     * carries its CPU time; then ours. The RESULT's ACK carries the server's at the end.
+     */
+    private void startMeasurement() throws Exception {
+        serverCpuStart = control(ControlMessage.of(ControlMessage.Type.START), ControlMessage.Type.ACK).cpu();
+        cpuStart = CpuClock.now();
+    }
+
+    private void endMeasurement() {
+        cpuEnd = CpuClock.now();
     }
 
     // ------------------------------------------------------------------ bandwidth
@@ -216,7 +242,10 @@ final class PerfClient extends PerfEndpoint {
             }
             Window w = new Window(prepared, slots, size, seed, verifyReads);
             w.run(config.warmup(), 0, null);
-            return PerfResult.bandwidth(size, w.run(config.iterations(), config.durationSeconds(), progress));
+            startMeasurement();
+            BandwidthMeter m = w.run(config.iterations(), config.durationSeconds(), progress);
+            endMeasurement();
+            return PerfResult.bandwidth(size, m);
         } finally {
             for (PreparedSend p : prepared) {
                 if (p != null) {
@@ -367,6 +396,7 @@ final class PerfClient extends PerfEndpoint {
             for (int j = 0; j < perRound; j++) {
                 prepared[j] = qp.prepare(dataRequest(size, (j % depth) * size, (long) j * size));
             }
+            startMeasurement();
             long start = System.nanoTime();
             long deadline = start + config.durationSeconds() * 1_000_000_000L;
             meter.start(start);
@@ -397,6 +427,7 @@ final class PerfClient extends PerfEndpoint {
                     continue;
                 }
                 if (!more && completed == posted) {
+                    endMeasurement();
                     return PerfResult.bandwidth(size, meter);
                 }
                 int n = poll();

@@ -20,10 +20,11 @@ import org.iwarp4j.tools.cli.WireOptions;
  * @param outJson          also write the results as JSON here, or {@code null}
  * @param progress         show the progress line even when stderr is not a terminal
  * @param wire             MPA settings and capture
+ * @param loopback         both ends run in this process (so its CPU time covers both)
  */
 record PerfConfig(PerfVerb verb, boolean latency, boolean verify, boolean compareSwap, List<Integer> sizes,
                   long iterations, int durationSeconds, int txDepth, int rxDepth, boolean gbits, Path outJson,
-                  boolean progress, WireOptions wire) {
+                  boolean progress, WireOptions wire, boolean loopback) {
 
     /** The server's verification buffer: at most 16 MiB, at most 16384 messages, a whole number of windows. */
     static final int VERIFY_BUFFER_MAX = 16 << 20;
@@ -57,6 +58,11 @@ record PerfConfig(PerfVerb verb, boolean latency, boolean verify, boolean compar
             return 0;
         }
         return durationMode() ? Math.min(1000, 100L * txDepth) : Math.min(1000, iterations / 5);
+    }
+
+    /** Whose CPU the client's own readings are: the whole run's in loopback, else the client's. */
+    String cpuEnd() {
+        return loopback ? CpuUse.BOTH : CpuUse.CLIENT;
     }
 
     String title() {

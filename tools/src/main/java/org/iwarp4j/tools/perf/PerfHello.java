@@ -38,7 +38,7 @@ record PerfHello(PerfVerb verb, boolean latency, boolean verify, boolean compare
                  RemoteBuffer clientBuffer, int verifyBufferSize) {
 
     static final int MAGIC = 0x49575046; // "IWPF"
-    static final int VERSION = 1;
+    static final int VERSION = 2;
     static final int LENGTH = 36;
     static final int FLAG_LATENCY = 0x01;
     static final int FLAG_VERIFY = 0x02;

@@ -126,7 +126,7 @@ public final class PerfOptions {
         int depth = latency ? 1 : txDepth != null ? txDepth : 128;
         long iters = iterations != null ? iterations : latency ? 1000 : 5000;
         return new PerfConfig(verb, latency, verify, compareSwap, sizes, iters, duration == null ? 0 : duration, depth,
-                512, gbits, outJson, progress, wire);
+                512, gbits, outJson, progress, wire, loopback);
     }
 
     /** The server's address, or {@code null} in server mode (and with --loopback). */

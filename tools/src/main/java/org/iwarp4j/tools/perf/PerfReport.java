@@ -20,6 +20,7 @@ final class PerfReport {
     static final String RESULT_LINE = "---------------------------------------------------------------------------------------";
     static final String BW_HEADER = " #bytes     #iterations    BW peak[MB/sec]    BW average[MB/sec]   MsgRate[Mpps]";
     static final String BW_HEADER_G = " #bytes     #iterations    BW peak[Gb/sec]    BW average[Gb/sec]   MsgRate[Mpps]";
+    static final String CPU_HEADER = " #bytes     end       GB moved     CPU[s]     user[s]    CPU[s/GB]   user[s/GB]";
     static final String LAT_HEADER = " #bytes #iterations    t_min[usec]    t_max[usec]  t_typical[usec]    t_avg[usec]    "
             + "t_stdev[usec]   99% percentile[usec]   99.9% percentile[usec] ";
 
@@ -48,9 +49,53 @@ final class PerfReport {
         out.flush();
     }
 
+    /** The table's end; then, if the results measured CPU time, the CPU table ({@link #cpuLines}). */
     void footer() {
         out.println(RESULT_LINE);
+        cpuTable(out, results);
         out.flush();
+    }
+
+    /** The CPU table of {@code results}, closed by a dashed line; nothing if none measured CPU time. */
+    static void cpuTable(PrintWriter out, List<PerfResult> results) {
+        List<String> cpu = cpuLines(results);
+        if (!cpu.isEmpty()) {
+            out.println(cpuNote(results));
+            out.println(CPU_HEADER);
+            cpu.forEach(out::println);
+            out.println(RESULT_LINE);
+        }
+    }
+
+    /** What the CPU table's ends are. */
+    static String cpuNote(List<PerfResult> results) {
+        List<String> ends = results.stream().flatMap(r -> r.cpu().stream()).map(CpuUse::end).distinct().toList();
+        return " CPU per GB moved: user+sys and user time of all the process's threads, GB = 10^9 octets\n "
+                + (ends.contains(CpuUse.BOTH) ? "both = client and server in this process (--loopback)"
+                        : ends.contains(CpuUse.CLIENT) ? "client = this process, server = the server's, as it reported"
+                        : "server = this process (the client reports its own)");
+    }
+
+    /** One line per result and end that measured CPU time: octets moved, seconds, seconds per GB. */
+    static List<String> cpuLines(List<PerfResult> results) {
+        List<String> lines = new ArrayList<>();
+        for (PerfResult r : results) {
+            for (CpuUse c : r.cpu()) {
+                lines.add(String.format(" %-7d    %-8s  %-10.6f   %-8s   %-8s   %-9s   %s", r.size(), c.end(),
+                        c.gigabytes(), c.hasCpu() ? String.format("%.3f", c.cpuSeconds()) : "n/a",
+                        c.hasUser() ? String.format("%.3f", c.userSeconds()) : "n/a", figure(c.cpuSecondsPerGB()),
+                        figure(c.userSecondsPerGB())));
+            }
+        }
+        return lines;
+    }
+
+    private static String figure(double v) {
+        return Double.isFinite(v) ? String.format("%.3f", v) : "n/a";
+    }
+
+    private static Json realOrNull(double v) {
+        return Double.isFinite(v) ? Json.real(v) : Json.Null.NULL;
     }
 
     List<PerfResult> results() {
@@ -87,6 +132,14 @@ final class PerfReport {
             kv.addAll(List.of("bw_peak_MBps", Json.real(unit(r.peakBytesPerSecond(), false)), "bw_avg_MBps",
                     Json.real(unit(r.avgBytesPerSecond(), false)), "bw_avg_Gbps", Json.real(unit(r.avgBytesPerSecond(), true)),
                     "msg_rate_Mpps", Json.real(r.messagesPerSecond() / 1e6)));
+            if (!r.cpu().isEmpty()) {
+                kv.addAll(List.of("cpu", Json.arr(r.cpu().stream().map(c -> (Json) Json.obj("end", Json.str(c.end()),
+                        "gb_moved", Json.real(c.gigabytes()),
+                        "cpu_s", c.hasCpu() ? Json.real(c.cpuSeconds()) : Json.Null.NULL,
+                        "user_s", c.hasUser() ? Json.real(c.userSeconds()) : Json.Null.NULL,
+                        "cpu_s_per_GB", realOrNull(c.cpuSecondsPerGB()),
+                        "user_s_per_GB", realOrNull(c.userSecondsPerGB()))).toList())));
+            }
             lines.add(Json.obj(kv.toArray()));
         }
         Json doc = Json.obj("test", Json.str(config.title()), "verb", Json.str(config.verb().name().toLowerCase()),

@@ -3,6 +3,7 @@ package org.iwarp4j.tools.perf;
 import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.iwarp4j.tools.cli.Stacks;
@@ -59,7 +60,7 @@ final class PerfRunner {
     /** Both ends here: a quiet server on an ephemeral loopback port, the client against it. */
     List<PerfResult> loopback() throws Exception {
         InetSocketAddress bind = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
-        try (PerfServer server = new PerfServer(bind, config.wire().withoutPcap(), m -> { })) {
+        try (PerfServer server = new PerfServer(bind, config.wire().withoutPcap(), (m, cpu) -> { })) {
             int port = server.listen();
             CompletableFuture<Void> served = CompletableFuture.runAsync(() -> {
                 try {
@@ -86,6 +87,7 @@ final class PerfRunner {
     /** The server's report: its header once the client's test is known, then each RESULT the client sends. */
     private static final class ServerReport implements PerfServer.Reporter {
         private final PrintWriter out;
+        private final List<PerfResult> lines = new ArrayList<>();
         private PerfConfig test;
 
         ServerReport(PrintWriter out) {
@@ -94,7 +96,7 @@ final class PerfRunner {
 
         void start(PerfHello hello, PerfServer server) {
             test = new PerfConfig(hello.verb(), hello.latency(), hello.verify(), hello.compareSwap(),
-                    List.of(hello.maxSize()), 0, 0, hello.txDepth(), 0, false, null, false, null);
+                    List.of(hello.maxSize()), 0, 0, hello.txDepth(), 0, false, null, false, null, false);
             var p = server.connection().parameters();
             new PerfReport(out, test).header(List.of(
                     String.format("Number of qps   : 1\t\tTransport type : IW (iwarp4j, %s)", server.rnic().transport()),
@@ -106,7 +108,7 @@ final class PerfRunner {
         }
 
         @Override
-        public void result(ControlMessage m) {
+        public void result(ControlMessage m, CpuUse serverCpu) {
             long iterations = m.iterations();
             double seconds = Math.max(1, m.a()) / 1e9;
             double rate = iterations / seconds;
@@ -114,14 +116,18 @@ final class PerfRunner {
                 out.printf(" %-7d %d          (latency: see the client's report; %.6f Mpps)%n", m.size(), iterations,
                         rate / 1e6);
             } else {
-                out.println(PerfReport.format(new PerfResult(m.size(), iterations, Double.longBitsToDouble(m.b()),
-                        rate * m.size(), rate, null), false, false));
+                PerfResult r = new PerfResult(m.size(), iterations, Double.longBitsToDouble(m.b()), rate * m.size(),
+                        rate, null, serverCpu == null ? List.of() : List.of(serverCpu));
+                lines.add(r);
+                out.println(PerfReport.format(r, false, false));
             }
             out.flush();
         }
 
+        /** The table's end, then this server's own CPU time per GB (the client reports it too). */
         void end() {
             out.println(PerfReport.RESULT_LINE);
+            PerfReport.cpuTable(out, lines);
             out.flush();
         }
     }

@@ -110,6 +110,8 @@ final class PerfServer implements AutoCloseable {
         private ReceiveWorkRequest[] dataReceiveRequests;
         private PreparedSend echoSend;
         private int echoSize;
+        /** The server's CPU time at the client's START (bandwidth tests), until the RESULT. */
+        private CpuClock.Sample cpuStart;
 
         Session(Reporter reporter) {
             super("perf-server", 1 << 16);
@@ -238,9 +240,15 @@ final class PerfServer implements AutoCloseable {
                     int bad = VerifyPattern.firstMismatch(target.buffer(), 0, m.a(), 0, length);
                     reply(new ControlMessage(ControlMessage.Type.ACK, 0, 0, bad < 0 ? 0 : bad + 1L, 0, 0, 0));
                 }
+                case START -> {
+                    cpuStart = CpuClock.now();
+                    reply(ControlMessage.ackWithCpu(0, cpuStart));
+                }
                 case RESULT -> {
-                    reporter.result(m);
-                    reply(ControlMessage.of(ControlMessage.Type.ACK));
+                    CpuClock.Sample now = CpuClock.now();
+                    reporter.result(m, cpuStart == null ? null : now.since(cpuStart, CpuUse.SERVER, m.c()));
+                    cpuStart = null;
+                    reply(ControlMessage.ackWithCpu(0, now));
                 }
                 case DONE -> {
                     reply(ControlMessage.of(ControlMessage.Type.ACK));
@@ -316,7 +324,7 @@ final class PerfServer implements AutoCloseable {
 
     /** Where the server's result lines go. */
     interface Reporter {
-        /** The client's RESULT of a phase. */
-        void result(ControlMessage clientResult);
+        /** The client's RESULT of a phase, and this process's CPU time since its START (null: none). */
+        void result(ControlMessage clientResult, CpuUse serverCpu);
     }
 }

@@ -39,8 +39,10 @@ import org.iwarp4j.tools.cli.Stacks;
  * round trip). Both run on the event loops themselves: the baseline has no application-thread hand-off, which
  * the iWARP figures include (posting and polling).
  *
- * <p>Protocol, per size one connection: a 16-octet header (magic "IWTC", mode, size, 0); in stream mode the
- * client half-closes when done and the server answers with the 8-octet count it received.
+ * <p>Protocol, per size one connection: a 16-octet header (magic "IWTC", mode, size, warm-up operations); in
+ * stream mode the client half-closes when done and the server answers with {@link #REPLY} octets: the count it
+ * received, then its process CPU time ({@link CpuClock}, user+sys and user nanoseconds, -1 unknown) when the
+ * warm-up's octets had arrived and when the client half-closed, so the client reports the server's CPU per GB.
  */
 final class TcpBaseline {
 
@@ -49,6 +51,7 @@ final class TcpBaseline {
     private static final int PING_PONG = 1;
     private static final int DONE = 2;
     private static final int HEADER = 16;
+    static final int REPLY = 40;
     private static final int FLUSH_EVERY = 16;
 
     private final PerfConfig config;
@@ -109,6 +112,8 @@ final class TcpBaseline {
         private int mode = -1;
         private int size;
         private long received;
+        private long warmupBytes;
+        private CpuClock.Sample cpuAtWarm;
 
         ServerHandler(CompletableFuture<Void> done) {
             this.done = done;
@@ -120,6 +125,7 @@ final class TcpBaseline {
             if (mode == STREAM) {
                 received += in.readableBytes();
                 in.release();
+                warmedUp();
                 return;
             }
             if (pending == null) {
@@ -137,7 +143,7 @@ final class TcpBaseline {
                 }
                 mode = pending.readInt();
                 size = pending.readInt();
-                pending.skipBytes(4);
+                warmupBytes = (long) size * pending.readInt();
                 if (mode == DONE) {
                     ctx.close();
                     done.complete(null);
@@ -147,6 +153,7 @@ final class TcpBaseline {
                     received = pending.readableBytes();
                     pending.release();
                     pending = null;
+                    warmedUp();
                     return;
                 }
             }
@@ -161,10 +168,20 @@ final class TcpBaseline {
             }
         }
 
+        /** Takes the CPU reading the measurement starts from once the warm-up's octets are in. */
+        private void warmedUp() {
+            if (cpuAtWarm == null && received >= warmupBytes) {
+                cpuAtWarm = CpuClock.now();
+            }
+        }
+
         @Override
         public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
             if (evt instanceof ChannelInputShutdownEvent) {
-                ByteBuf reply = ctx.alloc().buffer(8).writeLong(received);
+                CpuClock.Sample end = CpuClock.now();
+                CpuClock.Sample from = cpuAtWarm != null ? cpuAtWarm : end;
+                ByteBuf reply = ctx.alloc().buffer(REPLY).writeLong(received).writeLong(from.cpuNanos())
+                        .writeLong(from.userNanos()).writeLong(end.cpuNanos()).writeLong(end.userNanos());
                 ctx.writeAndFlush(reply).addListener(ChannelFutureListener.CLOSE);
             }
             ReferenceCountUtil.release(evt);
@@ -254,6 +271,10 @@ final class TcpBaseline {
         private long pongBytes;
         private long pingStart;
         private long measureStart;
+        private CpuClock.Sample cpuStart;
+        private CpuClock.Sample cpuEnd;
+        /** The server's stream reply ({@link #REPLY} octets), gathered. */
+        private ByteBuf reply;
 
         ClientHandler(int size, ProgressLine progress) {
             this.size = size;
@@ -264,7 +285,8 @@ final class TcpBaseline {
         @Override
         public void channelActive(ChannelHandlerContext c) {
             ctx = c;
-            ByteBuf header = c.alloc().buffer(HEADER).writeInt(MAGIC).writeInt(mode).writeInt(size).writeInt(0);
+            ByteBuf header = c.alloc().buffer(HEADER).writeInt(MAGIC).writeInt(mode).writeInt(size)
+                    .writeInt((int) config.warmup());
             c.writeAndFlush(header);
             if (mode == DONE) {
                 c.close();
@@ -297,6 +319,7 @@ final class TcpBaseline {
         private void endWarmup() {
             warming = false;
             startPhase(config.iterations());
+            cpuStart = CpuClock.now();
         }
 
         private void pump() {
@@ -326,6 +349,7 @@ final class TcpBaseline {
                     pump();
                 } else if (!finishing) {
                     finishing = true;
+                    cpuEnd = CpuClock.now();
                     ((DuplexChannel) ctx.channel()).shutdownOutput(); // the server answers with its count
                 }
             }
@@ -350,14 +374,8 @@ final class TcpBaseline {
             ByteBuf in = (ByteBuf) msg;
             try {
                 if (mode == STREAM) {
-                    if (in.readableBytes() >= 8 && finishing) {
-                        long got = in.readLong();
-                        long expected = done * size;
-                        if (got < expected) {
-                            result.completeExceptionally(new PerfFailure("the server received " + got + " of "
-                                    + expected + " octets"));
-                        }
-                        complete(PerfResult.bandwidth(size, meter));
+                    if (finishing) {
+                        streamReply(in);
                     }
                     return;
                 }
@@ -386,6 +404,31 @@ final class TcpBaseline {
             }
         }
 
+        /** The server's count and CPU readings: the end of a bandwidth run. */
+        private void streamReply(ByteBuf in) {
+            if (reply == null) {
+                reply = ctx.alloc().buffer(REPLY);
+            }
+            reply.writeBytes(in, Math.min(in.readableBytes(), reply.writableBytes()));
+            if (reply.readableBytes() < REPLY) {
+                return;
+            }
+            long got = reply.readLong();
+            CpuClock.Sample serverFrom = new CpuClock.Sample(reply.readLong(), reply.readLong());
+            CpuClock.Sample serverTo = new CpuClock.Sample(reply.readLong(), reply.readLong());
+            long expected = (config.warmup() + done) * size;
+            if (got < expected) {
+                result.completeExceptionally(new PerfFailure("the server received " + got + " of " + expected
+                        + " octets"));
+            }
+            PerfResult r = PerfResult.bandwidth(size, meter);
+            List<CpuUse> cpu = new ArrayList<>(List.of(cpuEnd.since(cpuStart, config.cpuEnd(), r.bytes())));
+            if (!config.loopback()) {
+                cpu.add(serverTo.since(serverFrom, CpuUse.SERVER, r.bytes()));
+            }
+            complete(r.withCpu(cpu));
+        }
+
         private void complete(PerfResult r) {
             result.complete(r);
             ctx.close();
@@ -401,6 +444,10 @@ final class TcpBaseline {
             if (data != null) {
                 data.release();
                 data = null;
+            }
+            if (reply != null) {
+                reply.release();
+                reply = null;
             }
         }
 

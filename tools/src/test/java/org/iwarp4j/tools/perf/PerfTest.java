@@ -31,8 +31,24 @@ class PerfTest {
     static final Pattern LAT_LINE = Pattern.compile("^ (\\d+) +(\\d+) +((?:\\d+\\.\\d{2}\\s+){6}\\d+\\.\\d{2})\\s*$",
             Pattern.MULTILINE);
 
+    /** A CPU line: #bytes, end, GB moved, CPU[s], user[s], CPU[s/GB], user[s/GB] (n/a where unknown). */
+    static final Pattern CPU_LINE = Pattern.compile("^ (\\d+) +(both|client|server) +(\\d+\\.\\d{6}) +(\\S+) +(\\S+) "
+            + "+(\\S+) +(\\S+)$", Pattern.MULTILINE);
+
     @TempDir
     Path dir;
+
+    record CpuLine(int bytes, String end, double gb, String cpu, String user, String cpuPerGb, String userPerGb) {}
+
+    static List<CpuLine> cpuLines(String out) {
+        List<CpuLine> lines = new ArrayList<>();
+        Matcher m = CPU_LINE.matcher(out);
+        while (m.find()) {
+            lines.add(new CpuLine(Integer.parseInt(m.group(1)), m.group(2), Double.parseDouble(m.group(3)), m.group(4),
+                    m.group(5), m.group(6), m.group(7)));
+        }
+        return lines;
+    }
 
     record BwLine(int bytes, long iterations, double peak, double avg, double mpps) {}
 
@@ -137,6 +153,84 @@ class PerfTest {
             assertThat(((Number) e.get("bw_avg_MBps")).doubleValue()).isCloseTo(mbps,
                     org.assertj.core.data.Offset.offset(Math.max(1e-4, mbps * 0.001))); // both rounded to 6 decimals
         }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"write", "send", "tcp"})
+    void cpuPerGigabyteBesideBandwidth(String verb) throws Exception {
+        Path json = dir.resolve(verb + ".json");
+        ToolRun r = ToolRun.run("perf", verb, "--loopback", "-s", "8192", "-n", "2000", "-t", "16", "--out_json",
+                json.toString());
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(r.out()).contains(PerfReport.CPU_HEADER, "both = client and server in this process");
+        // one process, both ends: one line, the octets the measured operations moved
+        CpuLine line = cpuLines(r.out()).stream().reduce((a, b) -> {
+            throw new AssertionError("more than one CPU line: " + r.out());
+        }).orElseThrow(() -> new AssertionError("no CPU line: " + r.out()));
+        assertThat(line.bytes()).isEqualTo(8192);
+        assertThat(line.end()).isEqualTo("both");
+        assertThat(line.gb()).isCloseTo(8192 * 2000 / 1e9, org.assertj.core.data.Offset.offset(1e-6));
+        assertThat(Double.parseDouble(line.cpuPerGb())).isCloseTo(Double.parseDouble(line.cpu()) / line.gb(),
+                org.assertj.core.data.Percentage.withPercentage(1));
+        @SuppressWarnings("unchecked")
+        Map<String, Object> doc = (Map<String, Object>) TinyJson.parse(Files.readString(json));
+        @SuppressWarnings("unchecked")
+        Map<String, Object> result = ((List<Map<String, Object>>) doc.get("results")).get(0);
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> cpu = (List<Map<String, Object>>) result.get("cpu");
+        assertThat(cpu).singleElement().satisfies(c -> {
+            assertThat(c).containsEntry("end", "both");
+            double gb = ((Number) c.get("gb_moved")).doubleValue();
+            double seconds = ((Number) c.get("cpu_s")).doubleValue();
+            assertThat(gb).isCloseTo(8192 * 2000 / 1e9, org.assertj.core.data.Offset.offset(1e-6));
+            assertThat(seconds).isPositive(); // the event loops moved 16 MB meanwhile
+            assertThat(((Number) c.get("cpu_s_per_GB")).doubleValue()).isCloseTo(seconds / gb,
+                    org.assertj.core.data.Percentage.withPercentage(0.1));
+            if (c.get("user_s") != null) {
+                assertThat(((Number) c.get("user_s")).doubleValue()).isBetween(0.0, seconds + 0.02);
+            }
+        });
+    }
+
+    @Test
+    void latencyReportsNoCpuTable() {
+        ToolRun r = ToolRun.run("perf", "write", "--loopback", "--latency", "-s", "64", "-n", "100");
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(r.out()).doesNotContain(PerfReport.CPU_HEADER);
+    }
+
+    @Test
+    void serverReportsItsOwnCpuToTheClient() throws Exception {
+        int port = ToolRun.freePort();
+        CompletableFuture<ToolRun> server = ToolRun.background("perf", "write", "-p", Integer.toString(port));
+        ToolRun.awaitListening(port, server);
+        ToolRun client = ToolRun.run("perf", "write", "127.0.0.1", "-p", Integer.toString(port), "-s", "4096", "-n",
+                "3000");
+        ToolRun s = server.get(60, TimeUnit.SECONDS);
+        assertThat(client.exit()).as(client.toString()).isZero();
+        assertThat(s.exit()).as(s.toString()).isZero();
+        List<CpuLine> ours = cpuLines(client.out());
+        assertThat(ours).extracting(CpuLine::end).containsExactly("client", "server");
+        assertThat(client.out()).contains("client = this process, server = the server's");
+        // the server printed the figure it sent: the same readings, the same octets
+        assertThat(cpuLines(s.out())).containsExactly(ours.get(1));
+        assertThat(s.out()).contains("server = this process");
+    }
+
+    @Test
+    void tcpServerReportsItsCpuToTheClient() throws Exception {
+        int port = ToolRun.freePort();
+        CompletableFuture<ToolRun> server = ToolRun.background("perf", "tcp", "-p", Integer.toString(port));
+        ToolRun.awaitListening(port, server);
+        ToolRun client = ToolRun.run("perf", "tcp", "127.0.0.1", "-p", Integer.toString(port), "-s", "4096", "-n",
+                "3000");
+        ToolRun s = server.get(60, TimeUnit.SECONDS);
+        assertThat(client.exit()).as(client.toString()).isZero();
+        assertThat(s.exit()).as(s.toString()).isZero();
+        List<CpuLine> lines = cpuLines(client.out());
+        assertThat(lines).extracting(CpuLine::end).containsExactly("client", "server");
+        assertThat(lines).allSatisfy(l -> assertThat(l.gb()).isCloseTo(4096 * 3000 / 1e9,
+                org.assertj.core.data.Offset.offset(1e-6)));
     }
 
     @ParameterizedTest
