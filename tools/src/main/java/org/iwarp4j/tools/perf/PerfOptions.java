@@ -19,6 +19,10 @@ public final class PerfOptions {
     public static final int DEFAULT_PORT = 18515;
     /** perftest's MAX_SIZE: {@code -a} runs 2..2^23. */
     static final int MAX_SIZE = 1 << 23;
+    /** The most queue pairs of one run ({@code -q}). */
+    static final int MAX_QPS = 1024;
+    /** The most operations in flight over all queue pairs ({@code -q} times {@code -t}). */
+    static final int MAX_IN_FLIGHT = 1 << 18;
 
     @Parameters(index = "0", arity = "0..1", paramLabel = "SERVER",
             description = "the server to connect to (client); without it this is the server, which waits for one client")
@@ -45,6 +49,12 @@ public final class PerfOptions {
     @Option(names = {"-t", "--tx-depth"}, paramLabel = "N",
             description = "operations in flight, 1..15000 (default 128; 1 with --latency)")
     Integer txDepth;
+
+    @Option(names = {"-q", "--qp"}, paramLabel = "N", defaultValue = "1",
+            description = "bandwidth tests: N queue pairs (tcp: N connections) between the same two ends, 1.." + MAX_QPS
+                    + ", each with its own -t operations in flight, all driven by one thread; the report gives their "
+                    + "sum and the slowest and fastest queue pair (default 1)")
+    int qps;
 
     @Option(names = "--latency", description = "latency instead of bandwidth: perftest's ib_*_lat (ping-pong for "
             + "write, send and tcp; one operation at a time for read and atomic)")
@@ -100,6 +110,16 @@ public final class PerfOptions {
         if (verify && (latency || (verb != PerfVerb.WRITE && verb != PerfVerb.READ))) {
             throw new CommandLine.ParameterException(cl, "--verify applies to write and read bandwidth");
         }
+        if (qps < 1 || qps > MAX_QPS) {
+            throw new CommandLine.ParameterException(cl, "-q must be 1.." + MAX_QPS + ": " + qps);
+        }
+        if (qps > 1 && latency) {
+            throw new CommandLine.ParameterException(cl, "-q applies to bandwidth tests: --latency runs one "
+                    + "queue pair");
+        }
+        if (qps > 1 && verify) {
+            throw new CommandLine.ParameterException(cl, "--verify runs one queue pair: give no -q");
+        }
         boolean compareSwap;
         switch (atomicType.toUpperCase()) {
             case "FETCH_AND_ADD" -> compareSwap = false;
@@ -124,9 +144,13 @@ public final class PerfOptions {
             sizes.add(s);
         }
         int depth = latency ? 1 : txDepth != null ? txDepth : 128;
+        if ((long) depth * qps > MAX_IN_FLIGHT) {
+            throw new CommandLine.ParameterException(cl, "-q times -t must be at most " + MAX_IN_FLIGHT + ": " + qps
+                    + " x " + depth);
+        }
         long iters = iterations != null ? iterations : latency ? 1000 : 5000;
         return new PerfConfig(verb, latency, verify, compareSwap, sizes, iters, duration == null ? 0 : duration, depth,
-                512, gbits, outJson, progress, wire, loopback);
+                512, gbits, outJson, progress, wire, loopback, qps);
     }
 
     /** The server's address, or {@code null} in server mode (and with --loopback). */

@@ -21,6 +21,9 @@ final class PerfReport {
     static final String BW_HEADER = " #bytes     #iterations    BW peak[MB/sec]    BW average[MB/sec]   MsgRate[Mpps]";
     static final String BW_HEADER_G = " #bytes     #iterations    BW peak[Gb/sec]    BW average[Gb/sec]   MsgRate[Mpps]";
     static final String CPU_HEADER = " #bytes     end       GB moved     CPU[s]     user[s]    CPU[s/GB]   user[s/GB]";
+    static final String QP_HEADER = " #bytes     #qps     BW min[MB/sec]    BW max[MB/sec]    MsgRate min[Mpps]   "
+            + "MsgRate max[Mpps]";
+    static final String QP_HEADER_G = QP_HEADER.replace("MB/sec", "Gb/sec");
     static final String LAT_HEADER = " #bytes #iterations    t_min[usec]    t_max[usec]  t_typical[usec]    t_avg[usec]    "
             + "t_stdev[usec]   99% percentile[usec]   99.9% percentile[usec] ";
 
@@ -52,8 +55,26 @@ final class PerfReport {
     /** The table's end; then, if the results measured CPU time, the CPU table ({@link #cpuLines}). */
     void footer() {
         out.println(RESULT_LINE);
+        qpTable(out, results, config.gbits());
         cpuTable(out, results);
         out.flush();
+    }
+
+    /** With several queue pairs: the slowest and the fastest one of each result, closed by a dashed line. */
+    static void qpTable(PrintWriter out, List<PerfResult> results, boolean gbits) {
+        List<PerfResult> spread = results.stream().filter(r -> r.spread() != null).toList();
+        if (spread.isEmpty()) {
+            return;
+        }
+        out.println(" Per queue pair: the slowest and the fastest, each over the whole run (above: their sum)");
+        out.println(gbits ? QP_HEADER_G : QP_HEADER);
+        for (PerfResult r : spread) {
+            PerfResult.QpSpread q = r.spread();
+            out.println(String.format(" %-7d    %-6d   %-14.2f    %-14.2f    %-17.6f   %.6f", r.size(), q.qps(),
+                    unit(q.minMessagesPerSecond() * r.size(), gbits), unit(q.maxMessagesPerSecond() * r.size(), gbits),
+                    q.minMessagesPerSecond() / 1e6, q.maxMessagesPerSecond() / 1e6));
+        }
+        out.println(RESULT_LINE);
     }
 
     /** The CPU table of {@code results}, closed by a dashed line; nothing if none measured CPU time. */
@@ -132,6 +153,13 @@ final class PerfReport {
             kv.addAll(List.of("bw_peak_MBps", Json.real(unit(r.peakBytesPerSecond(), false)), "bw_avg_MBps",
                     Json.real(unit(r.avgBytesPerSecond(), false)), "bw_avg_Gbps", Json.real(unit(r.avgBytesPerSecond(), true)),
                     "msg_rate_Mpps", Json.real(r.messagesPerSecond() / 1e6)));
+            if (r.spread() != null) {
+                PerfResult.QpSpread q = r.spread();
+                kv.addAll(List.of("qp_bw_min_MBps", Json.real(unit(q.minMessagesPerSecond() * r.size(), false)),
+                        "qp_bw_max_MBps", Json.real(unit(q.maxMessagesPerSecond() * r.size(), false)),
+                        "qp_msg_rate_min_Mpps", Json.real(q.minMessagesPerSecond() / 1e6),
+                        "qp_msg_rate_max_Mpps", Json.real(q.maxMessagesPerSecond() / 1e6)));
+            }
             if (!r.cpu().isEmpty()) {
                 kv.addAll(List.of("cpu", Json.arr(r.cpu().stream().map(c -> (Json) Json.obj("end", Json.str(c.end()),
                         "gb_moved", Json.real(c.gigabytes()),
@@ -144,7 +172,8 @@ final class PerfReport {
         }
         Json doc = Json.obj("test", Json.str(config.title()), "verb", Json.str(config.verb().name().toLowerCase()),
                 "mode", Json.str(config.latency() ? "latency" : "bandwidth"),
-                "tx_depth", Json.num(config.txDepth()), "crc", Json.bool(config.wire().crc()),
+                "tx_depth", Json.num(config.txDepth()), "qps", Json.num(config.qps()),
+                "crc", Json.bool(config.wire().crc()),
                 "markers", Json.bool(config.wire().markers()),
                 "duration_s", Json.num(config.durationSeconds()),
                 "parameters", Json.arr(parameters.stream().map(p -> (Json) Json.str(p.strip())).toList()),

@@ -12,9 +12,10 @@ import java.util.List;
  * @param messagesPerSecond   operations per second
  * @param latency     the latency columns (latency tests), else {@code null}
  * @param cpu         the CPU time of the measurement, per end that reported it (bandwidth tests), else empty
+ * @param spread      the slowest and the fastest of several queue pairs ({@code -q}), else {@code null}
  */
 record PerfResult(int size, long iterations, double peakBytesPerSecond, double avgBytesPerSecond,
-                  double messagesPerSecond, LatencyMeter.LatencyStats latency, List<CpuUse> cpu) {
+                  double messagesPerSecond, LatencyMeter.LatencyStats latency, List<CpuUse> cpu, QpSpread spread) {
 
     PerfResult {
         cpu = List.copyOf(cpu);
@@ -22,7 +23,29 @@ record PerfResult(int size, long iterations, double peakBytesPerSecond, double a
 
     PerfResult(int size, long iterations, double peakBytesPerSecond, double avgBytesPerSecond,
                double messagesPerSecond, LatencyMeter.LatencyStats latency) {
-        this(size, iterations, peakBytesPerSecond, avgBytesPerSecond, messagesPerSecond, latency, List.of());
+        this(size, iterations, peakBytesPerSecond, avgBytesPerSecond, messagesPerSecond, latency, List.of(), null);
+    }
+
+    /**
+     * How evenly several queue pairs shared a bandwidth run: the operations per second of the slowest and of the
+     * fastest, each over the whole run.
+     */
+    record QpSpread(int qps, double minMessagesPerSecond, double maxMessagesPerSecond) {
+
+        /** The spread of {@code operations} per queue pair over {@code elapsedNanos}; null for one queue pair. */
+        static QpSpread of(long[] operations, long elapsedNanos) {
+            if (operations.length < 2) {
+                return null;
+            }
+            long min = Long.MAX_VALUE;
+            long max = 0;
+            for (long n : operations) {
+                min = Math.min(min, n);
+                max = Math.max(max, n);
+            }
+            double seconds = Math.max(1, elapsedNanos) / 1e9;
+            return new QpSpread(operations.length, min / seconds, max / seconds);
+        }
     }
 
     static PerfResult bandwidth(int size, BandwidthMeter m) {
@@ -42,6 +65,11 @@ record PerfResult(int size, long iterations, double peakBytesPerSecond, double a
 
     PerfResult withCpu(List<CpuUse> figures) {
         return new PerfResult(size, iterations, peakBytesPerSecond, avgBytesPerSecond, messagesPerSecond, latency,
-                figures);
+                figures, spread);
+    }
+
+    PerfResult withSpread(QpSpread qpSpread) {
+        return new PerfResult(size, iterations, peakBytesPerSecond, avgBytesPerSecond, messagesPerSecond, latency,
+                cpu, qpSpread);
     }
 }

@@ -96,10 +96,12 @@ final class PerfRunner {
 
         void start(PerfHello hello, PerfServer server) {
             test = new PerfConfig(hello.verb(), hello.latency(), hello.verify(), hello.compareSwap(),
-                    List.of(hello.maxSize()), 0, 0, hello.txDepth(), 0, false, null, false, null, false);
+                    List.of(hello.maxSize()), 0, 0, hello.txDepth(), 0, false, null, false, null, false,
+                    hello.qps());
             var p = server.connection().parameters();
             new PerfReport(out, test).header(List.of(
-                    String.format("Number of qps   : 1\t\tTransport type : IW (iwarp4j, %s)", server.rnic().transport()),
+                    String.format("Number of qps   : %d\t\tTransport type : IW (iwarp4j, %s)", hello.qps(),
+                            server.rnic().transport()),
                     "Connection type : RC\t\tUsing SRQ      : OFF",
                     String.format("MPA             : rev %d, CRC %s, markers %s/%s, MULPDU %d", p.mpaRevision(),
                             p.crc() ? "on" : "off", p.txMarkers() ? "on" : "off", p.rxMarkers() ? "on" : "off", p.mulpdu()),
@@ -117,7 +119,7 @@ final class PerfRunner {
                         rate / 1e6);
             } else {
                 PerfResult r = new PerfResult(m.size(), iterations, Double.longBitsToDouble(m.b()), rate * m.size(),
-                        rate, null, serverCpu == null ? List.of() : List.of(serverCpu));
+                        rate, null, serverCpu == null ? List.of() : List.of(serverCpu), null);
                 lines.add(r);
                 out.println(PerfReport.format(r, false, false));
             }

@@ -14,7 +14,7 @@ class PerfProtocolTest {
     @Test
     void helloRoundTripsAndFitsSiwsPrivateDataLimit() {
         PerfHello h = new PerfHello(PerfVerb.READ, false, true, false, 1 << 23, 128,
-                new RemoteBuffer(new Stag(0x00abcd01), 0x7f00_1234_5678L, 4096), 16 << 20);
+                new RemoteBuffer(new Stag(0x00abcd01), 0x7f00_1234_5678L, 4096), 16 << 20, 64, 0, 0xcafe_f00d);
         byte[] wire = h.encode();
         // siw-interop §B: at most 252 octets of application private data with MPA revision 2.
         assertThat(wire).hasSize(PerfHello.LENGTH).hasSizeLessThanOrEqualTo(252);
@@ -25,10 +25,29 @@ class PerfProtocolTest {
         assertThat(b.getInt(24)).isEqualTo(0x00abcd01);
         assertThat(b.getInt(28)).isEqualTo(4096);
         assertThat(b.getInt(32)).isEqualTo(16 << 20);
+        // then the run: 64 queue pairs, this is queue pair 0, the token
+        assertThat(b.getShort(36)).isEqualTo((short) 64);
+        assertThat(b.getShort(38)).isEqualTo((short) 0);
+        assertThat(b.getInt(40)).isEqualTo(0xcafe_f00d);
         assertThat(PerfHello.decode(wire)).isEqualTo(h);
         assertThatThrownBy(() -> PerfHello.decode(new byte[10])).isInstanceOf(IllegalArgumentException.class);
         wire[0] = 'X';
         assertThatThrownBy(() -> PerfHello.decode(wire)).hasMessageContaining("magic");
+    }
+
+    @Test
+    void theQueuePairsOfOneRunShareTestAndToken() {
+        RemoteBuffer buffer = new RemoteBuffer(new Stag(0x1201), 0x1000, 65536);
+        PerfHello first = new PerfHello(PerfVerb.WRITE, false, false, false, 65536, 128, buffer, 0, 4, 0, 77);
+        PerfHello third = first.forQueuePair(2);
+        assertThat(PerfHello.decode(third.encode())).isEqualTo(third).extracting(PerfHello::qpIndex).isEqualTo(2);
+        assertThat(third.sameRun(first)).isTrue();
+        assertThat(new PerfHello(PerfVerb.WRITE, false, false, false, 65536, 128, buffer, 0, 4, 2, 78).sameRun(first))
+                .as("another client's token").isFalse();
+        assertThat(new PerfHello(PerfVerb.READ, false, false, false, 65536, 128, buffer, 0, 4, 2, 77).sameRun(first))
+                .as("another test").isFalse();
+        byte[] beyond = new PerfHello(PerfVerb.WRITE, false, false, false, 64, 1, buffer, 0, 4, 4, 77).encode();
+        assertThatThrownBy(() -> PerfHello.decode(beyond)).hasMessageContaining("queue pair 4 of 4");
     }
 
     @Test

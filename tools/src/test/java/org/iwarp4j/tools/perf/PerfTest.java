@@ -35,8 +35,25 @@ class PerfTest {
     static final Pattern CPU_LINE = Pattern.compile("^ (\\d+) +(both|client|server) +(\\d+\\.\\d{6}) +(\\S+) +(\\S+) "
             + "+(\\S+) +(\\S+)$", Pattern.MULTILINE);
 
+    /** A per-queue-pair line: #bytes, #qps, BW min, BW max, MsgRate min, MsgRate max. */
+    static final Pattern QP_LINE = Pattern.compile("^ (\\d+) +(\\d+) +(\\d+\\.\\d{2}) +(\\d+\\.\\d{2}) "
+            + "+(\\d+\\.\\d{6}) +(\\d+\\.\\d{6})$", Pattern.MULTILINE);
+
     @TempDir
     Path dir;
+
+    record QpLine(int bytes, int qps, double bwMin, double bwMax, double mppsMin, double mppsMax) {}
+
+    static List<QpLine> qpLines(String out) {
+        List<QpLine> lines = new ArrayList<>();
+        Matcher m = QP_LINE.matcher(out);
+        while (m.find()) {
+            lines.add(new QpLine(Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)),
+                    Double.parseDouble(m.group(3)), Double.parseDouble(m.group(4)), Double.parseDouble(m.group(5)),
+                    Double.parseDouble(m.group(6))));
+        }
+        return lines;
+    }
 
     record CpuLine(int bytes, String end, double gb, String cpu, String user, String cpuPerGb, String userPerGb) {}
 
@@ -192,6 +209,57 @@ class PerfTest {
         });
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"write", "read", "send", "atomic", "tcp"})
+    void queuePairsEachRunTheirIterations(String verb) {
+        List<String> args = new ArrayList<>(List.of("perf", verb, "--loopback", "-q", "4", "-n", "200", "-t", "8"));
+        if (!verb.equals("atomic")) {
+            args.addAll(List.of("-s", "2048"));
+        }
+        ToolRun r = ToolRun.run(args.toArray(String[]::new));
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(r.out()).contains(verb.equals("tcp") ? "Connections     : 4" : "Number of qps   : 4");
+        // -n per queue pair; the table sums them, and each queue pair ran its 200 over the whole run
+        BwLine sum = bwLines(r.out()).get(0);
+        assertThat(sum.iterations()).isEqualTo(800);
+        assertThat(qpLines(r.out())).singleElement().satisfies(q -> {
+            assertThat(q.qps()).isEqualTo(4);
+            assertThat(q.mppsMin()).isEqualTo(q.mppsMax());
+            assertThat(q.mppsMin() * 4).isCloseTo(sum.mpps(), org.assertj.core.data.Offset.offset(5e-6));
+        });
+    }
+
+    @ParameterizedTest
+    @CsvSource({"write,16", "write,64", "read,64", "send,16", "tcp,64"})
+    void manyQueuePairsShareOneRun(String verb, int qps) {
+        ToolRun r = ToolRun.run("perf", verb, "--loopback", "-q", Integer.toString(qps), "-s", "65536", "-t", "4",
+                "-D", "1");
+        assertThat(r.exit()).as(r.toString()).isZero();
+        BwLine sum = bwLines(r.out()).get(0);
+        assertThat(sum.iterations()).isPositive();
+        // the sum lies between qps times the slowest and qps times the fastest
+        assertThat(qpLines(r.out())).singleElement().satisfies(q -> {
+            assertThat(q.qps()).isEqualTo(qps);
+            assertThat(q.mppsMin()).isLessThanOrEqualTo(q.mppsMax());
+            assertThat(sum.mpps()).isBetween(q.mppsMin() * qps - 1e-4, q.mppsMax() * qps + 1e-4);
+        });
+    }
+
+    @Test
+    void theServerAcceptsEveryQueuePairOfARun() throws Exception {
+        int port = ToolRun.freePort();
+        CompletableFuture<ToolRun> server = ToolRun.background("perf", "send", "-p", Integer.toString(port));
+        ToolRun.awaitListening(port, server);
+        ToolRun client = ToolRun.run("perf", "send", "127.0.0.1", "-p", Integer.toString(port), "-q", "4", "-s",
+                "1024", "-n", "500");
+        ToolRun s = server.get(60, TimeUnit.SECONDS);
+        assertThat(client.exit()).as(client.toString()).isZero();
+        assertThat(s.exit()).as(s.toString()).isZero();
+        assertThat(s.out()).contains("Number of qps   : 4");
+        assertThat(bwLines(s.out())).singleElement().satisfies(l -> assertThat(l.iterations()).isEqualTo(2000));
+        assertThat(cpuLines(client.out())).extracting(CpuLine::end).containsExactly("client", "server");
+    }
+
     @Test
     void latencyReportsNoCpuTable() {
         ToolRun r = ToolRun.run("perf", "write", "--loopback", "--latency", "-s", "64", "-n", "100");
@@ -279,7 +347,8 @@ class PerfTest {
     @ParameterizedTest
     @ValueSource(strings = {"write -s 0", "write -s 8388609", "write -n 3", "write -n 10 -D 1", "write --loopback 127.0.0.1",
             "atomic -s 16", "send --verify", "write --latency --verify", "atomic -A FOO", "write -a -s 64", "write -t 0",
-            "write -p 70000", "bogus", "", "write --crc maybe"})
+            "write -p 70000", "bogus", "", "write --crc maybe", "write -q 0", "write -q 1025", "write --latency -q 2",
+            "write --verify -q 2", "tcp -q 1024 -t 15000"})
     void usageErrors(String args) {
         List<String> a = new ArrayList<>(List.of("perf"));
         if (!args.isEmpty()) {
