@@ -72,6 +72,12 @@ record PerfConfig(PerfVerb verb, boolean latency, boolean verify, boolean compar
         return w == 0 ? 0 : Math.max(1, w / qps);
     }
 
+    /** The same run over plain TCP ({@code --compare-tcp}): sizes, -q, -t, -n or -D; no JSON file of its own. */
+    PerfConfig tcpBaseline() {
+        return new PerfConfig(PerfVerb.TCP, latency, false, false, sizes, iterations, durationSeconds, txDepth, rxDepth,
+                gbits, null, progress, wire, loopback, qps);
+    }
+
     String title() {
         String name = verb == PerfVerb.ATOMIC ? "Atomic " + (compareSwap ? "CMP_AND_SWAP" : "FETCH_AND_ADD") : verb.title();
         return name + (latency ? " Latency Test" : " BW Test");

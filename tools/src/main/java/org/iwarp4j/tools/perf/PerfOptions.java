@@ -36,7 +36,7 @@ public final class PerfOptions {
     boolean all;
 
     @Option(names = {"-n", "--iters"}, paramLabel = "N",
-            description = "iterations per size, 5..100000000 (default 5000; 1000 with --latency)")
+            description = "iterations per size (and queue pair), 5..100000000 (default 5000; 1000 with --latency)")
     Long iterations;
 
     @Option(names = {"-D", "--duration"}, paramLabel = "SECONDS", description = "measure each size for SECONDS instead")
@@ -81,6 +81,20 @@ public final class PerfOptions {
             + "(Write: the server checks each round of its buffer; Read: the client checks each Read)")
     boolean verify;
 
+    @Option(names = "--compare-tcp", description = "after an iWARP test, the same over plain TCP (perf tcp: the "
+            + "same sizes, -q, -t, -n or -D, transport) and both reports; --loopback: here; a client: against "
+            + "SERVER's --tcp-port, where the server (given --compare-tcp too) serves it")
+    boolean compareTcp;
+
+    @Option(names = "--tcp-port", paramLabel = "PORT", description = "with --compare-tcp apart: the TCP baseline's "
+            + "port (default: -p + 1)")
+    Integer tcpPort;
+
+    @Option(names = "--plot", paramLabel = "FILE.svg", description = "draw the results into an SVG file (JFreeChart): "
+            + "bandwidth and message rate against message size (use -a), or with --latency latency by percentile; "
+            + "on an iWARP test implies --compare-tcp, so TCP is drawn beside it from the same invocation")
+    Path plot;
+
     @Mixin
     WireOptions wire;
 
@@ -120,6 +134,29 @@ public final class PerfOptions {
         if (qps > 1 && verify) {
             throw new CommandLine.ParameterException(cl, "--verify runs one queue pair: give no -q");
         }
+        if (compareTcp && verb == PerfVerb.TCP) {
+            throw new CommandLine.ParameterException(cl, "--compare-tcp goes with write, read, send and atomic: tcp "
+                    + "is the baseline itself");
+        }
+        if (plot != null && server == null && !loopback) {
+            throw new CommandLine.ParameterException(cl, "--plot draws what the client measures: give it to the "
+                    + "client or with --loopback (the server takes --compare-tcp)");
+        }
+        if (plot != null && latency && all) {
+            throw new CommandLine.ParameterException(cl, "--plot with --latency draws one size's percentiles: give "
+                    + "-s, not -a");
+        }
+        if (tcpPort != null && (tcpPort < 0 || tcpPort > 65535)) {
+            throw new CommandLine.ParameterException(cl, "invalid --tcp-port " + tcpPort);
+        }
+        if (tcpPort != null && (!comparesTcp(verb) || loopback)) {
+            throw new CommandLine.ParameterException(cl, "--tcp-port goes with --compare-tcp (or --plot) apart, "
+                    + "without --loopback");
+        }
+        if (comparesTcp(verb) && !loopback && tcpPort() > 65535) {
+            throw new CommandLine.ParameterException(cl, "-p 65535 leaves no port for the TCP baseline: give "
+                    + "--tcp-port");
+        }
         boolean compareSwap;
         switch (atomicType.toUpperCase()) {
             case "FETCH_AND_ADD" -> compareSwap = false;
@@ -151,6 +188,16 @@ public final class PerfOptions {
         long iters = iterations != null ? iterations : latency ? 1000 : 5000;
         return new PerfConfig(verb, latency, verify, compareSwap, sizes, iters, duration == null ? 0 : duration, depth,
                 512, gbits, outJson, progress, wire, loopback, qps);
+    }
+
+    /** Whether an iWARP test runs the TCP baseline after it: {@code --compare-tcp}, or {@code --plot}. */
+    boolean comparesTcp(PerfVerb verb) {
+        return verb != PerfVerb.TCP && (compareTcp || plot != null);
+    }
+
+    /** The TCP baseline's port with {@code --compare-tcp} apart. */
+    int tcpPort() {
+        return tcpPort != null ? tcpPort : port + 1;
     }
 
     /** The server's address, or {@code null} in server mode (and with --loopback). */

@@ -139,8 +139,24 @@ final class PerfReport {
         return gbits ? bytesPerSecond * 8 / 1e9 : bytesPerSecond / (1 << 20);
     }
 
-    /** The results as one JSON object ({@code --out_json}). */
+    /** Writes the results as one JSON object ({@code --out_json}). */
     void writeJson(Path file, List<String> parameters) throws IOException {
+        writeJson(file, json(parameters));
+    }
+
+    static void writeJson(Path file, Json doc) throws IOException {
+        Files.writeString(file, JsonWriter.write(doc) + "\n", StandardCharsets.UTF_8);
+    }
+
+    /** {@code doc} with one more member at its end. */
+    static Json.Obj with(Json.Obj doc, String key, Json value) {
+        List<Json.Member> members = new ArrayList<>(doc.members());
+        members.add(new Json.Member(key, value));
+        return new Json.Obj(members);
+    }
+
+    /** The results as one JSON object. */
+    Json.Obj json(List<String> parameters) {
         List<Json> lines = new ArrayList<>();
         for (PerfResult r : results) {
             List<Object> kv = new ArrayList<>(List.of("bytes", Json.num(r.size()), "iterations", Json.num(r.iterations())));
@@ -170,7 +186,7 @@ final class PerfReport {
             }
             lines.add(Json.obj(kv.toArray()));
         }
-        Json doc = Json.obj("test", Json.str(config.title()), "verb", Json.str(config.verb().name().toLowerCase()),
+        return Json.obj("test", Json.str(config.title()), "verb", Json.str(config.verb().name().toLowerCase()),
                 "mode", Json.str(config.latency() ? "latency" : "bandwidth"),
                 "tx_depth", Json.num(config.txDepth()), "qps", Json.num(config.qps()),
                 "crc", Json.bool(config.wire().crc()),
@@ -178,6 +194,5 @@ final class PerfReport {
                 "duration_s", Json.num(config.durationSeconds()),
                 "parameters", Json.arr(parameters.stream().map(p -> (Json) Json.str(p.strip())).toList()),
                 "results", Json.arr(lines));
-        Files.writeString(file, JsonWriter.write(doc) + "\n", StandardCharsets.UTF_8);
     }
 }

@@ -7,12 +7,15 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.iwarp4j.tools.cli.Stacks;
+import org.iwarp4j.tools.report.Json;
 
 /** Runs an iWARP perf test as server, as client, or both in one JVM ({@code --loopback}). */
 final class PerfRunner {
 
     private final PerfConfig config;
     private final PrintWriter out;
+    /** The last client run's results as JSON ({@code --out_json}), or null. */
+    private Json.Obj json;
 
     PerfRunner(PerfConfig config, PrintWriter out) {
         this.config = config;
@@ -50,11 +53,17 @@ final class PerfRunner {
                 client.disconnect();
             }
             report.footer();
+            json = report.json(parameters);
             if (config.outJson() != null) {
-                report.writeJson(config.outJson(), parameters);
+                PerfReport.writeJson(config.outJson(), json);
             }
             return results;
         }
+    }
+
+    /** The last client run's results as JSON, or null before one. */
+    Json.Obj json() {
+        return json;
     }
 
     /** Both ends here: a quiet server on an ephemeral loopback port, the client against it. */

@@ -31,6 +31,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.iwarp4j.tools.cli.Stacks;
+import org.iwarp4j.tools.report.Json;
 
 /**
  * {@code iwarp perf tcp}: the same measurements over plain TCP with Netty (the transport the iWARP stack uses,
@@ -56,6 +57,8 @@ final class TcpBaseline {
 
     private final PerfConfig config;
     private final PrintWriter out;
+    /** The last client run's results as JSON ({@code --out_json}), or null. */
+    private Json.Obj json;
 
     TcpBaseline(PerfConfig config, PrintWriter out) {
         this.config = config;
@@ -247,8 +250,9 @@ final class TcpBaseline {
             group.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
         }
         report.footer();
+        json = report.json(parameters);
         if (config.outJson() != null) {
-            report.writeJson(config.outJson(), parameters);
+            PerfReport.writeJson(config.outJson(), json);
         }
         return results;
     }
@@ -556,6 +560,11 @@ final class TcpBaseline {
             result.completeExceptionally(cause);
             c.close();
         }
+    }
+
+    /** The last client run's results as JSON, or null before one. */
+    Json.Obj json() {
+        return json;
     }
 
     /** Both ends in this JVM over loopback. */

@@ -348,7 +348,10 @@ class PerfTest {
     @ValueSource(strings = {"write -s 0", "write -s 8388609", "write -n 3", "write -n 10 -D 1", "write --loopback 127.0.0.1",
             "atomic -s 16", "send --verify", "write --latency --verify", "atomic -A FOO", "write -a -s 64", "write -t 0",
             "write -p 70000", "bogus", "", "write --crc maybe", "write -q 0", "write -q 1025", "write --latency -q 2",
-            "write --verify -q 2", "tcp -q 1024 -t 15000"})
+            "write --verify -q 2", "tcp -q 1024 -t 15000", "tcp --compare-tcp", "write --plot x.svg",
+            "write --loopback --latency -a --plot x.svg", "write --loopback --compare-tcp --tcp-port 5000",
+            "write 127.0.0.1 --compare-tcp --tcp-port 70000", "write 127.0.0.1 --tcp-port 5000",
+            "write 127.0.0.1 -p 65535 --compare-tcp"})
     void usageErrors(String args) {
         List<String> a = new ArrayList<>(List.of("perf"));
         if (!args.isEmpty()) {
