@@ -6,6 +6,8 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.iwarp4j.tools.cli.Stacks;
 import org.iwarp4j.verbs.Access;
@@ -57,7 +59,7 @@ final class PerfClient extends PerfEndpoint {
     /** The queue pairs of the run: {@code lanes[0]} is {@link #qp}. */
     private final Lane[] lanes;
     /** Tells this run's connections from another client's ({@link PerfHello#token()}). */
-    private final int token = java.util.concurrent.ThreadLocalRandom.current().nextInt();
+    private final int token = ThreadLocalRandom.current().nextInt();
     /** The receives of the Send test's credit updates on queue pairs 1.. (queue pair 0 uses the control ones). */
     private final MemoryRegion laneReceives;
     private final ByteBuffer laneReceiveMemory;
@@ -228,7 +230,7 @@ final class PerfClient extends PerfEndpoint {
     }
 
     void disconnect() {
-        List<java.util.concurrent.CompletableFuture<Void>> closing = new ArrayList<>();
+        List<CompletableFuture<Void>> closing = new ArrayList<>();
         for (Lane l : lanes) {
             if (l.connection != null) {
                 closing.add(l.connection.disconnect());

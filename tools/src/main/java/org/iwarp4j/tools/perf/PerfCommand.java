@@ -1,5 +1,6 @@
 package org.iwarp4j.tools.perf;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -7,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import org.iwarp4j.tools.IwarpCommand;
 import org.iwarp4j.tools.cli.Stacks;
 import picocli.CommandLine;
@@ -131,7 +133,7 @@ public final class PerfCommand implements Runnable {
                     try {
                         tcp.server(bind, bound, true);
                     } catch (Exception e) {
-                        throw new java.util.concurrent.CompletionException(e);
+                        throw new CompletionException(e);
                     }
                 }, r -> {
                     Thread t = new Thread(r, "iwarp-perf-tcp-server");
@@ -149,7 +151,7 @@ public final class PerfCommand implements Runnable {
 
         /** {@code --plot}: the iWARP results beside the TCP baseline's (a tcp test: the baseline alone). */
         private void plot(PerfConfig config, InetSocketAddress server, List<PerfResult> results,
-                          List<PerfResult> tcpResults) throws java.io.IOException {
+                          List<PerfResult> tcpResults) throws IOException {
             List<PerfPlot.Series> series = new ArrayList<>();
             boolean latency = config.latency();
             boolean pingPong = config.verb() != PerfVerb.READ && config.verb() != PerfVerb.ATOMIC;

@@ -137,6 +137,8 @@ final class PerfPlot {
         x.setAutoRangeIncludesZero(false);
         x.setTickUnit(new NumberTickUnit(1, new Power(2, new BinarySize())));
         x.setVerticalTickLabels(true);
+        x.setLowerMargin(0.02); // less than half a power of two: no tick beyond the sizes measured
+        x.setUpperMargin(0.02);
         return x;
     }
 

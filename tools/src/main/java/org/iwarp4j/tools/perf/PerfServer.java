@@ -6,6 +6,9 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.OptionalInt;
 import java.util.Set;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import org.iwarp4j.tools.cli.Stacks;
 import org.iwarp4j.tools.cli.WireOptions;
 import org.iwarp4j.verbs.Access;
@@ -36,8 +39,7 @@ final class PerfServer implements AutoCloseable {
     private final WireOptions wire;
     private final Session session;
     /** Connection requests not yet answered; once the run has all its queue pairs, new ones are refused. */
-    private final java.util.concurrent.BlockingQueue<ConnectionRequest> requests =
-            new java.util.concurrent.LinkedBlockingQueue<>();
+    private final BlockingQueue<ConnectionRequest> requests = new LinkedBlockingQueue<>();
     private boolean full;
     private Listener listener;
 
@@ -99,7 +101,7 @@ final class PerfServer implements AutoCloseable {
         long deadline = System.nanoTime() + PerfEndpoint.WAIT_SECONDS * 1_000_000_000L;
         while (true) {
             ConnectionRequest r = requests.poll(Math.max(0, deadline - System.nanoTime()),
-                    java.util.concurrent.TimeUnit.NANOSECONDS);
+                    TimeUnit.NANOSECONDS);
             if (r == null) {
                 throw new PerfFailure("queue pair " + index + " of " + hello.qps() + " did not connect within "
                         + PerfEndpoint.WAIT_SECONDS + " s");

@@ -1,18 +1,33 @@
 package org.iwarp4j.tools.perf;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.iwarp4j.tools.cli.Stacks;
 import org.iwarp4j.tools.cli.ToolRun;
 import org.iwarp4j.tools.report.TinyJson;
+import org.iwarp4j.verbs.CompletionQueue;
+import org.iwarp4j.verbs.MemoryRegion;
+import org.iwarp4j.verbs.ProtectionDomain;
+import org.iwarp4j.verbs.QueuePairConfig;
+import org.iwarp4j.verbs.Rnic;
+import org.iwarp4j.verbs.cm.ConnectOptions;
+import org.iwarp4j.verbs.cm.Connection;
+import org.iwarp4j.verbs.cm.ConnectionRejectedException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -258,6 +273,39 @@ class PerfTest {
         assertThat(s.out()).contains("Number of qps   : 4");
         assertThat(bwLines(s.out())).singleElement().satisfies(l -> assertThat(l.iterations()).isEqualTo(2000));
         assertThat(cpuLines(client.out())).extracting(CpuLine::end).containsExactly("client", "server");
+    }
+
+    @Test
+    void duringARunTheServerRefusesQueuePairsOfAnotherRun() throws Exception {
+        int port = ToolRun.freePort();
+        CompletableFuture<ToolRun> server = ToolRun.background("perf", "write", "-p", Integer.toString(port));
+        ToolRun.awaitListening(port, server);
+        InetSocketAddress at = new InetSocketAddress(InetAddress.getLoopbackAddress(), port);
+        try (Rnic rnic = Stacks.openRnic("perf-test-client")) {
+            ProtectionDomain pd = rnic.allocateProtectionDomain();
+            CompletionQueue cq = rnic.createCompletionQueue(64);
+            MemoryRegion mr = pd.allocateRegion(64);
+            PerfHello first = new PerfHello(PerfVerb.WRITE, false, false, false, 64, 1, mr.remoteBuffer(), 0, 2, 0, 1);
+            Function<PerfHello, CompletableFuture<Connection>> connect = h -> rnic.connect(at,
+                    pd.createQueuePair(QueuePairConfig.builder(cq, cq).maxSendWr(4).maxRecvWr(4).maxSge(1).build()),
+                    ConnectOptions.builder().privateData(h.encode()).build());
+            Stacks.get(connect.apply(first), 30);
+            // queue pair 1 of a run with another token (another client): busy
+            PerfHello stranger = new PerfHello(PerfVerb.WRITE, false, false, false, 64, 1, mr.remoteBuffer(), 0, 2, 1,
+                    2);
+            assertThatThrownBy(() -> Stacks.get(connect.apply(stranger), 30)).satisfies(e -> {
+                assertThat(e).isInstanceOf(ExecutionException.class);
+                assertThat(e.getCause()).isInstanceOf(ConnectionRejectedException.class);
+                assertThat(new String(((ConnectionRejectedException) e.getCause()).privateData(),
+                        StandardCharsets.US_ASCII)).contains("busy");
+            });
+            // the run's own queue pair 1 is still accepted
+            assertThat(Stacks.get(connect.apply(first.forQueuePair(1)), 30).parameters().peerPrivateData())
+                    .hasSize(PerfWelcome.LENGTH);
+        }
+        // this client never sends its test's control messages: the server sees the connections end
+        ToolRun s = server.get(60, TimeUnit.SECONDS);
+        assertThat(s.exit()).as(s.toString()).isEqualTo(1);
     }
 
     @Test
