@@ -171,15 +171,37 @@ abstract class PerfEndpoint implements AutoCloseable {
      * nothing completes within {@link #WAIT_SECONDS}.
      */
     int poll() throws PerfFailure, InterruptedException {
+        int n = pollOnce();
+        if (n == 0) {
+            throw new PerfFailure("no completion for " + WAIT_SECONDS + " s (peer gone?)");
+        }
+        return n;
+    }
+
+    /**
+     * Like {@link #poll()}, but without its time limit for as long as {@code connection} lasts: the server of a
+     * one-sided test (Write, Read, Atomic) sees no completion for a whole phase, however long the client makes it.
+     */
+    int pollWhileConnected() throws PerfFailure, InterruptedException {
+        while (true) {
+            int n = pollOnce();
+            if (n > 0) {
+                return n;
+            }
+            if (connection == null || connection.closeFuture().isDone()) {
+                throw new PerfFailure("no completion for " + WAIT_SECONDS + " s and the connection ended");
+            }
+        }
+    }
+
+    /** Spins (a latency run), then waits up to {@link #WAIT_SECONDS}; the number of completions, maybe 0. */
+    private int pollOnce() throws InterruptedException {
         int n = cq.poll(completions);
         if (n == 0 && spinNanos > 0) {
             n = spin();
         }
         if (n == 0) {
             n = cq.poll(completions, WAIT);
-        }
-        if (n == 0) {
-            throw new PerfFailure("no completion for " + WAIT_SECONDS + " s (peer gone?)");
         }
         return n;
     }

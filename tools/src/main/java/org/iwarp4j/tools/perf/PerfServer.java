@@ -268,10 +268,10 @@ final class PerfServer implements AutoCloseable {
             return hello;
         }
 
-        /** Serves the client until its DONE; then waits for it to disconnect. */
+        /** Serves the client until its DONE (however long its phases are); then waits for it to disconnect. */
         void serve() throws Exception {
             while (true) {
-                int n = poll();
+                int n = pollWhileConnected();
                 for (int i = 0; i < n; i++) {
                     WorkCompletion wc = completions[i];
                     check(wc);
