@@ -7,12 +7,17 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.iwarp4j.tools.cli.Stacks;
 import org.iwarp4j.verbs.Access;
+import org.iwarp4j.verbs.CompletionHandler;
 import org.iwarp4j.verbs.CompletionOpcode;
+import org.iwarp4j.verbs.CompletionQueue;
 import org.iwarp4j.verbs.MemoryRegion;
+import org.iwarp4j.verbs.NotifyMode;
 import org.iwarp4j.verbs.PreparedSend;
 import org.iwarp4j.verbs.QueuePair;
 import org.iwarp4j.verbs.ReceiveWorkRequest;
@@ -370,58 +375,138 @@ final class PerfClient extends PerfEndpoint {
             this.verifyReads = verifyReads;
         }
 
+        private long perQp;
+        private int seconds;
+        private long deadline;
+        private long posted;
+        private long completed;
+        /** {@link #completed} as the application thread sees it while the loop runs the window. */
+        private volatile long completedSoFar;
+
         /** {@code perQp} operations on each queue pair, or as many as {@code seconds} (when > 0) allow. */
         BandwidthMeter run(long perQp, int seconds, ProgressSink progress) throws Exception {
             long start = System.nanoTime();
-            long deadline = start + seconds * 1_000_000_000L;
+            this.perQp = perQp;
+            this.seconds = seconds;
+            this.deadline = start + seconds * 1_000_000_000L;
             meter.start(start);
             for (Lane l : lanes) {
                 l.posted = 0;
                 l.completed = 0;
             }
-            long posted = 0;
-            long completed = 0;
-            int depth = config.txDepth();
-            while (true) {
-                boolean timeLeft = seconds > 0 && System.nanoTime() < deadline;
-                for (Lane l : lanes) {
-                    PreparedSend[] ops = prepared[l.index];
-                    while ((seconds > 0 ? timeLeft : l.posted < perQp) && l.posted - l.completed < depth
-                            && credit(l)) {
-                        ops[(int) (l.posted % ops.length)].execute();
-                        if (creditBased()) {
-                            l.sendsToServer++;
-                        }
-                        l.posted++;
-                        posted++;
-                    }
-                }
-                boolean more = seconds > 0 ? timeLeft : posted < perQp * lanes.length;
-                if (!more && completed == posted) {
-                    return meter;
-                }
-                int n = poll();
-                for (int i = 0; i < n; i++) {
-                    WorkCompletion wc = completions[i];
-                    if (handleNonData(wc)) {
-                        continue;
-                    }
-                    Lane l = lanes[laneOf(wc.wrId())];
-                    if (verifyReads) {
-                        long offset = (l.completed % prepared[0].length) * size;
-                        int slot = (int) (l.completed % slots) * size;
-                        int bad = VerifyPattern.firstMismatch(localMemory, slot, seed, offset, size);
-                        if (bad >= 0) {
-                            throw new PerfFailure("RDMA Read " + l.completed + " brought a wrong octet at server "
-                                    + "offset " + (offset + bad));
-                        }
-                    }
-                    l.completed++;
-                    completed++;
-                }
-                meter.record(System.nanoTime(), completed);
+            posted = 0;
+            completed = 0;
+            completedSoFar = 0;
+            if (config.runToCompletion()) {
+                return onTheLoop(progress);
+            }
+            while (!fill()) {
+                take(poll());
                 if (progress != null) {
                     progress.update(completed, completed * size);
+                }
+            }
+            return meter;
+        }
+
+        /** Posts while windows and credits allow; true once everything posted has completed and nothing is left. */
+        private boolean fill() {
+            boolean timeLeft = seconds > 0 && System.nanoTime() < deadline;
+            int depth = config.txDepth();
+            for (Lane l : lanes) {
+                PreparedSend[] ops = prepared[l.index];
+                while ((seconds > 0 ? timeLeft : l.posted < perQp) && l.posted - l.completed < depth && credit(l)) {
+                    ops[(int) (l.posted % ops.length)].execute();
+                    if (creditBased()) {
+                        l.sendsToServer++;
+                    }
+                    l.posted++;
+                    posted++;
+                }
+            }
+            boolean more = seconds > 0 ? timeLeft : posted < perQp * lanes.length;
+            return !more && completed == posted;
+        }
+
+        /** Handles the {@code n} completions in {@link #completions}. */
+        private void take(int n) throws Exception {
+            for (int i = 0; i < n; i++) {
+                WorkCompletion wc = completions[i];
+                if (handleNonData(wc)) {
+                    continue;
+                }
+                Lane l = lanes[laneOf(wc.wrId())];
+                if (verifyReads) {
+                    long offset = (l.completed % prepared[0].length) * size;
+                    int slot = (int) (l.completed % slots) * size;
+                    int bad = VerifyPattern.firstMismatch(localMemory, slot, seed, offset, size);
+                    if (bad >= 0) {
+                        throw new PerfFailure("RDMA Read " + l.completed + " brought a wrong octet at server "
+                                + "offset " + (offset + bad));
+                    }
+                }
+                l.completed++;
+                completed++;
+            }
+            meter.record(System.nanoTime(), completed);
+        }
+
+        /**
+         * Run to completion: the window is kept full by a completion handler on the completion queue's event loop
+         * (the queue pairs live there too, see docs/guide.md), started through {@code cq.executor()}; this thread
+         * only waits, showing progress, and gives up when nothing completes for {@link #WAIT_SECONDS}.
+         */
+        private BandwidthMeter onTheLoop(ProgressSink progress) throws Exception {
+            CompletableFuture<BandwidthMeter> done = new CompletableFuture<>();
+            CompletionHandler keepFull = new CompletionHandler() {
+                @Override
+                public void onCompletion(CompletionQueue q) {
+                    try {
+                        while (!done.isDone()) {
+                            if (fill()) {
+                                done.complete(meter);
+                                return;
+                            }
+                            int n = pollNow();
+                            if (n > 0) {
+                                take(n);
+                                completedSoFar = completed;
+                                continue;
+                            }
+                            q.arm(NotifyMode.NEXT, this);
+                            if (q.size() == 0) {
+                                return; // armed: the next completion calls again
+                            }
+                        }
+                    } catch (Exception | Error e) {
+                        done.completeExceptionally(e);
+                    }
+                }
+            };
+            cq.executor().execute(() -> keepFull.onCompletion(cq));
+            long seen = -1;
+            long quietSince = System.nanoTime();
+            while (true) {
+                try {
+                    return done.get(100, TimeUnit.MILLISECONDS);
+                } catch (TimeoutException e) {
+                    long now = completedSoFar;
+                    if (progress != null) {
+                        progress.update(now, now * size);
+                    }
+                    if (now != seen) {
+                        seen = now;
+                        quietSince = System.nanoTime();
+                    } else if (System.nanoTime() - quietSince > TimeUnit.SECONDS.toNanos(WAIT_SECONDS)) {
+                        cq.disarm();
+                        done.complete(null); // the handler stops at its next call
+                        throw new PerfFailure("no completion for " + WAIT_SECONDS + " s (peer gone?)");
+                    }
+                } catch (ExecutionException e) {
+                    if (e.getCause() instanceof Exception c) {
+                        throw c;
+                    }
+                    throw e;
                 }
             }
         }

@@ -22,10 +22,12 @@ import org.iwarp4j.tools.cli.WireOptions;
  * @param wire             MPA settings and capture
  * @param loopback         both ends run in this process (so its CPU time covers both)
  * @param qps              queue pairs (tcp: connections) of a bandwidth test, each with {@code txDepth} in flight
+ * @param runToCompletion  the client's bandwidth loop runs on its completion queue's event loop, in a completion
+ *                         handler, instead of an application thread that sleeps on the queue
  */
 record PerfConfig(PerfVerb verb, boolean latency, boolean verify, boolean compareSwap, List<Integer> sizes,
                   long iterations, int durationSeconds, int txDepth, int rxDepth, boolean gbits, Path outJson,
-                  boolean progress, WireOptions wire, boolean loopback, int qps) {
+                  boolean progress, WireOptions wire, boolean loopback, int qps, boolean runToCompletion) {
 
     /** The server's verification buffer: at most 16 MiB, at most 16384 messages, a whole number of windows. */
     static final int VERIFY_BUFFER_MAX = 16 << 20;
@@ -75,7 +77,7 @@ record PerfConfig(PerfVerb verb, boolean latency, boolean verify, boolean compar
     /** The same run over plain TCP ({@code --compare-tcp}): sizes, -q, -t, -n or -D; no JSON file of its own. */
     PerfConfig tcpBaseline() {
         return new PerfConfig(PerfVerb.TCP, latency, false, false, sizes, iterations, durationSeconds, txDepth, rxDepth,
-                gbits, null, progress, wire, loopback, qps);
+                gbits, null, progress, wire, loopback, qps, false);
     }
 
     String title() {

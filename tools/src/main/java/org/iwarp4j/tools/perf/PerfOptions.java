@@ -81,6 +81,11 @@ public final class PerfOptions {
             + "(Write: the server checks each round of its buffer; Read: the client checks each Read)")
     boolean verify;
 
+    @Option(names = "--run-to-completion", description = "bandwidth tests: the client keeps its window full from a "
+            + "completion handler on its event loop (CompletionQueue.executor), no application thread; see "
+            + "docs/performance.md")
+    boolean runToCompletion;
+
     @Option(names = "--compare-tcp", description = "after an iWARP test, the same over plain TCP (perf tcp: the "
             + "same sizes, -q, -t, -n or -D, transport) and both reports; --loopback: here; a client: against "
             + "SERVER's --tcp-port, where the server (given --compare-tcp too) serves it")
@@ -133,6 +138,10 @@ public final class PerfOptions {
         }
         if (qps > 1 && verify) {
             throw new CommandLine.ParameterException(cl, "--verify runs one queue pair: give no -q");
+        }
+        if (runToCompletion && (latency || verb == PerfVerb.TCP)) {
+            throw new CommandLine.ParameterException(cl, "--run-to-completion applies to iWARP bandwidth tests (perf "
+                    + "tcp always runs on its event loops)");
         }
         if (compareTcp && verb == PerfVerb.TCP) {
             throw new CommandLine.ParameterException(cl, "--compare-tcp goes with write, read, send and atomic: tcp "
@@ -187,7 +196,7 @@ public final class PerfOptions {
         }
         long iters = iterations != null ? iterations : latency ? 1000 : 5000;
         return new PerfConfig(verb, latency, verify, compareSwap, sizes, iters, duration == null ? 0 : duration, depth,
-                512, gbits, outJson, progress, wire, loopback, qps);
+                512, gbits, outJson, progress, wire, loopback, qps, runToCompletion);
     }
 
     /** Whether an iWARP test runs the TCP baseline after it: {@code --compare-tcp}, or {@code --plot}. */

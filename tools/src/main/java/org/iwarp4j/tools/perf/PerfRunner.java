@@ -107,7 +107,7 @@ final class PerfRunner {
         void start(PerfHello hello, PerfServer server) {
             test = new PerfConfig(hello.verb(), hello.latency(), hello.verify(), hello.compareSwap(),
                     List.of(hello.maxSize()), 0, 0, hello.txDepth(), 0, false, null, false, null, false,
-                    hello.qps());
+                    hello.qps(), false);
             var p = server.connection().parameters();
             new PerfReport(out, test).header(List.of(
                     String.format("Number of qps   : %d\t\tTransport type : IW (iwarp4j, %s)", hello.qps(),

@@ -244,6 +244,29 @@ class PerfTest {
         });
     }
 
+    /** The window kept full from a completion handler on the event loop: the same counts as the thread's loop. */
+    @ParameterizedTest
+    @CsvSource({"write,1", "read,1", "send,1", "atomic,1", "write,4", "send,4"})
+    void runToCompletionRunsEveryIteration(String verb, int qps) {
+        List<String> args = new ArrayList<>(List.of("perf", verb, "--loopback", "--run-to-completion", "-q",
+                Integer.toString(qps), "-n", "3000", "-t", "16"));
+        if (!verb.equals("atomic")) {
+            args.addAll(List.of("-s", "64"));
+        }
+        ToolRun r = ToolRun.run(args.toArray(String[]::new));
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(bwLines(r.out()).get(0).iterations()).isEqualTo(3000L * qps);
+    }
+
+    @Test
+    void runToCompletionVerifiesEveryOctetOfItsReads() {
+        // the handler takes completions through the same checks as the thread: every Read's octets compared
+        ToolRun r = ToolRun.run("perf", "read", "--loopback", "--run-to-completion", "--verify", "-s", "4096", "-n",
+                "2000", "-t", "8");
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(bwLines(r.out()).get(0).iterations()).isEqualTo(2000);
+    }
+
     @ParameterizedTest
     @CsvSource({"write,16", "write,64", "read,64", "send,16", "tcp,64"})
     void manyQueuePairsShareOneRun(String verb, int qps) {
@@ -399,7 +422,8 @@ class PerfTest {
             "write --verify -q 2", "tcp -q 1024 -t 15000", "tcp --compare-tcp", "write --plot x.svg",
             "write --loopback --latency -a --plot x.svg", "write --loopback --compare-tcp --tcp-port 5000",
             "write 127.0.0.1 --compare-tcp --tcp-port 70000", "write 127.0.0.1 --tcp-port 5000",
-            "write 127.0.0.1 -p 65535 --compare-tcp"})
+            "write 127.0.0.1 -p 65535 --compare-tcp", "write --latency --run-to-completion",
+            "tcp --run-to-completion"})
     void usageErrors(String args) {
         List<String> a = new ArrayList<>(List.of("perf"));
         if (!args.isEmpty()) {
