@@ -163,7 +163,7 @@ public final class PerfCommand implements Runnable {
             String title = config.title() + (config.qps() > 1 ? ", " + config.qps() + " QPs" : "")
                     + (results.isEmpty() ? "" : " vs TCP");
             String subtitle = String.format("iwarp perf, %s, Netty %s, CRC %s, -q %d, -t %d, %s, %d cores",
-                    options.loopback ? "--loopback" : "to " + server, TcpBaseline.transport(),
+                    options.loopback ? "--loopback" : "to " + server, TcpBaseline.transport(config),
                     config.wire().crc() ? "on" : "off", config.qps(), config.txDepth(),
                     config.durationMode() ? "-D " + config.durationSeconds() + " s per size"
                             : "-n " + config.iterations(), Runtime.getRuntime().availableProcessors());

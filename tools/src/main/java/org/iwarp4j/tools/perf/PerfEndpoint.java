@@ -13,6 +13,7 @@ import org.iwarp4j.verbs.QueuePair;
 import org.iwarp4j.verbs.QueuePairConfig;
 import org.iwarp4j.verbs.ReceiveWorkRequest;
 import org.iwarp4j.verbs.Rnic;
+import org.iwarp4j.verbs.Transport;
 import org.iwarp4j.verbs.SendFlag;
 import org.iwarp4j.verbs.SendWorkRequest;
 import org.iwarp4j.verbs.WorkCompletion;
@@ -75,8 +76,8 @@ abstract class PerfEndpoint implements AutoCloseable {
     Connection connection;
     private final SendWorkRequest controlSendRequest;
 
-    PerfEndpoint(String name, int cqCapacity) {
-        rnic = Stacks.openRnic(name);
+    PerfEndpoint(String name, int cqCapacity, Transport transport) {
+        rnic = Stacks.openRnic(name, transport);
         try {
             pd = rnic.allocateProtectionDomain();
             cq = rnic.createCompletionQueue(cqCapacity);

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.iwarp4j.tools.cli.WireOptions;
+import org.iwarp4j.verbs.Transport;
 import picocli.CommandLine;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -80,6 +81,10 @@ public final class PerfOptions {
     @Option(names = "--verify", description = "write and read: check every octet that crosses the connection "
             + "(Write: the server checks each round of its buffer; Read: the client checks each Read)")
     boolean verify;
+
+    @Option(names = "--transport", paramLabel = "EPOLL|NIO|IO_URING", description = "the Netty transport of the "
+            + "iWARP stacks and of perf tcp (default: EPOLL where available, else NIO)")
+    Transport transport;
 
     @Option(names = "--run-to-completion", description = "bandwidth tests: the client keeps its window full from a "
             + "completion handler on its event loop (CompletionQueue.executor), no application thread; see "
@@ -196,7 +201,7 @@ public final class PerfOptions {
         }
         long iters = iterations != null ? iterations : latency ? 1000 : 5000;
         return new PerfConfig(verb, latency, verify, compareSwap, sizes, iters, duration == null ? 0 : duration, depth,
-                512, gbits, outJson, progress, wire, loopback, qps, runToCompletion);
+                512, gbits, outJson, progress, wire, loopback, qps, runToCompletion, transport);
     }
 
     /** Whether an iWARP test runs the TCP baseline after it: {@code --compare-tcp}, or {@code --plot}. */

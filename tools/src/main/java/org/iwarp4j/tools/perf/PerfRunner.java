@@ -27,7 +27,7 @@ final class PerfRunner {
     void server(int port) throws Exception {
         InetSocketAddress bind = new InetSocketAddress(InetAddress.getByName("0.0.0.0"), port);
         ServerReport reporter = new ServerReport(out);
-        try (PerfServer server = new PerfServer(bind, config.wire(), reporter)) {
+        try (PerfServer server = new PerfServer(bind, config.wire(), config.transport(), reporter)) {
             server.listen();
             out.println("************************************");
             out.println("* Waiting for client to connect... *");
@@ -70,7 +70,7 @@ final class PerfRunner {
     /** Both ends here: a quiet server on an ephemeral loopback port, the client against it. */
     List<PerfResult> loopback() throws Exception {
         InetSocketAddress bind = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
-        try (PerfServer server = new PerfServer(bind, config.wire().withoutPcap(), (m, cpu) -> { })) {
+        try (PerfServer server = new PerfServer(bind, config.wire().withoutPcap(), config.transport(), (m, cpu) -> { })) {
             int port = server.listen();
             CompletableFuture<Void> served = CompletableFuture.runAsync(() -> {
                 try {
@@ -107,7 +107,7 @@ final class PerfRunner {
         void start(PerfHello hello, PerfServer server) {
             test = new PerfConfig(hello.verb(), hello.latency(), hello.verify(), hello.compareSwap(),
                     List.of(hello.maxSize()), 0, 0, hello.txDepth(), 0, false, null, false, null, false,
-                    hello.qps(), false);
+                    hello.qps(), false, null);
             var p = server.connection().parameters();
             new PerfReport(out, test).header(List.of(
                     String.format("Number of qps   : %d\t\tTransport type : IW (iwarp4j, %s)", hello.qps(),

@@ -20,6 +20,7 @@ import org.iwarp4j.verbs.ReceiveWorkRequest;
 import org.iwarp4j.verbs.SendWorkRequest;
 import org.iwarp4j.verbs.SendWorkRequest.RdmaWrite;
 import org.iwarp4j.verbs.SendWorkRequest.Send;
+import org.iwarp4j.verbs.Transport;
 import org.iwarp4j.verbs.WorkCompletion;
 import org.iwarp4j.verbs.cm.AcceptOptions;
 import org.iwarp4j.verbs.cm.Connection;
@@ -43,10 +44,10 @@ final class PerfServer implements AutoCloseable {
     private boolean full;
     private Listener listener;
 
-    PerfServer(InetSocketAddress bind, WireOptions wire, Reporter reporter) {
+    PerfServer(InetSocketAddress bind, WireOptions wire, Transport transport, Reporter reporter) {
         this.bind = bind;
         this.wire = wire;
-        this.session = new Session(reporter);
+        this.session = new Session(reporter, transport);
     }
 
     /** Binds (the listener exists when this returns); returns the port, e.g. after binding port 0. */
@@ -164,8 +165,8 @@ final class PerfServer implements AutoCloseable {
         /** The server's CPU time at the client's START (bandwidth tests), until the RESULT. */
         private CpuClock.Sample cpuStart;
 
-        Session(Reporter reporter) {
-            super("perf-server", 1 << 16);
+        Session(Reporter reporter, Transport transport) {
+            super("perf-server", 1 << 16, transport);
             this.reporter = reporter;
         }
 

@@ -12,6 +12,7 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.ServerChannel;
 import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.epoll.EpollServerSocketChannel;
@@ -21,6 +22,10 @@ import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.channel.socket.DuplexChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.channel.uring.IoUring;
+import io.netty.channel.uring.IoUringIoHandler;
+import io.netty.channel.uring.IoUringServerSocketChannel;
+import io.netty.channel.uring.IoUringSocketChannel;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.PrintWriter;
@@ -32,6 +37,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.iwarp4j.tools.cli.Stacks;
 import org.iwarp4j.tools.report.Json;
+import org.iwarp4j.verbs.Transport;
 
 /**
  * {@code iwarp perf tcp}: the same measurements over plain TCP with Netty (the transport the iWARP stack uses,
@@ -66,13 +72,43 @@ final class TcpBaseline {
         this.out = out;
     }
 
-    static String transport() {
-        return Epoll.isAvailable() ? "EPOLL" : "NIO";
+    /** The transport {@code config} names, or the default: epoll where available, else NIO. */
+    static Transport transport(PerfConfig config) {
+        Transport t = config.transport();
+        if (t == null) {
+            return Epoll.isAvailable() ? Transport.EPOLL : Transport.NIO;
+        }
+        if (t == Transport.EPOLL && !Epoll.isAvailable()) {
+            throw new IllegalStateException("epoll is not available: " + Epoll.unavailabilityCause());
+        }
+        if (t == Transport.IO_URING && !IoUring.isAvailable()) {
+            throw new IllegalStateException("io_uring is not available: " + IoUring.unavailabilityCause());
+        }
+        return t;
     }
 
-    private static EventLoopGroup group(String name) {
-        return new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory(name, true),
-                Epoll.isAvailable() ? EpollIoHandler.newFactory() : NioIoHandler.newFactory());
+    private EventLoopGroup group(String name) {
+        return new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory(name, true), switch (transport(config)) {
+            case EPOLL -> EpollIoHandler.newFactory();
+            case IO_URING -> IoUringIoHandler.newFactory();
+            case NIO -> NioIoHandler.newFactory();
+        });
+    }
+
+    private Class<? extends ServerChannel> serverChannel() {
+        return switch (transport(config)) {
+            case EPOLL -> EpollServerSocketChannel.class;
+            case IO_URING -> IoUringServerSocketChannel.class;
+            case NIO -> NioServerSocketChannel.class;
+        };
+    }
+
+    private Class<? extends Channel> socketChannel() {
+        return switch (transport(config)) {
+            case EPOLL -> EpollSocketChannel.class;
+            case IO_URING -> IoUringSocketChannel.class;
+            case NIO -> NioSocketChannel.class;
+        };
     }
 
     // ------------------------------------------------------------------ server
@@ -83,7 +119,7 @@ final class TcpBaseline {
         CompletableFuture<Void> done = new CompletableFuture<>();
         try {
             Channel listener = new ServerBootstrap().group(group, group)
-                    .channel(Epoll.isAvailable() ? EpollServerSocketChannel.class : NioServerSocketChannel.class)
+                    .channel(serverChannel())
                     .option(ChannelOption.SO_REUSEADDR, true)
                     .childOption(ChannelOption.TCP_NODELAY, true)
                     .childOption(ChannelOption.ALLOW_HALF_CLOSURE, true)
@@ -212,7 +248,7 @@ final class TcpBaseline {
         PerfReport report = new PerfReport(out, config);
         List<PerfResult> results = new ArrayList<>();
         List<String> parameters = List.of(
-                String.format("Transport type  : TCP (Netty %s, TCP_NODELAY, one event loop per end)", transport()),
+                String.format("Transport type  : TCP (Netty %s, TCP_NODELAY, one event loop per end)", transport(config)),
                 config.latency() ? "Mode            : ping-pong, t = half the round trip (perftest's ib_*_lat)"
                         : "Mode            : stream of SIZE-octet writes, flushed every " + FLUSH_EVERY,
                 "Connections     : " + config.qps() + (config.qps() > 1 ? " (-q), on the one event loop" : ""),
@@ -260,7 +296,7 @@ final class TcpBaseline {
 
     private Channel connect(EventLoopGroup group, InetSocketAddress server, ClientHandler h) throws Exception {
         var f = new Bootstrap().group(group)
-                .channel(Epoll.isAvailable() ? EpollSocketChannel.class : NioSocketChannel.class)
+                .channel(socketChannel())
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.ALLOW_HALF_CLOSURE, true)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, 10_000)

@@ -258,6 +258,16 @@ class PerfTest {
         assertThat(bwLines(r.out()).get(0).iterations()).isEqualTo(3000L * qps);
     }
 
+    /** --transport picks the Netty transport of both iWARP ends and of perf tcp, and the reports name it. */
+    @ParameterizedTest
+    @ValueSource(strings = {"write", "tcp"})
+    void theTransportAskedForIsTheOneUsed(String verb) {
+        ToolRun r = ToolRun.run("perf", verb, "--loopback", "--transport", "NIO", "-s", "64", "-n", "500");
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(r.out()).contains(verb.equals("tcp") ? "TCP (Netty NIO" : "IW (iwarp4j, NIO)");
+        assertThat(bwLines(r.out()).get(0).iterations()).isEqualTo(500);
+    }
+
     @Test
     void runToCompletionVerifiesEveryOctetOfItsReads() {
         // the handler takes completions through the same checks as the thread: every Read's octets compared
@@ -423,7 +433,7 @@ class PerfTest {
             "write --loopback --latency -a --plot x.svg", "write --loopback --compare-tcp --tcp-port 5000",
             "write 127.0.0.1 --compare-tcp --tcp-port 70000", "write 127.0.0.1 --tcp-port 5000",
             "write 127.0.0.1 -p 65535 --compare-tcp", "write --latency --run-to-completion",
-            "tcp --run-to-completion"})
+            "tcp --run-to-completion", "write --transport FOO"})
     void usageErrors(String args) {
         List<String> a = new ArrayList<>(List.of("perf"));
         if (!args.isEmpty()) {
