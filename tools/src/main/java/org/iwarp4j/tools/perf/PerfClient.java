@@ -484,31 +484,7 @@ final class PerfClient extends PerfEndpoint {
                 }
             };
             cq.executor().execute(() -> keepFull.onCompletion(cq));
-            long seen = -1;
-            long quietSince = System.nanoTime();
-            while (true) {
-                try {
-                    return done.get(100, TimeUnit.MILLISECONDS);
-                } catch (TimeoutException e) {
-                    long now = completedSoFar;
-                    if (progress != null) {
-                        progress.update(now, now * size);
-                    }
-                    if (now != seen) {
-                        seen = now;
-                        quietSince = System.nanoTime();
-                    } else if (System.nanoTime() - quietSince > TimeUnit.SECONDS.toNanos(WAIT_SECONDS)) {
-                        cq.disarm();
-                        done.complete(null); // the handler stops at its next call
-                        throw new PerfFailure("no completion for " + WAIT_SECONDS + " s (peer gone?)");
-                    }
-                } catch (ExecutionException e) {
-                    if (e.getCause() instanceof Exception c) {
-                        throw c;
-                    }
-                    throw e;
-                }
-            }
+            return awaitOnTheLoop(done, () -> completedSoFar, size, progress);
         }
     }
 
@@ -660,6 +636,9 @@ final class PerfClient extends PerfEndpoint {
                 ? RdmaWrite.of(DATA_WR_ID, local.sge(0, size), welcome.buffer()).withFlags(Set.of())
                 : dataRequest(size, 0, 0));
         try {
+            if (config.runToCompletion()) {
+                return latencyOnTheLoop(op, size, meter, progress);
+            }
             long warm = config.warmup();
             long i = 0;
             for (; i < warm; i++) {
@@ -677,6 +656,111 @@ final class PerfClient extends PerfEndpoint {
             return PerfResult.latency(size, meter, System.nanoTime() - start);
         } finally {
             op.close();
+        }
+    }
+
+    /**
+     * Run to completion (Read, Atomic, Send): a completion handler on the event loop posts each operation as the
+     * previous one's data completion arrives and times it there; this thread only waits and shows progress.
+     */
+    private PerfResult latencyOnTheLoop(PreparedSend op, int size, LatencyMeter meter, ProgressSink progress)
+            throws Exception {
+        CompletionOpcode opcode = switch (config.verb()) {
+            case SEND -> CompletionOpcode.RECV;
+            case READ -> CompletionOpcode.RDMA_READ;
+            default -> config.compareSwap() ? CompletionOpcode.ATOMIC_CMP_SWAP : CompletionOpcode.ATOMIC_FETCH_ADD;
+        };
+        long warm = config.warmup();
+        long end = warm + config.iterations();
+        CompletableFuture<Long> done = new CompletableFuture<>();
+        CompletionHandler pingPong = new CompletionHandler() {
+            private long i;
+            private long t0;
+            private long start;
+            private long deadline;
+
+            void next() {
+                if (i == warm) {
+                    start = System.nanoTime();
+                    deadline = start + config.durationSeconds() * 1_000_000_000L;
+                }
+                t0 = System.nanoTime();
+                op.execute();
+            }
+
+            @Override
+            public void onCompletion(CompletionQueue q) {
+                try {
+                    if (t0 == 0) {
+                        next(); // the first call, from the executor
+                    }
+                    while (!done.isDone()) {
+                        int n = pollNow();
+                        if (n == 0) {
+                            q.arm(NotifyMode.NEXT, this);
+                            if (q.size() == 0) {
+                                return;
+                            }
+                            continue;
+                        }
+                        boolean got = false;
+                        for (int k = 0; k < n; k++) {
+                            WorkCompletion wc = completions[k];
+                            got |= !handleNonData(wc) && wc.opcode() == opcode;
+                        }
+                        if (got) {
+                            long t = System.nanoTime() - t0;
+                            if (i >= warm) {
+                                meter.record(t);
+                            }
+                            i++;
+                            if (config.durationMode() ? i > warm && System.nanoTime() >= deadline : i >= end) {
+                                done.complete(System.nanoTime() - start);
+                                return;
+                            }
+                            next();
+                        }
+                    }
+                } catch (Exception | Error e) {
+                    done.completeExceptionally(e);
+                }
+            }
+        };
+        cq.executor().execute(() -> pingPong.onCompletion(cq));
+        long elapsed = awaitOnTheLoop(done, meter::count, size, progress);
+        return PerfResult.latency(size, meter, elapsed);
+    }
+
+    /**
+     * Waits for a run on the event loop, showing progress; gives up after {@link #WAIT_SECONDS} without progress
+     * ({@code count} did not move), stopping the handler (its next call sees {@code done} complete).
+     */
+    private <T> T awaitOnTheLoop(CompletableFuture<T> done, java.util.function.LongSupplier count, int size,
+                                 ProgressSink progress) throws Exception {
+        long seen = -1;
+        long quietSince = System.nanoTime();
+        while (true) {
+            try {
+                return done.get(100, TimeUnit.MILLISECONDS);
+            } catch (TimeoutException e) {
+                long now = count.getAsLong();
+                if (progress != null) {
+                    progress.update(now, now * size);
+                }
+                if (now != seen) {
+                    seen = now;
+                    quietSince = System.nanoTime();
+                } else if (System.nanoTime() - quietSince > TimeUnit.SECONDS.toNanos(WAIT_SECONDS)) {
+                    cq.disarm();
+                    done.cancel(false);
+                    throw new PerfFailure("no completion for " + WAIT_SECONDS + " s (peer gone?)");
+                }
+            } catch (ExecutionException e) {
+                if (e.getCause() instanceof Exception c) {
+                    throw c;
+                }
+                throw e;
+            }
         }
     }
 

@@ -86,9 +86,9 @@ public final class PerfOptions {
             + "iWARP stacks and of perf tcp (default: EPOLL where available, else NIO)")
     Transport transport;
 
-    @Option(names = "--run-to-completion", description = "bandwidth tests: the client keeps its window full from a "
-            + "completion handler on its event loop (CompletionQueue.executor), no application thread; see "
-            + "docs/performance.md")
+    @Option(names = "--run-to-completion", description = "the client posts and polls from a completion handler on its "
+            + "event loop (CompletionQueue.executor), not an application thread: bandwidth tests, and the Read, Send "
+            + "and Atomic latency tests; see docs/performance.md")
     boolean runToCompletion;
 
     @Option(names = "--compare-tcp", description = "after an iWARP test, the same over plain TCP (perf tcp: the "
@@ -144,9 +144,10 @@ public final class PerfOptions {
         if (qps > 1 && verify) {
             throw new CommandLine.ParameterException(cl, "--verify runs one queue pair: give no -q");
         }
-        if (runToCompletion && (latency || verb == PerfVerb.TCP)) {
-            throw new CommandLine.ParameterException(cl, "--run-to-completion applies to iWARP bandwidth tests (perf "
-                    + "tcp always runs on its event loops)");
+        if (runToCompletion && (verb == PerfVerb.TCP || (latency && verb == PerfVerb.WRITE))) {
+            throw new CommandLine.ParameterException(cl, "--run-to-completion applies to iWARP tests but the Write "
+                    + "latency test, whose ends watch memory, not a completion queue (perf tcp always runs on its "
+                    + "event loops)");
         }
         if (compareTcp && verb == PerfVerb.TCP) {
             throw new CommandLine.ParameterException(cl, "--compare-tcp goes with write, read, send and atomic: tcp "

@@ -268,6 +268,14 @@ class PerfTest {
         assertThat(bwLines(r.out()).get(0).iterations()).isEqualTo(500);
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"read", "send", "atomic"})
+    void runToCompletionTimesEveryLatencyIteration(String verb) {
+        ToolRun r = ToolRun.run("perf", verb, "--loopback", "--latency", "--run-to-completion", "-n", "500");
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(r.out()).containsPattern("(?m)^ \\d+\\s+500\\s");
+    }
+
     @Test
     void runToCompletionVerifiesEveryOctetOfItsReads() {
         // the handler takes completions through the same checks as the thread: every Read's octets compared
