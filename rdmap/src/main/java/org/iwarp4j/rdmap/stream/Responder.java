@@ -259,6 +259,9 @@ final class Responder implements TransmitSource {
         }
     }
 
+    /** Read Responses of up to this many octets are copied from the registered memory, longer ones sliced. */
+    static final int COPIED_RESPONSE_LIMIT = 512;
+
     private boolean startResponse(InboundRequest r) {
         if (r.atomic) {
             return startAtomicResponse(r);
@@ -270,9 +273,17 @@ final class Responder implements TransmitSource {
                         "Read source STag 0x%08x became invalid before the response", r.sourceStag));
                 return false;
             }
-            // Zero-copy: the response's segments are retained slices of the registered memory.
             int offset = (int) (r.sourceTaggedOffset - r.source.baseTaggedOffset());
-            payload = r.source.memory().retainedSlice(offset, (int) r.size);
+            if (r.size <= COPIED_RESPONSE_LIMIT) {
+                // A small response is copied into a pooled buffer now: a slice would be a heap object per Read
+                // (the segments copy so few octets next to their headers anyway).
+                payload = stream.allocator().directBuffer((int) r.size);
+                r.source.memory().getBytes(offset, payload, 0, (int) r.size);
+                payload.writerIndex((int) r.size);
+            } else {
+                // Zero-copy: the response's segments are retained slices of the registered memory.
+                payload = r.source.memory().retainedSlice(offset, (int) r.size);
+            }
         }
         // RFC 5040 §4.5 [RDMAP-06]: STag and first TO are the request's Data Sink STag and TO.
         message = stream.sender().tagged(RdmapControl.encode(RdmapOpcode.RDMA_READ_RESPONSE), r.sinkStag,

@@ -72,9 +72,9 @@ class RdmapStreamTest {
         }
     }
 
-    @Test
-    void readResponsePayloadsAreSlicesOfTheRegisteredMemory() {
-        // zero-copy: each Read Response segment's payload is a retained slice of the source region
+    /** The response payloads a Read Request of {@code length} octets draws, as address and length each. */
+    private static java.util.List<long[]> readResponsePayloads(int length, java.util.function.Consumer<TestRegion>
+            afterFirstSegment, long[] regionBase) {
         java.util.List<long[]> payloads = new java.util.ArrayList<>();
         org.iwarp4j.ddp.send.LlpSegmentWriter inspecting = new org.iwarp4j.ddp.send.LlpSegmentWriter() {
             @Override
@@ -85,7 +85,8 @@ class RdmapStreamTest {
             @Override
             public void writeSegment(ByteBuf header, ByteBuf payload) {
                 if (payload.isReadable()) {
-                    payloads.add(new long[] {payload.memoryAddress() + payload.readerIndex(), payload.readableBytes()});
+                    payloads.add(new long[] {payload.memoryAddress() + payload.readerIndex(), payload.readableBytes(),
+                            payload.getByte(payload.readerIndex())});
                 }
                 header.release();
                 payload.release();
@@ -93,16 +94,47 @@ class RdmapStreamTest {
         };
         try (Endpoint e = new Endpoint(RdmapStreamConfig.defaults(), inspecting,
                 new org.iwarp4j.rdmap.atomic.LockingAtomicExecutor())) {
-            TestRegion source = e.memory.register(0x2000, 0x4000, 1024, EnumSet.of(REMOTE_READ), Endpoint.PD);
-            e.stream.receive(Conversations.segment(Ulpdus.readRequest(1, 0x5, 0, 500, 0x2000, 0x4000 + 100)));
+            TestRegion source = e.memory.register(0x2000, 0x4000, 2048, EnumSet.of(REMOTE_READ), Endpoint.PD);
+            source.memory.setBytes(0, Endpoint.pattern(2048, 5));
+            regionBase[0] = source.memory.memoryAddress();
+            e.stream.receive(Conversations.segment(Ulpdus.readRequest(1, 0x5, 0, length, 0x2000, 0x4000 + 100)));
+            e.stream.writeNextSegment();
+            afterFirstSegment.accept(source);
             while (e.stream.writeNextSegment()) {
                 // pull every segment
             }
-            long base = source.memory.memoryAddress() + 100;
-            assertThat(payloads).hasSize(3); // 500 octets at 186 per segment
-            assertThat(payloads.get(0)).containsExactly(base, 186);
-            assertThat(payloads.get(1)).containsExactly(base + 186, 186);
-            assertThat(payloads.get(2)).containsExactly(base + 372, 128);
+        }
+        return payloads;
+    }
+
+    @Test
+    void largeReadResponsePayloadsAreSlicesOfTheRegisteredMemory() {
+        // zero-copy above the copy limit: each segment's payload is a retained slice of the source region
+        long[] region = new long[1];
+        int length = Responder.COPIED_RESPONSE_LIMIT + 488; // 1000 octets: 5 segments of 186, then 70
+        java.util.List<long[]> payloads = readResponsePayloads(length, r -> { }, region);
+        long base = region[0] + 100;
+        assertThat(payloads).hasSize(6);
+        for (int k = 0; k < 6; k++) {
+            assertThat(payloads.get(k)[0]).isEqualTo(base + 186L * k);
+            assertThat(payloads.get(k)[1]).isEqualTo(k < 5 ? 186 : 70);
+        }
+    }
+
+    @Test
+    void smallReadResponsesAreCopiedWhenTheResponseStarts() {
+        // up to the limit the response is a copy taken at its start: no address in the region, and a change of
+        // the memory after the first segment does not reach the later ones
+        long[] region = new long[1];
+        byte[] before = Endpoint.pattern(2048, 5);
+        java.util.List<long[]> payloads = readResponsePayloads(Responder.COPIED_RESPONSE_LIMIT,
+                r -> r.memory.setZero(0, 2048), region);
+        assertThat(payloads).hasSize(3); // 512 octets: 186, 186, 140
+        for (int k = 0; k < 3; k++) {
+            long at = payloads.get(k)[0];
+            assertThat(at < region[0] || at >= region[0] + 2048).as("segment %d outside the region", k).isTrue();
+            assertThat((byte) payloads.get(k)[2]).as("segment %d's first octet, from before the change", k)
+                    .isEqualTo(before[100 + 186 * k]);
         }
     }
 
