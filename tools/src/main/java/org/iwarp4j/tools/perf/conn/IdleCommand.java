@@ -66,6 +66,11 @@ public final class IdleCommand implements Callable<Integer> {
     @Option(names = "--same-jvm", description = "with --loopback: accept in this JVM too (both ends counted here)")
     boolean sameJvm;
 
+    @Option(names = "--hold", paramLabel = "SECONDS", defaultValue = "0",
+            description = "keep the queue pairs open this long after measuring, e.g. to look at this process with "
+                    + "jcmd PID GC.class_histogram (default ${DEFAULT-VALUE})")
+    int holdSeconds;
+
     @Option(names = "--exit-after", paramLabel = "N", defaultValue = "0",
             description = "server: end once N connections have ended (default: run until stopped)")
     long exitAfter;
@@ -85,6 +90,9 @@ public final class IdleCommand implements Callable<Integer> {
         }
         if (warmup < 0) {
             throw new CommandLine.ParameterException(cl, "--warmup must be 0 or more: " + warmup);
+        }
+        if (holdSeconds < 0 || holdSeconds > 86_400) {
+            throw new CommandLine.ParameterException(cl, "--hold must be 0..86400 seconds: " + holdSeconds);
         }
         if (sameJvm && !options.loopback) {
             throw new CommandLine.ParameterException(cl, "--same-jvm goes with --loopback");
@@ -148,6 +156,11 @@ public final class IdleCommand implements Callable<Integer> {
                 AcceptorControl.Report childNow = child == null ? null : awaitChild(child, queuePairs);
                 MemorySnapshot now = MemorySnapshot.take(true);
                 results(report, held, base, now, childBase, childNow, here);
+                if (holdSeconds > 0) {
+                    report.line("holding", holdSeconds + " s (process " + ProcessHandle.current().pid()
+                            + (child == null ? "" : ", accepting process " + child.pid()) + ")");
+                    Thread.sleep(holdSeconds * 1000L);
+                }
                 long released = initiator.release(new ArrayList<>(held.connections()), options.inFlight);
                 report.line("released in", String.format(Locale.ROOT, "%.2f s (disconnect, at most %d at once)",
                         released / 1e9, options.inFlight));
