@@ -75,11 +75,10 @@ final class Requester implements TransmitSource {
         this.stream = stream;
         // The internal entries (the RTR, one zero-length Write) never count against the caller's queue depth: room
         // for depth + 2, rounded up to a power of two so that an entry is found with a mask rather than a division.
+        // Entries are made as the queue first reaches them (slot): an idle or shallow stream holds none of the
+        // depth it was given, and once made an entry is reused like any other.
         this.ring = new SendWork[Integer.highestOneBit(sendQueueDepth + 1) << 1];
         this.ringMask = ring.length - 1;
-        for (int i = 0; i < ring.length; i++) {
-            ring[i] = new SendWork();
-        }
         this.orq = new SendWork[ord + 1];
     }
 
@@ -159,7 +158,13 @@ final class Requester implements TransmitSource {
     }
 
     private SendWork slot(long sequence) {
-        return ring[(int) (sequence & ringMask)];
+        int i = (int) (sequence & ringMask);
+        SendWork w = ring[i];
+        if (w == null) {
+            w = new SendWork();
+            ring[i] = w;
+        }
+        return w;
     }
 
     // ------------------------------------------------------------------ transmission
