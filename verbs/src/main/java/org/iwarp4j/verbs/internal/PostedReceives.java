@@ -27,10 +27,9 @@ final class PostedReceives {
         this.completions = completions;
         this.stream = stream;
         this.shared = shared;
+        // Each slot's buffer is made when a receive first reaches it: a queue pair that posts few receives holds
+        // buffers for those only, whatever its depth; made once, a buffer is reused.
         this.ring = new SgeReceiveBuffer[depth];
-        for (int i = 0; i < depth; i++) {
-            ring[i] = new SgeReceiveBuffer();
-        }
     }
 
     /** Posts one receive to RDMAP (QN 0). */
@@ -39,7 +38,12 @@ final class PostedReceives {
             // cannot happen: the queue pair bounds posted receives by the ring's size
             throw new IllegalStateException("receive ring full");
         }
-        SgeReceiveBuffer buffer = ring[(int) (tail % ring.length)];
+        int slot = (int) (tail % ring.length);
+        SgeReceiveBuffer buffer = ring[slot];
+        if (buffer == null) {
+            buffer = new SgeReceiveBuffer();
+            ring[slot] = buffer;
+        }
         if (!buffer.reset(request)) {
             // a region was deregistered after the request was validated
             completions.receive(request.wrId(), CompletionStatus.LOCAL_PROTECTION_ERROR, null, 0, 0, 0);
