@@ -55,10 +55,9 @@ final class Responder implements TransmitSource {
 
     Responder(RdmapStream stream, int ird) {
         this.stream = stream;
+        // An entry is made when a request first needs it (onDelivered) and reused from then on: a stream the
+        // peer never reads from holds none of its IRD entries.
         this.queue = new InboundRequest[Math.max(ird, 1)];
-        for (int i = 0; i < queue.length; i++) {
-            queue[i] = new InboundRequest();
-        }
     }
 
     /** Posts the IRD slots on QN 1 (RFC 5040 §5.2: the responder provisions at least IRD buffers). */
@@ -92,7 +91,12 @@ final class Responder implements TransmitSource {
     /** A Read or Atomic Request was delivered on QN 1: validate it and queue its response. */
     void onDelivered(ControlSlot slot, int msn, RdmapOpcode opcode) {
         posted.remove(slot);
-        InboundRequest r = queue[(head + size) % queue.length];
+        int index = (head + size) % queue.length;
+        InboundRequest r = queue[index];
+        if (r == null) {
+            r = new InboundRequest();
+            queue[index] = r;
+        }
         r.reset();
         r.slot = slot;
         r.msn = msn;
