@@ -35,9 +35,9 @@ final class AcceptorControl implements AutoCloseable {
 
     /** Starts the child with {@code serverArguments} and waits until it listens. */
     static AcceptorControl start(List<String> serverArguments) throws IOException, Initiator.ConnectFailure {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), "org.iwarp4j.tools.IwarpCommand", "perf", "idle",
-                "--control", "-p", "0"));
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        List<String> command = new ArrayList<>(List.of(java, "-cp", System.getProperty("java.class.path"),
+                "org.iwarp4j.tools.IwarpCommand", "perf", "idle", "--control", "-p", "0"));
         command.addAll(serverArguments);
         ProcessBuilder pb = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT);
         AcceptorControl c = new AcceptorControl(pb.start());

@@ -49,7 +49,8 @@ public final class ConnOptions {
                     + "address has its own ephemeral ports (default ${DEFAULT-VALUE})")
     int addresses;
 
-    @Option(names = {"--out_json", "--out_json_file"}, paramLabel = "FILE", description = "also write the results as JSON")
+    @Option(names = {"--out_json", "--out_json_file"}, paramLabel = "FILE",
+            description = "also write the results as JSON")
     Path outJson;
 
     @Option(names = "--bind", paramLabel = "ADDRESS", defaultValue = "0.0.0.0",

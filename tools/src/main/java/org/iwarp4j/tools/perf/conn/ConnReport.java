@@ -20,7 +20,7 @@ import org.iwarp4j.tools.report.JsonWriter;
  */
 final class ConnReport {
 
-    static final String RULE = "---------------------------------------------------------------------------------------";
+    static final String RULE = "-".repeat(87);
     /** The percentiles a latency line shows. */
     static final double[] PERCENTILES = {50, 90, 99, 99.9};
 

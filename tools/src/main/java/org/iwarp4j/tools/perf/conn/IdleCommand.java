@@ -31,6 +31,11 @@ import picocli.CommandLine.Option;
                 + "accepting side in a second JVM (same java, same class path) and reports its costs too; "
                 + "--same-jvm keeps both ends here.",
                 "",
+                "RSS counts the heap the collector committed while the connections were made and kept after the GC "
+                        + "(the 'heap commit.' row; G1 keeps up to MaxHeapFreeRatio, 70 %, of it free), so it "
+                        + "follows the JVM's heap sizing and moves by several KiB per queue pair from run to run; "
+                        + "the heap row is the live data.",
+                "",
                 "Each TCP connection is a file descriptor at each end, so N connections need N descriptors here "
                         + "(2N with --same-jvm) under 'ulimit -n'. Where the hard limit is too low, root can raise "
                         + "both limits of the running shell with 'prlimit --nofile=65536:65536 --pid $$'. Without "
@@ -226,23 +231,16 @@ public final class IdleCommand implements Callable<Integer> {
         report.line("per idle QP", String.format(Locale.ROOT, "%-22s%s", hereName, there == null ? ""
                 : "accepting JVM"));
         row(report, "heap [B]", here.heap(), there == null ? null : there.heap());
+        row(report, "heap commit. [B]", here.heapCommitted(), there == null ? null : there.heapCommitted());
         row(report, "RSS [B]", here.rss(), there == null ? null : there.rss());
         row(report, "Netty direct [B]", here.nettyDirect(), there == null ? null : there.nettyDirect());
         row(report, "Netty heap [B]", here.nettyHeap(), there == null ? null : there.nettyHeap());
         row(report, "JDK direct [B]", here.jdkDirect(), there == null ? null : there.jdkDirect());
         report.line("fds", String.format(Locale.ROOT, "%-22s%s", fixed(here.fds(), 2),
                 there == null ? "" : fixed(there.fds(), 2)));
-        report.line("totals here", String.format(Locale.ROOT, "heap %s -> %s, RSS %s -> %s, Netty direct %s -> %s, "
-                        + "threads %d -> %d", ConnReport.bytes(base.heapUsed()), ConnReport.bytes(now.heapUsed()),
-                ConnReport.bytes(base.rss()), ConnReport.bytes(now.rss()), ConnReport.bytes(base.nettyDirect()),
-                ConnReport.bytes(now.nettyDirect()), base.threads(), now.threads()));
+        report.line("totals here", totals(base, now));
         if (childNow != null) {
-            MemorySnapshot b = childBase.memory();
-            MemorySnapshot c = childNow.memory();
-            report.line("totals there", String.format(Locale.ROOT, "heap %s -> %s, RSS %s -> %s, Netty direct %s -> %s, "
-                    + "threads %d -> %d", ConnReport.bytes(b.heapUsed()), ConnReport.bytes(c.heapUsed()),
-                    ConnReport.bytes(b.rss()), ConnReport.bytes(c.rss()), ConnReport.bytes(b.nettyDirect()),
-                    ConnReport.bytes(c.nettyDirect()), b.threads(), c.threads()));
+            report.line("totals there", totals(childBase.memory(), childNow.memory()));
         }
         if (options.outJson != null) {
             Json doc = Json.obj("test", Json.str("idle"), "queue_pairs", Json.num(n), "warmup", Json.num(warmup),
@@ -260,6 +258,15 @@ public final class IdleCommand implements Callable<Integer> {
         }
     }
 
+    /** What a JVM held before and after, e.g. {@code heap 8.8 MiB -> 187.2 MiB (committed ...), RSS ...}. */
+    private static String totals(MemorySnapshot b, MemorySnapshot c) {
+        return String.format(Locale.ROOT, "heap %s -> %s (committed %s -> %s), RSS %s -> %s, Netty direct %s -> %s, "
+                        + "threads %d -> %d", ConnReport.bytes(b.heapUsed()), ConnReport.bytes(c.heapUsed()),
+                ConnReport.bytes(b.heapCommitted()), ConnReport.bytes(c.heapCommitted()), ConnReport.bytes(b.rss()),
+                ConnReport.bytes(c.rss()), ConnReport.bytes(b.nettyDirect()), ConnReport.bytes(c.nettyDirect()),
+                b.threads(), c.threads());
+    }
+
     private static void row(ConnReport report, String label, double here, Double there) {
         report.line(label, String.format(Locale.ROOT, "%-22s%s", fixed(here, 1), there == null ? "" : fixed(there, 1)));
     }
@@ -269,7 +276,8 @@ public final class IdleCommand implements Callable<Integer> {
     }
 
     private static Json perItemJson(MemorySnapshot.PerItem p) {
-        return Json.obj("heap_bytes", ConnReport.real(p.heap()), "rss_bytes", ConnReport.real(p.rss()),
+        return Json.obj("heap_bytes", ConnReport.real(p.heap()), "heap_committed_bytes",
+                ConnReport.real(p.heapCommitted()), "rss_bytes", ConnReport.real(p.rss()),
                 "netty_direct_bytes", ConnReport.real(p.nettyDirect()), "netty_heap_bytes",
                 ConnReport.real(p.nettyHeap()), "netty_counted_direct_bytes", ConnReport.real(p.nettyCounted()),
                 "jdk_direct_bytes", ConnReport.real(p.jdkDirect()), "fds", ConnReport.real(p.fds()));
@@ -279,6 +287,7 @@ public final class IdleCommand implements Callable<Integer> {
         return Json.obj("heap_used_bytes", Json.num(m.heapUsed()), "heap_committed_bytes", Json.num(m.heapCommitted()),
                 "rss_bytes", Json.num(m.rss()), "netty_direct_bytes", Json.num(m.nettyDirect()),
                 "netty_heap_bytes", Json.num(m.nettyHeap()), "netty_counted_direct_bytes", Json.num(m.nettyCounted()),
-                "jdk_direct_bytes", Json.num(m.jdkDirect()), "fds", Json.num(m.fds()), "threads", Json.num(m.threads()));
+                "jdk_direct_bytes", Json.num(m.jdkDirect()), "fds", Json.num(m.fds()),
+                "threads", Json.num(m.threads()));
     }
 }

@@ -74,8 +74,9 @@ record MemorySnapshot(long heapUsed, long heapCommitted, long rss, long nettyDir
     /** This snapshot less {@code base}, per {@code n} (one queue pair, or one connection). */
     PerItem perItem(MemorySnapshot base, long n) {
         double d = Math.max(1, n);
-        return new PerItem(n, (heapUsed - base.heapUsed) / d, rss < 0 || base.rss < 0 ? Double.NaN
-                : (rss - base.rss) / d, nettyDirect < 0 ? Double.NaN : (nettyDirect - base.nettyDirect) / d,
+        return new PerItem(n, (heapUsed - base.heapUsed) / d, (heapCommitted - base.heapCommitted) / d,
+                rss < 0 || base.rss < 0 ? Double.NaN : (rss - base.rss) / d,
+                nettyDirect < 0 ? Double.NaN : (nettyDirect - base.nettyDirect) / d,
                 nettyHeap < 0 ? Double.NaN : (nettyHeap - base.nettyHeap) / d,
                 nettyCounted < 0 ? Double.NaN : (nettyCounted - base.nettyCounted) / d,
                 (jdkDirect - base.jdkDirect) / d, fds < 0 || base.fds < 0 ? Double.NaN : (fds - base.fds) / d);
@@ -84,8 +85,8 @@ record MemorySnapshot(long heapUsed, long heapCommitted, long rss, long nettyDir
     /**
      * What each of {@code n} items added, in bytes (file descriptors in number); NaN where it was not measured.
      */
-    record PerItem(long n, double heap, double rss, double nettyDirect, double nettyHeap, double nettyCounted,
-                   double jdkDirect, double fds) {}
+    record PerItem(long n, double heap, double heapCommitted, double rss, double nettyDirect, double nettyHeap,
+                   double nettyCounted, double jdkDirect, double fds) {}
 
     /** {@code VmRSS} of {@code /proc/self/status} in bytes, or -1. */
     static long readRss() {

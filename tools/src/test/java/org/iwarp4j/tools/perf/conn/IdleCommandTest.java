@@ -17,14 +17,18 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code iwarp perf idle}: the report's structure and counts, with the accepting side here, in a child JVM, or a server. */
+/**
+ * {@code iwarp perf idle}: the report's structure and counts, with the accepting side here, in a child JVM, or a
+ * server.
+ */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class IdleCommandTest {
 
-    static final Pattern HEAP = Pattern.compile("^ heap \\[B\\] +: (-?\\d+\\.\\d) *(-?\\d+\\.\\d)?$", Pattern.MULTILINE);
-    static final Pattern FDS = Pattern.compile("^ fds +: (-?\\d+\\.\\d\\d) *(-?\\d+\\.\\d\\d)?$", Pattern.MULTILINE);
-    static final Pattern CONNECTED = Pattern.compile("^ connected in +: (\\d+\\.\\d\\d) s \\((\\d+\\.\\d) connections/s\\)",
+    static final Pattern HEAP = Pattern.compile("^ heap \\[B\\] +: (-?\\d+\\.\\d) *(-?\\d+\\.\\d)?$",
             Pattern.MULTILINE);
+    static final Pattern FDS = Pattern.compile("^ fds +: (-?\\d+\\.\\d\\d) *(-?\\d+\\.\\d\\d)?$", Pattern.MULTILINE);
+    static final Pattern CONNECTED = Pattern.compile(
+            "^ connected in +: (\\d+\\.\\d\\d) s \\((\\d+\\.\\d) connections/s\\)", Pattern.MULTILINE);
 
     @TempDir
     Path dir;
@@ -64,7 +68,8 @@ class IdleCommandTest {
         Map<String, Object> perQp = map(doc.get("per_qp"));
         assertThat(perQp.get("accepting")).isNull();
         Map<String, Object> connecting = map(perQp.get("connecting"));
-        assertThat(connecting).containsKeys("heap_bytes", "rss_bytes", "netty_direct_bytes", "jdk_direct_bytes", "fds");
+        assertThat(connecting).containsKeys("heap_bytes", "heap_committed_bytes", "rss_bytes", "netty_direct_bytes",
+                "jdk_direct_bytes", "fds");
         assertThat(((Number) connecting.get("fds")).doubleValue()).isCloseTo(2.0, Offset.offset(0.1));
         assertThat(map(doc.get("held")).get("fds")).isInstanceOf(Long.class);
     }
