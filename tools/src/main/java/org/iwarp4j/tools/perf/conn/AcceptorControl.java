@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
+import java.lang.management.ManagementFactory;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -15,10 +16,10 @@ import java.util.concurrent.TimeUnit;
 /**
  * An {@link Acceptor} in a second JVM, so that the connecting JVM holds only its own ends of many connections
  * (each end a file descriptor: 10,000 connections with both ends in one JVM need 20,000). The parent starts
- * {@code java -cp <its class path> org.iwarp4j.tools.IwarpCommand perf idle --control ...} and speaks a line
- * protocol with it: the child prints {@code LISTENING host:port ...}; {@code BASELINE} and {@code REPORT} make it
- * take a {@link MemorySnapshot} after a full GC and answer with it; the end of its standard input (the parent
- * closed it, or died) makes it close everything and exit.
+ * {@code java [its heap options] -cp <its class path> org.iwarp4j.tools.IwarpCommand perf idle --control ...} and
+ * speaks a line protocol with it: the child prints {@code LISTENING host:port ...}; {@code BASELINE} and
+ * {@code REPORT} make it take a {@link MemorySnapshot} after a full GC and answer with it; the end of its standard
+ * input (the parent closed it, or died) makes it close everything and exit.
  */
 final class AcceptorControl implements AutoCloseable {
 
@@ -36,8 +37,10 @@ final class AcceptorControl implements AutoCloseable {
     /** Starts the child with {@code serverArguments} and waits until it listens. */
     static AcceptorControl start(List<String> serverArguments) throws IOException, Initiator.ConnectFailure {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> command = new ArrayList<>(List.of(java, "-cp", System.getProperty("java.class.path"),
-                "org.iwarp4j.tools.IwarpCommand", "perf", "idle", "--control", "-p", "0"));
+        List<String> command = new ArrayList<>(List.of(java));
+        command.addAll(heapOptions(ManagementFactory.getRuntimeMXBean().getInputArguments()));
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), "org.iwarp4j.tools.IwarpCommand",
+                "perf", "idle", "--control", "-p", "0"));
         command.addAll(serverArguments);
         ProcessBuilder pb = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT);
         AcceptorControl c = new AcceptorControl(pb.start());
@@ -56,6 +59,24 @@ final class AcceptorControl implements AutoCloseable {
             throw e;
         }
         return c;
+    }
+
+    /**
+     * The options of this JVM that size its heap or choose its collector ({@code -Xmx}, {@code -Xms}, {@code -Xss},
+     * {@code -XX:+UseSerialGC}, {@code -XX:MaxHeapFreeRatio=}, ...): the child gets them too, so that both ends are
+     * measured under the same memory settings. Recording, agent and debugging options stay here.
+     */
+    static List<String> heapOptions(List<String> jvmArguments) {
+        List<String> out = new ArrayList<>();
+        for (String a : jvmArguments) {
+            if (a.startsWith("-Xmx") || a.startsWith("-Xms") || a.startsWith("-Xss") || a.startsWith("-XX:+Use")
+                    || a.startsWith("-XX:-Use") || a.startsWith("-XX:MaxHeapFreeRatio=")
+                    || a.startsWith("-XX:MinHeapFreeRatio=") || a.startsWith("-XX:MaxRAMPercentage=")
+                    || a.startsWith("-XX:InitialRAMPercentage=") || a.startsWith("-XX:G1")) {
+                out.add(a);
+            }
+        }
+        return out;
     }
 
     private String exitValueOrNothing() {

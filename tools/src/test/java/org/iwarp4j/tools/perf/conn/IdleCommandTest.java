@@ -123,6 +123,15 @@ class IdleCommandTest {
     }
 
     @Test
+    void theChildGetsTheHeapAndCollectorOptionsOnly() {
+        assertThat(AcceptorControl.heapOptions(java.util.List.of("-Xmx2g", "-Dio.netty.x=1", "-XX:+UseSerialGC",
+                "-XX:StartFlightRecording=filename=a.jfr", "-XX:MaxHeapFreeRatio=30",
+                "-agentlib:jdwp=transport=dt_socket",
+                "-Xss512k", "-XX:NativeMemoryTracking=summary")))
+                .containsExactly("-Xmx2g", "-XX:+UseSerialGC", "-XX:MaxHeapFreeRatio=30", "-Xss512k");
+    }
+
+    @Test
     void usageErrors() {
         assertThat(ToolRun.run("perf", "idle", "--same-jvm", "127.0.0.1").exit()).isEqualTo(2);
         assertThat(ToolRun.run("perf", "idle", "--loopback", "-q", "0").exit()).isEqualTo(2);
