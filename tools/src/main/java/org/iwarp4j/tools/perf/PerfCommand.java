@@ -11,6 +11,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import org.iwarp4j.tools.IwarpCommand;
 import org.iwarp4j.tools.cli.Stacks;
+import org.iwarp4j.tools.perf.conn.ConnectCommand;
+import org.iwarp4j.tools.perf.conn.IdleCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -30,7 +32,7 @@ import picocli.CommandLine.Mixin;
                 + "with perftest's options and report. Without SERVER a test waits for one client; with SERVER it "
                 + "connects; --loopback runs both ends in this JVM.", ""},
         subcommands = {PerfCommand.Write.class, PerfCommand.Read.class, PerfCommand.Send.class,
-                PerfCommand.Atomic.class, PerfCommand.Tcp.class},
+                PerfCommand.Atomic.class, PerfCommand.Tcp.class, ConnectCommand.class, IdleCommand.class},
         footerHeading = "%nExamples:%n",
         footer = {"  iwarp perf write --loopback -s 65536 -D 5",
                 "  iwarp perf tcp --loopback -s 65536 -D 5          # the same over plain TCP",
