@@ -35,7 +35,7 @@ public final class FpduEncoder extends ChannelOutboundHandlerAdapter implements 
     private record Held(ByteBuf header, ByteBuf payload, ChannelPromise promise, boolean headerRoom) {}
 
     /** FPDUs up to this many octets on the wire, sent with a void promise, are gathered. */
-    public static final int GATHER_LIMIT = 512;
+    public static final int GATHER_LIMIT = 2048;
     /** The capacity of one gathering buffer. */
     static final int GATHER_CAPACITY = 16 * 1024;
 

@@ -24,7 +24,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class FpduEncoderGatherTest {
 
-    private static final int[] SIZES = {64, 1, 300, 2000, 64, 0, 480, 64};
+    private static final int[] SIZES = {64, 1, 300, FpduEncoder.GATHER_LIMIT + 1000, 64, 0, 480, 64};
 
     @ParameterizedTest
     @ValueSource(booleans = {false, true})
@@ -59,7 +59,7 @@ class FpduEncoderGatherTest {
             w.release();
         }
         assertThat(wire.toByteArray()).isEqualTo(expected);
-        // 64+1+300 gathered | 2000 alone | 64+0 gathered | 480 with its promise | 64 gathered with the marker
+        // 64+1+300 gathered | one too large alone | 64+0 gathered | 480 with its promise | 64 with the marker
         int[] parts = partsPerFpdu(markers);
         assertThat(writes).hasSize(3 + parts[3] + parts[6]);
         assertThat(ch.finish()).isFalse();

@@ -72,22 +72,29 @@ class RdmapStreamTest {
         }
     }
 
-    /** The response payloads a Read Request of {@code length} octets draws, as address and length each. */
-    private static java.util.List<long[]> readResponsePayloads(int length, java.util.function.Consumer<TestRegion>
-            afterFirstSegment, long[] regionBase) {
-        java.util.List<long[]> payloads = new java.util.ArrayList<>();
+    /** One Read Response segment as the LLP saw it: where its payload buffer points (-1: copied inline), its data. */
+    private record ResponseSegment(long payloadAddress, byte[] data) {}
+
+    /** The segments a Read Request of {@code length} octets draws at {@code mulpdu}. */
+    private static java.util.List<ResponseSegment> readResponseSegments(int length, int mulpdu,
+            java.util.function.Consumer<TestRegion> afterFirstSegment, long[] regionBase) {
+        java.util.List<ResponseSegment> segments = new java.util.ArrayList<>();
+        int ddpHeader = 14; // RFC 5041 §4.3: a tagged DDP header; a Read Response has no RDMAP header of its own
         org.iwarp4j.ddp.send.LlpSegmentWriter inspecting = new org.iwarp4j.ddp.send.LlpSegmentWriter() {
             @Override
             public int mulpdu() {
-                return 200;
+                return mulpdu;
             }
 
             @Override
             public void writeSegment(ByteBuf header, ByteBuf payload) {
-                if (payload.isReadable()) {
-                    payloads.add(new long[] {payload.memoryAddress() + payload.readerIndex(), payload.readableBytes(),
-                            payload.getByte(payload.readerIndex())});
-                }
+                byte[] inHeader = new byte[header.readableBytes() - ddpHeader];
+                header.getBytes(header.readerIndex() + ddpHeader, inHeader);
+                byte[] data = new byte[inHeader.length + payload.readableBytes()];
+                System.arraycopy(inHeader, 0, data, 0, inHeader.length);
+                payload.getBytes(payload.readerIndex(), data, inHeader.length, payload.readableBytes());
+                segments.add(new ResponseSegment(payload.isReadable() ? payload.memoryAddress()
+                        + payload.readerIndex() : -1, data));
                 header.release();
                 payload.release();
             }
@@ -104,38 +111,42 @@ class RdmapStreamTest {
                 // pull every segment
             }
         }
-        return payloads;
+        return segments;
     }
 
     @Test
     void largeReadResponsePayloadsAreSlicesOfTheRegisteredMemory() {
-        // zero-copy above the copy limit: each segment's payload is a retained slice of the source region
+        // zero-copy above both copy limits: each segment's payload is a retained slice of the source region
+        int perSegment = 600 - 14;
+        assertThat(perSegment).isGreaterThan(org.iwarp4j.ddp.send.OutboundMessage.INLINE_PAYLOAD_LIMIT);
         long[] region = new long[1];
-        int length = Responder.COPIED_RESPONSE_LIMIT + 488; // 1000 octets: 5 segments of 186, then 70
-        java.util.List<long[]> payloads = readResponsePayloads(length, r -> { }, region);
-        long base = region[0] + 100;
-        assertThat(payloads).hasSize(6);
-        for (int k = 0; k < 6; k++) {
-            assertThat(payloads.get(k)[0]).isEqualTo(base + 186L * k);
-            assertThat(payloads.get(k)[1]).isEqualTo(k < 5 ? 186 : 70);
+        java.util.List<ResponseSegment> segments = readResponseSegments(3 * perSegment, 600, r -> { }, region);
+        assertThat(segments).hasSize(3);
+        byte[] memory = Endpoint.pattern(2048, 5);
+        for (int k = 0; k < 3; k++) {
+            assertThat(segments.get(k).payloadAddress()).isEqualTo(region[0] + 100 + (long) perSegment * k);
+            assertThat(segments.get(k).data()).isEqualTo(Arrays.copyOfRange(memory, 100 + perSegment * k,
+                    100 + perSegment * (k + 1)));
         }
     }
 
     @Test
     void smallReadResponsesAreCopiedWhenTheResponseStarts() {
-        // up to the limit the response is a copy taken at its start: no address in the region, and a change of
+        // up to the limit the response is a copy taken at its start: no payload in the region, and a change of
         // the memory after the first segment does not reach the later ones
         long[] region = new long[1];
         byte[] before = Endpoint.pattern(2048, 5);
-        java.util.List<long[]> payloads = readResponsePayloads(Responder.COPIED_RESPONSE_LIMIT,
+        java.util.List<ResponseSegment> segments = readResponseSegments(Responder.COPIED_RESPONSE_LIMIT, 200,
                 r -> r.memory.setZero(0, 2048), region);
-        assertThat(payloads).hasSize(3); // 512 octets: 186, 186, 140
-        for (int k = 0; k < 3; k++) {
-            long at = payloads.get(k)[0];
-            assertThat(at < region[0] || at >= region[0] + 2048).as("segment %d outside the region", k).isTrue();
-            assertThat((byte) payloads.get(k)[2]).as("segment %d's first octet, from before the change", k)
-                    .isEqualTo(before[100 + 186 * k]);
+        assertThat(segments).hasSize(3); // 512 octets: 186, 186, 140
+        int at = 100;
+        for (ResponseSegment seg : segments) {
+            long a = seg.payloadAddress();
+            assertThat(a == -1 || a < region[0] || a >= region[0] + 2048).as("payload outside the region").isTrue();
+            assertThat(seg.data()).isEqualTo(Arrays.copyOfRange(before, at, at + seg.data().length));
+            at += seg.data().length;
         }
+        assertThat(at).isEqualTo(100 + Responder.COPIED_RESPONSE_LIMIT);
     }
 
     @Test
