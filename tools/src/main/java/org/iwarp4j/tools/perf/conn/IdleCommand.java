@@ -32,7 +32,7 @@ import picocli.CommandLine.Option;
                 + "--same-jvm keeps both ends here.",
                 "",
                 "RSS counts the heap the collector committed while the connections were made and kept after the GC "
-                        + "(the 'heap commit.' row; G1 keeps up to MaxHeapFreeRatio, 70 %, of it free), so it "
+                        + "(the 'heap commit.' row; G1 keeps up to MaxHeapFreeRatio, 70 %%, of it free), so it "
                         + "follows the JVM's heap sizing and moves by several KiB per queue pair from run to run; "
                         + "the heap row is the live data. The accepting JVM gets this JVM's heap and collector "
                         + "options (-Xmx, -Xms, -XX:+UseSerialGC, -XX:MaxHeapFreeRatio=..., set with IWARP_JAVA_OPTS "

@@ -39,6 +39,15 @@ class IdleCommandTest {
     }
 
     @Test
+    void theHelpIsFormattedWithoutAWarning() {
+        // picocli formats the description: a lone '%' in it printed a WARN and the raw text instead
+        ToolRun r = ToolRun.run("perf", "idle", "--help");
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(r.err()).doesNotContain("picocli WARN");
+        assertThat(r.out().replaceAll("\\s+", " ")).contains("MaxHeapFreeRatio, 70 %, of it free");
+    }
+
+    @Test
     void bothEndsInThisJvm() throws Exception {
         Path json = dir.resolve("idle.json");
         ToolRun r = ToolRun.run("perf", "idle", "--loopback", "--same-jvm", "-q", "40", "--warmup", "4",
