@@ -32,16 +32,19 @@ import picocli.CommandLine.Option;
                 + "--same-jvm keeps both ends here.",
                 "",
                 "RSS counts the heap the collector committed while the connections were made and kept after the GC "
-                        + "(the 'heap commit.' row; G1 keeps up to MaxHeapFreeRatio, 70 %%, of it free), so it "
+                        + "(the 'heap commit.' row; G1 keeps up to MaxHeapFreeRatio, 70 percent, of it free), so it "
                         + "follows the JVM's heap sizing and moves by several KiB per queue pair from run to run; "
                         + "the heap row is the live data. The accepting JVM gets this JVM's heap and collector "
                         + "options (-Xmx, -Xms, -XX:+UseSerialGC, -XX:MaxHeapFreeRatio=..., set with IWARP_JAVA_OPTS "
                         + "for ./iwarp).",
                 "",
                 "Each TCP connection is a file descriptor at each end, so N connections need N descriptors here "
-                        + "(2N with --same-jvm) under 'ulimit -n'. Where the hard limit is too low, root can raise "
-                        + "both limits of the running shell with 'prlimit --nofile=65536:65536 --pid $$'. Without "
-                        + "SERVER and --loopback this is the server, as for iwarp perf connect.", ""},
+                        + "(2N with --same-jvm) under 'ulimit -n'. Where the hard limit is too low, a process with "
+                        + "CAP_SYS_RESOURCE (root, outside a container) can raise both limits of a running shell with "
+                        + "'prlimit --nofile=65536:65536 --pid PID' (PID: the shell's); without it (this project's "
+                        + "machines: soft and hard limit 20000) keep the accepting side in its own JVM, as --loopback "
+                        + "does: 10,000 queue pairs then take about 10,070 descriptors in each. Without SERVER and "
+                        + "--loopback this is the server, as for iwarp perf connect.", ""},
         footerHeading = "%nExamples:%n",
         footer = {"  iwarp perf idle --loopback -q 10000",
                 "  iwarp perf idle --loopback --same-jvm -q 1000",

@@ -62,7 +62,8 @@ final class Limits {
         long target = Math.max(needed, 1024);
         String s = "raise it with 'ulimit -n " + target + "' before starting";
         if (hard >= 0 && hard < target) {
-            s += " (the hard limit is " + hard + "; as root, 'prlimit --nofile=" + target + ":" + target
+            s += " (the hard limit is " + hard + "; raising it takes CAP_SYS_RESOURCE, which root has outside a"
+                    + " container: 'prlimit --nofile=" + target + ":" + target
                     + " --pid $$' raises both for the shell)";
         }
         return s + ", or run the accepting side in another process (iwarp perf idle --loopback does by default)";

@@ -44,7 +44,7 @@ class IdleCommandTest {
         ToolRun r = ToolRun.run("perf", "idle", "--help");
         assertThat(r.exit()).as(r.toString()).isZero();
         assertThat(r.err()).doesNotContain("picocli WARN");
-        assertThat(r.out().replaceAll("\\s+", " ")).contains("MaxHeapFreeRatio, 70 %, of it free");
+        assertThat(r.out().replaceAll("\\s+", " ")).contains("MaxHeapFreeRatio, 70 percent, of it free");
     }
 
     @Test
