@@ -6,6 +6,7 @@ import org.iwarp4j.verbs.CompletionHandler;
 import org.iwarp4j.verbs.CompletionQueue;
 import org.iwarp4j.verbs.MemoryRegion;
 import org.iwarp4j.verbs.NotifyMode;
+import org.iwarp4j.verbs.PreparedSend;
 import org.iwarp4j.verbs.ProtectionDomain;
 import org.iwarp4j.verbs.QueuePair;
 import org.iwarp4j.verbs.QueuePairConfig;
@@ -29,6 +30,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -57,10 +59,12 @@ public final class CompletionModels {
      * @param fromFuture        the completion of {@code postSendAsync}
      * @param unsignaledWrIds   the wrIds that completed out of 99 unsignaled Writes and one signaled
      * @param freeAfterSignaled free send queue slots once the signaled Write completed
+     * @param keptFull          Writes completed by the run-to-completion handler
+     * @param loopThreads       the threads that ran its start and every call of it
      */
     public record Observed(long polledOctets, int blockingPolled, WorkCompletion taken, int fromChannel,
                            int handlerCount, String handlerThread, WorkCompletion fromFuture,
-                           List<Long> unsignaledWrIds, int freeAfterSignaled) {}
+                           List<Long> unsignaledWrIds, int freeAfterSignaled, int keptFull, Set<String> loopThreads) {}
 
     private CompletionModels() {}
 
@@ -179,8 +183,44 @@ public final class CompletionModels {
             String handlerThread = counted.get(10, TimeUnit.SECONDS);
             // end::handler[]
 
+            // tag::run-to-completion[]
+            // Run to completion: the queue's event loop posts, polls and posts again; no thread waits for another.
+            PreparedSend write = qp.prepare(RdmaWrite.of(70, source.sge(0, 64), remote)); // built once, posted often
+            WorkCompletion[] batch = WorkCompletion.array(16);
+            CompletableFuture<Integer> finished = new CompletableFuture<>();
+            Set<String> loopThreads = ConcurrentHashMap.newKeySet();
+            CompletionHandler keepFull = new CompletionHandler() {
+                private int posted;
+                private int done;
+
+                @Override
+                public void onCompletion(CompletionQueue cq) {
+                    loopThreads.add(Thread.currentThread().getName());
+                    do {
+                        for (int n; (n = cq.poll(batch)) > 0; done += n) {
+                            for (int i = 0; i < n; i++) {
+                                requireSuccess(batch[i]);
+                            }
+                        }
+                        while (posted < 1000 && posted - done < 16) { // 16 in flight, 1000 in all
+                            write.execute();
+                            posted++;
+                        }
+                        if (done == 1000) {
+                            finished.complete(done);
+                            return;
+                        }
+                        cq.arm(NotifyMode.NEXT, this);
+                    } while (cq.size() > 0); // a completion came before the arm: go round again
+                }
+            };
+            sendCq.executor().execute(() -> keepFull.onCompletion(sendCq)); // start on the loop
+            int keptFull = finished.get(10, TimeUnit.SECONDS);
+            write.close();
+            // end::run-to-completion[]
+
             return new Observed(octets, n, next.orElseThrow(), seen, count.get(), handlerThread, fromFuture,
-                    List.copyOf(signaled), free);
+                    List.copyOf(signaled), free, keptFull, Set.copyOf(loopThreads));
         }
     }
 

@@ -284,6 +284,9 @@ class GuideTest {
         assertThat(o.fromFuture().byteLength()).isEqualTo(64);
         assertThat(o.unsignaledWrIds()).as("only the signaled Write completed").containsExactly(100L);
         assertThat(o.freeAfterSignaled()).isEqualTo(256);
+        assertThat(o.keptFull()).isEqualTo(1000);
+        assertThat(o.loopThreads()).as("one event loop started and ran the handler").hasSize(1)
+                .allSatisfy(t -> assertThat(t).startsWith("iwarp-"));
     }
 
     @Test

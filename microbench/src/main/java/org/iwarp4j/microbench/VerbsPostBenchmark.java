@@ -39,7 +39,8 @@ import java.util.concurrent.TimeUnit;
  * The verbs data path end to end in one JVM: two RNICs (one event loop each) connected over TCP loopback
  * (MPA revision 2, CRC on), and a window of {@code window} prepared operations of {@code size} octets kept
  * in flight: each benchmark operation re-posts one ({@link PreparedSend#execute}) and takes one completion.
- * RDMA Writes complete at the requester when TCP took them (RFC 5040 §5.5); Sends additionally go through
+ * RDMA Writes complete at the requester when TCP took them (RFC 5040 §5.5), Reads when their Read Response was
+ * placed (the responder's RNIC answers, no application there, RFC 5040 §4.5); Sends additionally go through
  * the responder's posted receives (re-posted as they complete, from the same thread). ops/s is messages
  * per second; {@code -prof gc} gives the bytes allocated per message by every thread (both event loops
  * included).
@@ -51,7 +52,7 @@ import java.util.concurrent.TimeUnit;
 @OutputTimeUnit(TimeUnit.SECONDS)
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
-@Fork(1)
+@Fork(value = 1, jvmArgsAppend = "-Dio.netty.leakDetection.level=disabled") // as iwarp perf: no sampled stack traces
 public class VerbsPostBenchmark {
 
     private static final int RECEIVES = 256;
@@ -59,7 +60,7 @@ public class VerbsPostBenchmark {
     @Param({"64"})
     public int size;
 
-    @Param({"WRITE", "SEND"})
+    @Param({"WRITE", "READ", "SEND"})
     public String verb;
 
     @Param({"32"})  // < RECEIVES
@@ -92,8 +93,9 @@ public class VerbsPostBenchmark {
         serverQp = serverPd.createQueuePair(QueuePairConfig.builder(serverCq, serverCq).maxRecvWr(RECEIVES).build());
         QueuePair clientQp = clientPd.createQueuePair(QueuePairConfig.builder(clientCq, clientCq)
                 .maxSendWr(Math.max(window, 16)).build());
-        MemoryRegion target = serverPd.allocateRegion(Math.max(size, 1), Access.LOCAL_WRITE, Access.REMOTE_WRITE);
-        MemoryRegion source = clientPd.allocateRegion(Math.max(size, 1));
+        MemoryRegion target = serverPd.allocateRegion(Math.max(size, 1), Access.LOCAL_WRITE, Access.REMOTE_WRITE,
+                Access.REMOTE_READ);
+        MemoryRegion source = clientPd.allocateRegion(Math.max(size, 1), Access.LOCAL_WRITE); // a Read's sink
         receives = new ReceiveWorkRequest[RECEIVES];
         for (int i = 0; i < RECEIVES; i++) {
             receives[i] = ReceiveWorkRequest.of(i, target.sge(0, size));
@@ -113,6 +115,7 @@ public class VerbsPostBenchmark {
         accepted.get(20, TimeUnit.SECONDS);
         SendWorkRequest request = switch (verb) {
             case "WRITE" -> SendWorkRequest.RdmaWrite.of(1, source.sge(0, size), target.remoteBuffer());
+            case "READ" -> SendWorkRequest.RdmaRead.of(1, source.sge(0, size), target.remoteBuffer());
             case "SEND" -> SendWorkRequest.Send.of(1, source.sge(0, size));
             default -> throw new IllegalArgumentException(verb);
         };

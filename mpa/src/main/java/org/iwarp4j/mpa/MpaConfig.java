@@ -38,6 +38,8 @@ public final class MpaConfig {
 
     /** Default IRD and ORD. */
     public static final int DEFAULT_IRD_ORD = 16;
+    /** The shared settings' defaults (immutable, so every builder starts from the same instance). */
+    private static final MpaOptions DEFAULT_OPTIONS = MpaOptions.defaults();
 
     private final MpaOptions options;
     private final int ird;
@@ -51,7 +53,7 @@ public final class MpaConfig {
     private final Boolean rejectDataBeforeReply;
 
     private MpaConfig(Builder b) {
-        MpaOptions o = b.options.build();
+        MpaOptions o = b.options != null ? b.options.build() : b.base;
         checkIrdOrd("ird", b.ird);
         checkIrdOrd("ord", b.ord);
         int limit = b.irdLimit < 0 ? b.ird : b.irdLimit;
@@ -103,7 +105,7 @@ public final class MpaConfig {
     /** A builder initialised with this configuration. */
     public Builder toBuilder() {
         Builder b = new Builder();
-        b.options = options.toBuilder();
+        b.base = options;
         b.ird = ird;
         b.ord = ord;
         b.irdLimit = irdLimit;
@@ -163,7 +165,10 @@ public final class MpaConfig {
      * {@link MpaOptions} (the one place they are declared); {@link #options(MpaOptions)} sets them all.
      */
     public static final class Builder {
-        private MpaOptions.Builder options = MpaOptions.builder();
+        /** The shared settings as given ({@link #options(MpaOptions)}), used as they are unless one is changed. */
+        private MpaOptions base = DEFAULT_OPTIONS;
+        /** A copy of {@link #base} to change, made when a single shared setting is set. */
+        private MpaOptions.Builder options;
         private int ird = DEFAULT_IRD_ORD;
         private int ord = DEFAULT_IRD_ORD;
         private int irdLimit = -1;
@@ -177,30 +182,37 @@ public final class MpaConfig {
         private Builder() {}
 
         /** Every shared setting at once (revision, CRC, markers, peer-to-peer, RTR types, timeouts, sizes). */
-        public Builder options(MpaOptions v) { options = v.toBuilder(); return this; }
-        public Builder revision(int v) { options.revision(v); return this; }
-        public Builder crc(boolean v) { options.crc(v); return this; }
-        public Builder markers(boolean v) { options.markers(v); return this; }
+        public Builder options(MpaOptions v) { base = Objects.requireNonNull(v); options = null; return this; }
+        public Builder revision(int v) { shared().revision(v); return this; }
+        public Builder crc(boolean v) { shared().crc(v); return this; }
+        public Builder markers(boolean v) { shared().markers(v); return this; }
         public Builder ird(int v) { ird = v; return this; }
         public Builder ord(int v) { ord = v; return this; }
         /** Largest IRD this endpoint can provide; defaults to {@code ird}. */
         public Builder irdLimit(int v) { irdLimit = v; return this; }
         public Builder requiredOrd(int v) { requiredOrd = v; return this; }
-        public Builder peerToPeer(boolean v) { options.peerToPeer(v); return this; }
+        public Builder peerToPeer(boolean v) { shared().peerToPeer(v); return this; }
         /** Supported RTR types, most preferred first (at least one). */
-        public Builder rtrTypes(RtrType... v) { options.rtrTypes(v); return this; }
-        public Builder rtrTypes(List<RtrType> v) { options.rtrTypes(v); return this; }
+        public Builder rtrTypes(RtrType... v) { shared().rtrTypes(v); return this; }
+        public Builder rtrTypes(List<RtrType> v) { shared().rtrTypes(v); return this; }
         public Builder rtrReplyPolicy(RtrReplyPolicy v) { rtrReplyPolicy = Objects.requireNonNull(v); return this; }
         public Builder privateData(byte[] v) { privateData = v == null ? new byte[0] : v.clone(); return this; }
-        public Builder startupTimeout(Duration v) { options.startupTimeout(Objects.requireNonNull(v)); return this; }
+        public Builder startupTimeout(Duration v) { shared().startupTimeout(Objects.requireNonNull(v)); return this; }
         public Builder requestTimeout(Duration v) { requestTimeout = v; return this; }
-        public Builder emss(int v) { options.emss(v); return this; }
-        public Builder receiveUlpduLimit(int v) { options.receiveUlpduLimit(v); return this; }
+        public Builder emss(int v) { shared().emss(v); return this; }
+        public Builder receiveUlpduLimit(int v) { shared().receiveUlpduLimit(v); return this; }
         public Builder autoAccept(boolean v) { autoAccept = v; return this; }
         public Builder rejectDataBeforeReply(boolean v) { rejectDataBeforeReply = v; return this; }
 
         public MpaConfig build() {
             return new MpaConfig(this);
+        }
+
+        private MpaOptions.Builder shared() {
+            if (options == null) {
+                options = base.toBuilder();
+            }
+            return options;
         }
     }
 }

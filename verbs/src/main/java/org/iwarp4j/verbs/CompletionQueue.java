@@ -2,6 +2,7 @@ package org.iwarp4j.verbs;
 
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.Executor;
 import java.util.function.Consumer;
 
 /**
@@ -89,6 +90,17 @@ public interface CompletionQueue extends AutoCloseable {
 
     /** Cancels an arming ({@link #arm(NotifyMode)} or {@link #arm(NotifyMode, CompletionHandler)}) not yet fired. */
     void disarm();
+
+    /**
+     * The event loop this queue's {@link CompletionHandler}s run on, as an executor: work handed to it runs on
+     * that thread, in order with the handlers. Run to completion: start there what the handlers continue (post
+     * the first requests, then arm), so that one thread posts, polls and moves the octets of a queue pair that
+     * lives on the same loop (as every queue pair of an RNIC with one event loop does), with no hand-off between
+     * threads. Never block in a task (see the guide's "Threads").
+     *
+     * @return an executor of the queue's event loop; tasks given after {@link Rnic#close()} are refused
+     */
+    Executor executor();
 
     /**
      * The channel this queue reports to.

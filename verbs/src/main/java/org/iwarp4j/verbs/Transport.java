@@ -5,5 +5,10 @@ public enum Transport {
     /** Linux native epoll ({@code netty-transport-native-epoll}). */
     EPOLL,
     /** Java NIO (any platform). */
-    NIO
+    NIO,
+    /**
+     * Linux io_uring ({@code netty-transport-native-io_uring}, kernel 5.14 or later, and not disabled by
+     * {@code kernel.io_uring_disabled}); never chosen by default.
+     */
+    IO_URING
 }

@@ -13,7 +13,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class BasicOperationsTest {
 
     static java.util.stream.Stream<Transport> transports() {
-        return Peers.transports();
+        return Peers.transportsWithIoUring();
     }
 
     private static final Set<SendFlag> SIGNALED = Set.of(SendFlag.SIGNALED);

@@ -21,7 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class LoopbackIntegrationTest {
 
     static java.util.stream.Stream<Transport> transports() {
-        return Peers.transports();
+        return Peers.transportsWithIoUring();
     }
 
     private static final int OPERATIONS = 10_000;

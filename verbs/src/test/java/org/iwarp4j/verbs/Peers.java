@@ -1,6 +1,7 @@
 package org.iwarp4j.verbs;
 
 import io.netty.channel.epoll.Epoll;
+import io.netty.channel.uring.IoUring;
 import org.iwarp4j.verbs.cm.AcceptOptions;
 import org.iwarp4j.verbs.cm.ConnectOptions;
 import org.iwarp4j.verbs.cm.Connection;
@@ -28,6 +29,19 @@ final class Peers implements AutoCloseable {
     /** NIO always; epoll when this machine has it (never reported as a skipped test). */
     static Stream<Transport> transports() {
         return Epoll.isAvailable() ? Stream.of(Transport.NIO, Transport.EPOLL) : Stream.of(Transport.NIO);
+    }
+
+    /**
+     * {@link #transports()} and io_uring where the kernel offers it (the data path's broad tests run on it too);
+     * where it does not, says so on stderr instead of passing quietly.
+     */
+    static Stream<Transport> transportsWithIoUring() {
+        if (IoUring.isAvailable()) {
+            return Stream.concat(transports(), Stream.of(Transport.IO_URING));
+        }
+        System.err.println("WARNING: io_uring is not available, its cases do not run: "
+                + IoUring.unavailabilityCause());
+        return transports();
     }
 
     final Rnic serverRnic;

@@ -22,11 +22,17 @@ final class UntaggedQueue {
 
     private static final int INITIAL_CAPACITY = 8;
 
-    private UntaggedBuffer[] buffers = new UntaggedBuffer[INITIAL_CAPACITY];
-    private boolean[] complete = new boolean[INITIAL_CAPACITY];
-    private int[] messageLength = new int[INITIAL_CAPACITY];
-    private int[] rsvdUlp = new int[INITIAL_CAPACITY];
-    private int[] rsvdUlpWord = new int[INITIAL_CAPACITY];
+    // A queue nothing was ever posted on (QN 1 and 3 of a stream without Reads or Atomics) holds no arrays of its
+    // own: it starts with these empty ones and gets INITIAL_CAPACITY slots on its first post.
+    private static final UntaggedBuffer[] NO_BUFFERS = new UntaggedBuffer[0];
+    private static final boolean[] NO_FLAGS = new boolean[0];
+    private static final int[] NO_INTS = new int[0];
+
+    private UntaggedBuffer[] buffers = NO_BUFFERS;
+    private boolean[] complete = NO_FLAGS;
+    private int[] messageLength = NO_INTS;
+    private int[] rsvdUlp = NO_INTS;
+    private int[] rsvdUlpWord = NO_INTS;
     private int head;
     private int count;
     /** MSN of the oldest buffer not yet consumed = MSN of the next message to deliver. */
@@ -124,6 +130,9 @@ final class UntaggedQueue {
 
     /** Removes every posted buffer not yet delivered, oldest first (to complete them in error). */
     List<UntaggedBuffer> removeAll() {
+        if (count == 0) {
+            return List.of();
+        }
         List<UntaggedBuffer> removed = new ArrayList<>(count);
         while (count > 0) {
             removed.add(buffers[head]);
@@ -138,7 +147,7 @@ final class UntaggedQueue {
 
     private void grow() {
         int oldLength = buffers.length;
-        int newLength = oldLength * 2;
+        int newLength = oldLength == 0 ? INITIAL_CAPACITY : oldLength * 2;
         buffers = unroll(buffers, new UntaggedBuffer[newLength]);
         complete = unroll(complete, new boolean[newLength]);
         messageLength = unroll(messageLength, new int[newLength]);

@@ -19,13 +19,13 @@ import org.iwarp4j.ddp.header.DdpControl;
  *
  * <p>Zero-copy: a segment's payload is a retained slice of the message; its header is a small buffer from
  * the sender's allocator. Payload pieces of at most {@link #INLINE_PAYLOAD_LIMIT} octets (an RDMAP Read
- * Request, Terminate, Atomic or Immediate Data header) are copied into the header buffer instead, so such
- * messages take one small buffer and no slice.
+ * Request, Terminate, Atomic or Immediate Data header, a small message) are copied into the header buffer
+ * instead, so such segments take one small buffer and no slice (a derived buffer is a heap object each).
  */
 public final class OutboundMessage {
 
     /** Payload pieces up to this many octets are copied next to the header instead of sliced. */
-    public static final int INLINE_PAYLOAD_LIMIT = 64;
+    public static final int INLINE_PAYLOAD_LIMIT = 512;
 
     private final DdpSender sender;
     private boolean tagged;

@@ -31,6 +31,12 @@ import java.util.zip.CRC32C;
  */
 public final class FpduReader {
 
+    /**
+     * ULPDUs up to this many octets (without markers inside) are returned as a pooled copy, longer ones as a
+     * retained slice of the input (zero-copy, one derived buffer per FPDU).
+     */
+    public static final int COPY_LIMIT = 512;
+
     private final boolean crcEnabled;
     private final boolean markersEnabled;
     private final int ulpduLimit;
@@ -158,6 +164,15 @@ public final class FpduReader {
         }
         int dataStart = start + hdr + FpduLayout.LENGTH_FIELD;
         if (splitting == 0) {
+            if (ulpduLength <= COPY_LIMIT) {
+                // A small ULPDU is copied into a pooled buffer: a derived buffer is a heap object per FPDU
+                // (the adaptive allocator recycles its buffers, not their slices), and the copy lets the
+                // decoder's cumulation go at once instead of waiting for the last slice of it.
+                ByteBuf copy = alloc.directBuffer(ulpduLength);
+                in.getBytes(dataStart, copy, 0, ulpduLength);
+                copy.writerIndex(ulpduLength);
+                return copy;
+            }
             return in.retainedSlice(dataStart, ulpduLength);
         }
         // The runs between markers become components that reference {@code in} itself (retained once per

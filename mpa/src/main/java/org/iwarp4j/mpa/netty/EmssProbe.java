@@ -16,6 +16,8 @@ import java.util.concurrent.ConcurrentHashMap;
 final class EmssProbe {
 
     private static final Map<Class<?>, Method> TCP_INFO = new ConcurrentHashMap<>();
+    /** {@code sndMss()} of each TCP info class, looked up once ({@code getMethod} copies the method each call). */
+    private static final Map<Class<?>, Method> SND_MSS = new ConcurrentHashMap<>();
     private static final Method NONE;
 
     static {
@@ -50,7 +52,17 @@ final class EmssProbe {
         }
         try {
             Object info = tcpInfo.invoke(channel);
-            Object mss = info.getClass().getMethod("sndMss").invoke(info);
+            Method sndMss = SND_MSS.computeIfAbsent(info.getClass(), c -> {
+                try {
+                    return c.getMethod("sndMss");
+                } catch (NoSuchMethodException | SecurityException e) {
+                    return NONE;
+                }
+            });
+            if (sndMss == NONE) {
+                return -1;
+            }
+            Object mss = sndMss.invoke(info);
             return mss instanceof Number n ? (int) Math.min(Integer.MAX_VALUE, n.longValue()) : -1;
         } catch (ReflectiveOperationException | RuntimeException e) {
             return -1;

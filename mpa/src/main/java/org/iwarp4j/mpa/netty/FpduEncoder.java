@@ -1,6 +1,7 @@
 package org.iwarp4j.mpa.netty;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelOutboundHandlerAdapter;
 import io.netty.channel.ChannelPromise;
@@ -22,12 +23,26 @@ import java.util.ArrayDeque;
  * {@link FpduDecoder} reports the first valid inbound FPDU, then frames and flushes them in order —
  * transparent to the layer above. Queued ULPDUs are released and their promises failed if the
  * handler is removed (e.g. the channel closes) first.
+ *
+ * <p><b>Gathering small FPDUs.</b> An FPDU of at most {@link #GATHER_LIMIT} octets sent with a void promise is
+ * copied into one pooled buffer shared with the FPDUs around it, written at the next flush, at the next FPDU
+ * that cannot be gathered, or when it is full: a burst of small messages costs the channel one buffer, one
+ * outbound entry and one iovec instead of one per FPDU, and the octets on the wire are the same. Writes below
+ * this handler must go through {@link #writeMarker} so that they stay behind the gathered FPDUs.
  */
 public final class FpduEncoder extends ChannelOutboundHandlerAdapter implements FpduSender, FpduWriter.PartSink {
 
     private record Held(ByteBuf header, ByteBuf payload, ChannelPromise promise, boolean headerRoom) {}
 
+    /** FPDUs up to this many octets on the wire, sent with a void promise, are gathered. */
+    public static final int GATHER_LIMIT = 2048;
+    /** The capacity of one gathering buffer. */
+    static final int GATHER_CAPACITY = 16 * 1024;
+
     private final FpduWriter writer;
+    private boolean gather = true;
+    private boolean gathering;
+    private ByteBuf gathered;
     private ChannelHandlerContext ctx;
     private VoidChannelPromise silentVoid;
     private ChannelPromise currentPromise;
@@ -55,6 +70,40 @@ public final class FpduEncoder extends ChannelOutboundHandlerAdapter implements 
     @Override
     public void handlerRemoved(ChannelHandlerContext ctx) {
         failHeld(new ClosedChannelException());
+        if (gathered != null) {
+            gathered.release();
+            gathered = null;
+        }
+    }
+
+    /**
+     * Whether small FPDUs are gathered (the default); off, each FPDU is its own write, as a capture that makes
+     * one packet per FPDU needs. On the event loop.
+     */
+    public void gatherSmallFpdus(boolean on) {
+        if (!on) {
+            writeGathered(null);
+        }
+        gather = on;
+    }
+
+    /**
+     * Writes {@code promise} below this handler behind every FPDU sent so far (with the gathered FPDUs, or on an
+     * empty buffer when none are gathered): it completes once they are written. On the event loop.
+     */
+    public void writeMarker(ChannelPromise promise) {
+        writeGathered(promise);
+    }
+
+    /** Writes the gathered FPDUs, if any, with {@code promise} (null: a void one); else the promise alone. */
+    private void writeGathered(ChannelPromise promise) {
+        ByteBuf g = gathered;
+        if (g != null && g.isReadable()) {
+            gathered = null;
+            ctx.write(g, promise == null ? ctx.voidPromise() : promise);
+        } else if (promise != null) {
+            ctx.write(Unpooled.EMPTY_BUFFER, promise);
+        }
     }
 
     @Override
@@ -73,6 +122,7 @@ public final class FpduEncoder extends ChannelOutboundHandlerAdapter implements 
         if (holding) {
             flushRequested = true;
         } else {
+            writeGathered(null);
             ctx.flush();
         }
     }
@@ -105,6 +155,12 @@ public final class FpduEncoder extends ChannelOutboundHandlerAdapter implements 
 
     private void frame(ByteBuf header, ByteBuf payload, ChannelPromise promise, boolean headerRoom) {
         currentPromise = promise;
+        int ulpdu = header.readableBytes() + (payload == null ? 0 : payload.readableBytes());
+        // the FPDU's octets on the wire at most: a marker before it and one per 508 octets inside, PAD, CRC
+        gathering = gather && promise.isVoid() && ulpdu + 2 + 3 + 4 + 4 * (2 + ulpdu / 508) <= GATHER_LIMIT;
+        if (!gathering) {
+            writeGathered(null); // what was gathered goes first
+        }
         try {
             writer.write(header, payload, ctx.alloc(), this, headerRoom);
         } catch (RuntimeException e) {
@@ -112,6 +168,7 @@ public final class FpduEncoder extends ChannelOutboundHandlerAdapter implements 
             return;
         } finally {
             currentPromise = null;
+            gathering = false;
         }
         if (MpaFrameLog.enabled()) {
             MpaFrameLog.outbound(channelName, writer);
@@ -124,7 +181,29 @@ public final class FpduEncoder extends ChannelOutboundHandlerAdapter implements 
      */
     @Override
     public void part(ByteBuf part, boolean last) {
+        if (gathering) {
+            gather(part);
+            return;
+        }
         ctx.write(part, last ? currentPromise : silentVoid);
+    }
+
+    private void gather(ByteBuf part) {
+        try {
+            int n = part.readableBytes();
+            ByteBuf g = gathered;
+            if (g != null && g.writableBytes() < n) {
+                writeGathered(null);
+                g = null;
+            }
+            if (g == null) {
+                g = ctx.alloc().directBuffer(GATHER_CAPACITY);
+                gathered = g;
+            }
+            g.writeBytes(part, part.readerIndex(), n);
+        } finally {
+            part.release();
+        }
     }
 
     @Override
@@ -179,6 +258,7 @@ public final class FpduEncoder extends ChannelOutboundHandlerAdapter implements 
         }
         if (flushRequested && ctx != null) {
             flushRequested = false;
+            writeGathered(null);
             ctx.flush();
         }
     }

@@ -27,10 +27,21 @@ final class FrameLog {
     static final String LOGGER_NAME = "org.iwarp4j.frames.rdmap";
     private static final Logger LOG = LoggerFactory.getLogger(LOGGER_NAME);
 
-    private final String prefix;
+    private final Object streamName;
+    /** {@code [streamName] }, made when the first frame is logged: a stream that logs nothing builds no text. */
+    private String prefix;
 
     FrameLog(Object streamName) {
-        this.prefix = streamName == null ? "" : "[" + streamName + "] ";
+        this.streamName = streamName;
+    }
+
+    private String prefix() {
+        String p = prefix;
+        if (p == null) {
+            p = streamName == null ? "" : "[" + streamName + "] ";
+            prefix = p;
+        }
+        return p;
     }
 
     boolean enabled() {
@@ -39,34 +50,34 @@ final class FrameLog {
 
     void tagged(boolean out, RdmapOpcode opcode, int stag, long to, long length) {
         if (LOG.isDebugEnabled()) {
-            LOG.debug("{}{} {} stag=0x{} to=0x{} len={}", prefix, dir(out), opcode, hex8(stag), Long.toHexString(to),
+            LOG.debug("{}{} {} stag=0x{} to=0x{} len={}", prefix(), dir(out), opcode, hex8(stag), Long.toHexString(to),
                     length);
         }
     }
 
     void untagged(boolean out, RdmapOpcode opcode, int msn, long length) {
         if (LOG.isDebugEnabled()) {
-            LOG.debug("{}{} {} msn={} len={}", prefix, dir(out), opcode, Integer.toUnsignedString(msn), length);
+            LOG.debug("{}{} {} msn={} len={}", prefix(), dir(out), opcode, Integer.toUnsignedString(msn), length);
         }
     }
 
     void sendWithInvalidate(boolean out, RdmapOpcode opcode, int msn, long length, int invalidateStag) {
         if (LOG.isDebugEnabled()) {
-            LOG.debug("{}{} {} msn={} len={} inv=0x{}", prefix, dir(out), opcode, Integer.toUnsignedString(msn),
+            LOG.debug("{}{} {} msn={} len={} inv=0x{}", prefix(), dir(out), opcode, Integer.toUnsignedString(msn),
                     length, hex8(invalidateStag));
         }
     }
 
     void immediateData(boolean out, RdmapOpcode opcode, int msn, long data) {
         if (LOG.isDebugEnabled()) {
-            LOG.debug("{}{} {} msn={} data=0x{}", prefix, dir(out), opcode, Integer.toUnsignedString(msn),
+            LOG.debug("{}{} {} msn={} data=0x{}", prefix(), dir(out), opcode, Integer.toUnsignedString(msn),
                     String.format("%016x", data));
         }
     }
 
     void readRequest(boolean out, int msn, int sinkStag, long sinkTo, long size, int srcStag, long srcTo) {
         if (LOG.isDebugEnabled()) {
-            LOG.debug("{}{} RDMA_READ_REQUEST msn={} sink=0x{}@0x{} size={} src=0x{}@0x{}", prefix, dir(out),
+            LOG.debug("{}{} RDMA_READ_REQUEST msn={} sink=0x{}@0x{} size={} src=0x{}@0x{}", prefix(), dir(out),
                     Integer.toUnsignedString(msn), hex8(sinkStag), Long.toHexString(sinkTo), size, hex8(srcStag),
                     Long.toHexString(srcTo));
         }
@@ -77,7 +88,7 @@ final class FrameLog {
         if (LOG.isDebugEnabled()) {
             String name = op == null ? "AOpCode=" + aopcodeValue : op.displayName();
             LOG.debug("{}{} ATOMIC_REQUEST msn={} {} id={} stag=0x{} to=0x{} data=0x{} mask=0x{} cmp=0x{} cmpmask=0x{}",
-                    prefix, dir(out), Integer.toUnsignedString(msn), name, Integer.toUnsignedString(requestId),
+                    prefix(), dir(out), Integer.toUnsignedString(msn), name, Integer.toUnsignedString(requestId),
                     hex8(stag), Long.toHexString(to), Long.toHexString(addOrSwap), Long.toHexString(addOrSwapMask),
                     Long.toHexString(compare), Long.toHexString(compareMask));
         }
@@ -85,14 +96,14 @@ final class FrameLog {
 
     void atomicResponse(boolean out, int msn, int requestId, long original) {
         if (LOG.isDebugEnabled()) {
-            LOG.debug("{}{} ATOMIC_RESPONSE msn={} id={} orig=0x{}", prefix, dir(out), Integer.toUnsignedString(msn),
+            LOG.debug("{}{} ATOMIC_RESPONSE msn={} id={} orig=0x{}", prefix(), dir(out), Integer.toUnsignedString(msn),
                     Integer.toUnsignedString(requestId), Long.toHexString(original));
         }
     }
 
     void terminate(boolean out, int msn, Terminate terminate) {
         if (LOG.isDebugEnabled()) {
-            LOG.debug("{}{} TERMINATE msn={} {}", prefix, dir(out), Integer.toUnsignedString(msn), terminate);
+            LOG.debug("{}{} TERMINATE msn={} {}", prefix(), dir(out), Integer.toUnsignedString(msn), terminate);
         }
     }
 

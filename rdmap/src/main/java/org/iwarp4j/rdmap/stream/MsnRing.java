@@ -7,13 +7,16 @@ package org.iwarp4j.rdmap.stream;
  */
 final class MsnRing<T extends PostedSlot> {
 
-    private PostedSlot[] items = new PostedSlot[8];
+    /** No slots until the first is posted: many rings of a stream (QN 1, QN 3) never get one. */
+    private static final PostedSlot[] NONE = new PostedSlot[0];
+
+    private PostedSlot[] items = NONE;
     private int head;
     private int size;
 
     void add(T slot) {
         if (size == items.length) {
-            PostedSlot[] bigger = new PostedSlot[items.length * 2];
+            PostedSlot[] bigger = new PostedSlot[Math.max(8, items.length * 2)];
             for (int i = 0; i < size; i++) {
                 bigger[i] = items[(head + i) & (items.length - 1)];
             }
@@ -67,7 +70,7 @@ final class MsnRing<T extends PostedSlot> {
     }
 
     void clear() {
-        java.util.Arrays.fill(items, null);
+        java.util.Arrays.fill(items, null); // a no-op on NONE
         head = 0;
         size = 0;
     }

@@ -48,8 +48,10 @@ import java.util.ArrayDeque;
 final class Requester implements TransmitSource {
 
     private final RdmapStream stream;
-    private final SendWork[] ring;
-    private final int ringMask;
+    /** Entries by sequence number (mask {@link #ringMask}); grows by doubling up to {@link #ringLimit}. */
+    private SendWork[] ring;
+    private int ringMask;
+    private final int ringLimit;
     private long submitted;
     /** Internal entries (the RTR, a zero-length Write) submitted and not yet reported. */
     private int internal;
@@ -71,15 +73,19 @@ final class Requester implements TransmitSource {
     private final AtomicRequestHeader atomicRequestHeader = new AtomicRequestHeader();
     private final AtomicResponseHeader atomicResponseHeader = new AtomicResponseHeader();
 
+    /** The ring's first size (a power of two). */
+    static final int INITIAL_RING = 16;
+
     Requester(RdmapStream stream, int sendQueueDepth, int ord) {
         this.stream = stream;
         // The internal entries (the RTR, one zero-length Write) never count against the caller's queue depth: room
         // for depth + 2, rounded up to a power of two so that an entry is found with a mask rather than a division.
-        this.ring = new SendWork[Integer.highestOneBit(sendQueueDepth + 1) << 1];
+        // The ring starts small and doubles when the queue outgrows it (room), and entries are made as the queue
+        // first reaches them (slot): an idle or shallow stream holds little of the depth it was given, and once the
+        // queue has been that deep nothing more is allocated.
+        this.ringLimit = Integer.highestOneBit(sendQueueDepth + 1) << 1;
+        this.ring = new SendWork[Math.min(ringLimit, INITIAL_RING)];
         this.ringMask = ring.length - 1;
-        for (int i = 0; i < ring.length; i++) {
-            ring[i] = new SendWork();
-        }
         this.orq = new SendWork[ord + 1];
     }
 
@@ -100,7 +106,7 @@ final class Requester implements TransmitSource {
 
     /** Adds an operation (already validated by the stream) at the tail. */
     void enqueue(RdmapOperation op) {
-        SendWork w = slot(submitted);
+        SendWork w = next();
         w.reset();
         w.operation = op;
         w.type = op.type();
@@ -120,7 +126,7 @@ final class Requester implements TransmitSource {
 
     /** Adds the RFC 6581 RTR; must be the very first entry (MPA-74/75). */
     void enqueueRtr(RtrType type) {
-        SendWork w = slot(submitted);
+        SendWork w = next();
         w.reset();
         w.rtr = type;
         w.awaitsResponse = type == RtrType.READ;
@@ -149,7 +155,7 @@ final class Requester implements TransmitSource {
                 return false;
             }
         }
-        SendWork w = slot(submitted);
+        SendWork w = next();
         w.reset();
         w.rtr = RtrType.WRITE;
         w.zeroLengthWrite = true;
@@ -158,8 +164,29 @@ final class Requester implements TransmitSource {
         return true;
     }
 
+    /** The entry for the next submission, the ring grown first if every slot holds an unreported entry. */
+    private SendWork next() {
+        if (submitted - completed >= ring.length && ring.length < ringLimit) {
+            SendWork[] bigger = new SendWork[ring.length * 2];
+            int biggerMask = bigger.length - 1;
+            // the ring is full: every entry is queued, and keeps its place by sequence number
+            for (long s = completed; s < submitted; s++) {
+                bigger[(int) (s & biggerMask)] = ring[(int) (s & ringMask)];
+            }
+            ring = bigger;
+            ringMask = biggerMask;
+        }
+        return slot(submitted);
+    }
+
     private SendWork slot(long sequence) {
-        return ring[(int) (sequence & ringMask)];
+        int i = (int) (sequence & ringMask);
+        SendWork w = ring[i];
+        if (w == null) {
+            w = new SendWork();
+            ring[i] = w;
+        }
+        return w;
     }
 
     // ------------------------------------------------------------------ transmission

@@ -46,6 +46,9 @@ final class Responder implements TransmitSource {
     private int head;
     private int size;
     private InboundRequest current;
+    /** IRD: the most QN 1 slots this stream makes ({@link #start}), and how many it has made. */
+    private int slotLimit;
+    private int slotsMade;
     private OutboundMessage message;
     /** The last response once done, handed back to DDP for the next one (no allocation per response). */
     private OutboundMessage spare;
@@ -55,16 +58,33 @@ final class Responder implements TransmitSource {
 
     Responder(RdmapStream stream, int ird) {
         this.stream = stream;
+        // An entry is made when a request first needs it (onDelivered) and reused from then on: a stream the
+        // peer never reads from holds none of its IRD entries.
         this.queue = new InboundRequest[Math.max(ird, 1)];
-        for (int i = 0; i < queue.length; i++) {
-            queue[i] = new InboundRequest();
-        }
     }
 
-    /** Posts the IRD slots on QN 1 (RFC 5040 §5.2: the responder provisions at least IRD buffers). */
+    /**
+     * Provisions the IRD slots on QN 1 (RFC 5040 §5.2: the responder provisions at least IRD buffers). They are
+     * made and posted as the peer's requests arrive ({@link #admit}), not all at once: the window of MSNs DDP
+     * accepts on QN 1 is the same as with IRD slots posted up front (RFC 5041 §7.1 checks 2 and 5), but a stream
+     * whose peer never reads holds none.
+     */
     void start(int ird) {
-        for (int i = 0; i < ird; i++) {
+        this.slotLimit = ird;
+    }
+
+    /**
+     * Posts new slots, while fewer than IRD were made, until {@code msn} is in QN 1's window: the slots posting
+     * all IRD at the start would have provided for it.
+     */
+    private void provision(int msn) {
+        int next = stream.receiver().expectedMsn(RdmapOpcode.QN_READ_REQUEST)
+                + stream.receiver().postedCount(RdmapOpcode.QN_READ_REQUEST);
+        int ahead = msn - next; // serial arithmetic (RFC 5041 §4.3: MSNs wrap at 2^32)
+        while (ahead >= 0 && slotsMade < slotLimit) {
+            slotsMade++;
             post(new ControlSlot(SLOT_CAPACITY));
+            ahead--;
         }
     }
 
@@ -82,6 +102,10 @@ final class Responder implements TransmitSource {
     /** Remembers the DDP header of an incoming Read/Atomic Request segment (for a Terminate about it). */
     void admit(int msn, ByteBuf segment) {
         ControlSlot slot = posted.find(msn);
+        if (slot == null && slotsMade < slotLimit) {
+            provision(msn);
+            slot = posted.find(msn);
+        }
         if (slot != null) {
             slot.captureHeader(segment);
         }
@@ -92,7 +116,12 @@ final class Responder implements TransmitSource {
     /** A Read or Atomic Request was delivered on QN 1: validate it and queue its response. */
     void onDelivered(ControlSlot slot, int msn, RdmapOpcode opcode) {
         posted.remove(slot);
-        InboundRequest r = queue[(head + size) % queue.length];
+        int index = (head + size) % queue.length;
+        InboundRequest r = queue[index];
+        if (r == null) {
+            r = new InboundRequest();
+            queue[index] = r;
+        }
         r.reset();
         r.slot = slot;
         r.msn = msn;
@@ -259,6 +288,9 @@ final class Responder implements TransmitSource {
         }
     }
 
+    /** Read Responses of up to this many octets are copied from the registered memory, longer ones sliced. */
+    static final int COPIED_RESPONSE_LIMIT = 512;
+
     private boolean startResponse(InboundRequest r) {
         if (r.atomic) {
             return startAtomicResponse(r);
@@ -270,9 +302,17 @@ final class Responder implements TransmitSource {
                         "Read source STag 0x%08x became invalid before the response", r.sourceStag));
                 return false;
             }
-            // Zero-copy: the response's segments are retained slices of the registered memory.
             int offset = (int) (r.sourceTaggedOffset - r.source.baseTaggedOffset());
-            payload = r.source.memory().retainedSlice(offset, (int) r.size);
+            if (r.size <= COPIED_RESPONSE_LIMIT) {
+                // A small response is copied into a pooled buffer now: a slice would be a heap object per Read
+                // (the segments copy so few octets next to their headers anyway).
+                payload = stream.allocator().directBuffer((int) r.size);
+                r.source.memory().getBytes(offset, payload, 0, (int) r.size);
+                payload.writerIndex((int) r.size);
+            } else {
+                // Zero-copy: the response's segments are retained slices of the registered memory.
+                payload = r.source.memory().retainedSlice(offset, (int) r.size);
+            }
         }
         // RFC 5040 §4.5 [RDMAP-06]: STag and first TO are the request's Data Sink STag and TO.
         message = stream.sender().tagged(RdmapControl.encode(RdmapOpcode.RDMA_READ_RESPONSE), r.sinkStag,

@@ -6,7 +6,8 @@ import org.iwarp4j.ddp.send.OutboundMessage;
 
 /**
  * One send-queue entry: a submitted {@link RdmapOperation} (or the internal RTR) and its progress.
- * Entries live in a preallocated ring and are recycled, so submitting allocates nothing here.
+ * Entries live in a ring, each made the first time the queue reaches its slot and recycled from then on, so
+ * submitting allocates nothing here once the queue has been that deep.
  */
 final class SendWork {
 

@@ -72,38 +72,81 @@ class RdmapStreamTest {
         }
     }
 
-    @Test
-    void readResponsePayloadsAreSlicesOfTheRegisteredMemory() {
-        // zero-copy: each Read Response segment's payload is a retained slice of the source region
-        java.util.List<long[]> payloads = new java.util.ArrayList<>();
+    /** One Read Response segment as the LLP saw it: where its payload buffer points (-1: copied inline), its data. */
+    private record ResponseSegment(long payloadAddress, byte[] data) {}
+
+    /** The segments a Read Request of {@code length} octets draws at {@code mulpdu}. */
+    private static java.util.List<ResponseSegment> readResponseSegments(int length, int mulpdu,
+            java.util.function.Consumer<TestRegion> afterFirstSegment, long[] regionBase) {
+        java.util.List<ResponseSegment> segments = new java.util.ArrayList<>();
+        int ddpHeader = 14; // RFC 5041 §4.3: a tagged DDP header; a Read Response has no RDMAP header of its own
         org.iwarp4j.ddp.send.LlpSegmentWriter inspecting = new org.iwarp4j.ddp.send.LlpSegmentWriter() {
             @Override
             public int mulpdu() {
-                return 200;
+                return mulpdu;
             }
 
             @Override
             public void writeSegment(ByteBuf header, ByteBuf payload) {
-                if (payload.isReadable()) {
-                    payloads.add(new long[] {payload.memoryAddress() + payload.readerIndex(), payload.readableBytes()});
-                }
+                byte[] inHeader = new byte[header.readableBytes() - ddpHeader];
+                header.getBytes(header.readerIndex() + ddpHeader, inHeader);
+                byte[] data = new byte[inHeader.length + payload.readableBytes()];
+                System.arraycopy(inHeader, 0, data, 0, inHeader.length);
+                payload.getBytes(payload.readerIndex(), data, inHeader.length, payload.readableBytes());
+                segments.add(new ResponseSegment(payload.isReadable() ? payload.memoryAddress()
+                        + payload.readerIndex() : -1, data));
                 header.release();
                 payload.release();
             }
         };
         try (Endpoint e = new Endpoint(RdmapStreamConfig.defaults(), inspecting,
                 new org.iwarp4j.rdmap.atomic.LockingAtomicExecutor())) {
-            TestRegion source = e.memory.register(0x2000, 0x4000, 1024, EnumSet.of(REMOTE_READ), Endpoint.PD);
-            e.stream.receive(Conversations.segment(Ulpdus.readRequest(1, 0x5, 0, 500, 0x2000, 0x4000 + 100)));
+            TestRegion source = e.memory.register(0x2000, 0x4000, 2048, EnumSet.of(REMOTE_READ), Endpoint.PD);
+            source.memory.setBytes(0, Endpoint.pattern(2048, 5));
+            regionBase[0] = source.memory.memoryAddress();
+            e.stream.receive(Conversations.segment(Ulpdus.readRequest(1, 0x5, 0, length, 0x2000, 0x4000 + 100)));
+            e.stream.writeNextSegment();
+            afterFirstSegment.accept(source);
             while (e.stream.writeNextSegment()) {
                 // pull every segment
             }
-            long base = source.memory.memoryAddress() + 100;
-            assertThat(payloads).hasSize(3); // 500 octets at 186 per segment
-            assertThat(payloads.get(0)).containsExactly(base, 186);
-            assertThat(payloads.get(1)).containsExactly(base + 186, 186);
-            assertThat(payloads.get(2)).containsExactly(base + 372, 128);
         }
+        return segments;
+    }
+
+    @Test
+    void largeReadResponsePayloadsAreSlicesOfTheRegisteredMemory() {
+        // zero-copy above both copy limits: each segment's payload is a retained slice of the source region
+        int perSegment = 600 - 14;
+        assertThat(perSegment).isGreaterThan(org.iwarp4j.ddp.send.OutboundMessage.INLINE_PAYLOAD_LIMIT);
+        long[] region = new long[1];
+        java.util.List<ResponseSegment> segments = readResponseSegments(3 * perSegment, 600, r -> { }, region);
+        assertThat(segments).hasSize(3);
+        byte[] memory = Endpoint.pattern(2048, 5);
+        for (int k = 0; k < 3; k++) {
+            assertThat(segments.get(k).payloadAddress()).isEqualTo(region[0] + 100 + (long) perSegment * k);
+            assertThat(segments.get(k).data()).isEqualTo(Arrays.copyOfRange(memory, 100 + perSegment * k,
+                    100 + perSegment * (k + 1)));
+        }
+    }
+
+    @Test
+    void smallReadResponsesAreCopiedWhenTheResponseStarts() {
+        // up to the limit the response is a copy taken at its start: no payload in the region, and a change of
+        // the memory after the first segment does not reach the later ones
+        long[] region = new long[1];
+        byte[] before = Endpoint.pattern(2048, 5);
+        java.util.List<ResponseSegment> segments = readResponseSegments(Responder.COPIED_RESPONSE_LIMIT, 200,
+                r -> r.memory.setZero(0, 2048), region);
+        assertThat(segments).hasSize(3); // 512 octets: 186, 186, 140
+        int at = 100;
+        for (ResponseSegment seg : segments) {
+            long a = seg.payloadAddress();
+            assertThat(a == -1 || a < region[0] || a >= region[0] + 2048).as("payload outside the region").isTrue();
+            assertThat(seg.data()).isEqualTo(Arrays.copyOfRange(before, at, at + seg.data().length));
+            at += seg.data().length;
+        }
+        assertThat(at).isEqualTo(100 + Responder.COPIED_RESPONSE_LIMIT);
     }
 
     @Test

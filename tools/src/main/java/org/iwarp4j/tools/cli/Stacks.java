@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.iwarp4j.verbs.Rnic;
 import org.iwarp4j.verbs.RnicConfig;
+import org.iwarp4j.verbs.Transport;
 import org.iwarp4j.verbs.cm.CmEvent;
 import org.iwarp4j.verbs.cm.ConnectionParameters;
 import org.iwarp4j.verbs.cm.ConnectionRejectedException;
@@ -26,7 +27,12 @@ public final class Stacks {
      * only add a thread hop on a small machine), epoll when available.
      */
     public static Rnic openRnic(String name) {
-        return Rnic.open(RnicConfig.builder().name(name).eventLoopThreads(1).build());
+        return openRnic(name, null);
+    }
+
+    /** {@link #openRnic(String)} on {@code transport} ({@code null}: epoll when available, else NIO). */
+    public static Rnic openRnic(String name, Transport transport) {
+        return Rnic.open(RnicConfig.builder().name(name).eventLoopThreads(1).transport(transport).build());
     }
 
     /**

@@ -13,18 +13,31 @@ import java.nio.ByteBuffer;
  *   <li>RESULT (client): the measurement ended: iterations, a = elapsed ns, b = peak bits of a double (B/s),
  *       c = bytes.</li>
  *   <li>VERIFY (client): every octet of verification round a was written; the server checks its buffer.</li>
- *   <li>ACK (server): a = 0 ok, else the first wrong offset + 1.</li>
+ *   <li>START (client, bandwidth tests): the warm-up is over, the measured operations follow.</li>
+ *   <li>ACK (server): a = 0 ok, else the first wrong offset + 1; answering START and RESULT, b and c are the
+ *       server process's CPU time then (user+sys and user nanoseconds, -1 unknown, {@link CpuClock}), so the
+ *       client reports the server's CPU per GB beside its own.</li>
  *   <li>DONE (client): no more measurements; the client disconnects.</li>
  * </ul>
  */
 record ControlMessage(Type type, int size, long iterations, long a, long b, long c, long d) {
 
-    enum Type { PHASE, READY, RESULT, VERIFY, ACK, DONE }
+    enum Type { PHASE, READY, RESULT, VERIFY, ACK, DONE, START }
 
     static final int LENGTH = 48;
 
     static ControlMessage of(Type type) {
         return new ControlMessage(type, 0, 0, 0, 0, 0, 0);
+    }
+
+    /** An ACK carrying {@code status} (0 ok, else a wrong offset + 1) and this process's CPU time now. */
+    static ControlMessage ackWithCpu(long status, CpuClock.Sample cpu) {
+        return new ControlMessage(Type.ACK, 0, 0, status, cpu.cpuNanos(), cpu.userNanos(), 0);
+    }
+
+    /** The CPU reading an {@link #ackWithCpu} ACK carries. */
+    CpuClock.Sample cpu() {
+        return new CpuClock.Sample(b, c);
     }
 
     void writeTo(ByteBuffer buffer) {

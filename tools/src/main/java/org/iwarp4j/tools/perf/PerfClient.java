@@ -6,12 +6,20 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.iwarp4j.tools.cli.Stacks;
 import org.iwarp4j.verbs.Access;
+import org.iwarp4j.verbs.CompletionHandler;
 import org.iwarp4j.verbs.CompletionOpcode;
+import org.iwarp4j.verbs.CompletionQueue;
 import org.iwarp4j.verbs.MemoryRegion;
+import org.iwarp4j.verbs.NotifyMode;
 import org.iwarp4j.verbs.PreparedSend;
+import org.iwarp4j.verbs.QueuePair;
 import org.iwarp4j.verbs.ReceiveWorkRequest;
 import org.iwarp4j.verbs.RemoteBuffer;
 import org.iwarp4j.verbs.SendWorkRequest;
@@ -21,13 +29,17 @@ import org.iwarp4j.verbs.SendWorkRequest.RdmaRead;
 import org.iwarp4j.verbs.SendWorkRequest.RdmaWrite;
 import org.iwarp4j.verbs.SendWorkRequest.Send;
 import org.iwarp4j.verbs.WorkCompletion;
+import org.iwarp4j.verbs.cm.Connection;
 import org.iwarp4j.verbs.cm.ConnectionParameters;
 
 /**
  * The active end of a perf run: connects with the test in its MPA private data ({@link PerfHello}), then for each
  * size announces a phase, runs it and reports the result to the server. Bandwidth runs keep {@code txDepth}
  * operations in flight with {@link PreparedSend}s (built once, re-posted without allocation); the Send test
- * also respects the server's receive credits (iWARP has no RNR retry).
+ * also respects the server's receive credits (iWARP has no RNR retry). With {@code -q N} the run has N queue
+ * pairs ({@link Lane}s, N connections to the same server), each with its own window of {@code txDepth}, all on
+ * one completion queue that this one thread polls, as perftest drives its queue pairs: the first also carries
+ * the control messages, and the work request id of a data operation names its queue pair.
  */
 final class PerfClient extends PerfEndpoint {
 
@@ -48,12 +60,27 @@ final class PerfClient extends PerfEndpoint {
     private final ReceiveWorkRequest[] receiveRequests;
     private PerfWelcome welcome;
     private ControlMessage reply;
-    private long creditsGranted;
-    private long sendsToServer;
     private long round;
+    /** The queue pairs of the run: {@code lanes[0]} is {@link #qp}. */
+    private final Lane[] lanes;
+    /** Tells this run's connections from another client's ({@link PerfHello#token()}). */
+    private final int token = ThreadLocalRandom.current().nextInt();
+    /** The receives of the Send test's credit updates on queue pairs 1.. (queue pair 0 uses the control ones). */
+    private final MemoryRegion laneReceives;
+    private final ByteBuffer laneReceiveMemory;
+    private final ReceiveWorkRequest[] laneReceiveRequests;
+    /** The CPU readings of the current measurement: ours at its start and end, the server's at its start. */
+    private CpuClock.Sample cpuStart;
+    private CpuClock.Sample cpuEnd;
+    private CpuClock.Sample serverCpuStart;
+
+    /** A credit update is one 8-octet Send (the server's cumulative count of re-posted receives). */
+    private static final int CREDIT_SLOT = 8;
+    /** Receives of credit updates on queue pair {@code i > 0}: work request ids from this + i * CONTROL_RECEIVES. */
+    private static final long LANE_RECEIVE_BASE = 3_000_000;
 
     PerfClient(PerfConfig config) {
-        super("perf-client", 4096);
+        super("perf-client", completionQueueCapacity(config), config.transport());
         this.config = config;
         int max = config.maxSize();
         try {
@@ -72,7 +99,22 @@ final class PerfClient extends PerfEndpoint {
                     ? pd.allocateRegion(max, Access.LOCAL_WRITE, Access.REMOTE_WRITE) : null;
             latencyRun(config.latency());
             int depth = config.latency() ? 1 : config.txDepth();
-            qp = createQueuePair(depth + 16, receives, Math.min(rnic.query().maxIrdOrd(), depth));
+            int ord = Math.min(rnic.query().maxIrdOrd(), depth);
+            qp = createQueuePair(depth + 16, receives, ord);
+            lanes = new Lane[config.qps()];
+            lanes[0] = new Lane(0, qp);
+            boolean credits = creditBased() && lanes.length > 1;
+            laneReceives = credits ? pd.allocateRegion((lanes.length - 1) * CONTROL_RECEIVES * CREDIT_SLOT,
+                    Access.LOCAL_WRITE) : null;
+            laneReceiveRequests = new ReceiveWorkRequest[credits ? (lanes.length - 1) * CONTROL_RECEIVES : 0];
+            for (int i = 1; i < lanes.length; i++) {
+                lanes[i] = new Lane(i, createQueuePair(depth + 16, credits ? CONTROL_RECEIVES : 1, ord));
+                for (int j = 0; credits && j < CONTROL_RECEIVES; j++) {
+                    int slot = (i - 1) * CONTROL_RECEIVES + j;
+                    laneReceiveRequests[slot] = ReceiveWorkRequest.of(LANE_RECEIVE_BASE + (long) i * CONTROL_RECEIVES
+                            + j, laneReceives.sge(slot * CREDIT_SLOT, CREDIT_SLOT));
+                }
+            }
         } catch (RuntimeException e) {
             close();
             throw e;
@@ -80,6 +122,7 @@ final class PerfClient extends PerfEndpoint {
         localMemory = local.buffer();
         receiveMemory = receiveBuffers.buffer();
         mailboxMemory = mailbox == null ? null : mailbox.buffer();
+        laneReceiveMemory = laneReceives == null ? null : laneReceives.buffer();
         receiveRequests = new ReceiveWorkRequest[receives];
         for (int i = 0; i < receives; i++) {
             receiveRequests[i] = ReceiveWorkRequest.of(CONTROL_RECEIVE_BASE + i,
@@ -87,11 +130,35 @@ final class PerfClient extends PerfEndpoint {
         }
     }
 
+    /** Every queue pair's window and the receives, on the one completion queue, with room to spare. */
+    private static int completionQueueCapacity(PerfConfig config) {
+        int depth = config.latency() ? 1 : config.txDepth();
+        return Math.max(4096, config.qps() * (depth + 16 + CONTROL_RECEIVES) + 64);
+    }
+
+    /** One queue pair of the run, and its share of a bandwidth measurement. */
+    private static final class Lane {
+        final int index;
+        final QueuePair qp;
+        Connection connection;
+        long posted;
+        long completed;
+        /** The Send test's credit accounting with the server, per queue pair (each has its own receives). */
+        long sendsToServer;
+        long creditsGranted;
+
+        Lane(int index, QueuePair qp) {
+            this.index = index;
+            this.qp = qp;
+        }
+    }
+
     /** The parameters the report shows, once connected. */
     List<String> parameters(String remote) {
         ConnectionParameters p = connection.parameters();
         List<String> lines = new ArrayList<>();
-        lines.add(String.format("Number of qps   : 1\t\tTransport type : IW (iwarp4j, %s)", rnic.transport()));
+        lines.add(String.format("Number of qps   : %d\t\tTransport type : IW (iwarp4j, %s)", lanes.length,
+                rnic.transport()));
         lines.add("Connection type : RC\t\tUsing SRQ      : OFF");
         lines.add("TX depth        : " + (config.latency() ? 1 : config.txDepth()));
         if (config.verb() == PerfVerb.SEND) {
@@ -103,11 +170,12 @@ final class PerfClient extends PerfEndpoint {
         lines.add("CQ Moderation   : 1");
         lines.add(String.format("MPA             : rev %d, CRC %s, markers %s/%s, MULPDU %d", p.mpaRevision(),
                 p.crc() ? "on" : "off", p.txMarkers() ? "on" : "off", p.rxMarkers() ? "on" : "off", p.mulpdu()));
-        lines.add("Data ex. method : MPA private data + Sends (iwarp perf protocol 1)");
+        lines.add("Data ex. method : MPA private data + Sends (iwarp perf protocol " + PerfHello.VERSION + ")");
+        String perQp = lanes.length > 1 ? " and queue pair" : "";
         lines.add(config.durationMode() ? "Duration        : " + config.durationSeconds() + " s per size"
-                : "Iterations      : " + config.iterations() + " per size");
+                : "Iterations      : " + config.iterations() + " per size" + perQp);
         if (config.warmup() > 0) {
-            lines.add("Warm-up         : " + config.warmup() + " operations per size, not measured");
+            lines.add("Warm-up         : " + config.warmupPerQp() + " operations per size" + perQp + ", not measured");
         }
         if (config.verify()) {
             lines.add("Verify          : every octet (rounds of " + config.verifyBufferSize() + " octets)");
@@ -125,15 +193,29 @@ final class PerfClient extends PerfEndpoint {
         }
         MemoryRegion advertised = mailbox != null ? mailbox : local;
         PerfHello hello = new PerfHello(config.verb(), config.latency(), config.verify(), config.compareSwap(),
-                config.maxSize(), config.txDepth(), advertised.remoteBuffer(), config.verifyBufferSize());
+                config.maxSize(), config.txDepth(), advertised.remoteBuffer(), config.verifyBufferSize(), lanes.length,
+                0, token);
         int ord = config.latency() ? 1 : Math.min(rnic.query().maxIrdOrd(), config.txDepth());
-        try {
-            connection = Stacks.get(rnic.connect(server, qp, config.wire().connect().privateData(hello.encode())
-                    .ird(ord).ord(ord).build()), 30);
-        } catch (Exception e) {
-            throw new PerfFailure("cannot connect to " + server + ": " + Stacks.describe(e));
+        for (Lane l : lanes) {
+            for (int j = 0; l.index > 0 && j < CONTROL_RECEIVES && laneReceives != null; j++) {
+                l.qp.postReceive(laneReceiveRequests[(l.index - 1) * CONTROL_RECEIVES + j]);
+            }
+            try {
+                l.connection = Stacks.get(rnic.connect(server, l.qp, config.wire().connect()
+                        .privateData(hello.forQueuePair(l.index).encode()).ird(ord).ord(ord).build()), 30);
+            } catch (Exception e) {
+                throw new PerfFailure("cannot connect " + (l.index == 0 ? "" : "queue pair " + l.index + " ") + "to "
+                        + server + ": " + Stacks.describe(e));
+            }
+            PerfWelcome w = PerfWelcome.decode(l.connection.parameters().peerPrivateData());
+            if (l.index == 0) {
+                connection = l.connection;
+                welcome = w;
+            } else if (!w.equals(welcome)) {
+                throw new PerfFailure("queue pair " + l.index + ": the server answered " + w + ", queue pair 0 "
+                        + welcome);
+            }
         }
-        welcome = PerfWelcome.decode(connection.parameters().peerPrivateData());
     }
 
     private void postReceive(long wrId) {
@@ -153,9 +235,15 @@ final class PerfClient extends PerfEndpoint {
     }
 
     void disconnect() {
-        if (connection != null) {
+        List<CompletableFuture<Void>> closing = new ArrayList<>();
+        for (Lane l : lanes) {
+            if (l.connection != null) {
+                closing.add(l.connection.disconnect());
+            }
+        }
+        for (var f : closing) {
             try {
-                connection.disconnect().get(10, TimeUnit.SECONDS);
+                f.get(10, TimeUnit.SECONDS);
             } catch (Exception e) {
                 // the results are in; the peer may have closed first
             }
@@ -171,6 +259,7 @@ final class PerfClient extends PerfEndpoint {
         control(new ControlMessage(ControlMessage.Type.PHASE, size, total, config.durationSeconds() * 1000L, seed, 0, 0),
                 ControlMessage.Type.READY);
         PerfResult result;
+        cpuStart = null;
         if (config.latency()) {
             result = latency(size, progress);
         } else if (config.verify() && config.verb() == PerfVerb.WRITE) {
@@ -185,57 +274,100 @@ final class PerfClient extends PerfEndpoint {
         if (ack.a() != 0) {
             throw new PerfFailure("the server found a wrong octet at offset " + (ack.a() - 1));
         }
-        return result;
+        if (cpuStart == null) {
+            return result;
+        }
+        List<CpuUse> cpu = new ArrayList<>();
+        cpu.add(cpuEnd.since(cpuStart, config.cpuEnd(), result.bytes()));
+        if (!config.loopback()) {
+            cpu.add(ack.cpu().since(serverCpuStart, CpuUse.SERVER, result.bytes()));
+        }
+        return result.withCpu(cpu);
+    }
+
+    /**
+     * Between the warm-up and the measured operations of a bandwidth test: START tells the server, whose ACK
+     * carries its CPU time; then ours. The RESULT's ACK carries the server's at the end.
+     */
+    private void startMeasurement() throws Exception {
+        serverCpuStart = control(ControlMessage.of(ControlMessage.Type.START), ControlMessage.Type.ACK).cpu();
+        cpuStart = CpuClock.now();
+    }
+
+    private void endMeasurement() {
+        cpuEnd = CpuClock.now();
     }
 
     // ------------------------------------------------------------------ bandwidth
 
     private SendWorkRequest dataRequest(int size, int localOffset, long remoteOffset) {
+        return dataRequest(size, localOffset, remoteOffset, DATA_WR_ID);
+    }
+
+    private SendWorkRequest dataRequest(int size, int localOffset, long remoteOffset, long wrId) {
         RemoteBuffer server = welcome.buffer();
         return switch (config.verb()) {
-            case WRITE -> RdmaWrite.of(DATA_WR_ID, local.sge(localOffset, size), server.slice(remoteOffset, size));
-            case READ -> RdmaRead.of(DATA_WR_ID, local.sge(localOffset, size), server.slice(remoteOffset, size));
-            case SEND -> Send.of(DATA_WR_ID, local.sge(localOffset, size));
+            case WRITE -> RdmaWrite.of(wrId, local.sge(localOffset, size), server.slice(remoteOffset, size));
+            case READ -> RdmaRead.of(wrId, local.sge(localOffset, size), server.slice(remoteOffset, size));
+            case SEND -> Send.of(wrId, local.sge(localOffset, size));
             case ATOMIC -> config.compareSwap()
-                    ? AtomicCompareSwap.of(DATA_WR_ID, server, 0, 0).withResult(local.sge(0, 8))
-                    : AtomicFetchAdd.of(DATA_WR_ID, server, 1).withResult(local.sge(0, 8));
+                    ? AtomicCompareSwap.of(wrId, server, 0, 0).withResult(local.sge(0, 8))
+                    : AtomicFetchAdd.of(wrId, server, 1).withResult(local.sge(0, 8));
             case TCP -> throw new IllegalStateException("TCP runs without verbs");
         };
     }
 
-    /** Bandwidth with a window of prepared operations (one per slot when reads are verified). */
+    /**
+     * Bandwidth with a window of prepared operations per queue pair (one per slot when reads are verified, which
+     * runs one queue pair).
+     */
     private PerfResult bandwidth(int size, long seed, ProgressSink progress) throws Exception {
         boolean verifyReads = config.verify() && config.verb() == PerfVerb.READ;
         int depth = config.txDepth();
         int slots = verifyReads ? depth : 1;
         int perRound = verifyReads ? config.messagesPerRound(size) : 1;
-        PreparedSend[] prepared = new PreparedSend[verifyReads ? perRound : 1];
+        PreparedSend[][] prepared = new PreparedSend[lanes.length][verifyReads ? perRound : 1];
         try {
-            for (int j = 0; j < prepared.length; j++) {
-                prepared[j] = qp.prepare(dataRequest(size, (j % slots) * size, (long) j * size));
+            for (Lane l : lanes) {
+                for (int j = 0; j < prepared[l.index].length; j++) {
+                    prepared[l.index][j] = l.qp.prepare(dataRequest(size, (j % slots) * size, (long) j * size,
+                            dataWrId(l.index)));
+                }
             }
             Window w = new Window(prepared, slots, size, seed, verifyReads);
-            w.run(config.warmup(), 0, null);
-            return PerfResult.bandwidth(size, w.run(config.iterations(), config.durationSeconds(), progress));
+            w.run(config.warmupPerQp(), 0, null);
+            startMeasurement();
+            BandwidthMeter m = w.run(config.iterations(), config.durationSeconds(), progress);
+            endMeasurement();
+            long[] perQp = new long[lanes.length];
+            for (Lane l : lanes) {
+                perQp[l.index] = l.completed;
+            }
+            return PerfResult.bandwidth(size, m).withSpread(PerfResult.QpSpread.of(perQp, m.elapsedNanos()));
         } finally {
-            for (PreparedSend p : prepared) {
-                if (p != null) {
-                    p.close();
+            for (PreparedSend[] ps : prepared) {
+                for (PreparedSend p : ps) {
+                    if (p != null) {
+                        p.close();
+                    }
                 }
             }
         }
     }
 
-    /** The posting/polling loop of a bandwidth measurement. */
+    /**
+     * The posting/polling loop of a bandwidth measurement: each queue pair keeps up to {@code txDepth} of its
+     * prepared operations in flight; one poll of the shared completion queue serves them all.
+     */
     private final class Window {
-        private final PreparedSend[] prepared;
+        private final PreparedSend[][] prepared;
         private final int slots;
         private final int size;
         private final long seed;
         private final boolean verifyReads;
         private final BandwidthMeter meter = new BandwidthMeter();
 
-        Window(PreparedSend[] prepared, int slots, int size, long seed, boolean verifyReads) {
+        Window(PreparedSend[][] prepared, int slots, int size, long seed, boolean verifyReads) {
             this.prepared = prepared;
             this.slots = slots;
             this.size = size;
@@ -243,55 +375,122 @@ final class PerfClient extends PerfEndpoint {
             this.verifyReads = verifyReads;
         }
 
-        BandwidthMeter run(long count, int seconds, ProgressSink progress) throws Exception {
+        private long perQp;
+        private int seconds;
+        private long deadline;
+        private long posted;
+        private long completed;
+        /** {@link #completed} as the application thread sees it while the loop runs the window. */
+        private volatile long completedSoFar;
+
+        /** {@code perQp} operations on each queue pair, or as many as {@code seconds} (when > 0) allow. */
+        BandwidthMeter run(long perQp, int seconds, ProgressSink progress) throws Exception {
             long start = System.nanoTime();
-            long deadline = start + seconds * 1_000_000_000L;
+            this.perQp = perQp;
+            this.seconds = seconds;
+            this.deadline = start + seconds * 1_000_000_000L;
             meter.start(start);
-            long posted = 0;
-            long completed = 0;
-            int depth = config.txDepth();
-            while (true) {
-                long now = System.nanoTime();
-                boolean more = seconds > 0 ? now < deadline : posted < count;
-                while (more && posted - completed < depth && credit()) {
-                    prepared[(int) (posted % prepared.length)].execute();
-                    if (creditBased()) {
-                        sendsToServer++;
-                    }
-                    posted++;
-                    more = seconds > 0 || posted < count;
-                }
-                if (!more && completed == posted) {
-                    return meter;
-                }
-                int n = poll();
-                for (int i = 0; i < n; i++) {
-                    WorkCompletion wc = completions[i];
-                    if (handleNonData(wc)) {
-                        continue;
-                    }
-                    if (verifyReads) {
-                        long offset = (completed % prepared.length) * size;
-                        int slot = (int) (completed % slots) * size;
-                        int bad = VerifyPattern.firstMismatch(localMemory, slot, seed, offset, size);
-                        if (bad >= 0) {
-                            throw new PerfFailure("RDMA Read " + completed + " brought a wrong octet at server offset "
-                                    + (offset + bad));
-                        }
-                    }
-                    completed++;
-                }
-                meter.record(System.nanoTime(), completed);
+            for (Lane l : lanes) {
+                l.posted = 0;
+                l.completed = 0;
+            }
+            posted = 0;
+            completed = 0;
+            completedSoFar = 0;
+            if (config.runToCompletion()) {
+                return onTheLoop(progress);
+            }
+            while (!fill()) {
+                take(poll());
                 if (progress != null) {
                     progress.update(completed, completed * size);
                 }
             }
+            return meter;
+        }
+
+        /** Posts while windows and credits allow; true once everything posted has completed and nothing is left. */
+        private boolean fill() {
+            boolean timeLeft = seconds > 0 && System.nanoTime() < deadline;
+            int depth = config.txDepth();
+            for (Lane l : lanes) {
+                PreparedSend[] ops = prepared[l.index];
+                while ((seconds > 0 ? timeLeft : l.posted < perQp) && l.posted - l.completed < depth && credit(l)) {
+                    ops[(int) (l.posted % ops.length)].execute();
+                    if (creditBased()) {
+                        l.sendsToServer++;
+                    }
+                    l.posted++;
+                    posted++;
+                }
+            }
+            boolean more = seconds > 0 ? timeLeft : posted < perQp * lanes.length;
+            return !more && completed == posted;
+        }
+
+        /** Handles the {@code n} completions in {@link #completions}. */
+        private void take(int n) throws Exception {
+            for (int i = 0; i < n; i++) {
+                WorkCompletion wc = completions[i];
+                if (handleNonData(wc)) {
+                    continue;
+                }
+                Lane l = lanes[laneOf(wc.wrId())];
+                if (verifyReads) {
+                    long offset = (l.completed % prepared[0].length) * size;
+                    int slot = (int) (l.completed % slots) * size;
+                    int bad = VerifyPattern.firstMismatch(localMemory, slot, seed, offset, size);
+                    if (bad >= 0) {
+                        throw new PerfFailure("RDMA Read " + l.completed + " brought a wrong octet at server "
+                                + "offset " + (offset + bad));
+                    }
+                }
+                l.completed++;
+                completed++;
+            }
+            meter.record(System.nanoTime(), completed);
+        }
+
+        /**
+         * Run to completion: the window is kept full by a completion handler on the completion queue's event loop
+         * (the queue pairs live there too, see docs/guide.md), started through {@code cq.executor()}; this thread
+         * only waits, showing progress, and gives up when nothing completes for {@link #WAIT_SECONDS}.
+         */
+        private BandwidthMeter onTheLoop(ProgressSink progress) throws Exception {
+            CompletableFuture<BandwidthMeter> done = new CompletableFuture<>();
+            CompletionHandler keepFull = new CompletionHandler() {
+                @Override
+                public void onCompletion(CompletionQueue q) {
+                    try {
+                        while (!done.isDone()) {
+                            if (fill()) {
+                                done.complete(meter);
+                                return;
+                            }
+                            int n = pollNow();
+                            if (n > 0) {
+                                take(n);
+                                completedSoFar = completed;
+                                continue;
+                            }
+                            q.arm(NotifyMode.NEXT, this);
+                            if (q.size() == 0) {
+                                return; // armed: the next completion calls again
+                            }
+                        }
+                    } catch (Exception | Error e) {
+                        done.completeExceptionally(e);
+                    }
+                }
+            };
+            cq.executor().execute(() -> keepFull.onCompletion(cq));
+            return awaitOnTheLoop(done, () -> completedSoFar, size, progress);
         }
     }
 
     /** Whether one more Send may go to the server (Send test: receive credits; others: always). */
-    private boolean credit() {
-        return !creditBased() || sendsToServer - creditsGranted < welcome.receiveCredits();
+    private boolean credit(Lane l) {
+        return !creditBased() || l.sendsToServer - l.creditsGranted < welcome.receiveCredits();
     }
 
     /** The Send bandwidth test keeps up to the server's receive count in flight, so it counts credits. */
@@ -305,13 +504,20 @@ final class PerfClient extends PerfEndpoint {
      */
     private boolean handleNonData(WorkCompletion wc) throws Exception {
         check(wc);
+        if (wc.opcode() == CompletionOpcode.RECV && wc.wrId() >= LANE_RECEIVE_BASE) {
+            int slot = (int) (wc.wrId() - LANE_RECEIVE_BASE - CONTROL_RECEIVES);
+            Lane l = lanes[slot / CONTROL_RECEIVES + 1];
+            l.creditsGranted = Math.max(l.creditsGranted, laneReceiveMemory.getLong(slot * CREDIT_SLOT));
+            l.qp.postReceive(laneReceiveRequests[slot]);
+            return true;
+        }
         if (wc.opcode() == CompletionOpcode.RECV) {
             ByteBuffer b = receiveMemory;
             int at = (int) (wc.wrId() - CONTROL_RECEIVE_BASE) * receiveSlot;
             if (wc.solicited()) {
                 reply = ControlMessage.readFrom(b, at);
             } else if (creditBased()) {
-                creditsGranted = Math.max(creditsGranted, b.getLong(at)); // cumulative, RFC-free perf protocol
+                lanes[0].creditsGranted = Math.max(lanes[0].creditsGranted, b.getLong(at)); // cumulative
             } else {
                 postReceive(wc.wrId());
                 return false; // an echo (Send latency)
@@ -319,13 +525,13 @@ final class PerfClient extends PerfEndpoint {
             postReceive(wc.wrId());
             return true;
         }
-        return wc.wrId() != DATA_WR_ID; // control Sends are unsignaled; anything else is ours
+        return !isDataWrId(wc.wrId()); // control Sends are unsignaled; anything else is ours
     }
 
     /** Sends a control message and waits for the reply of {@code expected} type (handling credits meanwhile). */
     private ControlMessage control(ControlMessage m, ControlMessage.Type expected) throws Exception {
         if (creditBased()) {
-            while (!credit()) {
+            while (!credit(lanes[0])) {
                 int n = poll();
                 for (int i = 0; i < n; i++) {
                     if (!handleNonData(completions[i])) {
@@ -333,7 +539,7 @@ final class PerfClient extends PerfEndpoint {
                     }
                 }
             }
-            sendsToServer++;
+            lanes[0].sendsToServer++;
         }
         reply = null;
         sendControl(m);
@@ -367,6 +573,7 @@ final class PerfClient extends PerfEndpoint {
             for (int j = 0; j < perRound; j++) {
                 prepared[j] = qp.prepare(dataRequest(size, (j % depth) * size, (long) j * size));
             }
+            startMeasurement();
             long start = System.nanoTime();
             long deadline = start + config.durationSeconds() * 1_000_000_000L;
             meter.start(start);
@@ -397,6 +604,7 @@ final class PerfClient extends PerfEndpoint {
                     continue;
                 }
                 if (!more && completed == posted) {
+                    endMeasurement();
                     return PerfResult.bandwidth(size, meter);
                 }
                 int n = poll();
@@ -428,6 +636,9 @@ final class PerfClient extends PerfEndpoint {
                 ? RdmaWrite.of(DATA_WR_ID, local.sge(0, size), welcome.buffer()).withFlags(Set.of())
                 : dataRequest(size, 0, 0));
         try {
+            if (config.runToCompletion()) {
+                return latencyOnTheLoop(op, size, meter, progress);
+            }
             long warm = config.warmup();
             long i = 0;
             for (; i < warm; i++) {
@@ -445,6 +656,111 @@ final class PerfClient extends PerfEndpoint {
             return PerfResult.latency(size, meter, System.nanoTime() - start);
         } finally {
             op.close();
+        }
+    }
+
+    /**
+     * Run to completion (Read, Atomic, Send): a completion handler on the event loop posts each operation as the
+     * previous one's data completion arrives and times it there; this thread only waits and shows progress.
+     */
+    private PerfResult latencyOnTheLoop(PreparedSend op, int size, LatencyMeter meter, ProgressSink progress)
+            throws Exception {
+        CompletionOpcode opcode = switch (config.verb()) {
+            case SEND -> CompletionOpcode.RECV;
+            case READ -> CompletionOpcode.RDMA_READ;
+            default -> config.compareSwap() ? CompletionOpcode.ATOMIC_CMP_SWAP : CompletionOpcode.ATOMIC_FETCH_ADD;
+        };
+        long warm = config.warmup();
+        long end = warm + config.iterations();
+        CompletableFuture<Long> done = new CompletableFuture<>();
+        CompletionHandler pingPong = new CompletionHandler() {
+            private long i;
+            private long t0;
+            private long start;
+            private long deadline;
+
+            void next() {
+                if (i == warm) {
+                    start = System.nanoTime();
+                    deadline = start + config.durationSeconds() * 1_000_000_000L;
+                }
+                t0 = System.nanoTime();
+                op.execute();
+            }
+
+            @Override
+            public void onCompletion(CompletionQueue q) {
+                try {
+                    if (t0 == 0) {
+                        next(); // the first call, from the executor
+                    }
+                    while (!done.isDone()) {
+                        int n = pollNow();
+                        if (n == 0) {
+                            q.arm(NotifyMode.NEXT, this);
+                            if (q.size() == 0) {
+                                return;
+                            }
+                            continue;
+                        }
+                        boolean got = false;
+                        for (int k = 0; k < n; k++) {
+                            WorkCompletion wc = completions[k];
+                            got |= !handleNonData(wc) && wc.opcode() == opcode;
+                        }
+                        if (got) {
+                            long t = System.nanoTime() - t0;
+                            if (i >= warm) {
+                                meter.record(t);
+                            }
+                            i++;
+                            if (config.durationMode() ? i > warm && System.nanoTime() >= deadline : i >= end) {
+                                done.complete(System.nanoTime() - start);
+                                return;
+                            }
+                            next();
+                        }
+                    }
+                } catch (Exception | Error e) {
+                    done.completeExceptionally(e);
+                }
+            }
+        };
+        cq.executor().execute(() -> pingPong.onCompletion(cq));
+        long elapsed = awaitOnTheLoop(done, meter::count, size, progress);
+        return PerfResult.latency(size, meter, elapsed);
+    }
+
+    /**
+     * Waits for a run on the event loop, showing progress; gives up after {@link #WAIT_SECONDS} without progress
+     * ({@code count} did not move), stopping the handler (its next call sees {@code done} complete).
+     */
+    private <T> T awaitOnTheLoop(CompletableFuture<T> done, java.util.function.LongSupplier count, int size,
+                                 ProgressSink progress) throws Exception {
+        long seen = -1;
+        long quietSince = System.nanoTime();
+        while (true) {
+            try {
+                return done.get(100, TimeUnit.MILLISECONDS);
+            } catch (TimeoutException e) {
+                long now = count.getAsLong();
+                if (progress != null) {
+                    progress.update(now, now * size);
+                }
+                if (now != seen) {
+                    seen = now;
+                    quietSince = System.nanoTime();
+                } else if (System.nanoTime() - quietSince > TimeUnit.SECONDS.toNanos(WAIT_SECONDS)) {
+                    cq.disarm();
+                    done.cancel(false);
+                    throw new PerfFailure("no completion for " + WAIT_SECONDS + " s (peer gone?)");
+                }
+            } catch (ExecutionException e) {
+                if (e.getCause() instanceof Exception c) {
+                    throw c;
+                }
+                throw e;
+            }
         }
     }
 

@@ -1,12 +1,18 @@
 package org.iwarp4j.tools.perf;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import org.iwarp4j.tools.IwarpCommand;
 import org.iwarp4j.tools.cli.Stacks;
+import org.iwarp4j.tools.perf.conn.ConnectCommand;
+import org.iwarp4j.tools.perf.conn.IdleCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -26,13 +32,21 @@ import picocli.CommandLine.Mixin;
                 + "with perftest's options and report. Without SERVER a test waits for one client; with SERVER it "
                 + "connects; --loopback runs both ends in this JVM.", ""},
         subcommands = {PerfCommand.Write.class, PerfCommand.Read.class, PerfCommand.Send.class,
-                PerfCommand.Atomic.class, PerfCommand.Tcp.class},
+                PerfCommand.Atomic.class, PerfCommand.Tcp.class, ConnectCommand.class, IdleCommand.class},
         footerHeading = "%nExamples:%n",
         footer = {"  iwarp perf write --loopback -s 65536 -D 5",
                 "  iwarp perf tcp --loopback -s 65536 -D 5          # the same over plain TCP",
                 "  iwarp perf read --loopback --latency -s 64",
                 "  iwarp perf send                                   # server (waits on port 18515)",
                 "  iwarp perf send 192.0.2.1 -a --out_json send.json # client",
+                "  iwarp perf write --loopback -s 65536 -D 4 -q 64   # 64 queue pairs, one polling thread",
+                "  iwarp perf write --loopback -a -D 1 --plot bw.svg # iWARP and then TCP over every size, drawn",
+                "  iwarp perf write --loopback --latency -s 64 -n 100000 --plot lat.svg  # latency by percentile",
+                "",
+                "Bandwidth tests report CPU seconds per GB (10^9 octets) moved: this process's user+sys and user time,",
+                "both ends with --loopback; apart, the client's and the server's (which reports its own).",
+                "--plot on an iWARP test implies --compare-tcp: the TCP baseline runs after it over the same sizes,",
+                "-q, -t, -n or -D, and the SVG draws both.",
                 "",
                 "Exit status: 0 success, 1 connection, completion or verification failure, 2 usage error."})
 public final class PerfCommand implements Runnable {
@@ -63,26 +77,39 @@ public final class PerfCommand implements Runnable {
             InetSocketAddress server = options.serverAddress(cl);
             PrintWriter out = cl.getOut();
             PrintWriter err = cl.getErr();
+            boolean compare = options.comparesTcp(verb());
             try {
+                List<PerfResult> results = List.of();
+                List<PerfResult> tcpResults = List.of();
                 if (verb() == PerfVerb.TCP) {
                     TcpBaseline tcp = new TcpBaseline(config, out);
                     if (options.loopback) {
-                        tcp.loopback();
+                        tcpResults = tcp.loopback();
                     } else if (server != null) {
-                        tcp.client(server);
+                        tcpResults = tcp.client(server);
                     } else {
                         tcp.server(new InetSocketAddress(InetAddress.getByName("0.0.0.0"), options.port),
                                 new CompletableFuture<>(), false);
                     }
-                } else {
+                } else if (options.loopback || server != null) {
                     PerfRunner runner = new PerfRunner(config, out);
-                    if (options.loopback) {
-                        runner.loopback();
-                    } else if (server != null) {
-                        runner.client(server);
-                    } else {
-                        runner.server(options.port);
+                    results = options.loopback ? runner.loopback() : runner.client(server);
+                    if (compare) {
+                        out.println();
+                        TcpBaseline tcp = new TcpBaseline(config.tcpBaseline(), out);
+                        tcpResults = options.loopback ? tcp.loopback()
+                                : tcp.client(new InetSocketAddress(server.getAddress(), options.tcpPort()));
+                        if (config.outJson() != null) {
+                            PerfReport.writeJson(config.outJson(), PerfReport.with(runner.json(), "tcp_baseline",
+                                    tcp.json()));
+                        }
                     }
+                } else {
+                    serve(config, compare, out);
+                }
+                if (options.plot != null) {
+                    plot(config, server, results, tcpResults);
+                    out.println("plot: " + options.plot);
                 }
                 return CommandLine.ExitCode.OK;
             } catch (InterruptedException e) {
@@ -95,6 +122,54 @@ public final class PerfCommand implements Runnable {
                 err.flush();
             }
             return IwarpCommand.EXIT_FAILURE;
+        }
+
+        /** Server mode; with {@code --compare-tcp} it serves the TCP baseline on --tcp-port meanwhile. */
+        private void serve(PerfConfig config, boolean compare, PrintWriter out) throws Exception {
+            CompletableFuture<Void> tcpServed = null;
+            if (compare) {
+                CompletableFuture<Integer> bound = new CompletableFuture<>();
+                TcpBaseline tcp = new TcpBaseline(config.tcpBaseline(), out);
+                InetSocketAddress bind = new InetSocketAddress(InetAddress.getByName("0.0.0.0"), options.tcpPort());
+                tcpServed = CompletableFuture.runAsync(() -> {
+                    try {
+                        tcp.server(bind, bound, true);
+                    } catch (Exception e) {
+                        throw new CompletionException(e);
+                    }
+                }, r -> {
+                    Thread t = new Thread(r, "iwarp-perf-tcp-server");
+                    t.setDaemon(true);
+                    t.start();
+                });
+                Stacks.get(bound, 30);
+                out.println(" (and the TCP baseline for --compare-tcp on port " + options.tcpPort() + ")");
+            }
+            new PerfRunner(config, out).server(options.port);
+            if (tcpServed != null) {
+                tcpServed.get();
+            }
+        }
+
+        /** {@code --plot}: the iWARP results beside the TCP baseline's (a tcp test: the baseline alone). */
+        private void plot(PerfConfig config, InetSocketAddress server, List<PerfResult> results,
+                          List<PerfResult> tcpResults) throws IOException {
+            List<PerfPlot.Series> series = new ArrayList<>();
+            boolean latency = config.latency();
+            boolean pingPong = config.verb() != PerfVerb.READ && config.verb() != PerfVerb.ATOMIC;
+            if (!results.isEmpty()) {
+                series.add(new PerfPlot.Series("iWARP " + config.verb().title()
+                        + (latency ? pingPong ? " (1/2 round trip)" : " (round trip)" : ""), results));
+            }
+            series.add(new PerfPlot.Series("TCP" + (latency ? " (1/2 round trip)" : ""), tcpResults));
+            String title = config.title() + (config.qps() > 1 ? ", " + config.qps() + " QPs" : "")
+                    + (results.isEmpty() ? "" : " vs TCP");
+            String subtitle = String.format("iwarp perf, %s, Netty %s, CRC %s, -q %d, -t %d, %s, %d cores",
+                    options.loopback ? "--loopback" : "to " + server, TcpBaseline.transport(config),
+                    config.wire().crc() ? "on" : "off", config.qps(), config.txDepth(),
+                    config.durationMode() ? "-D " + config.durationSeconds() + " s per size"
+                            : "-n " + config.iterations(), Runtime.getRuntime().availableProcessors());
+            PerfPlot.write(options.plot, title, subtitle, latency, config.gbits(), series);
         }
     }
 

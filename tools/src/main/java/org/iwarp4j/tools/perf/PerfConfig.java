@@ -3,6 +3,7 @@ package org.iwarp4j.tools.perf;
 import java.nio.file.Path;
 import java.util.List;
 import org.iwarp4j.tools.cli.WireOptions;
+import org.iwarp4j.verbs.Transport;
 
 /**
  * A validated perf configuration.
@@ -20,10 +21,16 @@ import org.iwarp4j.tools.cli.WireOptions;
  * @param outJson          also write the results as JSON here, or {@code null}
  * @param progress         show the progress line even when stderr is not a terminal
  * @param wire             MPA settings and capture
+ * @param loopback         both ends run in this process (so its CPU time covers both)
+ * @param qps              queue pairs (tcp: connections) of a bandwidth test, each with {@code txDepth} in flight
+ * @param runToCompletion  the client's bandwidth loop runs on its completion queue's event loop, in a completion
+ *                         handler, instead of an application thread that sleeps on the queue
+ * @param transport        the Netty transport of both stacks and of perf tcp; {@code null}: epoll, else NIO
  */
 record PerfConfig(PerfVerb verb, boolean latency, boolean verify, boolean compareSwap, List<Integer> sizes,
                   long iterations, int durationSeconds, int txDepth, int rxDepth, boolean gbits, Path outJson,
-                  boolean progress, WireOptions wire) {
+                  boolean progress, WireOptions wire, boolean loopback, int qps, boolean runToCompletion,
+                  Transport transport) {
 
     /** The server's verification buffer: at most 16 MiB, at most 16384 messages, a whole number of windows. */
     static final int VERIFY_BUFFER_MAX = 16 << 20;
@@ -57,6 +64,23 @@ record PerfConfig(PerfVerb verb, boolean latency, boolean verify, boolean compar
             return 0;
         }
         return durationMode() ? Math.min(1000, 100L * txDepth) : Math.min(1000, iterations / 5);
+    }
+
+    /** Whose CPU the client's own readings are: the whole run's in loopback, else the client's. */
+    String cpuEnd() {
+        return loopback ? CpuUse.BOTH : CpuUse.CLIENT;
+    }
+
+    /** Warm-up operations for each of the {@link #qps} queue pairs: {@link #warmup()} shared among them. */
+    long warmupPerQp() {
+        long w = warmup();
+        return w == 0 ? 0 : Math.max(1, w / qps);
+    }
+
+    /** The same run over plain TCP ({@code --compare-tcp}): sizes, -q, -t, -n or -D; no JSON file of its own. */
+    PerfConfig tcpBaseline() {
+        return new PerfConfig(PerfVerb.TCP, latency, false, false, sizes, iterations, durationSeconds, txDepth, rxDepth,
+                gbits, null, progress, wire, loopback, qps, false, transport);
     }
 
     String title() {

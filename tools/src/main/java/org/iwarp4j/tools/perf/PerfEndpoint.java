@@ -13,6 +13,7 @@ import org.iwarp4j.verbs.QueuePair;
 import org.iwarp4j.verbs.QueuePairConfig;
 import org.iwarp4j.verbs.ReceiveWorkRequest;
 import org.iwarp4j.verbs.Rnic;
+import org.iwarp4j.verbs.Transport;
 import org.iwarp4j.verbs.SendFlag;
 import org.iwarp4j.verbs.SendWorkRequest;
 import org.iwarp4j.verbs.WorkCompletion;
@@ -30,6 +31,8 @@ abstract class PerfEndpoint implements AutoCloseable {
     static final long CREDIT_SEND_WR_ID = 3;
     static final long CONTROL_RECEIVE_BASE = 1_000_000;
     static final int CONTROL_RECEIVES = 16;
+    /** The data operations of queue pair {@code i > 0} of a {@code -q} run have work request id this + i. */
+    static final long LANE_DATA_WR_BASE = 100_000;
     static final long WAIT_SECONDS = 30;
     private static final Duration WAIT = Duration.ofSeconds(WAIT_SECONDS);
     /**
@@ -59,7 +62,8 @@ abstract class PerfEndpoint implements AutoCloseable {
 
     final Rnic rnic;
     final ProtectionDomain pd;
-    final CompletionQueue cq;
+    /** The one completion queue of every queue pair of this end ({@link #ensureCompletionQueue} may replace it). */
+    CompletionQueue cq;
     /** How long {@link #poll()} spins before it sleeps, as {@link #latencyRun} chose. */
     private long spinNanos = SPIN_NANOS;
     final MemoryRegion controlReceives;
@@ -72,8 +76,8 @@ abstract class PerfEndpoint implements AutoCloseable {
     Connection connection;
     private final SendWorkRequest controlSendRequest;
 
-    PerfEndpoint(String name, int cqCapacity) {
-        rnic = Stacks.openRnic(name);
+    PerfEndpoint(String name, int cqCapacity, Transport transport) {
+        rnic = Stacks.openRnic(name, transport);
         try {
             pd = rnic.allocateProtectionDomain();
             cq = rnic.createCompletionQueue(cqCapacity);
@@ -92,6 +96,35 @@ abstract class PerfEndpoint implements AutoCloseable {
     /** Chooses how {@link #poll()} waits: spinning for a latency run, as {@link #SPIN_NANOS} says. */
     void latencyRun(boolean latency) {
         spinNanos = latency || BANDWIDTH_SPINS ? SPIN_NANOS : 0;
+    }
+
+    /**
+     * Replaces the completion queue by one of {@code capacity} if that is larger; only before the first queue pair
+     * is created (an overflowing completion queue fails its queue pairs).
+     */
+    void ensureCompletionQueue(int capacity) {
+        if (capacity > cq.capacity()) {
+            if (qp != null) {
+                throw new IllegalStateException("the completion queue has queue pairs");
+            }
+            cq.close();
+            cq = rnic.createCompletionQueue(capacity);
+        }
+    }
+
+    /** The work request id of queue pair {@code lane}'s data operations. */
+    static long dataWrId(int lane) {
+        return lane == 0 ? DATA_WR_ID : LANE_DATA_WR_BASE + lane;
+    }
+
+    /** Whether {@code wrId} is a data operation's ({@link #dataWrId}). */
+    static boolean isDataWrId(long wrId) {
+        return wrId == DATA_WR_ID || wrId > LANE_DATA_WR_BASE && wrId < LANE_DATA_WR_BASE + PerfOptions.MAX_QPS;
+    }
+
+    /** The queue pair of a data operation's work request id. */
+    static int laneOf(long dataWrId) {
+        return dataWrId == DATA_WR_ID ? 0 : (int) (dataWrId - LANE_DATA_WR_BASE);
     }
 
     QueuePair createQueuePair(int maxSendWr, int maxRecvWr, int irdOrd) {
@@ -139,15 +172,37 @@ abstract class PerfEndpoint implements AutoCloseable {
      * nothing completes within {@link #WAIT_SECONDS}.
      */
     int poll() throws PerfFailure, InterruptedException {
+        int n = pollOnce();
+        if (n == 0) {
+            throw new PerfFailure("no completion for " + WAIT_SECONDS + " s (peer gone?)");
+        }
+        return n;
+    }
+
+    /**
+     * Like {@link #poll()}, but without its time limit for as long as {@code connection} lasts: the server of a
+     * one-sided test (Write, Read, Atomic) sees no completion for a whole phase, however long the client makes it.
+     */
+    int pollWhileConnected() throws PerfFailure, InterruptedException {
+        while (true) {
+            int n = pollOnce();
+            if (n > 0) {
+                return n;
+            }
+            if (connection == null || connection.closeFuture().isDone()) {
+                throw new PerfFailure("no completion for " + WAIT_SECONDS + " s and the connection ended");
+            }
+        }
+    }
+
+    /** Spins (a latency run), then waits up to {@link #WAIT_SECONDS}; the number of completions, maybe 0. */
+    private int pollOnce() throws InterruptedException {
         int n = cq.poll(completions);
         if (n == 0 && spinNanos > 0) {
             n = spin();
         }
         if (n == 0) {
             n = cq.poll(completions, WAIT);
-        }
-        if (n == 0) {
-            throw new PerfFailure("no completion for " + WAIT_SECONDS + " s (peer gone?)");
         }
         return n;
     }

@@ -5,7 +5,7 @@ import org.iwarp4j.verbs.RemoteBuffer;
 
 /**
  * The test a perf client asks for, carried as the ULP private data of its MPA Request (RFC 5044 §7.1.1),
- * so the server sizes its memory before it accepts. 36 octets, network byte order:
+ * so the server sizes its memory before it accepts. 44 octets, network byte order:
  *
  * <pre>
  *  0                   1                   2                   3
@@ -29,17 +29,23 @@ import org.iwarp4j.verbs.RemoteBuffer;
  * +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
  * |                    verification buffer size                   |
  * +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+ * |     queue pairs of the run    |   this queue pair's index     |
+ * +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+ * |                          run token                            |
+ * +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
  * </pre>
  *
  * Flags: 0x01 latency (ping-pong), 0x02 verify content. The client buffer, in {@link RemoteBuffer#encode()}'s
- * 16 octets, is where the server writes in the RDMA Write latency ping-pong.
+ * 16 octets, is where the server writes in the RDMA Write latency ping-pong. A run of {@code -q N} is N
+ * connections that say the same test, N and token, with indexes 0 (the first, which also carries the control
+ * messages) to N-1, connected in that order; the token tells them from another client's.
  */
 record PerfHello(PerfVerb verb, boolean latency, boolean verify, boolean compareSwap, int maxSize, int txDepth,
-                 RemoteBuffer clientBuffer, int verifyBufferSize) {
+                 RemoteBuffer clientBuffer, int verifyBufferSize, int qps, int qpIndex, int token) {
 
     static final int MAGIC = 0x49575046; // "IWPF"
-    static final int VERSION = 1;
-    static final int LENGTH = 36;
+    static final int VERSION = 2;
+    static final int LENGTH = 44;
     static final int FLAG_LATENCY = 0x01;
     static final int FLAG_VERIFY = 0x02;
 
@@ -52,13 +58,29 @@ record PerfHello(PerfVerb verb, boolean latency, boolean verify, boolean compare
     static final int TX_DEPTH_OFFSET = 12;
     static final int BUFFER_OFFSET = 16;
     static final int VERIFY_SIZE_OFFSET = BUFFER_OFFSET + RemoteBuffer.ENCODED_LENGTH;
+    static final int QPS_OFFSET = VERIFY_SIZE_OFFSET + 4;
+    static final int QP_INDEX_OFFSET = QPS_OFFSET + 2;
+    static final int TOKEN_OFFSET = QP_INDEX_OFFSET + 2;
+
+    /** The hello of queue pair {@code index} of the same run. */
+    PerfHello forQueuePair(int index) {
+        return new PerfHello(verb, latency, verify, compareSwap, maxSize, txDepth, clientBuffer, verifyBufferSize, qps,
+                index, token);
+    }
+
+    /** Whether {@code other} is another queue pair of this run. */
+    boolean sameRun(PerfHello other) {
+        return other.forQueuePair(qpIndex).equals(this);
+    }
 
     byte[] encode() {
         ByteBuffer b = ByteBuffer.allocate(LENGTH);
         b.putInt(MAGIC_OFFSET, MAGIC).put(VERSION_OFFSET, (byte) VERSION).put(VERB_OFFSET, (byte) verb.ordinal())
                 .put(FLAGS_OFFSET, (byte) ((latency ? FLAG_LATENCY : 0) | (verify ? FLAG_VERIFY : 0)))
                 .put(ATOMIC_OFFSET, (byte) (compareSwap ? 1 : 0)).putInt(MAX_SIZE_OFFSET, maxSize)
-                .putInt(TX_DEPTH_OFFSET, txDepth).putInt(VERIFY_SIZE_OFFSET, verifyBufferSize);
+                .putInt(TX_DEPTH_OFFSET, txDepth).putInt(VERIFY_SIZE_OFFSET, verifyBufferSize)
+                .putShort(QPS_OFFSET, (short) qps).putShort(QP_INDEX_OFFSET, (short) qpIndex)
+                .putInt(TOKEN_OFFSET, token);
         clientBuffer.encode(b.position(BUFFER_OFFSET));
         return b.array();
     }
@@ -73,9 +95,14 @@ record PerfHello(PerfVerb verb, boolean latency, boolean verify, boolean compare
             throw new IllegalArgumentException("not an iwarp perf client (magic/version)");
         }
         int flags = b.get(FLAGS_OFFSET);
+        int qps = Short.toUnsignedInt(b.getShort(QPS_OFFSET));
+        int index = Short.toUnsignedInt(b.getShort(QP_INDEX_OFFSET));
+        if (qps < 1 || index >= qps) {
+            throw new IllegalArgumentException("queue pair " + index + " of " + qps);
+        }
         return new PerfHello(PerfVerb.fromCode(b.get(VERB_OFFSET)), (flags & FLAG_LATENCY) != 0,
                 (flags & FLAG_VERIFY) != 0, b.get(ATOMIC_OFFSET) != 0, b.getInt(MAX_SIZE_OFFSET),
                 b.getInt(TX_DEPTH_OFFSET), RemoteBuffer.decode(b.position(BUFFER_OFFSET)),
-                b.getInt(VERIFY_SIZE_OFFSET));
+                b.getInt(VERIFY_SIZE_OFFSET), qps, index, b.getInt(TOKEN_OFFSET));
     }
 }

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.iwarp4j.tools.cli.WireOptions;
+import org.iwarp4j.verbs.Transport;
 import picocli.CommandLine;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -19,6 +20,10 @@ public final class PerfOptions {
     public static final int DEFAULT_PORT = 18515;
     /** perftest's MAX_SIZE: {@code -a} runs 2..2^23. */
     static final int MAX_SIZE = 1 << 23;
+    /** The most queue pairs of one run ({@code -q}). */
+    static final int MAX_QPS = 1024;
+    /** The most operations in flight over all queue pairs ({@code -q} times {@code -t}). */
+    static final int MAX_IN_FLIGHT = 1 << 18;
 
     @Parameters(index = "0", arity = "0..1", paramLabel = "SERVER",
             description = "the server to connect to (client); without it this is the server, which waits for one client")
@@ -32,7 +37,7 @@ public final class PerfOptions {
     boolean all;
 
     @Option(names = {"-n", "--iters"}, paramLabel = "N",
-            description = "iterations per size, 5..100000000 (default 5000; 1000 with --latency)")
+            description = "iterations per size (and queue pair), 5..100000000 (default 5000; 1000 with --latency)")
     Long iterations;
 
     @Option(names = {"-D", "--duration"}, paramLabel = "SECONDS", description = "measure each size for SECONDS instead")
@@ -45,6 +50,12 @@ public final class PerfOptions {
     @Option(names = {"-t", "--tx-depth"}, paramLabel = "N",
             description = "operations in flight, 1..15000 (default 128; 1 with --latency)")
     Integer txDepth;
+
+    @Option(names = {"-q", "--qp"}, paramLabel = "N", defaultValue = "1",
+            description = "bandwidth tests: N queue pairs (tcp: N connections) between the same two ends, 1.." + MAX_QPS
+                    + ", each with its own -t operations in flight, all driven by one thread; the report gives their "
+                    + "sum and the slowest and fastest queue pair (default 1)")
+    int qps;
 
     @Option(names = "--latency", description = "latency instead of bandwidth: perftest's ib_*_lat (ping-pong for "
             + "write, send and tcp; one operation at a time for read and atomic)")
@@ -70,6 +81,29 @@ public final class PerfOptions {
     @Option(names = "--verify", description = "write and read: check every octet that crosses the connection "
             + "(Write: the server checks each round of its buffer; Read: the client checks each Read)")
     boolean verify;
+
+    @Option(names = "--transport", paramLabel = "EPOLL|NIO|IO_URING", description = "the Netty transport of the "
+            + "iWARP stacks and of perf tcp (default: EPOLL where available, else NIO)")
+    Transport transport;
+
+    @Option(names = "--run-to-completion", description = "the client posts and polls from a completion handler on its "
+            + "event loop (CompletionQueue.executor), not an application thread: bandwidth tests, and the Read, Send "
+            + "and Atomic latency tests; see docs/performance.md")
+    boolean runToCompletion;
+
+    @Option(names = "--compare-tcp", description = "after an iWARP test, the same over plain TCP (perf tcp: the "
+            + "same sizes, -q, -t, -n or -D, transport) and both reports; --loopback: here; a client: against "
+            + "SERVER's --tcp-port, where the server (given --compare-tcp too) serves it")
+    boolean compareTcp;
+
+    @Option(names = "--tcp-port", paramLabel = "PORT", description = "with --compare-tcp apart: the TCP baseline's "
+            + "port (default: -p + 1)")
+    Integer tcpPort;
+
+    @Option(names = "--plot", paramLabel = "FILE.svg", description = "draw the results into an SVG file (JFreeChart): "
+            + "bandwidth and message rate against message size (use -a), or with --latency latency by percentile; "
+            + "on an iWARP test implies --compare-tcp, so TCP is drawn beside it from the same invocation")
+    Path plot;
 
     @Mixin
     WireOptions wire;
@@ -100,6 +134,44 @@ public final class PerfOptions {
         if (verify && (latency || (verb != PerfVerb.WRITE && verb != PerfVerb.READ))) {
             throw new CommandLine.ParameterException(cl, "--verify applies to write and read bandwidth");
         }
+        if (qps < 1 || qps > MAX_QPS) {
+            throw new CommandLine.ParameterException(cl, "-q must be 1.." + MAX_QPS + ": " + qps);
+        }
+        if (qps > 1 && latency) {
+            throw new CommandLine.ParameterException(cl, "-q applies to bandwidth tests: --latency runs one "
+                    + "queue pair");
+        }
+        if (qps > 1 && verify) {
+            throw new CommandLine.ParameterException(cl, "--verify runs one queue pair: give no -q");
+        }
+        if (runToCompletion && (verb == PerfVerb.TCP || (latency && verb == PerfVerb.WRITE))) {
+            throw new CommandLine.ParameterException(cl, "--run-to-completion applies to iWARP tests but the Write "
+                    + "latency test, whose ends watch memory, not a completion queue (perf tcp always runs on its "
+                    + "event loops)");
+        }
+        if (compareTcp && verb == PerfVerb.TCP) {
+            throw new CommandLine.ParameterException(cl, "--compare-tcp goes with write, read, send and atomic: tcp "
+                    + "is the baseline itself");
+        }
+        if (plot != null && server == null && !loopback) {
+            throw new CommandLine.ParameterException(cl, "--plot draws what the client measures: give it to the "
+                    + "client or with --loopback (the server takes --compare-tcp)");
+        }
+        if (plot != null && latency && all) {
+            throw new CommandLine.ParameterException(cl, "--plot with --latency draws one size's percentiles: give "
+                    + "-s, not -a");
+        }
+        if (tcpPort != null && (tcpPort < 0 || tcpPort > 65535)) {
+            throw new CommandLine.ParameterException(cl, "invalid --tcp-port " + tcpPort);
+        }
+        if (tcpPort != null && (!comparesTcp(verb) || loopback)) {
+            throw new CommandLine.ParameterException(cl, "--tcp-port goes with --compare-tcp (or --plot) apart, "
+                    + "without --loopback");
+        }
+        if (comparesTcp(verb) && !loopback && tcpPort() > 65535) {
+            throw new CommandLine.ParameterException(cl, "-p 65535 leaves no port for the TCP baseline: give "
+                    + "--tcp-port");
+        }
         boolean compareSwap;
         switch (atomicType.toUpperCase()) {
             case "FETCH_AND_ADD" -> compareSwap = false;
@@ -124,9 +196,23 @@ public final class PerfOptions {
             sizes.add(s);
         }
         int depth = latency ? 1 : txDepth != null ? txDepth : 128;
+        if ((long) depth * qps > MAX_IN_FLIGHT) {
+            throw new CommandLine.ParameterException(cl, "-q times -t must be at most " + MAX_IN_FLIGHT + ": " + qps
+                    + " x " + depth);
+        }
         long iters = iterations != null ? iterations : latency ? 1000 : 5000;
         return new PerfConfig(verb, latency, verify, compareSwap, sizes, iters, duration == null ? 0 : duration, depth,
-                512, gbits, outJson, progress, wire);
+                512, gbits, outJson, progress, wire, loopback, qps, runToCompletion, transport);
+    }
+
+    /** Whether an iWARP test runs the TCP baseline after it: {@code --compare-tcp}, or {@code --plot}. */
+    boolean comparesTcp(PerfVerb verb) {
+        return verb != PerfVerb.TCP && (compareTcp || plot != null);
+    }
+
+    /** The TCP baseline's port with {@code --compare-tcp} apart. */
+    int tcpPort() {
+        return tcpPort != null ? tcpPort : port + 1;
     }
 
     /** The server's address, or {@code null} in server mode (and with --loopback). */

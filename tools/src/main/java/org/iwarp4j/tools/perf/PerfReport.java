@@ -20,6 +20,10 @@ final class PerfReport {
     static final String RESULT_LINE = "---------------------------------------------------------------------------------------";
     static final String BW_HEADER = " #bytes     #iterations    BW peak[MB/sec]    BW average[MB/sec]   MsgRate[Mpps]";
     static final String BW_HEADER_G = " #bytes     #iterations    BW peak[Gb/sec]    BW average[Gb/sec]   MsgRate[Mpps]";
+    static final String CPU_HEADER = " #bytes     end       GB moved     CPU[s]     user[s]    CPU[s/GB]   user[s/GB]";
+    static final String QP_HEADER = " #bytes     #qps     BW min[MB/sec]    BW max[MB/sec]    MsgRate min[Mpps]   "
+            + "MsgRate max[Mpps]";
+    static final String QP_HEADER_G = QP_HEADER.replace("MB/sec", "Gb/sec");
     static final String LAT_HEADER = " #bytes #iterations    t_min[usec]    t_max[usec]  t_typical[usec]    t_avg[usec]    "
             + "t_stdev[usec]   99% percentile[usec]   99.9% percentile[usec] ";
 
@@ -48,9 +52,71 @@ final class PerfReport {
         out.flush();
     }
 
+    /** The table's end; then, if the results measured CPU time, the CPU table ({@link #cpuLines}). */
     void footer() {
         out.println(RESULT_LINE);
+        qpTable(out, results, config.gbits());
+        cpuTable(out, results);
         out.flush();
+    }
+
+    /** With several queue pairs: the slowest and the fastest one of each result, closed by a dashed line. */
+    static void qpTable(PrintWriter out, List<PerfResult> results, boolean gbits) {
+        List<PerfResult> spread = results.stream().filter(r -> r.spread() != null).toList();
+        if (spread.isEmpty()) {
+            return;
+        }
+        out.println(" Per queue pair: the slowest and the fastest, each over the whole run (above: their sum)");
+        out.println(gbits ? QP_HEADER_G : QP_HEADER);
+        for (PerfResult r : spread) {
+            PerfResult.QpSpread q = r.spread();
+            out.println(String.format(" %-7d    %-6d   %-14.2f    %-14.2f    %-17.6f   %.6f", r.size(), q.qps(),
+                    unit(q.minMessagesPerSecond() * r.size(), gbits), unit(q.maxMessagesPerSecond() * r.size(), gbits),
+                    q.minMessagesPerSecond() / 1e6, q.maxMessagesPerSecond() / 1e6));
+        }
+        out.println(RESULT_LINE);
+    }
+
+    /** The CPU table of {@code results}, closed by a dashed line; nothing if none measured CPU time. */
+    static void cpuTable(PrintWriter out, List<PerfResult> results) {
+        List<String> cpu = cpuLines(results);
+        if (!cpu.isEmpty()) {
+            out.println(cpuNote(results));
+            out.println(CPU_HEADER);
+            cpu.forEach(out::println);
+            out.println(RESULT_LINE);
+        }
+    }
+
+    /** What the CPU table's ends are. */
+    static String cpuNote(List<PerfResult> results) {
+        List<String> ends = results.stream().flatMap(r -> r.cpu().stream()).map(CpuUse::end).distinct().toList();
+        return " CPU per GB moved: user+sys and user time of all the process's threads, GB = 10^9 octets\n "
+                + (ends.contains(CpuUse.BOTH) ? "both = client and server in this process (--loopback)"
+                        : ends.contains(CpuUse.CLIENT) ? "client = this process, server = the server's, as it reported"
+                        : "server = this process (the client reports its own)");
+    }
+
+    /** One line per result and end that measured CPU time: octets moved, seconds, seconds per GB. */
+    static List<String> cpuLines(List<PerfResult> results) {
+        List<String> lines = new ArrayList<>();
+        for (PerfResult r : results) {
+            for (CpuUse c : r.cpu()) {
+                lines.add(String.format(" %-7d    %-8s  %-10.6f   %-8s   %-8s   %-9s   %s", r.size(), c.end(),
+                        c.gigabytes(), c.hasCpu() ? String.format("%.3f", c.cpuSeconds()) : "n/a",
+                        c.hasUser() ? String.format("%.3f", c.userSeconds()) : "n/a", figure(c.cpuSecondsPerGB()),
+                        figure(c.userSecondsPerGB())));
+            }
+        }
+        return lines;
+    }
+
+    private static String figure(double v) {
+        return Double.isFinite(v) ? String.format("%.3f", v) : "n/a";
+    }
+
+    private static Json realOrNull(double v) {
+        return Double.isFinite(v) ? Json.real(v) : Json.Null.NULL;
     }
 
     List<PerfResult> results() {
@@ -73,8 +139,24 @@ final class PerfReport {
         return gbits ? bytesPerSecond * 8 / 1e9 : bytesPerSecond / (1 << 20);
     }
 
-    /** The results as one JSON object ({@code --out_json}). */
+    /** Writes the results as one JSON object ({@code --out_json}). */
     void writeJson(Path file, List<String> parameters) throws IOException {
+        writeJson(file, json(parameters));
+    }
+
+    static void writeJson(Path file, Json doc) throws IOException {
+        Files.writeString(file, JsonWriter.write(doc) + "\n", StandardCharsets.UTF_8);
+    }
+
+    /** {@code doc} with one more member at its end. */
+    static Json.Obj with(Json.Obj doc, String key, Json value) {
+        List<Json.Member> members = new ArrayList<>(doc.members());
+        members.add(new Json.Member(key, value));
+        return new Json.Obj(members);
+    }
+
+    /** The results as one JSON object. */
+    Json.Obj json(List<String> parameters) {
         List<Json> lines = new ArrayList<>();
         for (PerfResult r : results) {
             List<Object> kv = new ArrayList<>(List.of("bytes", Json.num(r.size()), "iterations", Json.num(r.iterations())));
@@ -87,15 +169,30 @@ final class PerfReport {
             kv.addAll(List.of("bw_peak_MBps", Json.real(unit(r.peakBytesPerSecond(), false)), "bw_avg_MBps",
                     Json.real(unit(r.avgBytesPerSecond(), false)), "bw_avg_Gbps", Json.real(unit(r.avgBytesPerSecond(), true)),
                     "msg_rate_Mpps", Json.real(r.messagesPerSecond() / 1e6)));
+            if (r.spread() != null) {
+                PerfResult.QpSpread q = r.spread();
+                kv.addAll(List.of("qp_bw_min_MBps", Json.real(unit(q.minMessagesPerSecond() * r.size(), false)),
+                        "qp_bw_max_MBps", Json.real(unit(q.maxMessagesPerSecond() * r.size(), false)),
+                        "qp_msg_rate_min_Mpps", Json.real(q.minMessagesPerSecond() / 1e6),
+                        "qp_msg_rate_max_Mpps", Json.real(q.maxMessagesPerSecond() / 1e6)));
+            }
+            if (!r.cpu().isEmpty()) {
+                kv.addAll(List.of("cpu", Json.arr(r.cpu().stream().map(c -> (Json) Json.obj("end", Json.str(c.end()),
+                        "gb_moved", Json.real(c.gigabytes()),
+                        "cpu_s", c.hasCpu() ? Json.real(c.cpuSeconds()) : Json.Null.NULL,
+                        "user_s", c.hasUser() ? Json.real(c.userSeconds()) : Json.Null.NULL,
+                        "cpu_s_per_GB", realOrNull(c.cpuSecondsPerGB()),
+                        "user_s_per_GB", realOrNull(c.userSecondsPerGB()))).toList())));
+            }
             lines.add(Json.obj(kv.toArray()));
         }
-        Json doc = Json.obj("test", Json.str(config.title()), "verb", Json.str(config.verb().name().toLowerCase()),
+        return Json.obj("test", Json.str(config.title()), "verb", Json.str(config.verb().name().toLowerCase()),
                 "mode", Json.str(config.latency() ? "latency" : "bandwidth"),
-                "tx_depth", Json.num(config.txDepth()), "crc", Json.bool(config.wire().crc()),
+                "tx_depth", Json.num(config.txDepth()), "qps", Json.num(config.qps()),
+                "crc", Json.bool(config.wire().crc()),
                 "markers", Json.bool(config.wire().markers()),
                 "duration_s", Json.num(config.durationSeconds()),
                 "parameters", Json.arr(parameters.stream().map(p -> (Json) Json.str(p.strip())).toList()),
                 "results", Json.arr(lines));
-        Files.writeString(file, JsonWriter.write(doc) + "\n", StandardCharsets.UTF_8);
     }
 }

@@ -3,17 +3,22 @@ package org.iwarp4j.tools.perf;
 import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.iwarp4j.tools.cli.Stacks;
+import org.iwarp4j.tools.report.Json;
 
 /** Runs an iWARP perf test as server, as client, or both in one JVM ({@code --loopback}). */
 final class PerfRunner {
 
     private final PerfConfig config;
     private final PrintWriter out;
+    /** The last client run's results as JSON ({@code --out_json}), or null. */
+    private Json.Obj json;
 
     PerfRunner(PerfConfig config, PrintWriter out) {
+        LeakDetection.offUnlessConfigured();
         this.config = config;
         this.out = out;
     }
@@ -22,7 +27,7 @@ final class PerfRunner {
     void server(int port) throws Exception {
         InetSocketAddress bind = new InetSocketAddress(InetAddress.getByName("0.0.0.0"), port);
         ServerReport reporter = new ServerReport(out);
-        try (PerfServer server = new PerfServer(bind, config.wire(), reporter)) {
+        try (PerfServer server = new PerfServer(bind, config.wire(), config.transport(), reporter)) {
             server.listen();
             out.println("************************************");
             out.println("* Waiting for client to connect... *");
@@ -49,17 +54,23 @@ final class PerfRunner {
                 client.disconnect();
             }
             report.footer();
+            json = report.json(parameters);
             if (config.outJson() != null) {
-                report.writeJson(config.outJson(), parameters);
+                PerfReport.writeJson(config.outJson(), json);
             }
             return results;
         }
     }
 
+    /** The last client run's results as JSON, or null before one. */
+    Json.Obj json() {
+        return json;
+    }
+
     /** Both ends here: a quiet server on an ephemeral loopback port, the client against it. */
     List<PerfResult> loopback() throws Exception {
         InetSocketAddress bind = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
-        try (PerfServer server = new PerfServer(bind, config.wire().withoutPcap(), m -> { })) {
+        try (PerfServer server = new PerfServer(bind, config.wire().withoutPcap(), config.transport(), (m, cpu) -> { })) {
             int port = server.listen();
             CompletableFuture<Void> served = CompletableFuture.runAsync(() -> {
                 try {
@@ -86,6 +97,7 @@ final class PerfRunner {
     /** The server's report: its header once the client's test is known, then each RESULT the client sends. */
     private static final class ServerReport implements PerfServer.Reporter {
         private final PrintWriter out;
+        private final List<PerfResult> lines = new ArrayList<>();
         private PerfConfig test;
 
         ServerReport(PrintWriter out) {
@@ -94,10 +106,12 @@ final class PerfRunner {
 
         void start(PerfHello hello, PerfServer server) {
             test = new PerfConfig(hello.verb(), hello.latency(), hello.verify(), hello.compareSwap(),
-                    List.of(hello.maxSize()), 0, 0, hello.txDepth(), 0, false, null, false, null);
+                    List.of(hello.maxSize()), 0, 0, hello.txDepth(), 0, false, null, false, null, false,
+                    hello.qps(), false, null);
             var p = server.connection().parameters();
             new PerfReport(out, test).header(List.of(
-                    String.format("Number of qps   : 1\t\tTransport type : IW (iwarp4j, %s)", server.rnic().transport()),
+                    String.format("Number of qps   : %d\t\tTransport type : IW (iwarp4j, %s)", hello.qps(),
+                            server.rnic().transport()),
                     "Connection type : RC\t\tUsing SRQ      : OFF",
                     String.format("MPA             : rev %d, CRC %s, markers %s/%s, MULPDU %d", p.mpaRevision(),
                             p.crc() ? "on" : "off", p.txMarkers() ? "on" : "off", p.rxMarkers() ? "on" : "off", p.mulpdu()),
@@ -106,7 +120,7 @@ final class PerfRunner {
         }
 
         @Override
-        public void result(ControlMessage m) {
+        public void result(ControlMessage m, CpuUse serverCpu) {
             long iterations = m.iterations();
             double seconds = Math.max(1, m.a()) / 1e9;
             double rate = iterations / seconds;
@@ -114,14 +128,18 @@ final class PerfRunner {
                 out.printf(" %-7d %d          (latency: see the client's report; %.6f Mpps)%n", m.size(), iterations,
                         rate / 1e6);
             } else {
-                out.println(PerfReport.format(new PerfResult(m.size(), iterations, Double.longBitsToDouble(m.b()),
-                        rate * m.size(), rate, null), false, false));
+                PerfResult r = new PerfResult(m.size(), iterations, Double.longBitsToDouble(m.b()), rate * m.size(),
+                        rate, null, serverCpu == null ? List.of() : List.of(serverCpu), null);
+                lines.add(r);
+                out.println(PerfReport.format(r, false, false));
             }
             out.flush();
         }
 
+        /** The table's end, then this server's own CPU time per GB (the client reports it too). */
         void end() {
             out.println(PerfReport.RESULT_LINE);
+            PerfReport.cpuTable(out, lines);
             out.flush();
         }
     }

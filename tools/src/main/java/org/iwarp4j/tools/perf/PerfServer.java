@@ -6,19 +6,24 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.OptionalInt;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import org.iwarp4j.tools.cli.Stacks;
 import org.iwarp4j.tools.cli.WireOptions;
 import org.iwarp4j.verbs.Access;
 import org.iwarp4j.verbs.CompletionOpcode;
 import org.iwarp4j.verbs.MemoryRegion;
 import org.iwarp4j.verbs.PreparedSend;
+import org.iwarp4j.verbs.QueuePair;
 import org.iwarp4j.verbs.ReceiveWorkRequest;
 import org.iwarp4j.verbs.SendWorkRequest;
 import org.iwarp4j.verbs.SendWorkRequest.RdmaWrite;
 import org.iwarp4j.verbs.SendWorkRequest.Send;
+import org.iwarp4j.verbs.Transport;
 import org.iwarp4j.verbs.WorkCompletion;
 import org.iwarp4j.verbs.cm.AcceptOptions;
+import org.iwarp4j.verbs.cm.Connection;
 import org.iwarp4j.verbs.cm.ConnectionRequest;
 import org.iwarp4j.verbs.cm.Listener;
 
@@ -26,44 +31,92 @@ import org.iwarp4j.verbs.cm.Listener;
  * The passive end of a perf run: serves one client. It sizes its memory from the client's {@link PerfHello},
  * answers with a {@link PerfWelcome}, and then follows the client's control messages: it echoes in the
  * ping-pong tests, keeps receives posted and returns credits in the Send test, checks every octet of each
- * verification round, and reports each result line.
+ * verification round, and reports each result line. A client of {@code -q N} connects N times: the server
+ * accepts the N queue pairs of that run (same test and token, indexes in order) and refuses anyone else.
  */
 final class PerfServer implements AutoCloseable {
 
     private final InetSocketAddress bind;
     private final WireOptions wire;
     private final Session session;
-    private final CompletableFuture<ConnectionRequest> request = new CompletableFuture<>();
+    /** Connection requests not yet answered; once the run has all its queue pairs, new ones are refused. */
+    private final BlockingQueue<ConnectionRequest> requests = new LinkedBlockingQueue<>();
+    private boolean full;
     private Listener listener;
 
-    PerfServer(InetSocketAddress bind, WireOptions wire, Reporter reporter) {
+    PerfServer(InetSocketAddress bind, WireOptions wire, Transport transport, Reporter reporter) {
         this.bind = bind;
         this.wire = wire;
-        this.session = new Session(reporter);
+        this.session = new Session(reporter, transport);
     }
 
     /** Binds (the listener exists when this returns); returns the port, e.g. after binding port 0. */
     int listen() {
         listener = session.rnic.listen(bind, wire.listen().build(), r -> {
-            if (!request.complete(r)) {
-                r.reject("busy: one client at a time".getBytes(StandardCharsets.US_ASCII));
+            synchronized (requests) {
+                if (full) {
+                    busy(r);
+                } else {
+                    requests.add(r);
+                }
             }
         });
         return listener.localAddress().getPort();
     }
 
-    /** Waits for the client, sizes the memory for its test and accepts it; returns the test. */
+    private static void busy(ConnectionRequest r) {
+        r.reject("busy: one client at a time".getBytes(StandardCharsets.US_ASCII));
+    }
+
+    /**
+     * Waits for the client, sizes the memory for its test and accepts it, then each further queue pair of its run;
+     * returns the test.
+     */
     PerfHello accept() throws Exception {
-        ConnectionRequest r = request.get();
+        ConnectionRequest r = requests.take();
         PerfHello hello;
         try {
             hello = PerfHello.decode(r.privateData());
+            if (hello.qpIndex() != 0) {
+                throw new IllegalArgumentException("queue pair " + hello.qpIndex() + " of a run came first");
+            }
         } catch (IllegalArgumentException e) {
             r.reject(("iwarp perf: " + e.getMessage()).getBytes(StandardCharsets.US_ASCII));
             throw new PerfFailure("rejected a connection from " + r.remoteAddress() + ": " + e.getMessage());
         }
         session.prepare(hello, r);
+        for (int i = 1; i < hello.qps(); i++) {
+            session.acceptLane(i, nextQueuePair(hello, i));
+        }
+        synchronized (requests) {
+            full = true;
+            for (ConnectionRequest extra; (extra = requests.poll()) != null; ) {
+                busy(extra);
+            }
+        }
         return hello;
+    }
+
+    /** The request of queue pair {@code index} of {@code hello}'s run; others meanwhile are refused as busy. */
+    private ConnectionRequest nextQueuePair(PerfHello hello, int index) throws Exception {
+        long deadline = System.nanoTime() + PerfEndpoint.WAIT_SECONDS * 1_000_000_000L;
+        while (true) {
+            ConnectionRequest r = requests.poll(Math.max(0, deadline - System.nanoTime()),
+                    TimeUnit.NANOSECONDS);
+            if (r == null) {
+                throw new PerfFailure("queue pair " + index + " of " + hello.qps() + " did not connect within "
+                        + PerfEndpoint.WAIT_SECONDS + " s");
+            }
+            try {
+                PerfHello h = PerfHello.decode(r.privateData());
+                if (h.sameRun(hello) && h.qpIndex() == index) {
+                    return r;
+                }
+            } catch (IllegalArgumentException e) {
+                // not of this run
+            }
+            busy(r);
+        }
     }
 
     /** Serves the accepted client until it is done and disconnected. */
@@ -90,29 +143,30 @@ final class PerfServer implements AutoCloseable {
         }
     }
 
-    /** The server's queue pair, memory and loop. */
+    /** The server's queue pairs, memory and loop. */
     static final class Session extends PerfEndpoint {
 
+        /** Data receive {@code j} of queue pair {@code i} (Send test) has work request id this + i * receives + j. */
         private static final long DATA_RECEIVE_BASE = 2_000_000;
         private final Reporter reporter;
         private PerfHello hello;
         private MemoryRegion target;
+        /** The Send test's receives of queue pairs 1..: their data is not kept, and must not overwrite control. */
+        private MemoryRegion sink;
         private MemoryRegion echo;
-        private MemoryRegion credits;
-        /** The view of {@link #credits}, made once: the Send test's receive loop writes every credit count there. */
-        private ByteBuffer creditCount;
         private int dataReceives;
-        private long reposted;
-        private long reported;
-        private SendWorkRequest creditRequest;
+        private int irdOrd;
+        private ServerLane[] lanes;
+        private PerfWelcome welcome;
         private int phaseSize;
         private long phaseSeed;
-        private ReceiveWorkRequest[] dataReceiveRequests;
         private PreparedSend echoSend;
         private int echoSize;
+        /** The server's CPU time at the client's START (bandwidth tests), until the RESULT. */
+        private CpuClock.Sample cpuStart;
 
-        Session(Reporter reporter) {
-            super("perf-server", 1 << 16);
+        Session(Reporter reporter, Transport transport) {
+            super("perf-server", 1 << 16, transport);
             this.reporter = reporter;
         }
 
@@ -132,38 +186,93 @@ final class PerfServer implements AutoCloseable {
                 echo = pd.allocateRegion(max);
             }
             dataReceives = sendTest ? (h.latency() ? 4 : Math.max(4, h.txDepth() * 4)) : 0;
-            int maxIrdOrd = rnic.query().maxIrdOrd();
-            int irdOrd = Math.min(maxIrdOrd, Math.max(1, h.txDepth()));
-            qp = createQueuePair(64, sendTest ? dataReceives : CONTROL_RECEIVES, irdOrd);
+            irdOrd = Math.min(rnic.query().maxIrdOrd(), Math.max(1, h.txDepth()));
+            if (sendTest && h.qps() > 1) {
+                sink = pd.allocateRegion(length, Access.LOCAL_WRITE);
+            }
+            // every queue pair's receives (and their flush at the end) fit in the one completion queue
+            ensureCompletionQueue(h.qps() * (Math.max(dataReceives, CONTROL_RECEIVES) + 64) + 64);
+            lanes = new ServerLane[h.qps()];
+            welcome = new PerfWelcome(dataReceives, target.remoteBuffer());
+            acceptLane(0, r);
+        }
+
+        /**
+         * Creates queue pair {@code index} with its receives and accepts {@code r} on it: IRD/ORD as the client asks
+         * (RFC 6581 §9.1, at most the RNIC's limit), the test's memory in the Reply's private data.
+         */
+        private void acceptLane(int index, ConnectionRequest r) throws Exception {
+            boolean sendTest = hello.verb() == PerfVerb.SEND;
+            QueuePair q = createQueuePair(64, sendTest ? dataReceives : index == 0 ? CONTROL_RECEIVES : 1, irdOrd);
+            if (index == 0) {
+                qp = q;
+            }
+            ServerLane lane = new ServerLane(index, q);
+            lanes[index] = lane;
             if (sendTest) {
-                credits = pd.allocateRegion(8);
+                lane.receiveData(index == 0 ? target : sink);
+            } else if (index == 0) {
+                postControlReceives();
+            }
+            int maxIrdOrd = rnic.query().maxIrdOrd();
+            OptionalInt ird = Stacks.atMost(r.ord(), maxIrdOrd);
+            OptionalInt ord = Stacks.atMost(r.ird(), maxIrdOrd);
+            lane.connection = Stacks.get(r.accept(q, new AcceptOptions(welcome.encode(), ird, ord)), 30);
+            if (index == 0) {
+                connection = lane.connection;
+            }
+        }
+
+        /** One queue pair of the run and, in the Send test, its receives and credit updates. */
+        private final class ServerLane {
+            final int index;
+            final QueuePair qp;
+            Connection connection;
+            /** The view of the credit count, made once: the receive loop writes every count there. */
+            ByteBuffer creditCount;
+            SendWorkRequest creditRequest;
+            ReceiveWorkRequest[] dataReceiveRequests;
+            long reposted;
+            long reported;
+
+            ServerLane(int index, QueuePair qp) {
+                this.index = index;
+                this.qp = qp;
+            }
+
+            /** Posts the Send test's receives, all over {@code into} (the data is not kept): built once, re-posted. */
+            void receiveData(MemoryRegion into) {
+                MemoryRegion credits = pd.allocateRegion(8);
                 creditCount = credits.buffer();
                 creditRequest = Send.of(CREDIT_SEND_WR_ID, credits).withFlags(Set.of()); // unsignaled
                 dataReceiveRequests = new ReceiveWorkRequest[dataReceives];
                 for (int i = 0; i < dataReceives; i++) {
-                    // Every receive covers the same buffer (the data is not kept); built once, re-posted as it is.
-                    dataReceiveRequests[i] = ReceiveWorkRequest.of(DATA_RECEIVE_BASE + i, target.sge());
+                    dataReceiveRequests[i] = ReceiveWorkRequest.of(DATA_RECEIVE_BASE + (long) index * dataReceives + i,
+                            into.sge());
                     qp.postReceive(dataReceiveRequests[i]);
                 }
-            } else {
-                postControlReceives();
             }
-            // Accept: IRD/ORD as the client asks (RFC 6581 §9.1, at most the RNIC's limit), the test's memory in the
-            // Reply's private data.
-            OptionalInt ird = Stacks.atMost(r.ord(), maxIrdOrd);
-            OptionalInt ord = Stacks.atMost(r.ird(), maxIrdOrd);
-            PerfWelcome welcome = new PerfWelcome(dataReceives, target.remoteBuffer());
-            connection = Stacks.get(r.accept(qp, new AcceptOptions(welcome.encode(), ird, ord)), 30);
+
+            /** Re-posts receive {@code i}; every quarter of the receives, tells the client its credit. */
+            void repost(int i) {
+                qp.postReceive(dataReceiveRequests[i]);
+                reposted++;
+                if (!hello.latency() && reposted - reported >= Math.max(1, dataReceives / 4)) {
+                    creditCount.putLong(0, reposted);
+                    reported = reposted;
+                    qp.postSend(creditRequest);
+                }
+            }
         }
 
         PerfHello hello() {
             return hello;
         }
 
-        /** Serves the client until its DONE; then waits for it to disconnect. */
+        /** Serves the client until its DONE (however long its phases are); then waits for it to disconnect. */
         void serve() throws Exception {
             while (true) {
-                int n = poll();
+                int n = pollWhileConnected();
                 for (int i = 0; i < n; i++) {
                     WorkCompletion wc = completions[i];
                     check(wc);
@@ -172,7 +281,9 @@ final class PerfServer implements AutoCloseable {
                     }
                     ControlMessage m = receive(wc);
                     if (m != null && handle(m)) {
-                        Stacks.get(connection.closeFuture(), WAIT_SECONDS);
+                        for (ServerLane l : lanes) {
+                            Stacks.get(l.connection.closeFuture(), WAIT_SECONDS);
+                        }
                         return;
                     }
                 }
@@ -186,18 +297,14 @@ final class PerfServer implements AutoCloseable {
                 postControlReceive(wc.wrId());
                 return m;
             }
-            // The Send test: data and control land in the same receives; control has the SE flag.
-            ControlMessage m = wc.solicited() ? ControlMessage.readFrom(target.buffer(), 0) : null;
+            // The Send test: data and control land in the same receives; control (queue pair 0's) has the SE flag.
+            long n = wc.wrId() - DATA_RECEIVE_BASE;
+            ServerLane lane = lanes[(int) (n / dataReceives)];
+            ControlMessage m = wc.solicited() && lane.index == 0 ? ControlMessage.readFrom(target.buffer(), 0) : null;
             long size = wc.byteLength();
-            qp.postReceive(dataReceiveRequests[(int) (wc.wrId() - DATA_RECEIVE_BASE)]);
-            reposted++;
+            lane.repost((int) (n % dataReceives));
             if (m == null && hello.latency()) {
                 echo((int) size);
-            }
-            if (!hello.latency() && reposted - reported >= Math.max(1, dataReceives / 4)) {
-                creditCount.putLong(0, reposted);
-                reported = reposted;
-                qp.postSend(creditRequest);
             }
             return m;
         }
@@ -238,9 +345,15 @@ final class PerfServer implements AutoCloseable {
                     int bad = VerifyPattern.firstMismatch(target.buffer(), 0, m.a(), 0, length);
                     reply(new ControlMessage(ControlMessage.Type.ACK, 0, 0, bad < 0 ? 0 : bad + 1L, 0, 0, 0));
                 }
+                case START -> {
+                    cpuStart = CpuClock.now();
+                    reply(ControlMessage.ackWithCpu(0, cpuStart));
+                }
                 case RESULT -> {
-                    reporter.result(m);
-                    reply(ControlMessage.of(ControlMessage.Type.ACK));
+                    CpuClock.Sample now = CpuClock.now();
+                    reporter.result(m, cpuStart == null ? null : now.since(cpuStart, CpuUse.SERVER, m.c()));
+                    cpuStart = null;
+                    reply(ControlMessage.ackWithCpu(0, now));
                 }
                 case DONE -> {
                     reply(ControlMessage.of(ControlMessage.Type.ACK));
@@ -316,7 +429,7 @@ final class PerfServer implements AutoCloseable {
 
     /** Where the server's result lines go. */
     interface Reporter {
-        /** The client's RESULT of a phase. */
-        void result(ControlMessage clientResult);
+        /** The client's RESULT of a phase, and this process's CPU time since its START (null: none). */
+        void result(ControlMessage clientResult, CpuUse serverCpu);
     }
 }

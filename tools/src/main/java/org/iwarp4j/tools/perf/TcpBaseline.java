@@ -12,6 +12,7 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.ServerChannel;
 import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.epoll.EpollServerSocketChannel;
@@ -21,6 +22,10 @@ import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.channel.socket.DuplexChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.channel.uring.IoUring;
+import io.netty.channel.uring.IoUringIoHandler;
+import io.netty.channel.uring.IoUringServerSocketChannel;
+import io.netty.channel.uring.IoUringSocketChannel;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.PrintWriter;
@@ -31,6 +36,8 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.iwarp4j.tools.cli.Stacks;
+import org.iwarp4j.tools.report.Json;
+import org.iwarp4j.verbs.Transport;
 
 /**
  * {@code iwarp perf tcp}: the same measurements over plain TCP with Netty (the transport the iWARP stack uses,
@@ -39,8 +46,10 @@ import org.iwarp4j.tools.cli.Stacks;
  * round trip). Both run on the event loops themselves: the baseline has no application-thread hand-off, which
  * the iWARP figures include (posting and polling).
  *
- * <p>Protocol, per size one connection: a 16-octet header (magic "IWTC", mode, size, 0); in stream mode the
- * client half-closes when done and the server answers with the 8-octet count it received.
+ * <p>Protocol, per size one connection: a 16-octet header (magic "IWTC", mode, size, warm-up operations); in
+ * stream mode the client half-closes when done and the server answers with {@link #REPLY} octets: the count it
+ * received, then its process CPU time ({@link CpuClock}, user+sys and user nanoseconds, -1 unknown) when the
+ * warm-up's octets had arrived and when the client half-closed, so the client reports the server's CPU per GB.
  */
 final class TcpBaseline {
 
@@ -49,23 +58,57 @@ final class TcpBaseline {
     private static final int PING_PONG = 1;
     private static final int DONE = 2;
     private static final int HEADER = 16;
+    static final int REPLY = 40;
     private static final int FLUSH_EVERY = 16;
 
     private final PerfConfig config;
     private final PrintWriter out;
+    /** The last client run's results as JSON ({@code --out_json}), or null. */
+    private Json.Obj json;
 
     TcpBaseline(PerfConfig config, PrintWriter out) {
+        LeakDetection.offUnlessConfigured();
         this.config = config;
         this.out = out;
     }
 
-    static String transport() {
-        return Epoll.isAvailable() ? "EPOLL" : "NIO";
+    /** The transport {@code config} names, or the default: epoll where available, else NIO. */
+    static Transport transport(PerfConfig config) {
+        Transport t = config.transport();
+        if (t == null) {
+            return Epoll.isAvailable() ? Transport.EPOLL : Transport.NIO;
+        }
+        if (t == Transport.EPOLL && !Epoll.isAvailable()) {
+            throw new IllegalStateException("epoll is not available: " + Epoll.unavailabilityCause());
+        }
+        if (t == Transport.IO_URING && !IoUring.isAvailable()) {
+            throw new IllegalStateException("io_uring is not available: " + IoUring.unavailabilityCause());
+        }
+        return t;
     }
 
-    private static EventLoopGroup group(String name) {
-        return new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory(name, true),
-                Epoll.isAvailable() ? EpollIoHandler.newFactory() : NioIoHandler.newFactory());
+    private EventLoopGroup group(String name) {
+        return new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory(name, true), switch (transport(config)) {
+            case EPOLL -> EpollIoHandler.newFactory();
+            case IO_URING -> IoUringIoHandler.newFactory();
+            case NIO -> NioIoHandler.newFactory();
+        });
+    }
+
+    private Class<? extends ServerChannel> serverChannel() {
+        return switch (transport(config)) {
+            case EPOLL -> EpollServerSocketChannel.class;
+            case IO_URING -> IoUringServerSocketChannel.class;
+            case NIO -> NioServerSocketChannel.class;
+        };
+    }
+
+    private Class<? extends Channel> socketChannel() {
+        return switch (transport(config)) {
+            case EPOLL -> EpollSocketChannel.class;
+            case IO_URING -> IoUringSocketChannel.class;
+            case NIO -> NioSocketChannel.class;
+        };
     }
 
     // ------------------------------------------------------------------ server
@@ -76,7 +119,7 @@ final class TcpBaseline {
         CompletableFuture<Void> done = new CompletableFuture<>();
         try {
             Channel listener = new ServerBootstrap().group(group, group)
-                    .channel(Epoll.isAvailable() ? EpollServerSocketChannel.class : NioServerSocketChannel.class)
+                    .channel(serverChannel())
                     .option(ChannelOption.SO_REUSEADDR, true)
                     .childOption(ChannelOption.TCP_NODELAY, true)
                     .childOption(ChannelOption.ALLOW_HALF_CLOSURE, true)
@@ -109,6 +152,8 @@ final class TcpBaseline {
         private int mode = -1;
         private int size;
         private long received;
+        private long warmupBytes;
+        private CpuClock.Sample cpuAtWarm;
 
         ServerHandler(CompletableFuture<Void> done) {
             this.done = done;
@@ -120,6 +165,7 @@ final class TcpBaseline {
             if (mode == STREAM) {
                 received += in.readableBytes();
                 in.release();
+                warmedUp();
                 return;
             }
             if (pending == null) {
@@ -137,7 +183,7 @@ final class TcpBaseline {
                 }
                 mode = pending.readInt();
                 size = pending.readInt();
-                pending.skipBytes(4);
+                warmupBytes = (long) size * pending.readInt();
                 if (mode == DONE) {
                     ctx.close();
                     done.complete(null);
@@ -147,6 +193,7 @@ final class TcpBaseline {
                     received = pending.readableBytes();
                     pending.release();
                     pending = null;
+                    warmedUp();
                     return;
                 }
             }
@@ -161,10 +208,20 @@ final class TcpBaseline {
             }
         }
 
+        /** Takes the CPU reading the measurement starts from once the warm-up's octets are in. */
+        private void warmedUp() {
+            if (cpuAtWarm == null && received >= warmupBytes) {
+                cpuAtWarm = CpuClock.now();
+            }
+        }
+
         @Override
         public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
             if (evt instanceof ChannelInputShutdownEvent) {
-                ByteBuf reply = ctx.alloc().buffer(8).writeLong(received);
+                CpuClock.Sample end = CpuClock.now();
+                CpuClock.Sample from = cpuAtWarm != null ? cpuAtWarm : end;
+                ByteBuf reply = ctx.alloc().buffer(REPLY).writeLong(received).writeLong(from.cpuNanos())
+                        .writeLong(from.userNanos()).writeLong(end.cpuNanos()).writeLong(end.userNanos());
                 ctx.writeAndFlush(reply).addListener(ChannelFutureListener.CLOSE);
             }
             ReferenceCountUtil.release(evt);
@@ -191,39 +248,55 @@ final class TcpBaseline {
         PerfReport report = new PerfReport(out, config);
         List<PerfResult> results = new ArrayList<>();
         List<String> parameters = List.of(
-                String.format("Transport type  : TCP (Netty %s, TCP_NODELAY, one event loop per end)", transport()),
+                String.format("Transport type  : TCP (Netty %s, TCP_NODELAY, one event loop per end)", transport(config)),
                 config.latency() ? "Mode            : ping-pong, t = half the round trip (perftest's ib_*_lat)"
                         : "Mode            : stream of SIZE-octet writes, flushed every " + FLUSH_EVERY,
+                "Connections     : " + config.qps() + (config.qps() > 1 ? " (-q), on the one event loop" : ""),
                 config.durationMode() ? "Duration        : " + config.durationSeconds() + " s per size"
-                        : "Iterations      : " + config.iterations() + " per size",
-                "Warm-up         : " + config.warmup() + " operations per size, not measured",
+                        : "Iterations      : " + config.iterations() + " per size"
+                                + (config.qps() > 1 ? " and connection" : ""),
+                "Warm-up         : " + config.warmupPerQp() + " operations per size"
+                        + (config.qps() > 1 ? " and connection" : "") + ", not measured",
                 "remote address  : " + server);
         report.header(parameters);
         try (ProgressLine progress = ProgressLine.startIf(config.progress(), config.title())) {
             for (int size : config.sizes()) {
-                ClientHandler h = new ClientHandler(size, progress);
-                Channel ch = connect(group, server, h);
-                PerfResult r = h.result.get(Math.max(120, 3L * config.durationSeconds() + 60), TimeUnit.SECONDS);
-                ch.closeFuture().await(10, TimeUnit.SECONDS);
+                int n = config.latency() ? 1 : config.qps();
+                StreamRun run = config.latency() ? null : new StreamRun(size, n, progress);
+                List<Channel> channels = new ArrayList<>();
+                ClientHandler first = null;
+                for (int i = 0; i < n; i++) {
+                    ClientHandler h = new ClientHandler(size, progress, run);
+                    first = first == null ? h : first;
+                    if (run != null) {
+                        run.handlers.add(h);
+                    }
+                    channels.add(connect(group, server, h));
+                }
+                PerfResult r = first.result.get(Math.max(120, 3L * config.durationSeconds() + 60), TimeUnit.SECONDS);
+                for (Channel ch : channels) {
+                    ch.closeFuture().await(10, TimeUnit.SECONDS);
+                }
                 report.line(r);
                 results.add(r);
             }
-            ClientHandler bye = new ClientHandler(0, null);
+            ClientHandler bye = new ClientHandler(0, null, null);
             bye.mode = DONE;
             connect(group, server, bye).closeFuture().await(10, TimeUnit.SECONDS);
         } finally {
             group.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
         }
         report.footer();
+        json = report.json(parameters);
         if (config.outJson() != null) {
-            report.writeJson(config.outJson(), parameters);
+            PerfReport.writeJson(config.outJson(), json);
         }
         return results;
     }
 
     private Channel connect(EventLoopGroup group, InetSocketAddress server, ClientHandler h) throws Exception {
         var f = new Bootstrap().group(group)
-                .channel(Epoll.isAvailable() ? EpollSocketChannel.class : NioSocketChannel.class)
+                .channel(socketChannel())
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.ALLOW_HALF_CLOSURE, true)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, 10_000)
@@ -234,37 +307,125 @@ final class TcpBaseline {
         return f.channel();
     }
 
-    /** Drives one size on the client's event loop: a warm-up, then the measured stream or ping-pong. */
-    private final class ClientHandler extends ChannelInboundHandlerAdapter {
+    /**
+     * One size of the stream test over {@code -q} connections, all on the client's one event loop (so nothing here
+     * is shared between threads): each connection warms up; once all have, they stream together, measured as one
+     * (the sum of their writes) and each (the slowest and the fastest); the CPU time runs from the start of that to
+     * the last write, and the server's from its first connection's warm-up to its last half-close.
+     */
+    private final class StreamRun {
         final CompletableFuture<PerfResult> result = new CompletableFuture<>();
+        final List<ClientHandler> handlers = new ArrayList<>();
+        private final int size;
+        private final int connections;
+        private final ProgressLine progress;
+        private final BandwidthMeter meter = new BandwidthMeter();
+        private int warm;
+        private int finished;
+        private int replies;
+        private long completed;
+        private CpuClock.Sample cpuStart;
+        private CpuClock.Sample cpuEnd;
+        private CpuClock.Sample serverFrom;
+        private CpuClock.Sample serverTo;
+
+        StreamRun(int size, int connections, ProgressLine progress) {
+            this.size = size;
+            this.connections = connections;
+            this.progress = progress;
+        }
+
+        /** A connection's warm-up is over; the last one starts the measurement on all. */
+        void warmedUp() {
+            if (++warm == connections) {
+                long now = System.nanoTime();
+                meter.start(now);
+                cpuStart = CpuClock.now();
+                for (ClientHandler h : handlers) {
+                    h.measure(now);
+                }
+            }
+        }
+
+        /** A measured write completed. */
+        void written(long now) {
+            completed++;
+            meter.record(now, completed);
+            if (progress != null && (completed & 0xFF) == 0) {
+                progress.update(completed, completed * size);
+            }
+        }
+
+        /** A connection wrote all it measures. */
+        void finishedWriting() {
+            if (++finished == connections) {
+                cpuEnd = CpuClock.now();
+            }
+        }
+
+        /** A connection's server reply: the octets it received and its process CPU readings. */
+        void replied(CpuClock.Sample from, CpuClock.Sample to) {
+            serverFrom = serverFrom == null ? from : new CpuClock.Sample(Math.min(serverFrom.cpuNanos(),
+                    from.cpuNanos()), Math.min(serverFrom.userNanos(), from.userNanos()));
+            serverTo = serverTo == null ? to : new CpuClock.Sample(Math.max(serverTo.cpuNanos(), to.cpuNanos()),
+                    Math.max(serverTo.userNanos(), to.userNanos()));
+            if (++replies < connections) {
+                return;
+            }
+            long[] each = new long[connections];
+            for (int i = 0; i < connections; i++) {
+                each[i] = handlers.get(i).done;
+            }
+            PerfResult r = PerfResult.bandwidth(size, meter)
+                    .withSpread(PerfResult.QpSpread.of(each, meter.elapsedNanos()));
+            List<CpuUse> cpu = new ArrayList<>(List.of(cpuEnd.since(cpuStart, config.cpuEnd(), r.bytes())));
+            if (!config.loopback()) {
+                cpu.add(serverTo.since(serverFrom, CpuUse.SERVER, r.bytes()));
+            }
+            result.complete(r.withCpu(cpu));
+        }
+    }
+
+    /** Drives one connection of a size on the client's event loop: a warm-up, then the measured stream or ping-pong. */
+    private final class ClientHandler extends ChannelInboundHandlerAdapter {
+        final CompletableFuture<PerfResult> result;
         private final int size;
         private final ProgressLine progress;
+        private final StreamRun run;
         int mode;
         private ByteBuf data;
         private ChannelHandlerContext ctx;
-        private final BandwidthMeter meter = new BandwidthMeter();
-        private final LatencyMeter latency = new LatencyMeter(true);
+        private final LatencyMeter latency;
         private final ChannelFutureListener onWritten = f -> written();
         private long sent;
         private long done;
         private long target;
         private long deadline;
         private boolean warming = true;
+        /** Warm, waiting for the run's other connections to be. */
+        private boolean waiting;
         private boolean finishing;
+        private boolean answered;
         private long pongBytes;
         private long pingStart;
         private long measureStart;
+        /** The server's stream reply ({@link #REPLY} octets), gathered. */
+        private ByteBuf reply;
 
-        ClientHandler(int size, ProgressLine progress) {
+        ClientHandler(int size, ProgressLine progress, StreamRun run) {
             this.size = size;
             this.progress = progress;
+            this.run = run;
+            this.result = run != null ? run.result : new CompletableFuture<>();
             this.mode = config.latency() ? PING_PONG : STREAM;
+            this.latency = run == null ? new LatencyMeter(true) : null;
         }
 
         @Override
         public void channelActive(ChannelHandlerContext c) {
             ctx = c;
-            ByteBuf header = c.alloc().buffer(HEADER).writeInt(MAGIC).writeInt(mode).writeInt(size).writeInt(0);
+            ByteBuf header = c.alloc().buffer(HEADER).writeInt(MAGIC).writeInt(mode).writeInt(size)
+                    .writeInt((int) config.warmupPerQp());
             c.writeAndFlush(header);
             if (mode == DONE) {
                 c.close();
@@ -272,7 +433,7 @@ final class TcpBaseline {
             }
             data = ByteBufAllocator.DEFAULT.directBuffer(size);
             data.writeZero(size);
-            startPhase(config.warmup());
+            startPhase(config.warmupPerQp(), System.nanoTime());
             if (mode == STREAM) {
                 pump();
             } else {
@@ -280,23 +441,34 @@ final class TcpBaseline {
             }
         }
 
-        private void startPhase(long count) {
+        private void startPhase(long count, long now) {
             sent = 0;
             done = 0;
             target = count;
-            measureStart = System.nanoTime();
+            measureStart = now;
             deadline = measureStart + config.durationSeconds() * 1_000_000_000L;
-            meter.start(measureStart);
         }
 
         private boolean more() {
             return warming || !config.durationMode() ? sent < target : System.nanoTime() < deadline;
         }
 
-        /** After the warm-up: the measured run. */
+        /** After the warm-up: the measured run (ping-pong: at once; stream: when every connection is warm). */
         private void endWarmup() {
             warming = false;
-            startPhase(config.iterations());
+            if (run != null) {
+                waiting = true;
+                run.warmedUp();
+            } else {
+                startPhase(config.iterations(), System.nanoTime());
+            }
+        }
+
+        /** The stream's measured writes, from {@code start} (the same for every connection of the run). */
+        void measure(long start) {
+            waiting = false;
+            startPhase(config.iterations(), start);
+            pump();
         }
 
         private void pump() {
@@ -315,17 +487,14 @@ final class TcpBaseline {
         private void written() {
             done++;
             if (!warming) {
-                meter.record(System.nanoTime(), done);
-                if (progress != null && (done & 0xFF) == 0) {
-                    progress.update(done, done * size);
-                }
+                run.written(System.nanoTime());
             }
             if (done == sent && !more()) {
                 if (warming) {
                     endWarmup();
-                    pump();
                 } else if (!finishing) {
                     finishing = true;
+                    run.finishedWriting();
                     ((DuplexChannel) ctx.channel()).shutdownOutput(); // the server answers with its count
                 }
             }
@@ -333,7 +502,7 @@ final class TcpBaseline {
 
         @Override
         public void channelWritabilityChanged(ChannelHandlerContext c) {
-            if (mode == STREAM && c.channel().isWritable() && !finishing) {
+            if (mode == STREAM && c.channel().isWritable() && !finishing && !waiting) {
                 pump();
             }
         }
@@ -350,14 +519,8 @@ final class TcpBaseline {
             ByteBuf in = (ByteBuf) msg;
             try {
                 if (mode == STREAM) {
-                    if (in.readableBytes() >= 8 && finishing) {
-                        long got = in.readLong();
-                        long expected = done * size;
-                        if (got < expected) {
-                            result.completeExceptionally(new PerfFailure("the server received " + got + " of "
-                                    + expected + " octets"));
-                        }
-                        complete(PerfResult.bandwidth(size, meter));
+                    if (finishing) {
+                        streamReply(in);
                     }
                     return;
                 }
@@ -382,18 +545,39 @@ final class TcpBaseline {
                 endWarmup();
                 ping();
             } else {
-                complete(PerfResult.latency(size, latency, now - measureStart));
+                answered = true;
+                result.complete(PerfResult.latency(size, latency, now - measureStart));
+                ctx.close();
             }
         }
 
-        private void complete(PerfResult r) {
-            result.complete(r);
+        /** The server's count and CPU readings: the end of this connection's part of a bandwidth run. */
+        private void streamReply(ByteBuf in) {
+            if (reply == null) {
+                reply = ctx.alloc().buffer(REPLY);
+            }
+            reply.writeBytes(in, Math.min(in.readableBytes(), reply.writableBytes()));
+            if (reply.readableBytes() < REPLY || answered) {
+                return;
+            }
+            answered = true;
+            long got = reply.readLong();
+            CpuClock.Sample serverFrom = new CpuClock.Sample(reply.readLong(), reply.readLong());
+            CpuClock.Sample serverTo = new CpuClock.Sample(reply.readLong(), reply.readLong());
+            long expected = (config.warmupPerQp() + done) * size;
+            if (got < expected) {
+                result.completeExceptionally(new PerfFailure("the server received " + got + " of " + expected
+                        + " octets"));
+            }
+            run.replied(serverFrom, serverTo);
             ctx.close();
         }
 
         @Override
         public void channelInactive(ChannelHandlerContext c) {
-            result.completeExceptionally(new PerfFailure("the TCP connection closed before the run ended"));
+            if (!answered) {
+                result.completeExceptionally(new PerfFailure("the TCP connection closed before the run ended"));
+            }
         }
 
         @Override
@@ -402,6 +586,10 @@ final class TcpBaseline {
                 data.release();
                 data = null;
             }
+            if (reply != null) {
+                reply.release();
+                reply = null;
+            }
         }
 
         @Override
@@ -409,6 +597,11 @@ final class TcpBaseline {
             result.completeExceptionally(cause);
             c.close();
         }
+    }
+
+    /** The last client run's results as JSON, or null before one. */
+    Json.Obj json() {
+        return json;
     }
 
     /** Both ends in this JVM over loopback. */

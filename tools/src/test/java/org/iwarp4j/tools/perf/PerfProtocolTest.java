@@ -14,17 +14,21 @@ class PerfProtocolTest {
     @Test
     void helloRoundTripsAndFitsSiwsPrivateDataLimit() {
         PerfHello h = new PerfHello(PerfVerb.READ, false, true, false, 1 << 23, 128,
-                new RemoteBuffer(new Stag(0x00abcd01), 0x7f00_1234_5678L, 4096), 16 << 20);
+                new RemoteBuffer(new Stag(0x00abcd01), 0x7f00_1234_5678L, 4096), 16 << 20, 64, 0, 0xcafe_f00d);
         byte[] wire = h.encode();
         // siw-interop §B: at most 252 octets of application private data with MPA revision 2.
         assertThat(wire).hasSize(PerfHello.LENGTH).hasSizeLessThanOrEqualTo(252);
         assertThat(wire[0]).isEqualTo((byte) 'I');
-        // protocol 1: the client buffer at octet 16 (address, STag, length), then the verification buffer size
+        // protocol 2: the client buffer at octet 16 (address, STag, length), then the verification buffer size
         ByteBuffer b = ByteBuffer.wrap(wire);
         assertThat(b.getLong(16)).isEqualTo(0x7f00_1234_5678L);
         assertThat(b.getInt(24)).isEqualTo(0x00abcd01);
         assertThat(b.getInt(28)).isEqualTo(4096);
         assertThat(b.getInt(32)).isEqualTo(16 << 20);
+        // then the run: 64 queue pairs, this is queue pair 0, the token
+        assertThat(b.getShort(36)).isEqualTo((short) 64);
+        assertThat(b.getShort(38)).isEqualTo((short) 0);
+        assertThat(b.getInt(40)).isEqualTo(0xcafe_f00d);
         assertThat(PerfHello.decode(wire)).isEqualTo(h);
         assertThatThrownBy(() -> PerfHello.decode(new byte[10])).isInstanceOf(IllegalArgumentException.class);
         wire[0] = 'X';
@@ -32,11 +36,26 @@ class PerfProtocolTest {
     }
 
     @Test
+    void theQueuePairsOfOneRunShareTestAndToken() {
+        RemoteBuffer buffer = new RemoteBuffer(new Stag(0x1201), 0x1000, 65536);
+        PerfHello first = new PerfHello(PerfVerb.WRITE, false, false, false, 65536, 128, buffer, 0, 4, 0, 77);
+        PerfHello third = first.forQueuePair(2);
+        assertThat(PerfHello.decode(third.encode())).isEqualTo(third).extracting(PerfHello::qpIndex).isEqualTo(2);
+        assertThat(third.sameRun(first)).isTrue();
+        assertThat(new PerfHello(PerfVerb.WRITE, false, false, false, 65536, 128, buffer, 0, 4, 2, 78).sameRun(first))
+                .as("another client's token").isFalse();
+        assertThat(new PerfHello(PerfVerb.READ, false, false, false, 65536, 128, buffer, 0, 4, 2, 77).sameRun(first))
+                .as("another test").isFalse();
+        byte[] beyond = new PerfHello(PerfVerb.WRITE, false, false, false, 64, 1, buffer, 0, 4, 4, 77).encode();
+        assertThatThrownBy(() -> PerfHello.decode(beyond)).hasMessageContaining("queue pair 4 of 4");
+    }
+
+    @Test
     void welcomeRoundTrips() {
         PerfWelcome w = new PerfWelcome(512, new RemoteBuffer(new Stag(0x1201), 0x7f00_0000_1000L, 65536));
         byte[] wire = w.encode();
         assertThat(PerfWelcome.decode(wire)).isEqualTo(w);
-        // protocol 1: credits at octet 8, the server buffer at 12 (address, STag, length)
+        // protocol 2: credits at octet 8, the server buffer at 12 (address, STag, length)
         ByteBuffer b = ByteBuffer.wrap(wire);
         assertThat(b.getInt(8)).isEqualTo(512);
         assertThat(b.getLong(12)).isEqualTo(0x7f00_0000_1000L);
@@ -57,6 +76,22 @@ class PerfProtocolTest {
         assertThat(ControlMessage.readFrom(b, 0)).isEqualTo(m);
         b.putInt(0, 99);
         assertThatThrownBy(() -> ControlMessage.readFrom(b, 0)).hasMessageContaining("unknown");
+    }
+
+    @Test
+    void anAckCarriesTheServersCpuReading() {
+        // START is new in protocol 2, after the types of protocol 1 (their numbers do not move)
+        assertThat(ControlMessage.Type.START.ordinal()).isEqualTo(6);
+        assertThat(ControlMessage.Type.DONE.ordinal()).isEqualTo(5);
+        ControlMessage ack = ControlMessage.ackWithCpu(3, new CpuClock.Sample(7_000_000_123L, CpuClock.UNKNOWN));
+        ByteBuffer b = ByteBuffer.allocate(ControlMessage.LENGTH);
+        ack.writeTo(b);
+        assertThat(b.getLong(16)).isEqualTo(3); // a: the verification status
+        assertThat(b.getLong(24)).isEqualTo(7_000_000_123L);
+        assertThat(b.getLong(32)).isEqualTo(-1);
+        ControlMessage back = ControlMessage.readFrom(b, 0);
+        assertThat(back.type()).isEqualTo(ControlMessage.Type.ACK);
+        assertThat(back.cpu()).isEqualTo(new CpuClock.Sample(7_000_000_123L, CpuClock.UNKNOWN));
     }
 
     @Test

@@ -1,18 +1,33 @@
 package org.iwarp4j.tools.perf;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.iwarp4j.tools.cli.Stacks;
 import org.iwarp4j.tools.cli.ToolRun;
 import org.iwarp4j.tools.report.TinyJson;
+import org.iwarp4j.verbs.CompletionQueue;
+import org.iwarp4j.verbs.MemoryRegion;
+import org.iwarp4j.verbs.ProtectionDomain;
+import org.iwarp4j.verbs.QueuePairConfig;
+import org.iwarp4j.verbs.Rnic;
+import org.iwarp4j.verbs.cm.ConnectOptions;
+import org.iwarp4j.verbs.cm.Connection;
+import org.iwarp4j.verbs.cm.ConnectionRejectedException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,8 +46,41 @@ class PerfTest {
     static final Pattern LAT_LINE = Pattern.compile("^ (\\d+) +(\\d+) +((?:\\d+\\.\\d{2}\\s+){6}\\d+\\.\\d{2})\\s*$",
             Pattern.MULTILINE);
 
+    /** A CPU line: #bytes, end, GB moved, CPU[s], user[s], CPU[s/GB], user[s/GB] (n/a where unknown). */
+    static final Pattern CPU_LINE = Pattern.compile("^ (\\d+) +(both|client|server) +(\\d+\\.\\d{6}) +(\\S+) +(\\S+) "
+            + "+(\\S+) +(\\S+)$", Pattern.MULTILINE);
+
+    /** A per-queue-pair line: #bytes, #qps, BW min, BW max, MsgRate min, MsgRate max. */
+    static final Pattern QP_LINE = Pattern.compile("^ (\\d+) +(\\d+) +(\\d+\\.\\d{2}) +(\\d+\\.\\d{2}) "
+            + "+(\\d+\\.\\d{6}) +(\\d+\\.\\d{6})$", Pattern.MULTILINE);
+
     @TempDir
     Path dir;
+
+    record QpLine(int bytes, int qps, double bwMin, double bwMax, double mppsMin, double mppsMax) {}
+
+    static List<QpLine> qpLines(String out) {
+        List<QpLine> lines = new ArrayList<>();
+        Matcher m = QP_LINE.matcher(out);
+        while (m.find()) {
+            lines.add(new QpLine(Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)),
+                    Double.parseDouble(m.group(3)), Double.parseDouble(m.group(4)), Double.parseDouble(m.group(5)),
+                    Double.parseDouble(m.group(6))));
+        }
+        return lines;
+    }
+
+    record CpuLine(int bytes, String end, double gb, String cpu, String user, String cpuPerGb, String userPerGb) {}
+
+    static List<CpuLine> cpuLines(String out) {
+        List<CpuLine> lines = new ArrayList<>();
+        Matcher m = CPU_LINE.matcher(out);
+        while (m.find()) {
+            lines.add(new CpuLine(Integer.parseInt(m.group(1)), m.group(2), Double.parseDouble(m.group(3)), m.group(4),
+                    m.group(5), m.group(6), m.group(7)));
+        }
+        return lines;
+    }
 
     record BwLine(int bytes, long iterations, double peak, double avg, double mpps) {}
 
@@ -140,6 +188,209 @@ class PerfTest {
     }
 
     @ParameterizedTest
+    @ValueSource(strings = {"write", "send", "tcp"})
+    void cpuPerGigabyteBesideBandwidth(String verb) throws Exception {
+        Path json = dir.resolve(verb + ".json");
+        ToolRun r = ToolRun.run("perf", verb, "--loopback", "-s", "8192", "-n", "2000", "-t", "16", "--out_json",
+                json.toString());
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(r.out()).contains(PerfReport.CPU_HEADER, "both = client and server in this process");
+        // one process, both ends: one line, the octets the measured operations moved
+        CpuLine line = cpuLines(r.out()).stream().reduce((a, b) -> {
+            throw new AssertionError("more than one CPU line: " + r.out());
+        }).orElseThrow(() -> new AssertionError("no CPU line: " + r.out()));
+        assertThat(line.bytes()).isEqualTo(8192);
+        assertThat(line.end()).isEqualTo("both");
+        assertThat(line.gb()).isCloseTo(8192 * 2000 / 1e9, org.assertj.core.data.Offset.offset(1e-6));
+        assertThat(Double.parseDouble(line.cpuPerGb())).isCloseTo(Double.parseDouble(line.cpu()) / line.gb(),
+                org.assertj.core.data.Percentage.withPercentage(1));
+        @SuppressWarnings("unchecked")
+        Map<String, Object> doc = (Map<String, Object>) TinyJson.parse(Files.readString(json));
+        @SuppressWarnings("unchecked")
+        Map<String, Object> result = ((List<Map<String, Object>>) doc.get("results")).get(0);
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> cpu = (List<Map<String, Object>>) result.get("cpu");
+        assertThat(cpu).singleElement().satisfies(c -> {
+            assertThat(c).containsEntry("end", "both");
+            double gb = ((Number) c.get("gb_moved")).doubleValue();
+            double seconds = ((Number) c.get("cpu_s")).doubleValue();
+            assertThat(gb).isCloseTo(8192 * 2000 / 1e9, org.assertj.core.data.Offset.offset(1e-6));
+            assertThat(seconds).isPositive(); // the event loops moved 16 MB meanwhile
+            assertThat(((Number) c.get("cpu_s_per_GB")).doubleValue()).isCloseTo(seconds / gb,
+                    org.assertj.core.data.Percentage.withPercentage(0.1));
+            if (c.get("user_s") != null) {
+                assertThat(((Number) c.get("user_s")).doubleValue()).isBetween(0.0, seconds + 0.02);
+            }
+        });
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"write", "read", "send", "atomic", "tcp"})
+    void queuePairsEachRunTheirIterations(String verb) {
+        List<String> args = new ArrayList<>(List.of("perf", verb, "--loopback", "-q", "4", "-n", "200", "-t", "8"));
+        if (!verb.equals("atomic")) {
+            args.addAll(List.of("-s", "2048"));
+        }
+        ToolRun r = ToolRun.run(args.toArray(String[]::new));
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(r.out()).contains(verb.equals("tcp") ? "Connections     : 4" : "Number of qps   : 4");
+        // -n per queue pair; the table sums them, and each queue pair ran its 200 over the whole run
+        BwLine sum = bwLines(r.out()).get(0);
+        assertThat(sum.iterations()).isEqualTo(800);
+        assertThat(qpLines(r.out())).singleElement().satisfies(q -> {
+            assertThat(q.qps()).isEqualTo(4);
+            assertThat(q.mppsMin()).isEqualTo(q.mppsMax());
+            assertThat(q.mppsMin() * 4).isCloseTo(sum.mpps(), org.assertj.core.data.Offset.offset(5e-6));
+        });
+    }
+
+    /** The window kept full from a completion handler on the event loop: the same counts as the thread's loop. */
+    @ParameterizedTest
+    @CsvSource({"write,1", "read,1", "send,1", "atomic,1", "write,4", "send,4"})
+    void runToCompletionRunsEveryIteration(String verb, int qps) {
+        List<String> args = new ArrayList<>(List.of("perf", verb, "--loopback", "--run-to-completion", "-q",
+                Integer.toString(qps), "-n", "3000", "-t", "16"));
+        if (!verb.equals("atomic")) {
+            args.addAll(List.of("-s", "64"));
+        }
+        ToolRun r = ToolRun.run(args.toArray(String[]::new));
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(bwLines(r.out()).get(0).iterations()).isEqualTo(3000L * qps);
+    }
+
+    /** --transport picks the Netty transport of both iWARP ends and of perf tcp, and the reports name it. */
+    @ParameterizedTest
+    @ValueSource(strings = {"write", "tcp"})
+    void theTransportAskedForIsTheOneUsed(String verb) {
+        ToolRun r = ToolRun.run("perf", verb, "--loopback", "--transport", "NIO", "-s", "64", "-n", "500");
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(r.out()).contains(verb.equals("tcp") ? "TCP (Netty NIO" : "IW (iwarp4j, NIO)");
+        assertThat(bwLines(r.out()).get(0).iterations()).isEqualTo(500);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"read", "send", "atomic"})
+    void runToCompletionTimesEveryLatencyIteration(String verb) {
+        ToolRun r = ToolRun.run("perf", verb, "--loopback", "--latency", "--run-to-completion", "-n", "500");
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(r.out()).containsPattern("(?m)^ \\d+\\s+500\\s");
+    }
+
+    @Test
+    void runToCompletionVerifiesEveryOctetOfItsReads() {
+        // the handler takes completions through the same checks as the thread: every Read's octets compared
+        ToolRun r = ToolRun.run("perf", "read", "--loopback", "--run-to-completion", "--verify", "-s", "4096", "-n",
+                "2000", "-t", "8");
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(bwLines(r.out()).get(0).iterations()).isEqualTo(2000);
+    }
+
+    @ParameterizedTest
+    @CsvSource({"write,16", "write,64", "read,64", "send,16", "tcp,64"})
+    void manyQueuePairsShareOneRun(String verb, int qps) {
+        ToolRun r = ToolRun.run("perf", verb, "--loopback", "-q", Integer.toString(qps), "-s", "65536", "-t", "4",
+                "-D", "1");
+        assertThat(r.exit()).as(r.toString()).isZero();
+        BwLine sum = bwLines(r.out()).get(0);
+        assertThat(sum.iterations()).isPositive();
+        // the sum lies between qps times the slowest and qps times the fastest
+        assertThat(qpLines(r.out())).singleElement().satisfies(q -> {
+            assertThat(q.qps()).isEqualTo(qps);
+            assertThat(q.mppsMin()).isLessThanOrEqualTo(q.mppsMax());
+            assertThat(sum.mpps()).isBetween(q.mppsMin() * qps - 1e-4, q.mppsMax() * qps + 1e-4);
+        });
+    }
+
+    @Test
+    void theServerAcceptsEveryQueuePairOfARun() throws Exception {
+        int port = ToolRun.freePort();
+        CompletableFuture<ToolRun> server = ToolRun.background("perf", "send", "-p", Integer.toString(port));
+        ToolRun.awaitListening(port, server);
+        ToolRun client = ToolRun.run("perf", "send", "127.0.0.1", "-p", Integer.toString(port), "-q", "4", "-s",
+                "1024", "-n", "500");
+        ToolRun s = server.get(60, TimeUnit.SECONDS);
+        assertThat(client.exit()).as(client.toString()).isZero();
+        assertThat(s.exit()).as(s.toString()).isZero();
+        assertThat(s.out()).contains("Number of qps   : 4");
+        assertThat(bwLines(s.out())).singleElement().satisfies(l -> assertThat(l.iterations()).isEqualTo(2000));
+        assertThat(cpuLines(client.out())).extracting(CpuLine::end).containsExactly("client", "server");
+    }
+
+    @Test
+    void duringARunTheServerRefusesQueuePairsOfAnotherRun() throws Exception {
+        int port = ToolRun.freePort();
+        CompletableFuture<ToolRun> server = ToolRun.background("perf", "write", "-p", Integer.toString(port));
+        ToolRun.awaitListening(port, server);
+        InetSocketAddress at = new InetSocketAddress(InetAddress.getLoopbackAddress(), port);
+        try (Rnic rnic = Stacks.openRnic("perf-test-client")) {
+            ProtectionDomain pd = rnic.allocateProtectionDomain();
+            CompletionQueue cq = rnic.createCompletionQueue(64);
+            MemoryRegion mr = pd.allocateRegion(64);
+            PerfHello first = new PerfHello(PerfVerb.WRITE, false, false, false, 64, 1, mr.remoteBuffer(), 0, 2, 0, 1);
+            Function<PerfHello, CompletableFuture<Connection>> connect = h -> rnic.connect(at,
+                    pd.createQueuePair(QueuePairConfig.builder(cq, cq).maxSendWr(4).maxRecvWr(4).maxSge(1).build()),
+                    ConnectOptions.builder().privateData(h.encode()).build());
+            Stacks.get(connect.apply(first), 30);
+            // queue pair 1 of a run with another token (another client): busy
+            PerfHello stranger = new PerfHello(PerfVerb.WRITE, false, false, false, 64, 1, mr.remoteBuffer(), 0, 2, 1,
+                    2);
+            assertThatThrownBy(() -> Stacks.get(connect.apply(stranger), 30)).satisfies(e -> {
+                assertThat(e).isInstanceOf(ExecutionException.class);
+                assertThat(e.getCause()).isInstanceOf(ConnectionRejectedException.class);
+                assertThat(new String(((ConnectionRejectedException) e.getCause()).privateData(),
+                        StandardCharsets.US_ASCII)).contains("busy");
+            });
+            // the run's own queue pair 1 is still accepted
+            assertThat(Stacks.get(connect.apply(first.forQueuePair(1)), 30).parameters().peerPrivateData())
+                    .hasSize(PerfWelcome.LENGTH);
+        }
+        // this client never sends its test's control messages: the server sees the connections end
+        ToolRun s = server.get(60, TimeUnit.SECONDS);
+        assertThat(s.exit()).as(s.toString()).isEqualTo(1);
+    }
+
+    @Test
+    void latencyReportsNoCpuTable() {
+        ToolRun r = ToolRun.run("perf", "write", "--loopback", "--latency", "-s", "64", "-n", "100");
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(r.out()).doesNotContain(PerfReport.CPU_HEADER);
+    }
+
+    @Test
+    void serverReportsItsOwnCpuToTheClient() throws Exception {
+        int port = ToolRun.freePort();
+        CompletableFuture<ToolRun> server = ToolRun.background("perf", "write", "-p", Integer.toString(port));
+        ToolRun.awaitListening(port, server);
+        ToolRun client = ToolRun.run("perf", "write", "127.0.0.1", "-p", Integer.toString(port), "-s", "4096", "-n",
+                "3000");
+        ToolRun s = server.get(60, TimeUnit.SECONDS);
+        assertThat(client.exit()).as(client.toString()).isZero();
+        assertThat(s.exit()).as(s.toString()).isZero();
+        List<CpuLine> ours = cpuLines(client.out());
+        assertThat(ours).extracting(CpuLine::end).containsExactly("client", "server");
+        assertThat(client.out()).contains("client = this process, server = the server's");
+        // the server printed the figure it sent: the same readings, the same octets
+        assertThat(cpuLines(s.out())).containsExactly(ours.get(1));
+        assertThat(s.out()).contains("server = this process");
+    }
+
+    @Test
+    void tcpServerReportsItsCpuToTheClient() throws Exception {
+        int port = ToolRun.freePort();
+        CompletableFuture<ToolRun> server = ToolRun.background("perf", "tcp", "-p", Integer.toString(port));
+        ToolRun.awaitListening(port, server);
+        ToolRun client = ToolRun.run("perf", "tcp", "127.0.0.1", "-p", Integer.toString(port), "-s", "4096", "-n",
+                "3000");
+        ToolRun s = server.get(60, TimeUnit.SECONDS);
+        assertThat(client.exit()).as(client.toString()).isZero();
+        assertThat(s.exit()).as(s.toString()).isZero();
+        List<CpuLine> lines = cpuLines(client.out());
+        assertThat(lines).extracting(CpuLine::end).containsExactly("client", "server");
+        assertThat(lines).allSatisfy(l -> assertThat(l.gb()).isCloseTo(4096 * 3000 / 1e9,
+                org.assertj.core.data.Offset.offset(1e-6)));
+    }
+
+    @ParameterizedTest
     @ValueSource(strings = {"write", "read"})
     void verifiedTransfersCheckEveryOctet(String verb) {
         ToolRun r = ToolRun.run("perf", verb, "--loopback", "--verify", "-s", "4096", "-n", "3000", "-t", "8");
@@ -185,7 +436,12 @@ class PerfTest {
     @ParameterizedTest
     @ValueSource(strings = {"write -s 0", "write -s 8388609", "write -n 3", "write -n 10 -D 1", "write --loopback 127.0.0.1",
             "atomic -s 16", "send --verify", "write --latency --verify", "atomic -A FOO", "write -a -s 64", "write -t 0",
-            "write -p 70000", "bogus", "", "write --crc maybe"})
+            "write -p 70000", "bogus", "", "write --crc maybe", "write -q 0", "write -q 1025", "write --latency -q 2",
+            "write --verify -q 2", "tcp -q 1024 -t 15000", "tcp --compare-tcp", "write --plot x.svg",
+            "write --loopback --latency -a --plot x.svg", "write --loopback --compare-tcp --tcp-port 5000",
+            "write 127.0.0.1 --compare-tcp --tcp-port 70000", "write 127.0.0.1 --tcp-port 5000",
+            "write 127.0.0.1 -p 65535 --compare-tcp", "write --latency --run-to-completion",
+            "tcp --run-to-completion", "write --transport FOO"})
     void usageErrors(String args) {
         List<String> a = new ArrayList<>(List.of("perf"));
         if (!args.isEmpty()) {

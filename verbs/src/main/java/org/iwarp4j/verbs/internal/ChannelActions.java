@@ -9,6 +9,7 @@ import io.netty.channel.socket.DuplexChannel;
 import io.netty.util.concurrent.ScheduledFuture;
 import org.iwarp4j.mpa.MpaError;
 import org.iwarp4j.mpa.MpaException;
+import org.iwarp4j.rdmap.stream.RdmapStreamState;
 import org.iwarp4j.rdmap.terminate.TerminateCause;
 import org.iwarp4j.verbs.AsyncEvent;
 import org.iwarp4j.verbs.QueuePairState;
@@ -210,8 +211,12 @@ final class ChannelActions implements LifecycleActions {
                 qp.fireAsync(new AsyncEvent(AsyncEvent.Type.CONNECTION_LOST, qp,
                         Optional.ofNullable(engine.completions().terminate()), "TCP connection lost"));
             }
-            // RFC 5044 §8 code 0x01: nothing can be sent any more; outstanding work is flushed.
-            engine.stream().connectionLost(lost != null ? lost : new ClosedChannelException());
+            // RFC 5044 §8 code 0x01: nothing can be sent any more; outstanding work is flushed. A stream that has
+            // ended already (a disconnect, a Terminate) ignores the loss: no exception is made for it.
+            RdmapStreamState state = engine.stream().state();
+            if (lost != null || state == RdmapStreamState.OPERATIONAL || state == RdmapStreamState.TERMINATING) {
+                engine.stream().connectionLost(lost != null ? lost : new ClosedChannelException());
+            }
             engine.stream().close();
         }
         cm.closed(teardown);

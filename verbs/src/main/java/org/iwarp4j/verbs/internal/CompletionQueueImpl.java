@@ -1,6 +1,8 @@
 package org.iwarp4j.verbs.internal;
 
 import io.netty.channel.EventLoop;
+import io.netty.util.concurrent.EventExecutor;
+import io.netty.util.internal.ThreadExecutorMap;
 import org.iwarp4j.verbs.CompletionChannel;
 import org.iwarp4j.verbs.CompletionHandler;
 import org.iwarp4j.verbs.CompletionQueue;
@@ -14,6 +16,9 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
@@ -30,7 +35,8 @@ import java.util.function.Consumer;
  * channel) and mode; the producer that publishes a matching completion disarms with one CAS. Blocking
  * readers count themselves in {@link #waiters} before they poll a last time and park; a producer reads
  * that count after publishing (both volatile, so one of the two always sees the other) and takes the
- * lock to signal only when someone waits: the data path pays one volatile read.
+ * lock to signal only when someone waits (once per burst, {@link #signalSoon}): the data path pays one volatile
+ * read.
  */
 final class CompletionQueueImpl implements CompletionQueue {
 
@@ -58,10 +64,14 @@ final class CompletionQueueImpl implements CompletionQueue {
     /** What an armed notification reaches: a {@link CompletionHandler} or {@link #channel}. */
     private volatile Object target;
     private final Runnable notifyTask = this::runHandler;
+    /** {@link #loop} as the API hands it out: an executor, not the Netty type. */
+    private final Executor executor;
     private final List<QueuePairImpl> users = new CopyOnWriteArrayList<>();
     private final AtomicInteger waiters = new AtomicInteger();
     private final ReentrantLock waitLock = new ReentrantLock();
     private final Condition nonEmpty = waitLock.newCondition();
+    private final AtomicBoolean signalScheduled = new AtomicBoolean();
+    private final Runnable signalTask = this::signalScheduledWaiters;
     private volatile CompletionHandler handlerToRun;
     private volatile boolean overflowed;
     private volatile boolean closed;
@@ -71,6 +81,7 @@ final class CompletionQueueImpl implements CompletionQueue {
     CompletionQueueImpl(EventLoop loop, int capacity, CompletionChannelImpl channel,
             Consumer<CompletionQueueImpl> onClosed) {
         this.loop = loop;
+        this.executor = task -> loop.execute(Objects.requireNonNull(task, "task"));
         this.onClosed = onClosed;
         this.capacity = capacity;
         this.channel = channel;
@@ -157,8 +168,36 @@ final class CompletionQueueImpl implements CompletionQueue {
             }
         }
         if (waiters.get() > 0) {
-            signalWaiters();
+            signalSoon();
         }
+    }
+
+    /**
+     * Wakes blocked readers once for a burst of completions: a producer on an event loop (every queue pair's
+     * completions are made on its loop) leaves the signal to a task that runs after its current work, so the
+     * completions of one flush or one read cost one wake-up, not one each. The flag is cleared before the
+     * signal: a completion published after the clear schedules another, one published before it is polled by
+     * the reader the signal wakes.
+     */
+    private void signalSoon() {
+        EventExecutor here = ThreadExecutorMap.currentExecutor();
+        if (here == null) {
+            signalWaiters();
+            return;
+        }
+        if (signalScheduled.compareAndSet(false, true)) {
+            try {
+                here.execute(signalTask);
+            } catch (RejectedExecutionException e) {
+                signalScheduled.set(false); // the loop is shutting down: signal now
+                signalWaiters();
+            }
+        }
+    }
+
+    private void signalScheduledWaiters() {
+        signalScheduled.set(false);
+        signalWaiters();
     }
 
     private void signalWaiters() {
@@ -277,6 +316,16 @@ final class CompletionQueueImpl implements CompletionQueue {
     @Override
     public void disarm() {
         armed.set(DISARMED);
+    }
+
+    /** The event loop that runs this queue's handlers (and the queue pairs connected with it as send queue). */
+    EventLoop loop() {
+        return loop;
+    }
+
+    @Override
+    public Executor executor() {
+        return executor;
     }
 
     @Override

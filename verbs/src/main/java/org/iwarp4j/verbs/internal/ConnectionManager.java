@@ -14,6 +14,8 @@ import io.netty.channel.epoll.EpollSocketChannel;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.channel.uring.IoUringServerSocketChannel;
+import io.netty.channel.uring.IoUringSocketChannel;
 import io.netty.handler.pcap.PcapWriteHandler;
 import org.iwarp4j.mpa.MpaConfig;
 import org.iwarp4j.verbs.QueuePair;
@@ -56,11 +58,19 @@ final class ConnectionManager {
     }
 
     private Class<? extends SocketChannel> socketChannel() {
-        return transport == Transport.EPOLL ? EpollSocketChannel.class : NioSocketChannel.class;
+        return switch (transport) {
+            case EPOLL -> EpollSocketChannel.class;
+            case IO_URING -> IoUringSocketChannel.class;
+            case NIO -> NioSocketChannel.class;
+        };
     }
 
     private Class<? extends ServerChannel> serverChannel() {
-        return transport == Transport.EPOLL ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
+        return switch (transport) {
+            case EPOLL -> EpollServerSocketChannel.class;
+            case IO_URING -> IoUringServerSocketChannel.class;
+            case NIO -> NioServerSocketChannel.class;
+        };
     }
 
     Listener listen(InetSocketAddress address, ListenOptions options) {
@@ -146,7 +156,9 @@ final class ConnectionManager {
             result.completeExceptionally(e);
             return result;
         }
-        EventLoop loop = group.next();
+        // The queue pair lives where its send completion queue's handlers run: a handler that posts (run to
+        // completion) hands nothing to another thread.
+        EventLoop loop = qp.sendCq().loop();
         InetSocketAddress target = address.isUnresolved()
                 ? new InetSocketAddress(address.getHostString(), address.getPort()) : address;
         QueuePairHandler handler = new QueuePairHandler(qp, result, options, loop);

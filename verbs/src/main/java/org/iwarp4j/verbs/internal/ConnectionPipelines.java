@@ -32,6 +32,14 @@ final class ConnectionPipelines {
     private ConnectionPipelines() {
     }
 
+    /**
+     * Whether the pipeline captures packets: the capture makes a packet of each FPDU, so the FPDU encoder must
+     * not gather small ones into one buffer.
+     */
+    static boolean capturesPackets(ChannelPipeline p) {
+        return p.get(PIPELINE_PCAP_PACKETS) != null;
+    }
+
     /** A connection a listener accepted; {@code sharedPcap}: the listener's capture file, or {@code null}. */
     static void responder(Channel ch, MpaConfig mpa, SharedPcapFile sharedPcap, ListenerImpl listener) {
         ChannelPipeline p = ch.pipeline();

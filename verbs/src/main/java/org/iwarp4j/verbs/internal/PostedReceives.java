@@ -13,9 +13,14 @@ import org.iwarp4j.verbs.ReceiveWorkRequest;
  */
 final class PostedReceives {
 
+    /** The ring's first size. */
+    static final int INITIAL_RING = 16;
+
     private final QueuePairImpl qp;
     private final Completions completions;
-    private final SgeReceiveBuffer[] ring;
+    /** Posted receives by sequence number (modulo its length); grows up to {@link #depth}. */
+    private SgeReceiveBuffer[] ring;
+    private final int depth;
     private final SharedReceiveQueueImpl shared;
     private final RdmapStream stream;
     private long head;
@@ -27,19 +32,28 @@ final class PostedReceives {
         this.completions = completions;
         this.stream = stream;
         this.shared = shared;
-        this.ring = new SgeReceiveBuffer[depth];
-        for (int i = 0; i < depth; i++) {
-            ring[i] = new SgeReceiveBuffer();
-        }
+        // The ring starts small and grows with the receives outstanding, and each slot's buffer is made when a
+        // receive first reaches it: a queue pair that posts few receives holds buffers for those only, whatever
+        // its depth; made once, a buffer is reused.
+        this.depth = depth;
+        this.ring = new SgeReceiveBuffer[Math.min(depth, INITIAL_RING)];
     }
 
     /** Posts one receive to RDMAP (QN 0). */
     void post(ReceiveWorkRequest request) {
+        if (tail - head >= ring.length && ring.length < depth) {
+            grow();
+        }
         if (tail - head >= ring.length) {
-            // cannot happen: the queue pair bounds posted receives by the ring's size
+            // cannot happen: the queue pair bounds posted receives by the depth
             throw new IllegalStateException("receive ring full");
         }
-        SgeReceiveBuffer buffer = ring[(int) (tail % ring.length)];
+        int slot = (int) (tail % ring.length);
+        SgeReceiveBuffer buffer = ring[slot];
+        if (buffer == null) {
+            buffer = new SgeReceiveBuffer();
+            ring[slot] = buffer;
+        }
         if (!buffer.reset(request)) {
             // a region was deregistered after the request was validated
             completions.receive(request.wrId(), CompletionStatus.LOCAL_PROTECTION_ERROR, null, 0, 0, 0);
@@ -47,6 +61,15 @@ final class PostedReceives {
         }
         tail++;
         stream.postReceive(request.wrId(), buffer);
+    }
+
+    /** Doubles the full ring (at most to the depth); every receive in it is posted and keeps its sequence. */
+    private void grow() {
+        SgeReceiveBuffer[] bigger = new SgeReceiveBuffer[(int) Math.min(depth, 2L * ring.length)];
+        for (long s = head; s < tail; s++) {
+            bigger[(int) (s % bigger.length)] = ring[(int) (s % ring.length)];
+        }
+        ring = bigger;
     }
 
     /** RDMAP completed the oldest posted receive. */

@@ -65,7 +65,7 @@ final class QueuePairEngine implements RdmapListener {
         int ird = Math.min(params.ird(), RdmapStreamConfig.MAX_READ_DEPTH);
         int ord = Math.min(params.ord(), RdmapStreamConfig.MAX_READ_DEPTH);
         // The identity names the stream in the RDMAP frame log ("[qp3 /127.0.0.1:41234] >> SEND ...").
-        Object identity = new StreamName("qp" + qp.number() + " " + peer);
+        Object identity = new StreamName(qp.number(), peer);
         RdmapStreamConfig config = new RdmapStreamConfig(ird, ord, qp.config().rfc7306(), qp.pd().number(), identity,
                 qp.config().maxSendWr(), qp.receiveDepth(), layout);
         // The stream calls its listener only from its methods, never while it is constructed: this engine may
@@ -177,11 +177,22 @@ final class QueuePairEngine implements RdmapListener {
         transmitReady.run();
     }
 
-    /** A stream's identity (compared by reference) that prints as its queue pair and peer. */
-    private record StreamName(String name) {
+    /**
+     * A stream's identity (compared by reference) that prints as its queue pair and peer; the text is made only
+     * when something prints it (the frame log, an error), not for every connection.
+     */
+    private static final class StreamName {
+        private final int queuePair;
+        private final Object peer;
+
+        StreamName(int queuePair, Object peer) {
+            this.queuePair = queuePair;
+            this.peer = peer;
+        }
+
         @Override
         public String toString() {
-            return name;
+            return "qp" + queuePair + " " + peer;
         }
     }
 }

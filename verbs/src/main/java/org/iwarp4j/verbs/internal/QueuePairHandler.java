@@ -150,6 +150,7 @@ final class QueuePairHandler extends ChannelDuplexHandler implements ConnectionR
                     + " data of the MPA Reply was not accepted (" + params.peerPrivateData().length + " octets)", null));
             return;
         }
+        encoder.gatherSmallFpdus(!ConnectionPipelines.capturesPackets(ctx.pipeline()));
         TransmitPump.Segments segments = new TransmitPump.Segments(encoder, ctx.voidPromise());
         QueuePairEngine engine = new QueuePairEngine(qp, params, ctx.channel().remoteAddress(), peer.terminateLayout(), segments,
                 lifecycle, () -> pump.request());

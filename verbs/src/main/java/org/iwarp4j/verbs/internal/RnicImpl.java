@@ -5,6 +5,8 @@ import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.uring.IoUring;
+import io.netty.channel.uring.IoUringIoHandler;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import org.iwarp4j.ddp.memory.TaggedBuffer;
@@ -80,11 +82,16 @@ public final class RnicImpl implements Rnic {
             t = Epoll.isAvailable() ? Transport.EPOLL : Transport.NIO;
         } else if (t == Transport.EPOLL && !Epoll.isAvailable()) {
             throw new IllegalStateException("epoll is not available: " + Epoll.unavailabilityCause());
+        } else if (t == Transport.IO_URING && !IoUring.isAvailable()) {
+            throw new IllegalStateException("io_uring is not available: " + IoUring.unavailabilityCause());
         }
         this.transport = t;
         EventLoopThreads threads = new EventLoopThreads("iwarp-" + config.name());
-        this.group = new MultiThreadIoEventLoopGroup(config.eventLoopThreads(), threads,
-                t == Transport.EPOLL ? EpollIoHandler.newFactory() : NioIoHandler.newFactory());
+        this.group = new MultiThreadIoEventLoopGroup(config.eventLoopThreads(), threads, switch (t) {
+            case EPOLL -> EpollIoHandler.newFactory();
+            case IO_URING -> IoUringIoHandler.newFactory();
+            case NIO -> NioIoHandler.newFactory();
+        });
         this.connections = new ConnectionManager(this, group, t);
         this.stagTable = new StagTable(config.maxStags());
         this.atomics = new LockingAtomicExecutor(256, config.atomicByteOrder());

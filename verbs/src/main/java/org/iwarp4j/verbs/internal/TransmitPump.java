@@ -1,11 +1,9 @@
 package org.iwarp4j.verbs.internal;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPromise;
-import io.netty.util.concurrent.Future;
 import org.iwarp4j.ddp.send.LlpSegmentWriter;
 import org.iwarp4j.mpa.netty.FpduEncoder;
 import org.iwarp4j.rdmap.stream.RdmapStream;
@@ -39,11 +37,11 @@ final class TransmitPump {
     }
 
     private final ChannelHandlerContext ctx;
-    private final ChannelHandlerContext encoderCtx;
     private final Segments segments;
     private final RdmapStream stream;
     private final Control control;
     private final Runnable pumpTask = this::pump;
+    private final BatchPromise batches;
     private boolean pumping;
     private boolean pumpAgain;
     private boolean pumpScheduled;
@@ -56,10 +54,10 @@ final class TransmitPump {
      */
     TransmitPump(ChannelHandlerContext ctx, Segments segments, RdmapStream stream, Control control) {
         this.ctx = ctx;
-        this.encoderCtx = ctx.pipeline().context(segments.encoder);
         this.segments = segments;
         this.stream = stream;
         this.control = control;
+        this.batches = new BatchPromise(ctx.channel(), ctx.executor(), this::batchWritten);
     }
 
     /** The stream has something to send: pump once the current call stack is done (at once if not pumping). */
@@ -123,11 +121,15 @@ final class TransmitPump {
     /** Completes once everything handed to MPA so far is written (or failed). */
     ChannelFuture flushAll() {
         ChannelPromise written = ctx.newPromise();
-        encoderCtx.writeAndFlush(Unpooled.EMPTY_BUFFER, written);
+        segments.encoder.writeMarker(written);
+        ctx.flush();
         return written;
     }
 
-    /** Flushes the segments written since the last flush; their completion is one promise (in order). */
+    /**
+     * Flushes the segments written since the last flush; their completion is one report of {@link #batches}
+     * (in order), so a flush allocates nothing.
+     */
     private void flushBatch() {
         int n = segments.batch;
         Runnable after = afterFlush;
@@ -140,18 +142,13 @@ final class TransmitPump {
         }
         control.fpdusFlushed();
         segments.batch = 0;
-        ChannelPromise written = ctx.newPromise();
-        // An empty buffer written below the FPDU encoder completes after every FPDU before it.
-        encoderCtx.write(Unpooled.EMPTY_BUFFER, written);
-        written.addListener(f -> batchWritten(n, f));
-        if (after != null) {
-            written.addListener(f -> after.run());
-        }
+        // Written below the FPDU encoder behind every FPDU before it (with the small ones it gathered).
+        segments.encoder.writeMarker(batches.next(n, after));
         ctx.flush();
     }
 
-    private void batchWritten(int n, Future<?> f) {
-        if (f.isSuccess()) {
+    private void batchWritten(int n, boolean success) {
+        if (success) {
             stream.segmentsWritten(n);
         }
     }

@@ -4,6 +4,8 @@ import io.netty.util.internal.PlatformDependent;
 import org.iwarp4j.verbs.ReceiveWorkRequest;
 import org.iwarp4j.verbs.VerbsException;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.Queue;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -17,8 +19,12 @@ final class WorkRequestInbox {
 
     private final int sendDepth;
     private final int receiveDepth;
-    private final Queue<SendPost> sends;
-    private final Queue<ReceiveWorkRequest> receives;
+    /**
+     * The hand-over queues, each made by the first request that enters it ({@link #sends()}): a queue pair that
+     * never sends (or never posts a receive) holds no queue of its full depth for it. Once made, a queue is kept.
+     */
+    private volatile Queue<SendPost> sends;
+    private volatile Queue<ReceiveWorkRequest> receives;
     private final AtomicInteger sendUsed = new AtomicInteger();
     private final AtomicInteger receiveUsed = new AtomicInteger();
     /** The queues' names in a refusal, made once: a refusal builds no string ({@link VerbsException#queueFull}). */
@@ -30,8 +36,38 @@ final class WorkRequestInbox {
         this.receiveQueueName = "receive queue of queue pair " + queuePairNumber;
         this.sendDepth = sendDepth;
         this.receiveDepth = receiveDepth;
-        this.sends = PlatformDependent.newFixedMpscQueue(Math.max(2, sendDepth));
-        this.receives = PlatformDependent.newFixedMpscQueue(Math.max(2, receiveDepth));
+    }
+
+    private static final VarHandle SENDS;
+    private static final VarHandle RECEIVES;
+
+    static {
+        try {
+            MethodHandles.Lookup l = MethodHandles.lookup();
+            SENDS = l.findVarHandle(WorkRequestInbox.class, "sends", Queue.class);
+            RECEIVES = l.findVarHandle(WorkRequestInbox.class, "receives", Queue.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** The send hand-over queue, made by the first producer that needs it (a CAS decides between racing ones). */
+    private Queue<SendPost> sends() {
+        Queue<SendPost> q = sends;
+        if (q == null) {
+            Queue<SendPost> made = PlatformDependent.newFixedMpscQueue(Math.max(2, sendDepth));
+            q = SENDS.compareAndSet(this, null, made) ? made : sends;
+        }
+        return q;
+    }
+
+    private Queue<ReceiveWorkRequest> receives() {
+        Queue<ReceiveWorkRequest> q = receives;
+        if (q == null) {
+            Queue<ReceiveWorkRequest> made = PlatformDependent.newFixedMpscQueue(Math.max(2, receiveDepth));
+            q = RECEIVES.compareAndSet(this, null, made) ? made : receives;
+        }
+        return q;
     }
 
     /** The refusal of {@code request} by the full send queue. */
@@ -62,7 +98,7 @@ final class WorkRequestInbox {
                 break;
             }
         }
-        if (!sends.offer(post)) {
+        if (!sends().offer(post)) {
             releaseSendSlots(slots);
             post.releaseData();
             throw new IllegalStateException("send hand-over queue full with " + sendUsed.get() + " slots in use");
@@ -81,7 +117,7 @@ final class WorkRequestInbox {
                 break;
             }
         }
-        if (!receives.offer(request)) {
+        if (!receives().offer(request)) {
             releaseReceiveSlot();
             throw new IllegalStateException("receive hand-over queue full with " + receiveUsed.get() + " in use");
         }
@@ -106,11 +142,13 @@ final class WorkRequestInbox {
 
     /** On the loop (the single consumer). */
     SendPost pollSend() {
-        return sends.poll();
+        Queue<SendPost> q = sends;
+        return q == null ? null : q.poll();
     }
 
     /** On the loop, or under the queue pair's lock while it was never bound to one. */
     ReceiveWorkRequest pollReceive() {
-        return receives.poll();
+        Queue<ReceiveWorkRequest> q = receives;
+        return q == null ? null : q.poll();
     }
 }

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# perf-pairs.sh: iWARP beside plain TCP, as docs/performance.md measures them.
+#
+#   scripts/perf-pairs.sh [-r RUNS] TEST [iwarp perf options...]
+#
+# Runs `./iwarp perf TEST --loopback OPTIONS` and `./iwarp perf tcp --loopback OPTIONS` back to back, RUNS
+# times (default 3), and prints each pair, then the medians, the ranges and the ratio of the medians. TEST is
+# write, read, send or atomic; with --latency the figure is the typical latency (iWARP's Write and Send
+# latency are half a round trip, as TCP's ping-pong; Read's and Atomic's are a full round trip, compared
+# with twice TCP's), else the message rate. --run-to-completion goes to the iWARP test only. Needs jq.
+# Exit status: that of the first failed run, else 0.
+set -euo pipefail
+root=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)
+runs=3
+if [ "${1:-}" = "-r" ]; then runs=$2; shift 2; fi
+[ $# -ge 1 ] || { sed -n '2,12p' "$0" >&2; exit 2; }
+test=$1; shift
+command -v jq >/dev/null || { echo "perf-pairs: jq is needed (apt-get install jq)" >&2; exit 2; }
+latency=false
+tcp_args=()
+for a in "$@"; do
+  [ "$a" = "--latency" ] && latency=true
+  [ "$a" = "--run-to-completion" ] || tcp_args+=("$a") # perf tcp always runs on its event loops
+done
+if $latency; then key='.results[-1].t_typical_usec'; unit='us typical'; else key='.results[-1].msg_rate_Mpps'; unit='Mpps'; fi
+# Read and Atomic latency is a full round trip, TCP's ping-pong half of one: compare with twice TCP's.
+tcp_factor=1
+if $latency && { [ "$test" = read ] || [ "$test" = atomic ]; }; then tcp_factor=2; fi
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+iw=(); tc=()
+for i in $(seq 1 "$runs"); do
+  "$root/iwarp" perf "$test" --loopback "$@" --out_json "$tmp/iw.json" > "$tmp/iw.txt"
+  "$root/iwarp" perf tcp --loopback "${tcp_args[@]}" --out_json "$tmp/tcp.json" > "$tmp/tcp.txt"
+  a=$(jq -r "$key" "$tmp/iw.json"); b=$(jq -r "$key * $tcp_factor" "$tmp/tcp.json")
+  iw+=("$a"); tc+=("$b")
+  printf 'pair %d: %s %s %s, tcp %s %s\n' "$i" "$test" "$a" "$unit" "$b" "$unit"
+done
+median() { printf '%s\n' "$@" | sort -g | awk '{v[NR]=$1} END {print (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
+range() { printf '%s\n' "$@" | sort -g | awk 'NR==1{lo=$1} {hi=$1} END {print lo "-" hi}'; }
+mi=$(median "${iw[@]}"); mt=$(median "${tc[@]}")
+printf 'median %s %s (%s), tcp %s (%s); ratio %s\n' "$test" "$mi" "$(range "${iw[@]}")" "$mt" "$(range "${tc[@]}")" \
+  "$(awk -v a="$mi" -v b="$mt" 'BEGIN {printf "%.2f", (b > 0) ? a / b : 0}')"

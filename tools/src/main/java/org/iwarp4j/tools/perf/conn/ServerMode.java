@@ -1,0 +1,58 @@
+package org.iwarp4j.tools.perf.conn;
+
+import java.io.PrintWriter;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import picocli.CommandLine;
+
+/**
+ * {@code iwarp perf connect} or {@code iwarp perf idle} without SERVER: accept every connection, each with a
+ * queue pair of its own, and report the counts every few seconds while they change; with {@code --exit-after N}
+ * end once N connections have ended. With the hidden {@code --control}, the child of
+ * {@link AcceptorControl}.
+ */
+final class ServerMode {
+
+    /** How often the counts are printed while they change. */
+    static final Duration STATUS_EVERY = Duration.ofSeconds(5);
+
+    private ServerMode() {}
+
+    static void run(ConnOptions options, CommandLine cl, long exitAfter, PrintWriter out) throws Exception {
+        try (Acceptor acceptor = new Acceptor(options.settings(1 << 20))) {
+            if (options.control) {
+                List<InetSocketAddress> listening = new ArrayList<>();
+                for (InetSocketAddress a : options.loopbackAddresses()) {
+                    int port = acceptor.listen(new InetSocketAddress(a.getAddress(), options.port));
+                    listening.add(new InetSocketAddress(a.getAddress(), port));
+                }
+                AcceptorControl.serve(acceptor, listening);
+                return;
+            }
+            InetSocketAddress bind = options.bindAddress(cl);
+            int port = acceptor.listen(bind);
+            out.printf("listening on %s:%d (%s): accepting every connection, each with a queue pair (%s), %s%n",
+                    bind.getAddress().getHostAddress(), port, acceptor.rnic().transport(),
+                    options.settings(0).describeQueuePairs(), exitAfter > 0 ? "until " + exitAfter
+                            + " connections have ended" : "until stopped (Ctrl-C)");
+            out.flush();
+            String last = "";
+            while (true) {
+                boolean done = acceptor.awaitEnded(exitAfter > 0 ? exitAfter : Long.MAX_VALUE, STATUS_EVERY);
+                String status = String.format("accepted %d, open %d, ended %d%s", acceptor.accepted(), acceptor.open(),
+                        acceptor.ended(), acceptor.failed() == 0 ? "" : ", failed " + acceptor.failed() + " (first: "
+                                + acceptor.firstFailure() + ")");
+                if (!status.equals(last) || done) {
+                    out.println(status);
+                    out.flush();
+                    last = status;
+                }
+                if (done) {
+                    return;
+                }
+            }
+        }
+    }
+}
