@@ -8,7 +8,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.iwarp4j.tools.IwarpCommand;
-import org.iwarp4j.tools.cli.Stacks;
 import org.iwarp4j.tools.report.Json;
 import org.iwarp4j.verbs.Rnic;
 import picocli.CommandLine;
@@ -80,25 +79,7 @@ public final class ConnectCommand implements Callable<Integer> {
         if (warmup < 0 || batch < 1) {
             throw new CommandLine.ParameterException(cl, "--warmup must be 0 or more and --batch 1 or more");
         }
-        PrintWriter out = cl.getOut();
-        PrintWriter err = cl.getErr();
-        try {
-            if (!options.connects()) {
-                ServerMode.run(options, cl, exitAfter, out);
-            } else {
-                run(cl, out);
-            }
-            return CommandLine.ExitCode.OK;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            err.println("iwarp perf connect: interrupted");
-        } catch (Exception e) {
-            err.println("iwarp perf connect: " + Stacks.describe(e));
-        } finally {
-            out.flush();
-            err.flush();
-        }
-        return IwarpCommand.EXIT_FAILURE;
+        return ServerMode.serveOrRun("connect", options, cl, exitAfter, this::run);
     }
 
     private void run(CommandLine cl, PrintWriter out) throws Exception {

@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.iwarp4j.tools.IwarpCommand;
-import org.iwarp4j.tools.cli.Stacks;
 import org.iwarp4j.tools.report.Json;
 import org.iwarp4j.verbs.Rnic;
 import picocli.CommandLine;
@@ -107,25 +106,7 @@ public final class IdleCommand implements Callable<Integer> {
         if (sameJvm && !options.loopback) {
             throw new CommandLine.ParameterException(cl, "--same-jvm goes with --loopback");
         }
-        PrintWriter out = cl.getOut();
-        PrintWriter err = cl.getErr();
-        try {
-            if (!options.connects()) {
-                ServerMode.run(options, cl, exitAfter, out);
-            } else {
-                run(cl, out);
-            }
-            return CommandLine.ExitCode.OK;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            err.println("iwarp perf idle: interrupted");
-        } catch (Exception e) {
-            err.println("iwarp perf idle: " + Stacks.describe(e));
-        } finally {
-            out.flush();
-            err.flush();
-        }
-        return IwarpCommand.EXIT_FAILURE;
+        return ServerMode.serveOrRun("idle", options, cl, exitAfter, this::run);
     }
 
     private void run(CommandLine cl, PrintWriter out) throws Exception {

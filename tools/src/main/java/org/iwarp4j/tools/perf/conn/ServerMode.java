@@ -5,6 +5,8 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.iwarp4j.tools.IwarpCommand;
+import org.iwarp4j.tools.cli.Stacks;
 import picocli.CommandLine;
 
 /**
@@ -19,6 +21,38 @@ final class ServerMode {
     static final Duration STATUS_EVERY = Duration.ofSeconds(5);
 
     private ServerMode() {}
+
+    /** The measuring side of a command: runs against a server, or here with {@code --loopback}. */
+    @FunctionalInterface
+    interface Client {
+        void run(CommandLine cl, PrintWriter out) throws Exception;
+    }
+
+    /**
+     * Runs {@code client}, or this server when the options connect nowhere; returns the exit status, failures
+     * reported on stderr as {@code "iwarp perf COMMAND: ..."}.
+     */
+    static int serveOrRun(String command, ConnOptions options, CommandLine cl, long exitAfter, Client client) {
+        PrintWriter out = cl.getOut();
+        PrintWriter err = cl.getErr();
+        try {
+            if (!options.connects()) {
+                run(options, cl, exitAfter, out);
+            } else {
+                client.run(cl, out);
+            }
+            return CommandLine.ExitCode.OK;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            err.println("iwarp perf " + command + ": interrupted");
+        } catch (Exception e) {
+            err.println("iwarp perf " + command + ": " + Stacks.describe(e));
+        } finally {
+            out.flush();
+            err.flush();
+        }
+        return IwarpCommand.EXIT_FAILURE;
+    }
 
     static void run(ConnOptions options, CommandLine cl, long exitAfter, PrintWriter out) throws Exception {
         try (Acceptor acceptor = new Acceptor(options.settings(1 << 20))) {
