@@ -160,7 +160,8 @@ public record SegmentView(byte[] octets, boolean tagged, boolean last, int ddpRe
                 if (body.length >= at + 2) {
                     segmentLength = octet(at) << 8 | octet(at + 1);
                     at += 2;
-                    int len = body.length > at && (body[at] & 0x80) != 0 ? Segment.TAGGED_HEADER : Segment.UNTAGGED_HEADER;
+                    boolean taggedCopy = body.length > at && (body[at] & 0x80) != 0;
+                    int len = taggedCopy ? Segment.TAGGED_HEADER : Segment.UNTAGGED_HEADER;
                     if (body.length >= at + len) {
                         ddp = Arrays.copyOfRange(body, at, at + len);
                         at += len;
