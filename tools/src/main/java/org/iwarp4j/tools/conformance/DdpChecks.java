@@ -161,7 +161,8 @@ final class DdpChecks {
         c.check("ignores the reserved bits of the DDP control field").rule("RFC 5041 §4.1", "DDP-04")
                 .needs(Need.ECHO).run(s -> Probes.echo(s, Probes.zeroRead(s).ddpReserved(0xF),
                         FpduTamper.NONE, "zero-length Read Request, DDP Rsvd bits 1111"));
-        c.check("places a two-segment Send sent last segment first").rule("RFC 5041 §5.3, §4.3", "DDP-12", "DDP-22")
+        c.check("delivers a Send that arrives in two segments").rule("RFC 5041 §4.3, §5.2, §5.4", "DDP-12",
+                        "DDP-16", "DDP-23")
                 .needs(Need.RECEIVE).role(Role.RESPONDER).run(s -> {
                     if (s.options.app() != App.RPING && s.options.app() != App.RDMA) {
                         return Verdict.skip("needs an application that answers our Send");
@@ -169,10 +170,11 @@ final class DdpChecks {
                     byte[] msg = s.options.app() == App.RPING
                             ? Session.advert(Session.OUR_ADDRESS, Session.OUR_STAG, s.options.rpingSize())
                             : new byte[16];
-                    byte[] tail = Arrays.copyOfRange(msg, 8, 16);
+                    // In offset order (RFC 5041 §5.3: a sender should send a message's segments that way).
                     byte[] head = Arrays.copyOf(msg, 8);
-                    s.wire.sendFpdu(Segment.send(s.sendMsn, tail).mo(8).toBytes(), "Send, octets 8..15, MO 8, L=1");
+                    byte[] tail = Arrays.copyOfRange(msg, 8, 16);
                     s.wire.sendFpdu(Segment.send(s.sendMsn, head).last(false).toBytes(), "Send, octets 0..7, L=0");
+                    s.wire.sendFpdu(Segment.send(s.sendMsn, tail).mo(8).toBytes(), "Send, octets 8..15, MO 8, L=1");
                     s.sendMsn++;
                     return Judge.proceeds(s, "the application's answer to the Send, no Terminate",
                             v -> s.options.app() == App.RPING ? v.readRequest() != null

@@ -5,6 +5,7 @@ import org.iwarp4j.oracle.DecodedFpdu;
 import org.iwarp4j.oracle.FpduTamper;
 import org.iwarp4j.oracle.Segment;
 import org.iwarp4j.oracle.SegmentView;
+import org.iwarp4j.oracle.StartupFrame;
 
 /** Group 3: FPDU framing in Full Operation (RFC 5044 §4-§6). */
 final class FramingChecks {
@@ -121,9 +122,12 @@ final class FramingChecks {
         c.check("with markers negotiated, answers a marker that points wrong with Terminate 0x2/0x0/0x03")
                 .rule("RFC 5044 §4.3, §8", "MPA-15", "MPA-18", "MPA-43").role(Role.RESPONDER).ownStartup()
                 .run(s -> {
-                    var r = s.exchange(s.request().markers(true));
+                    StartupFrame r = s.exchange(s.request().markers(true));
                     if (r == null || r.rejected()) {
                         return Verdict.skip("the peer does not accept markers (it rejected M=1)");
+                    }
+                    if (!r.markers()) {
+                        return Verdict.skip("the peer sends markers but wants none from us (M=0 in its Reply)");
                     }
                     s.enterFullOperation();
                     Session.pause(s.options.firstFpduDelayMillis());

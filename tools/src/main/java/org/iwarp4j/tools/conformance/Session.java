@@ -167,6 +167,21 @@ final class Session {
         }
         peerFirst = first.fpdu();
         appFpdus.add(peerFirst);
+        StartupFrame.Enhanced e = ours.revision() == 2 ? ours.enhanced() : null;
+        if (e != null && e.peerToPeer()) {
+            // RFC 6581 §9.3: that was its RTR; answer a Read RTR, then its application speaks.
+            SegmentView.ReadRequest rtr = SegmentView.parse(peerFirst.ulpdu()).readRequest();
+            if (rtr != null) {
+                wire.sendFpdu(Segment.tagged(Segment.READ_RESPONSE, rtr.sinkStag(), rtr.sinkTo()).toBytes(),
+                        "zero-length Read Response to its Read RTR");
+            }
+            Wire.Next next = wire.nextFpdu(deadline());
+            if (!next.isFpdu()) {
+                return "the peer's application sent nothing after its RTR (" + endWords(next.end()) + ")";
+            }
+            peerFirst = next.fpdu();
+            appFpdus.add(peerFirst);
+        }
         return null;
     }
 
