@@ -5,19 +5,22 @@ package org.iwarp4j.ddp.memory;
  * them:
  *
  * <ol>
+ *   <li>the 64-bit unsigned sum TO + length does not wrap ({@link Outcome#TO_WRAP}, {@link #wraps});</li>
  *   <li>the STag names a buffer that is valid ({@link Outcome#INVALID_STAG});</li>
  *   <li>the buffer belongs to the stream's protection domain and, if bound to a stream, to this stream
  *       (RFC 5041 §8.2; {@link Outcome#NOT_ASSOCIATED});</li>
  *   <li>the buffer allows the access ({@link Outcome#ACCESS_DENIED});</li>
  *   <li>TO lies within the registered range ({@link Outcome#BASE_OR_BOUNDS});</li>
- *   <li>TO + length lies within the registered range ({@link Outcome#BASE_OR_BOUNDS});</li>
- *   <li>the 64-bit unsigned sum TO + length does not wrap ({@link Outcome#TO_WRAP}).</li>
+ *   <li>TO + length lies within the registered range ({@link Outcome#BASE_OR_BOUNDS}).</li>
  * </ol>
  *
- * <p>Ranges are computed on offsets, {@code to - base} modulo 2^64, so a region is never considered
- * to wrap into itself. Check 6 therefore fires only for an access that is inside its region but whose
- * end reaches 2^64 — e.g. TO 0xFFFFFFFFFFFFFF00 with 256 octets is reported as a wrap even though its
- * last octet is 0xFFFFFFFFFFFFFFFF (read exactly as RFC 5041 §7.1 check 5 is written: the sum wraps).
+ * <p>RFC 5041 §7.1 lists its checks without an order. The wrap comes first here because it is the one
+ * that needs nothing but the segment's octets: whatever the receiver has registered, the same octets
+ * draw the same Terminate, which is what {@code iwarp explain} and the conformance tools report from a
+ * capture. An access whose sum reaches 2^64 is a wrap even when its last octet, 0xFFFFFFFFFFFFFFFF,
+ * lies in a region — e.g. TO 0xFFFFFFFFFFFFFF00 with 256 octets (read exactly as RFC 5041 §7.1 check 5
+ * is written: the sum wraps). Ranges are computed on offsets, {@code to - base} modulo 2^64, so a
+ * region is never considered to wrap into itself.
  *
  * <p>DDP maps the outcomes to DDP Tagged Buffer errors (an access-right failure becomes Invalid STag, as
  * there is no DDP code for it); RDMAP maps them to its Remote Protection errors for a Read Request's
@@ -49,6 +52,10 @@ public final class TaggedAccessCheck {
      */
     public static Outcome check(TaggedBuffer buffer, long to, long length, TaggedBufferAccess access,
                                 long streamProtectionDomain, Object stream) {
+        // RFC 5041 §7.1 check 5, first: TO + length must stay below 2^64; this needs no registered state.
+        if (wraps(to, length)) {
+            return Outcome.TO_WRAP;
+        }
         // RFC 5041 §7.1 check 1: "The STag is valid for this stream".
         if (buffer == null || !buffer.isValid()) {
             return Outcome.INVALID_STAG;
@@ -73,10 +80,15 @@ public final class TaggedAccessCheck {
         if (offset + length > regionLength) {
             return Outcome.BASE_OR_BOUNDS;
         }
-        // RFC 5041 §7.1 check 5: "A 64-bit unsigned sum of the DDP Segment payload length and the TO does not wrap".
-        if (length > 0 && Long.compareUnsigned(to + length, to) < 0) {
-            return Outcome.TO_WRAP;
-        }
         return Outcome.OK;
+    }
+
+    /**
+     * Whether an access of {@code length} octets (0…2^32−1) at {@code to} makes the 64-bit unsigned sum
+     * TO + length wrap, i.e. reach 2^64 (RFC 5041 §7.1 check 5). Decided by the octets alone; never true
+     * for a zero-length access.
+     */
+    public static boolean wraps(long to, long length) {
+        return length > 0 && Long.compareUnsigned(to + length, to) < 0;
     }
 }

@@ -27,18 +27,25 @@ import java.util.Objects;
  *       {@link DdpError#LOCAL_CATASTROPHIC} (the RFC has no code for a truncated header).</li>
  *   <li>DV = 1 (RFC 5041 §4.1) — else {@link DdpError#TAGGED_INVALID_DDP_VERSION} /
  *       {@link DdpError#UNTAGGED_INVALID_DDP_VERSION}.</li>
- *   <li>Untagged: QN valid for the stream (0…queueCount−1) — else {@link DdpError#INVALID_QN}.</li>
+ *   <li>Tagged: TO + payload length does not reach 2^64 ({@link TaggedAccessCheck#wraps}) — else
+ *       {@link DdpError#TO_WRAP}.</li>
+ *   <li>Untagged: QN valid for the stream (0…queueCount−1) — else {@link DdpError#INVALID_QN}; MO +
+ *       payload length below 2^32 ({@link #exceedsMessageLimit}) — else {@link DdpError#MESSAGE_TOO_LONG}.</li>
  *   <li>The ULP's admission ({@link DdpReceiveListener#admitTaggedSegment} / {@code admitUntaggedSegment}).</li>
  *   <li>Tagged, non-empty payload only (RFC 5041 §5.2: STag and TO of a zero-length tagged segment
  *       MUST NOT be checked): {@link TaggedAccessCheck} — unknown / invalidated STag or missing access
  *       right → {@link DdpError#INVALID_STAG}, other PD or stream → {@link DdpError#STAG_NOT_ASSOCIATED},
- *       outside the region → {@link DdpError#BASE_OR_BOUNDS_VIOLATION}, 64-bit wrap →
- *       {@link DdpError#TO_WRAP}.</li>
+ *       outside the region → {@link DdpError#BASE_OR_BOUNDS_VIOLATION}.</li>
  *   <li>Untagged (also zero-length: such a message still consumes its buffer): a buffer is posted for
  *       (QN, MSN) → {@link DdpError#INVALID_MSN_NO_BUFFER}, MSN not behind the window →
  *       {@link DdpError#INVALID_MSN_RANGE}, MO ≤ buffer capacity → {@link DdpError#INVALID_MO},
  *       MO + payload ≤ capacity → {@link DdpError#MESSAGE_TOO_LONG}.</li>
  * </ol>
+ *
+ * <p>Every check up to the admission needs nothing but the segment's octets, and they run before the
+ * ULP's and before any that consults registered or posted buffers: RFC 5041 §7.1 lists its checks
+ * without an order, and this one makes the Terminate for a segment that fails one of them a function of
+ * its octets alone, the same whatever the receiver holds (what {@code iwarp explain} reports).
  *
  * <p>On the first failure the segment's target memory is not touched, the listener gets one
  * {@link DdpReceiveListener#onSegmentRejected}, and every later segment is released without a word
@@ -52,6 +59,8 @@ public final class DdpReceiver {
     public static final int QUEUES_RFC5040 = 3;
     /** Untagged queues with RFC 7306: QN 3 Atomic Response added (Atomic Requests share QN 1). */
     public static final int QUEUES_RFC7306 = 4;
+    /** The longest DDP message: its length is below 2^32 (RFC 5041 §5.2). */
+    public static final long MAX_MESSAGE_LENGTH = 0xFFFF_FFFFL;
 
     private static final Logger LOG = LoggerFactory.getLogger(DdpReceiver.class);
 
@@ -203,6 +212,12 @@ public final class DdpReceiver {
         int stag = segment.getInt(base + TaggedHeaderFlyweight.STAG_OFFSET);
         long to = segment.getLong(base + TaggedHeaderFlyweight.TO_OFFSET);
         int payloadLength = length - TaggedHeaderFlyweight.HEADER_LENGTH;
+        if (TaggedAccessCheck.wraps(to, payloadLength)) {
+            // RFC 5041 §7.1 check 5, before the ULP and the STag: the octets alone decide it.
+            reject(DdpError.TO_WRAP, segment, String.format("STag 0x%08x TO 0x%016x + %d octets reaches 2^64", stag, to,
+                    payloadLength));
+            return;
+        }
 
         TaggedAdmission admission = listener.admitTaggedSegment(rsvdUlp, stag, to, payloadLength, last, segment);
         if (admission == TaggedAdmission.REJECT) {
@@ -255,6 +270,13 @@ public final class DdpReceiver {
                     + (queues.length - 1) + ")");
             return;
         }
+        if (exceedsMessageLimit(mo, payloadLength)) {
+            // RFC 5041 §5.2: a message is shorter than 2^32 octets, so §7.1 check 4 (MO + payload inside the
+            // buffer) fails for every buffer; decided here, before the ULP and the MSN, from the octets alone.
+            reject(DdpError.MESSAGE_TOO_LONG, segment, "MO " + Integer.toUnsignedString(mo) + " + " + payloadLength
+                    + " payload octets reaches 2^32: no DDP message is that long");
+            return;
+        }
         UntaggedAdmission admission = listener.admitUntaggedSegment(rsvdUlp, rsvdUlpWord, qn, msn, mo,
                 payloadLength, last, segment);
         if (admission == UntaggedAdmission.REJECT) {
@@ -295,6 +317,15 @@ public final class DdpReceiver {
                 queue.deliverHead(qn, listener);
             }
         }
+    }
+
+    /**
+     * Whether an untagged segment's payload of {@code payloadLength} octets at Message Offset {@code mo}
+     * (unsigned) ends at or beyond 2^32, i.e. belongs to a message longer than any DDP carries
+     * ({@link #MAX_MESSAGE_LENGTH}, RFC 5041 §5.2). Decided by the octets alone.
+     */
+    public static boolean exceedsMessageLimit(int mo, int payloadLength) {
+        return Integer.toUnsignedLong(mo) + Integer.toUnsignedLong(payloadLength) > MAX_MESSAGE_LENGTH;
     }
 
     /** The segment holds its whole header and speaks DDP version 1; otherwise rejects it. */

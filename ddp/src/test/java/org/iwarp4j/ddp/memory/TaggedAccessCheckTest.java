@@ -48,11 +48,22 @@ class TaggedAccessCheckTest {
     }
 
     @Test
-    void wrapIsReportedOnlyForAccessesInsideTheRegion() {
+    void aSumThatReaches2To64IsAWrapInsideTheRegionAndBeyondIt() {
         ByteBufTaggedBuffer top = new ByteBufTaggedBuffer(3, 0xFFFFFFFFFFFFFF00L, Unpooled.buffer(0x100, 0x100),
                 EnumSet.of(TaggedBufferAccess.REMOTE_READ), 5, null);
         assertThat(check(top, 0xFFFFFFFFFFFFFF00L, 0xFF, TaggedBufferAccess.REMOTE_READ)).isEqualTo(OK);
         assertThat(check(top, 0xFFFFFFFFFFFFFF00L, 0x100, TaggedBufferAccess.REMOTE_READ)).isEqualTo(TO_WRAP);
-        assertThat(check(top, 0xFFFFFFFFFFFFFF00L, 0x101, TaggedBufferAccess.REMOTE_READ)).isEqualTo(BASE_OR_BOUNDS);
+        assertThat(check(top, 0xFFFFFFFFFFFFFF00L, 0x101, TaggedBufferAccess.REMOTE_READ)).isEqualTo(TO_WRAP);
+    }
+
+    /** The wrap needs only the octets, so it comes first: the same outcome whatever the STag names. */
+    @Test
+    void theWrapIsDecidedBeforeTheStag() {
+        assertThat(check(null, 0xFFFFFFFFFFFFFFF8L, 8, TaggedBufferAccess.REMOTE_READ)).isEqualTo(TO_WRAP);
+        assertThat(check(readable, 0xFFFFFFFFFFFFFFFFL, 1, TaggedBufferAccess.REMOTE_WRITE)).isEqualTo(TO_WRAP);
+        assertThat(check(null, 0xFFFFFFFFFFFFFFFFL, 0, TaggedBufferAccess.REMOTE_READ)).isEqualTo(INVALID_STAG);
+        assertThat(TaggedAccessCheck.wraps(0xFFFFFFFFFFFFFFFFL, 0)).isFalse();
+        assertThat(TaggedAccessCheck.wraps(0xFFFFFFFFFFFFFFFEL, 1)).isFalse();
+        assertThat(TaggedAccessCheck.wraps(0xFFFFFFFFFFFFFFFEL, 2)).isTrue();
     }
 }

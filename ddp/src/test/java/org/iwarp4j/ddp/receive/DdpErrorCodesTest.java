@@ -199,6 +199,24 @@ class DdpErrorCodesTest {
         expectRejected(SegmentBytes.write(true, 0x400, 0xFFFFFFFFFFFFFFF0L, new byte[32]), DdpError.TO_WRAP);
     }
 
+    /** The wrap needs no state, so it is decided first: before the ULP is asked and whatever the STag names. */
+    @Test
+    void toWrapIsDecidedByTheOctetsAloneBeforeTheUlpAndTheStag() {
+        expectRejected(SegmentBytes.write(true, 0x999, 0xFFFFFFFFFFFFFFF0L, new byte[16]), DdpError.TO_WRAP);
+        assertThat(listener.events).noneMatch(e -> e.startsWith("admitTagged"));
+    }
+
+    @Test
+    void toWrapOutsideEveryRegionIsStillATaggedWrap() {
+        expectRejected(SegmentBytes.write(false, 0x100, 0xFFFFFFFFFFFFFFFFL, new byte[1]), DdpError.TO_WRAP);
+    }
+
+    @Test
+    void aZeroLengthTaggedSegmentAtTheTopOfTheSpaceIsNotAWrap() {
+        receiver.receive(Bytes.pooled(SegmentBytes.write(true, 0x999, 0xFFFFFFFFFFFFFFFFL, new byte[0])));
+        assertThat(listener.rejected).isEmpty();
+    }
+
     @Test
     void anAccessEndingJustBelow2To64IsPlaced() {
         regions.put(0x400, ByteBufTaggedBuffer.writable(0x400, 0xFFFFFFFFFFFFF000L, regionMemory, PD));
@@ -307,6 +325,24 @@ class DdpErrorCodesTest {
             sendMemory.setByte(i, FILL); // reset so that "untouched" can be checked for the offending segment
         }
         expectRejected(SegmentBytes.send(true, 1, 100, new byte[1]), DdpError.MESSAGE_TOO_LONG);
+    }
+
+    /**
+     * RFC 5041 §5.2: a message is shorter than 2^32 octets. A segment whose MO + payload reaches 2^32 fits no
+     * buffer; it is rejected from its octets alone, before the MSN is looked up and before the ULP is asked.
+     */
+    @Test
+    void messageTooLongWhenMoPlusPayloadReaches2To32EvenWithNoBufferPosted() {
+        expectRejected(SegmentBytes.send(false, 7, 0xFFFFFFFC, new byte[4]), DdpError.MESSAGE_TOO_LONG);
+        assertThat(listener.events).noneMatch(e -> e.startsWith("admitUntagged"));
+    }
+
+    @Test
+    void theMessageLimitIsBelow2To32() {
+        assertThat(DdpReceiver.exceedsMessageLimit(0xFFFFFFFB, 4)).isFalse();
+        assertThat(DdpReceiver.exceedsMessageLimit(0xFFFFFFFC, 4)).isTrue();
+        assertThat(DdpReceiver.exceedsMessageLimit(0xFFFFFFFF, 0)).isFalse();
+        assertThat(DdpReceiver.exceedsMessageLimit(0, Integer.MAX_VALUE)).isFalse();
     }
 
     // ---------------------------------------------------------------- 0x1/0x2/0x06

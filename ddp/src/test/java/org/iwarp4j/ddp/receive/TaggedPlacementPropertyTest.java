@@ -84,6 +84,10 @@ class TaggedPlacementPropertyTest {
 
     /** The RFC's rules, written again from ddp.md §6/§7 with exact arithmetic: the expected error or null. */
     private static DdpError model(RegionSpec r, long to, int length, TaggedBufferAccess required) {
+        // The wrap needs no state and is decided first (RFC 5041 §7.1 gives no order; DdpReceiver's choice).
+        if (length > 0 && unsigned(to).add(BigInteger.valueOf(length)).compareTo(TWO_64) >= 0) {
+            return DdpError.TO_WRAP;
+        }
         if (r == null) {
             return DdpError.INVALID_STAG;
         }
@@ -99,9 +103,6 @@ class TaggedPlacementPropertyTest {
         BigInteger offset = unsigned(to).subtract(unsigned(r.base())).mod(TWO_64);
         if (offset.add(BigInteger.valueOf(length)).compareTo(BigInteger.valueOf(r.length())) > 0) {
             return DdpError.BASE_OR_BOUNDS_VIOLATION;
-        }
-        if (unsigned(to).add(BigInteger.valueOf(length)).compareTo(TWO_64) >= 0) {
-            return DdpError.TO_WRAP;
         }
         return null;
     }

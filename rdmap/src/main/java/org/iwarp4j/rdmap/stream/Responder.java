@@ -144,18 +144,29 @@ final class Responder implements TransmitSource {
         stream.frames().readRequest(false, r.msn, r.sinkStag, r.sinkTaggedOffset, r.size, r.sourceStag,
                 r.sourceTaggedOffset);
         if (r.size > 0) {
-            // RFC 5040 §5.2.1 / §7.2 [RDMAP-31]: source STag valid, bound to this stream, remote-read access,
-            // TO and TO + size inside the region and not wrapping.
+            // RFC 5040 §7.2 [RDMAP-31]: the source TO + size must not wrap. Checked first, as the sink's wrap
+            // below: both need only the request's octets, so its Terminate does not depend on what is registered.
+            if (TaggedAccessCheck.wraps(r.sourceTaggedOffset, r.size)) {
+                failRead(r, TerminateCause.RDMAP_TO_WRAP, 0, "Read Request source TO + size reaches 2^64: "
+                        + describe(r));
+                return false;
+            }
+            // No RFC rule makes the responder check the sink (the requester's DDP does, RFC 5041 §7.1), but a
+            // Read Response at sink TOs reaching 2^64 could never be placed (RFC 5040 §4.5): refused here with the
+            // same Remote Protection TO wrap, which the RFC leaves open and Fig 10 allows for a Read Request.
+            if (TaggedAccessCheck.wraps(r.sinkTaggedOffset, r.size)) {
+                failRead(r, TerminateCause.RDMAP_TO_WRAP, 0, String.format(
+                        "Read Request sink TO 0x%x + size %d reaches 2^64 (source %s)", r.sinkTaggedOffset, r.size,
+                        describe(r)));
+                return false;
+            }
+            // RFC 5040 §5.2 / §7.2 [RDMAP-31]: source STag valid, bound to this stream, remote-read access,
+            // TO and TO + size inside the region.
             TaggedBuffer source = stream.memory().lookup(r.sourceStag);
             TaggedAccessCheck.Outcome outcome = TaggedAccessCheck.check(source, r.sourceTaggedOffset, r.size,
                     TaggedBufferAccess.REMOTE_READ, stream.config().protectionDomain(), stream.config().streamIdentity());
             if (outcome != TaggedAccessCheck.Outcome.OK) {
                 failRead(r, remoteProtectionCause(outcome), 0, "Read Request source " + describe(r) + ": " + outcome);
-                return false;
-            }
-            // Our Read Response would have to carry sink TOs beyond 2^64; the requester could never place it.
-            if (Long.compareUnsigned(r.sinkTaggedOffset + r.size, r.sinkTaggedOffset) < 0) {
-                failRead(r, TerminateCause.RDMAP_TO_WRAP, 0, "Read Request sink TO + size wraps: " + describe(r));
                 return false;
             }
             r.source = source;
@@ -190,6 +201,8 @@ final class Responder implements TransmitSource {
                     "Atomic Request target TO 0x%x is not 8-octet aligned", r.remoteTaggedOffset));
             return false;
         }
+        // RFC 7306 §8.2: the target is validated as a Read's source; TaggedAccessCheck decides a wrap (only
+        // TO 0xFFFFFFFFFFFFFFF8 once aligned: its 8 octets end at 2^64) first, from the octets alone.
         TaggedBuffer target = stream.memory().lookup(r.remoteStag);
         TaggedAccessCheck.Outcome outcome = TaggedAccessCheck.check(target, r.remoteTaggedOffset, 8,
                 TaggedBufferAccess.REMOTE_ATOMIC, stream.config().protectionDomain(), stream.config().streamIdentity());

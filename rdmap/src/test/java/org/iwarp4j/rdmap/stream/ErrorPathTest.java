@@ -285,6 +285,47 @@ class ErrorPathTest {
         }
     }
 
+    /**
+     * The source and sink wraps need only the request's octets, so they are decided before the source STag is
+     * looked up: an unknown STag 0x999 does not change the Terminate (0x0/0x1/0x04, R=1, both headers).
+     */
+    @Test
+    void readRequestWrapsAreDecidedBeforeTheSourceStag() {
+        long[][] cases = {
+                {0x10L, 0xFFFFFFFFFFFFFFF0L},   // source TO + 0x20 wraps
+                {0xFFFFFFFFFFFFFFF0L, 0x4000L}, // sink TO + 0x20 wraps
+        };
+        for (long[] c : cases) {
+            try (Subject s = new Subject()) {
+                byte[] rr = Ulpdus.readRequest(1, 0x5, c[0], 0x20, 0x999, c[1]);
+                assertThat(s.feed(rr))
+                        .containsExactly(terminate("0104e000" + "002e" + hex(rr, 0, 18) + hex(rr, 18, 46)));
+                s.assertTerminated(TerminateCause.RDMAP_TO_WRAP);
+            }
+        }
+        try (Subject s = new Subject()) {
+            // RFC 5040 §5.2: a zero-size Read is not validated, wherever its TOs point.
+            assertThat(s.feed(Ulpdus.readRequest(1, 0x5, -1L, 0, 0x999, -1L))).hasSize(1);
+            assertThat(s.e.stream.state()).isNotEqualTo(RdmapStreamState.ERROR);
+        }
+    }
+
+    /** DDP decides a tagged wrap from the octets, before RDMAP's admission (RV, Read Response state) is asked. */
+    @Test
+    void taggedWrapIsDecidedBeforeRdmapLooksAtTheSegment() {
+        byte[][] cases = {
+                Ulpdus.tagged(true, 0x42, 0x5, 0xFFFFFFFFFFFFFFFCL, new byte[4]), // Read Response, no Read outstanding
+                Ulpdus.tagged(true, 0x00, 0x999, 0xFFFFFFFFFFFFFFFFL, new byte[1]), // RV 0, unknown STag
+        };
+        for (byte[] u : cases) {
+            try (Subject s = new Subject()) {
+                String length = String.format("%04x", u.length);
+                assertThat(s.feed(u)).containsExactly(terminate("1103c000" + length + hex(u, 0, 14)));
+                s.assertTerminated(TerminateCause.DDP_TO_WRAP);
+            }
+        }
+    }
+
     @Test
     void readSourceInvalidatedMidResponseReportsTheProgress() {
         // RFC 5040 §4.8 [RDMAP-11]: the Terminated RDMA Header reflects the octets already sent
@@ -387,6 +428,13 @@ class ErrorPathTest {
             byte[] atomic = Ulpdus.fetchAdd(1, 1, 0x11223344, 0x4000, 5, 0);
             atomic[21] = 0x01; // AOpCode 1 is reserved
             assertThat(s.feed(atomic)).containsExactly(terminate("0206c000" + "0046" + hex(atomic, 0, 18)));
+        }
+        try (Subject s = new Subject()) {
+            // RFC 7306 §8.2: validated as a Read's source; the aligned word at 0xFFFFFFFFFFFFFFF8 ends at 2^64, a wrap
+            // whatever STag 0x999 names.
+            byte[] atomic = Ulpdus.fetchAdd(1, 1, 0x999, 0xFFFFFFFFFFFFFFF8L, 5, 0);
+            assertThat(s.feed(atomic)).containsExactly(terminate("0104c000" + "0046" + hex(atomic, 0, 18)));
+            s.assertTerminated(TerminateCause.RDMAP_TO_WRAP);
         }
     }
 

@@ -106,6 +106,13 @@ final class MessageTracker {
             out.add(warn("RDMAP", Rfc.RDMAP_TERMINATE_USE, "MSN " + Values.u32(u.messageSequenceNumber())
                     + ": the one Terminate of a stream is message 1 on QN 2 [RDMAP-19]"));
         }
+        String layout = layoutProblems(t);
+        if (!layout.isEmpty()) {
+            out.add(warn("RDMAP", Rfc.RDMAP_TERMINATE, "the Terminate's own layout is inconsistent: " + layout
+                    + ". M, D and R announce what follows the control word, but no rule makes the receiver reject a "
+                    + "Terminate that breaks this, nor answer it with one: it ends the stream either way ("
+                    + Rfc.RDMAP_TERMINATE_USE + ")"));
+        }
         byte[] copied = t.terminatedDdpHeader();
         if (copied != null && pairs) {
             Sent match = other(origin).find(copied);
@@ -118,6 +125,21 @@ final class MessageTracker {
             }
         }
         return out;
+    }
+
+    /**
+     * What the rdmap module's lenient decoder found inconsistent between the Terminate's M/D/R bits and the
+     * octets present ("" if nothing). Its other remarks are not layout faults: set reserved bits are ignored on
+     * receive [RDMAP-08], and an ambiguous control word is shown as "Also reads as".
+     */
+    private static String layoutProblems(Terminate t) {
+        List<String> problems = new ArrayList<>();
+        for (String n : t.notes().split("; ")) {
+            if (!n.isEmpty() && !n.startsWith("ambiguous layout") && !n.equals("reserved bits set")) {
+                problems.add(n);
+            }
+        }
+        return String.join("; ", problems);
     }
 
     private Side side(Origin origin) {

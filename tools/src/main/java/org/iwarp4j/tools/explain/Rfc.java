@@ -18,6 +18,7 @@ final class Rfc {
     static final String DDP_TAGGED = "RFC 5041 §4.2";
     static final String DDP_UNTAGGED = "RFC 5041 §4.3";
     static final String DDP_SEGMENTATION = "RFC 5041 §5.2";
+    static final String DDP_MESSAGE_LENGTH = "RFC 5041 §5.2, §7.1";
     static final String DDP_ERRORS = "RFC 5041 §7.1";
     static final String DDP_ERROR_CODES = "RFC 5041 §7.2";
     static final String RDMAP_CONTROL = "RFC 5040 §4.1";
@@ -31,6 +32,7 @@ final class Rfc {
     static final String RDMAP_SEND_SEMANTICS = "RFC 5040 §5.3";
     static final String RDMAP_TERMINATE_USE = "RFC 5040 §5.4";
     static final String RDMAP_ERROR_HANDLING = "RFC 5040 §7.1";
+    static final String RDMAP_VALIDATION = "RFC 5040 §7.2";
     static final String ATOMIC_SEMANTICS = "RFC 7306 §5.1";
     static final String ATOMIC_REQUEST = "RFC 7306 §5.2.1";
     static final String ATOMIC_RESPONSE = "RFC 7306 §5.2.2";

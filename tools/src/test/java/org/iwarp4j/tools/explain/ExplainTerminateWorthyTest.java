@@ -1,9 +1,11 @@
 package org.iwarp4j.tools.explain;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.Unpooled;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Path;
@@ -50,6 +52,10 @@ class ExplainTerminateWorthyTest {
     private static final int QN_OFFSET = 6;
     private static final int MSN_OFFSET = 10;
     private static final int MO_OFFSET = 14;
+    private static final int TO_OFFSET = 6;
+    private static final int SINK_TO_OFFSET = 18 + 4;
+    private static final int SOURCE_TO_OFFSET = 18 + 20;
+    private static final int ATOMIC_TO_OFFSET = 18 + 12;
 
     @TempDir
     Path dir;
@@ -101,7 +107,28 @@ class ExplainTerminateWorthyTest {
                 new Variant("FetchAdd at TO 0x44", withLong(fetchAdd, 18 + 12, 0x44), 0, 2, 0x07),
                 // RFC 7306 §5.2.1 [EXT-10]: AOpCode 0x1 is reserved, 0x3-0xF unassigned.
                 new Variant("Atomic Request with AOpCode 1", withInt(fetchAdd, 18, 1), 0, 2, 0x06),
-                new Variant("Atomic Request with AOpCode 3", withInt(fetchAdd, 18, 3), 0, 2, 0x06));
+                new Variant("Atomic Request with AOpCode 3", withInt(fetchAdd, 18, 3), 0, 2, 0x06),
+                // RFC 5041 §7.1 check 5: TO + payload must not reach 2^64, decided before the STag and RDMAP.
+                new Variant("RDMA Write at TO 2^64-16 with 64 octets", withLong(write, TO_OFFSET, -16L), 1, 1, 0x03),
+                new Variant("RDMA Write of 1 octet at TO 2^64-1", withLong(Arrays.copyOf(write, 15), TO_OFFSET, -1L),
+                        1, 1, 0x03),
+                new Variant("RDMA Write with RV=0 at a wrapping TO", with(withLong(write, TO_OFFSET, -1L), 1, 0x00),
+                        1, 1, 0x03),
+                new Variant("Read Response with no Read outstanding at a wrapping TO",
+                        with(withLong(write, TO_OFFSET, -8L), 1, 0x42), 1, 1, 0x03),
+                // RFC 5041 §5.2: a message is shorter than 2^32 octets; §7.1 check 4 fails for every buffer.
+                new Variant("Send at MO 0xfffffff8 with 13 octets", withInt(send, MO_OFFSET, 0xfffffff8), 1, 2, 0x05),
+                new Variant("Terminate at MO 0xfffffffc with 4 octets",
+                        withInt(ulpdu("fpdu-terminate-llp-crc"), MO_OFFSET, 0xfffffffc), 1, 2, 0x05),
+                // RFC 5040 §7.2: a non-zero Read's Data Source TO + size must not wrap (Remote Protection 0x04).
+                new Variant("Read Request whose source TO + 100 wraps", withLong(readRequest, SOURCE_TO_OFFSET, -100L),
+                        0, 1, 0x04),
+                // The Data Sink's wrap: iwarp4j's choice (the RFC leaves it to the requester), same code.
+                new Variant("Read Request whose sink TO + 100 wraps", withLong(readRequest, SINK_TO_OFFSET, -1L),
+                        0, 1, 0x04),
+                // RFC 7306 §8.2: the target is validated as a Read's source; its aligned 8 octets end at 2^64.
+                new Variant("FetchAdd at TO 0xfffffffffffffff8", withLong(fetchAdd, ATOMIC_TO_OFFSET, -8L),
+                        0, 1, 0x04));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -147,6 +174,113 @@ class ExplainTerminateWorthyTest {
         assertThat(stack.received).isNotNull();
     }
 
+    /** Octets that look alarming but that no rule makes a receiver reject: explain, like the stack, accepts them. */
+    static Stream<Variant> accepted() {
+        byte[] write = ulpdu("fpdu-rdma-write");
+        byte[] readRequest = msn1(ulpdu("fpdu-rdma-read-request"));
+        return Stream.of(
+                // RFC 5041 §5.2: STag and TO of a zero-length tagged segment are not checked.
+                new Variant("zero-length RDMA Write at TO 2^64-1", withLong(Arrays.copyOf(write, 14), TO_OFFSET, -1L),
+                        -1, -1, -1),
+                // RFC 5040 §5.2: a zero-size Read is not validated, wherever its TOs point.
+                new Variant("zero-size Read Request at TOs 2^64-1", withLong(withLong(withInt(readRequest, 18 + 12, 0),
+                        SINK_TO_OFFSET, -1L), SOURCE_TO_OFFSET, -1L), -1, -1, -1),
+                // RFC 5041 §4.1, RFC 5040 §4.1, §4.6: reserved bits and an unused Invalidate STag are ignored.
+                new Variant("Send with DDP Rsvd bits, RDMAP Rsv bits and an Invalidate STag",
+                        withInt(with(with(msn1(ulpdu("fpdu-send")), 0, 0x7d), 1, 0x73), 2, 0x12345678), -1, -1, -1),
+                new Variant("Send ending at MO + length 2^32-1", withInt(Arrays.copyOf(msn1(ulpdu("fpdu-send")), 19),
+                        MO_OFFSET, 0xfffffffe), -1, -1, -1));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("accepted")
+    void explainFlagsNothingAReceiverAccepts(Variant v) {
+        assertThat(SegmentCheck.verdict(v.ulpdu())).as(v.name()).isEmpty();
+        ExplainRun r = ExplainRun.json(dir, fpdu(v.ulpdu()), "--fpdu");
+        assertThat(r.entries()).extracting(e -> e.get("type")).as(r.toString()).containsExactly("fpdu");
+    }
+
+    @Test
+    void theStackAcceptsWhatExplainAccepts() {
+        // The last variant needs a 2^32-octet buffer to be placed; the stack reports what its 4 KiB buffer lacks.
+        accepted().limit(3).forEach(v -> assertThat(Stack.receive(v.ulpdu()).error).as(v.name()).isNull());
+        Variant last = accepted().reduce((a, b) -> b).orElseThrow();
+        assertThat(Stack.receive(last.ulpdu()).error).isEqualTo(TerminateCause.DDP_INVALID_MO);
+    }
+
+    /** The verdict other tools ask for: same Terminate as explain's error entry, from the octets alone. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("variants")
+    void theVerdictApiGivesTheSameTerminate(Variant v) {
+        SegmentCheck.Violation verdict = SegmentCheck.verdict(v.ulpdu()).orElseThrow();
+        assertThat(new int[] {verdict.layer(), verdict.errorType(), verdict.errorCode()}).as(v.name())
+                .containsExactly(v.layer(), v.etype(), v.code());
+        assertThat(verdict.found()).isNotBlank();
+        assertThat(verdict.rfc()).startsWith("RFC ");
+        // At an offset inside a larger buffer, whose indices it leaves alone.
+        ByteBuf buffer = Unpooled.buffer(v.ulpdu().length + 10).writeZero(7).writeBytes(v.ulpdu()).writeZero(3);
+        int reader = buffer.readerIndex();
+        int writer = buffer.writerIndex();
+        assertThat(SegmentCheck.verdict(buffer, 7, v.ulpdu().length)).contains(verdict);
+        assertThat(buffer.readerIndex()).isEqualTo(reader);
+        assertThat(buffer.writerIndex()).isEqualTo(writer);
+    }
+
+    /** The text output names the Terminate, what was found and the rule's RFC section. */
+    @Test
+    void aWrappingTaggedSegmentIsAnErrorWithItsTerminateAndRfcSection() {
+        byte[] wrap = withLong(ulpdu("fpdu-rdma-write"), TO_OFFSET, -16L);
+        String out = ExplainRun.text(dir, fpdu(wrap), "--fpdu").out();
+        assertThat(out).contains("ERROR  DDP 0x1/0x1/0x03 TO wrap")
+                .containsPattern("Terminate +0x1/0x1/0x03 +RFC 5041 §7\\.2 +DDP Tagged Buffer Error: TO wrap")
+                .containsPattern("Found +TO 0xfffffffffffffff0 \\+ 64 octets reaches 2\\^64 +RFC 5041 §7\\.1");
+        ExplainRun json = ExplainRun.json(dir, fpdu(wrap), "--fpdu");
+        assertThat(json.entries().get(1)).containsEntry("message", "TO 0xfffffffffffffff0 + 64 octets reaches 2^64");
+    }
+
+    @Test
+    void aReadRequestWhoseSourceWrapsIsARemoteProtectionError() {
+        byte[] wrap = withLong(msn1(ulpdu("fpdu-rdma-read-request")), SOURCE_TO_OFFSET, -100L);
+        String out = ExplainRun.text(dir, fpdu(wrap), "--fpdu").out();
+        assertThat(out).contains("ERROR  RDMAP 0x0/0x1/0x04 TO wrap")
+                .containsPattern("Found +the Data Source TO 0xffffffffffffff9c \\+ RDMA Read Message Size 100 reaches "
+                        + "2\\^64 +RFC 5040 §7\\.2");
+    }
+
+    @Test
+    void anUntaggedSegmentBeyond2To32IsMessageTooLong() {
+        byte[] wrap = withInt(msn1(ulpdu("fpdu-send")), MO_OFFSET, 0xfffffff8);
+        String out = ExplainRun.text(dir, fpdu(wrap), "--fpdu").out();
+        assertThat(out).contains("ERROR  DDP 0x1/0x2/0x05 ")
+                .containsPattern("Found +MO 4294967288 \\+ 13 octets reaches 2\\^32: no DDP message is that long"
+                        + " +RFC 5041 §5\\.2, §7\\.1");
+    }
+
+    /**
+     * RFC 5040 §4.8 has M, D and R announce what follows, but nothing makes a receiver reject a Terminate
+     * that breaks it, and a Terminate is not answered with one (§5.4): a warning, no error, no Terminate.
+     */
+    @Test
+    void aTerminateWhoseLayoutIsInconsistentIsAWarningNotAnError() {
+        byte[] terminate = ulpdu("fpdu-terminate-llp-crc"); // 0x2/0x0/0x02, M=D=R=0, no copied header
+        terminate[18 + 2] = 0x40;                           // D=1, but nothing follows
+        assertThat(SegmentCheck.verdict(terminate)).isEmpty();
+        ExplainRun r = ExplainRun.json(dir, fpdu(terminate), "--fpdu");
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(r.entries()).singleElement().satisfies(e -> {
+            @SuppressWarnings("unchecked")
+            List<Map<String, Object>> notes = (List<Map<String, Object>>) e.get("notes");
+            assertThat(notes).anySatisfy(n -> assertThat(n).containsEntry("rfc", "RFC 5040 §4.8")
+                    .satisfies(m -> assertThat((String) m.get("text")).contains("layout is inconsistent")
+                            .contains("D=1 but no DDP Segment Length")));
+        });
+        assertThat(ExplainRun.text(dir, fpdu(terminate), "--fpdu").out())
+                .contains("warning: the Terminate's own layout");
+        Stack stack = Stack.receive(terminate);
+        assertThat(stack.error).isNull();
+        assertThat(stack.received).isNotNull();
+    }
+
     /** After the first Terminate-worthy segment a receiver drops the rest of the direction (RFC 5041 §7.1). */
     @Test
     void afterAnErrorLaterSegmentsAreNotedAsDropped() {
@@ -170,7 +304,7 @@ class ExplainTerminateWorthyTest {
         fpdu[fpdu.length - 1] ^= 1;
         ExplainRun r = ExplainRun.json(dir, fpdu, "--fpdu");
         assertThat(r.entries()).extracting(e -> e.get("type"), e -> e.get("layer")).containsExactly(
-                org.assertj.core.groups.Tuple.tuple("fpdu", null), org.assertj.core.groups.Tuple.tuple("error", "MPA"));
+                tuple("fpdu", null), tuple("error", "MPA"));
         assertThat(r.entries().get(0)).containsKeys("ddp", "rdmap");
         assertThat(ExplainRun.text(dir, fpdu, "--fpdu").out()).contains("Not handed to DDP");
     }
