@@ -14,6 +14,7 @@ import org.iwarp4j.oracle.SegmentView;
 import org.iwarp4j.oracle.SegmentView.Terminate;
 import org.iwarp4j.oracle.SegmentView.Terminate.Layout;
 import org.iwarp4j.tools.conformance.Verdict.Problem;
+import org.iwarp4j.tools.explain.SegmentCheck;
 
 /**
  * The judgements the checks share, written from the RFC rules they cite: a Terminate with its cause, layout
@@ -82,10 +83,22 @@ final class Judge {
         }
     }
 
-    /** Sends {@code offending} (framed correctly) and judges the Terminate that must answer it. */
+    /**
+     * Sends {@code offending} (framed correctly) and judges the Terminate that must answer it. When the octets
+     * alone decide the error, the expectation also says what {@code iwarp explain} finds in them (the verdict
+     * iwarp4j's own receiver gives), so a reader sees the rule and the cause side by side.
+     */
     static Verdict terminates(Session s, Segment offending, Expect e) throws IOException {
         s.wire.sendFpdu(offending.toBytes(), "offending FPDU");
-        return terminate(s, s.observe(), e);
+        Verdict v = terminate(s, s.observe(), e);
+        SegmentView ours = SegmentView.parse(offending.toBytes());
+        boolean rfc7306 = ours.opcode() >= Segment.IMMEDIATE_DATA && ours.opcode() <= Segment.ATOMIC_RESPONSE;
+        String explained = SegmentCheck.verdict(offending.toBytes())
+                .map(x -> " (explain on our segment" + (rfc7306 ? ", for a receiver with RFC 7306" : "") + ": "
+                        + x.found() + ", " + causeWords(cause(x.layer(), x.errorType(),
+                        x.errorCode())) + ", " + x.rfc() + ")").orElse("");
+        return explained.isEmpty() ? v : new Verdict(v.status(), v.expected() + explained, v.actual(), v.problems(),
+                v.transcript(), v.millis());
     }
 
     /** Judges what {@code o} found against {@code e}. */

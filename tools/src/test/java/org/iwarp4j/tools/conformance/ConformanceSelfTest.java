@@ -109,6 +109,33 @@ class ConformanceSelfTest {
     }
 
     @Test
+    void whereExplainDecidesFromTheOctetsTheStackSendsThatTerminate() throws Exception {
+        try (BackgroundServer server = BackgroundServer.start("rping", "-s", "-P", "-a", "127.0.0.1", "-p", "0")) {
+            int port = server.address(WAIT).getPort();
+            ToolRun r = ToolRun.run("conformance", "--target", "127.0.0.1:" + port, "--app", "rping",
+                    "--only", "4,5,6", "--json");
+            assertThat(r.exit()).as(r.out()).isZero();
+            @SuppressWarnings("unchecked")
+            List<Map<String, Object>> checks = (List<Map<String, Object>>) ((Map<String, Object>) TinyJson.parse(
+                    r.out())).get("checks");
+            // Not "for a receiver with RFC 7306": the rping tool's queue pairs speak RFC 5040 only, as siw.
+            Pattern explained = Pattern.compile("explain on our segment: .*, "
+                    + "(0x\\p{XDigit}/0x\\p{XDigit}/0x\\p{XDigit}{2}), ");
+            int compared = 0;
+            for (Map<String, Object> c : checks) {
+                Matcher m = explained.matcher((String) c.get("expected"));
+                if (m.find()) {
+                    assertThat((String) c.get("actual")).as(c.get("id") + " " + c.get("title"))
+                            .startsWith("Terminate " + m.group(1));
+                    compared++;
+                }
+            }
+            assertThat(compared).as("checks whose octets decide the Terminate").isGreaterThanOrEqualTo(25);
+            assertThat(server.stop(WAIT)).isZero();
+        }
+    }
+
+    @Test
     void rpingClientInALoopPassesEveryInitiatorCheck() throws Exception {
         ToolRun r = againstClientLoop(port -> List.of("rping", "-c", "-a", "127.0.0.1", "-p", port, "-C", "1"),
                 "--app", "rping");
