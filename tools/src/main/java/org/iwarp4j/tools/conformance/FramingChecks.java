@@ -69,7 +69,8 @@ final class FramingChecks {
                 .needs(Check.Need.ECHO, Check.Need.WRITABLE_STAG).caution("writes 1 octet into the peer's buffer")
                 .run(s -> {
                     s.wire.sendFpdu(Segment.tagged(Segment.WRITE, s.buffer.stag(), s.buffer.to())
-                            .payload(new byte[] {1}).toBytes(), FpduTamper.NONZERO_PAD, "RDMA Write of 1 octet (3 PAD octets), PAD 0xff");
+                            .payload(new byte[] {1}).toBytes(), FpduTamper.NONZERO_PAD,
+                            "RDMA Write of 1 octet (3 PAD octets), PAD 0xff");
                     return Probes.echo(s);
                 });
         c.check("takes an FPDU that arrives one octet per TCP segment").rule("RFC 5044 §5.1, Appendix A.4", "MPA-23")
