@@ -55,8 +55,9 @@ public final class ConformanceCommand implements Callable<Integer> {
     String role;
 
     @Option(names = "--app", paramLabel = "APP", defaultValue = "generic",
-            description = "the peer's application, driven to obtain its buffers: rping, rdma (rdma_server/client) "
-                    + "or generic (none; checks that need a buffer are skipped); default ${DEFAULT-VALUE}")
+            description = "the peer's application, driven to obtain its buffers: rping, rdma (rdma_server or "
+                    + "rdma_client; also spelt rdma-server, rdma-client) or generic (none: checks that need a buffer "
+                    + "are skipped); default ${DEFAULT-VALUE}")
     String app;
 
     @Option(names = "--profile", paramLabel = "PEER", defaultValue = "strict",
@@ -126,7 +127,8 @@ public final class ConformanceCommand implements Callable<Integer> {
         CommandLine cl = spec.commandLine();
         PrintWriter out = cl.getOut();
         Role r = parse(cl, Role.class, role, "--role");
-        App a = parse(cl, App.class, app, "--app");
+        // The peer's program names are accepted too: rdma-server and rdma-client speak the same protocol.
+        App a = parse(cl, App.class, app.matches("rdma-(server|client)") ? "rdma" : app, "--app");
         Profile p = parse(cl, Profile.class, profile, "--profile");
         if (!crc.equals("on") && !crc.equals("off")) {
             throw new CommandLine.ParameterException(cl, "--crc is on or off, not " + crc);
