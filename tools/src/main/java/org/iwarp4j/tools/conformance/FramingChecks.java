@@ -160,11 +160,11 @@ final class FramingChecks {
         SegmentView t = o.firstTerminate();
         String expected = "a Terminate (any cause: the RFCs name none for this) or a close";
         if (t == null) {
-            return o.end() == Wire.End.TIMEOUT ? Verdict.fail(expected, "no Terminate and no close within "
+            return !o.end().closed() ? Verdict.fail(expected, "no Terminate and no close within "
                     + s.options.checkTimeoutMillis() + " ms") : Verdict.pass(expected, "closed (" + o.end() + ")");
         }
         var r = t.terminate().reading(SegmentView.Terminate.Layout.RFC);
-        return o.end() == Wire.End.TIMEOUT ? Verdict.fail(expected, "Terminate " + r.cause() + " but no close")
+        return !o.end().closed() ? Verdict.fail(expected, "Terminate " + r.cause() + " but no close")
                 : Verdict.pass(expected, "Terminate " + r.cause() + " " + r.flags() + ", then " + o.end());
     }
 }

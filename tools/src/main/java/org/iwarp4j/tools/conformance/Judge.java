@@ -116,9 +116,10 @@ final class Judge {
                 case FIN, RST -> "no Terminate; the connection was closed (" + o.end() + ")" + others(o.fpdus());
                 case TIMEOUT -> "no Terminate and no close within " + s.options.checkTimeoutMillis() + " ms"
                         + others(o.fpdus());
+                case FLOOD -> "no Terminate; more than " + Wire.MAX_RECEIVED + " octets instead" + others(o.fpdus());
             };
             return Verdict.fail(e.words(), what, List.of(new Problem(what,
-                    o.end() == Wire.End.TIMEOUT ? null : "close-without-terminate")));
+                    o.end().closed() ? "close-without-terminate" : null)));
         }
         DecodedFpdu fpdu = o.fpdus().get(index);
         SegmentView seg = SegmentView.parse(fpdu.ulpdu());
@@ -158,7 +159,7 @@ final class Judge {
             problems.add(Problem.of(after + " FPDU(s) after the Terminate (RDMAP-19: nothing is sent after it): "
                     + SegmentView.parse(o.fpdus().get(index + 1).ulpdu()).describe()));
         }
-        if (o.end() == Wire.End.TIMEOUT) {
+        if (!o.end().closed()) {
             problems.add(Problem.of("the connection stayed open " + s.options.closeWaitMillis()
                     + " ms after the Terminate (RFC 5040 §5.4, RDMAP-29: the stream ends with it)"));
         }
@@ -256,7 +257,7 @@ final class Judge {
      * MPA-28/30/32/33/36; a bad first FPDU: rule 4). A Terminate instead is judged as {@code deviation}.
      */
     static Verdict closesQuietly(Session s, Session.Observation o, String expected) {
-        if (o.end() == Wire.End.TIMEOUT) {
+        if (!o.end().closed()) {
             return Verdict.fail(expected, "the connection stayed open for " + s.options.checkTimeoutMillis() + " ms"
                     + others(o.fpdus()));
         }

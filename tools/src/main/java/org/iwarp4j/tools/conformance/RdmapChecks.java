@@ -268,7 +268,7 @@ final class RdmapChecks {
             return Verdict.fail(expected, o.fpdus().size() + " FPDU(s), the first "
                     + SegmentView.parse(o.fpdus().get(0).ulpdu()).describe());
         }
-        return o.end() == Wire.End.TIMEOUT ? Verdict.fail(expected, "still open after "
+        return !o.end().closed() ? Verdict.fail(expected, "not closed after "
                 + s.options.checkTimeoutMillis() + " ms")
                 : Verdict.pass(expected, o.end() + " at " + o.endMillis() + " ms");
     }

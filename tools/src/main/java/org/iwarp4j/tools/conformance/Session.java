@@ -190,6 +190,7 @@ final class Session {
             case FIN -> "it closed with FIN";
             case RST -> "it reset the connection";
             case TIMEOUT -> "nothing came in time";
+            case FLOOD -> "it flooded the connection";
         };
     }
 

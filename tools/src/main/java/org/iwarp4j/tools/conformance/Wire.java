@@ -25,8 +25,25 @@ import org.iwarp4j.oracle.StartupFrame;
  */
 final class Wire implements AutoCloseable {
 
-    /** What a read found instead of what it wanted. */
-    enum End { FIN, RST, TIMEOUT }
+    /**
+     * What a read found instead of what it wanted. FLOOD: the peer sent more than {@link #MAX_RECEIVED} octets
+     * on one connection and the tool stopped reading (nothing a peer sends makes the tool hold without bound).
+     */
+    enum End {
+        FIN, RST, TIMEOUT, FLOOD;
+
+        /** The peer closed the connection (FIN) or reset it (RST). */
+        boolean closed() {
+            return this == FIN || this == RST;
+        }
+    }
+
+    /** The most octets one check reads from the peer; checks need a few kilobytes. */
+    static final int MAX_RECEIVED = 8 << 20;
+    /** The most octets the transcript keeps; later events keep their label and length only. */
+    static final int MAX_TRANSCRIPT = 1 << 20;
+    /** The most events the transcript lists; later FPDUs are only counted. */
+    static final int MAX_EVENTS = 200;
 
     /** One entry of the transcript: who sent it, when (ms since the connection began), its octets, a label. */
     record Event(boolean fromPeer, long millis, byte[] octets, String label) {}
@@ -48,6 +65,9 @@ final class Wire implements AutoCloseable {
     private FpduFraming tx;
     private FpduStreamDecoder rx;
     private End ended;
+    private long received;
+    private long kept;
+    private int unlisted;
 
     Wire(Socket socket) throws IOException {
         this.socket = socket;
@@ -56,8 +76,14 @@ final class Wire implements AutoCloseable {
         this.out = socket.getOutputStream();
     }
 
+    /** Both directions in order; past {@link #MAX_EVENTS} FPDUs of the peer's, a count stands for the rest. */
     List<Event> transcript() {
-        return transcript;
+        if (unlisted == 0) {
+            return transcript;
+        }
+        List<Event> all = new ArrayList<>(transcript);
+        all.add(new Event(true, millis(), new byte[0], "… and " + unlisted + " more FPDUs, not listed"));
+        return all;
     }
 
     long millis() {
@@ -103,6 +129,16 @@ final class Wire implements AutoCloseable {
         }
     }
 
+    private void record(byte[] octets, String label) {
+        if (transcript.size() >= MAX_EVENTS) {
+            unlisted++;
+            return;
+        }
+        kept += octets.length;
+        transcript.add(kept <= MAX_TRANSCRIPT ? new Event(true, millis(), octets, label)
+                : new Event(true, millis(), new byte[0], label + " of " + octets.length + " octets (not kept)"));
+    }
+
     @Override
     public void close() {
         try {
@@ -139,10 +175,18 @@ final class Wire implements AutoCloseable {
             return false;
         }
         byte[] got = Arrays.copyOf(b, r);
+        received += r;
+        if (received > MAX_RECEIVED) {
+            ended = End.FLOOD;
+            transcript.add(new Event(true, millis(), new byte[0], "more than " + MAX_RECEIVED
+                    + " octets: the tool stopped reading"));
+            close();
+            return false;
+        }
         if (rx != null) {
             for (DecodedFpdu f : rx.feed(got)) {
                 decoded.add(f);
-                transcript.add(new Event(true, millis(), f.wire(), "FPDU"));
+                record(f.wire(), "FPDU");
             }
         } else {
             unread.write(got, 0, r);
@@ -216,7 +260,7 @@ final class Wire implements AutoCloseable {
         if (early.length > 0) {
             for (DecodedFpdu f : rx.feed(early)) {
                 decoded.add(f);
-                transcript.add(new Event(true, millis(), f.wire(), "FPDU"));
+                record(f.wire(), "FPDU");
             }
         }
     }

@@ -25,7 +25,9 @@ final class BrokenPeer implements AutoCloseable {
         /** A Terminate for an invalid STag in the mirrored layout, the payload length as segment length, FIN. */
         MIRRORED_TERMINATE,
         /** Nothing: the connection stays open and silent. */
-        SILENT
+        SILENT,
+        /** Zero-length RDMA Writes, as fast as TCP takes them, until the tool goes away. */
+        FLOOD
     }
 
     private final ServerSocket server;
@@ -75,6 +77,18 @@ final class BrokenPeer implements AutoCloseable {
         out.flush();
         FpduStreamDecoder rx = new FpduStreamDecoder(new FpduFraming(request.crc(), false, 0));
         FpduFraming tx = new FpduFraming(request.crc(), false, 0);
+        if (behaviour == Behaviour.FLOOD) {
+            byte[] burst = new byte[0];
+            for (int i = 0; i < 4096; i++) {
+                byte[] f = tx.encode(Segment.tagged(Segment.WRITE, 1, 0).toBytes());
+                byte[] b = Arrays.copyOf(burst, burst.length + f.length);
+                System.arraycopy(f, 0, b, burst.length, f.length);
+                burst = b;
+            }
+            while (true) {
+                out.write(burst); // ends with an IOException when the tool closes the connection
+            }
+        }
         byte[] buf = new byte[4096];
         while (true) {
             int n = in.read(buf);

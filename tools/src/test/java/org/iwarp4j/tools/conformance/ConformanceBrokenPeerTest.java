@@ -50,6 +50,16 @@ class ConformanceBrokenPeerTest {
     }
 
     @Test
+    void aFloodingPeerIsCutOffNotBuffered() throws Exception {
+        try (BrokenPeer peer = new BrokenPeer(BrokenPeer.Behaviour.FLOOD)) {
+            ToolRun r = ToolRun.run("conformance", "--target", peer.target(), "--only", "4.1", "--timeout", "5000");
+            assertThat(r.exit()).as(r.out()).isEqualTo(1);
+            assertThat(r.out()).contains("✘ 4.1").contains("more than " + Wire.MAX_RECEIVED + " octets")
+                    .contains("more FPDUs, not listed");
+        }
+    }
+
+    @Test
     void nothingListeningIsAFailedCheckNotAStackTrace() {
         ToolRun r = ToolRun.run("conformance", "--target", "127.0.0.1:" + ToolRun.freePort(), "--only", "1.1",
                 "--timeout", "300");
