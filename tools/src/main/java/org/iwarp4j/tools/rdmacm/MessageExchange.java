@@ -38,15 +38,30 @@ final class MessageExchange implements AutoCloseable {
     QueuePair qp;
     Connection connection;
 
+    /** Whether {@link #close()} closes the RNIC or only releases what this exchange allocated on it. */
+    private final boolean ownsRnic;
+
+    /** An exchange on an RNIC of its own, closed with it. */
     MessageExchange(String name) {
-        rnic = Stacks.openRnic(name.replace('_', '-'));
+        this(Stacks.openRnic(name.replace('_', '-')), true);
+    }
+
+    /**
+     * An exchange on {@code rnic}; without {@code ownsRnic} (a persistent server's client), {@link #close()} releases
+     * only the queue pair, region, completion queues and protection domain of this exchange.
+     */
+    MessageExchange(Rnic rnic, boolean ownsRnic) {
+        this.rnic = rnic;
+        this.ownsRnic = ownsRnic;
         try {
             pd = rnic.allocateProtectionDomain();
             sendCq = rnic.createCompletionQueue(4);
             recvCq = rnic.createCompletionQueue(4);
             recv = pd.allocateRegion(MESSAGE_LENGTH, Access.LOCAL_WRITE);
         } catch (RuntimeException e) {
-            rnic.close();
+            if (ownsRnic) {
+                rnic.close();
+            }
             throw e;
         }
     }
@@ -124,8 +139,22 @@ final class MessageExchange implements AutoCloseable {
         }
     }
 
+    /**
+     * Closes the RNIC if it is this exchange's own; else releases the queue pair (abortively if still connected),
+     * the region, both queues and the protection domain, which refuses to go while anything of it is open.
+     */
     @Override
     public void close() {
-        rnic.close();
+        if (ownsRnic) {
+            rnic.close();
+            return;
+        }
+        if (qp != null) {
+            qp.close();
+        }
+        recv.close();
+        sendCq.close();
+        recvCq.close();
+        pd.close();
     }
 }

@@ -7,10 +7,12 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import org.iwarp4j.tools.IwarpCommand;
 import org.iwarp4j.tools.cli.ConnectionOptions;
+import org.iwarp4j.tools.cli.PersistentServer;
 import org.iwarp4j.tools.cli.ResponderOptions;
 import org.iwarp4j.tools.cli.Stacks;
 import org.iwarp4j.tools.cli.WireOptions;
 import org.iwarp4j.verbs.CompletionOpcode;
+import org.iwarp4j.verbs.Rnic;
 import org.iwarp4j.verbs.cm.AcceptOptions;
 import org.iwarp4j.verbs.cm.CmEvent;
 import org.iwarp4j.verbs.cm.ConnectionRequest;
@@ -31,11 +33,20 @@ import picocli.CommandLine.Option;
         versionProvider = IwarpCommand.Version.class,
         sortOptions = false,
         usageHelpAutoWidth = true,
-        description = {"librdmacm's rdma_server: accept one connection, receive 16 octets, send 16 octets back, "
-                + "disconnect. Pairs with rdma_client (Linux siw) and iwarp rdma-client.", ""},
+        description = {"librdmacm's rdma_server: accept one connection (--persistent: client after client), receive "
+                + "16 octets, send 16 octets back, disconnect. Pairs with rdma_client (Linux siw) and iwarp "
+                + "rdma-client.", ""},
         footerHeading = "%nExamples:%n",
-        footer = {"  iwarp rdma-server", "  iwarp rdma-server -p 7471 --pcap server.pcap", "",
-                "Exit status: 0 success (\"rdma_server: end 0\"), 1 failure (\"end -1\"), 2 usage error."})
+        footer = {"  iwarp rdma-server", "  iwarp rdma-server -p 7471 --pcap server.pcap",
+                "  iwarp rdma-server --persistent -a 127.0.0.1 -p 0   # a free port, until SIGTERM",
+                "  iwarp rdma-server --persistent --max-clients 8     # the 9th client refused",
+                "",
+                "With --persistent the server prints \"rdma_server: listening on ADDR:PORT (...)\" once bound, "
+                        + "prefixes every line of a client with \"[client N ADDR:PORT] \" and ends each client with "
+                        + "one line: \"ended: ...\" (stdout), \"failed: ...\" or \"refused: ...\" (stderr).",
+                "",
+                "Exit status: 0 success (\"rdma_server: end 0\"; with --persistent when stopped by SIGINT/SIGTERM), "
+                        + "1 failure (\"end -1\"), 2 usage error."})
 public final class RdmaServerCommand implements Callable<Integer> {
 
     @Option(names = "-p", paramLabel = "PORT", defaultValue = "7471", description = "port (default ${DEFAULT-VALUE})")
@@ -57,6 +68,15 @@ public final class RdmaServerCommand implements Callable<Integer> {
     @Option(names = "-d", description = "print the connection request and what MPA negotiated")
     boolean debug;
 
+    @Option(names = "--persistent", description = "serve client after client, concurrently, each with its own "
+            + "queue pair, until SIGINT or SIGTERM (\"end 0\"); a client's failure ends that client only")
+    boolean persistent;
+
+    @Option(names = "--max-clients", paramLabel = "N", defaultValue = "" + PersistentServer.DEFAULT_MAX_CLIENTS,
+            description = "with --persistent: clients served at once (default ${DEFAULT-VALUE}); one more is refused "
+                    + "with an MPA Reply with R=1 and the reason as private data")
+    int maxClients;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -67,9 +87,17 @@ public final class RdmaServerCommand implements Callable<Integer> {
         InetSocketAddress bind = RdmaClientCommand.resolve(spec, address, port);
         connection.validate(spec.commandLine());
         responder.validate(spec.commandLine());
+        if (maxClients < 1) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--max-clients must be at least 1: "
+                    + maxClients);
+        }
+        if (!persistent && spec.commandLine().getParseResult().hasMatchedOption("--max-clients")) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--max-clients needs --persistent "
+                    + "(without it rdma_server serves one client)");
+        }
         out.println("rdma_server: start");
         out.flush();
-        int result = run(bind, out, err);
+        int result = persistent ? runPersistent(bind, out, err) : run(bind, out, err);
         out.println("rdma_server: end " + result);
         out.flush();
         return result == 0 ? CommandLine.ExitCode.OK : IwarpCommand.EXIT_FAILURE;
@@ -95,34 +123,66 @@ public final class RdmaServerCommand implements Callable<Integer> {
                     out.flush();
                     return;
                 }
-                ConnectionRequest r = request.get();
-                if (debug) {
-                    out.printf("rdma_server: connection request from %s: %s%n", r.remoteAddress(), Stacks.describe(r));
-                    out.flush();
-                }
-                if (responder.reject()) {
-                    byte[] data = responder.rejectData();
-                    Stacks.get(r.reject(data), 10);
-                    out.println("rdma_server: rejected the connection request (--reject), private data "
-                            + Stacks.hexOrNone(data));
-                    out.flush();
-                    return;
-                }
-                // rdma_accept(id, NULL): IRD/ORD derived from the request (IRD = its ORD, ORD = its IRD), at most
-                // the RNIC's limit.
-                int max = x.maxIrdOrd();
-                OptionalInt ird = connection.responderIrd(r.ord(), max, Stacks.atMost(r.ord(), max));
-                OptionalInt ord = connection.ord(Stacks.atMost(r.ird(), max));
-                x.createQueuePairAndPostReceive(max, max);
-                x.connection = Stacks.get(r.accept(x.qp, new AcceptOptions(connection.privateData(), ird, ord)), 30);
-                if (debug) {
-                    out.println("rdma_server: connected: " + Stacks.describe(x.connection.parameters()));
-                    out.flush();
-                }
-                x.awaitCompletion(x.recvCq, CompletionOpcode.RECV, "rdma_get_recv_comp");
-                x.postSend();
-                x.awaitCompletion(x.sendCq, CompletionOpcode.SEND, "rdma_get_send_comp");
+                answer(x, request.get(), out);
             }
         });
+    }
+
+    /**
+     * {@code --persistent}: client after client, each with its own queue pair on this server's RNIC, at most
+     * {@code --max-clients} at once, until SIGINT, SIGTERM or an interrupt; 0 unless the listener cannot be opened.
+     */
+    private int runPersistent(InetSocketAddress bind, PrintWriter out, PrintWriter err) {
+        PersistentServer server = new PersistentServer("rdma_server", maxClients, out, err);
+        ListenOptions options = responder.applyTo(connection.applyTo(wire.listen())).eventListener(server.events())
+                .build();
+        try (Rnic rnic = Stacks.openRnic("rdma-server");
+             Listener listener = rnic.listen(bind, options, server.requests((r, client) -> {
+                 try (MessageExchange x = new MessageExchange(rnic, false)) {
+                     try {
+                         return answer(x, r, client.out());
+                     } finally {
+                         x.disconnect(client.err());
+                     }
+                 }
+             }))) {
+            server.serve(listener);
+            return 0;
+        } catch (RuntimeException e) {
+            err.println("rdma_server: " + Stacks.describe(e));
+            err.flush();
+            return -1;
+        }
+    }
+
+    /** Accepts (or with {@code --reject} rejects) {@code r}, then receives 16 octets and sends 16 back. */
+    private String answer(MessageExchange x, ConnectionRequest r, PrintWriter out) throws Exception {
+        if (debug) {
+            out.printf("rdma_server: connection request from %s: %s%n", r.remoteAddress(), Stacks.describe(r));
+            out.flush();
+        }
+        if (responder.reject()) {
+            byte[] data = responder.rejectData();
+            Stacks.get(r.reject(data), 10);
+            out.println("rdma_server: rejected the connection request (--reject), private data "
+                    + Stacks.hexOrNone(data));
+            out.flush();
+            return "rejected (--reject)";
+        }
+        // rdma_accept(id, NULL): IRD/ORD derived from the request (IRD = its ORD, ORD = its IRD), at most
+        // the RNIC's limit.
+        int max = x.maxIrdOrd();
+        OptionalInt ird = connection.responderIrd(r.ord(), max, Stacks.atMost(r.ord(), max));
+        OptionalInt ord = connection.ord(Stacks.atMost(r.ird(), max));
+        x.createQueuePairAndPostReceive(max, max);
+        x.connection = Stacks.get(r.accept(x.qp, new AcceptOptions(connection.privateData(), ird, ord)), 30);
+        if (debug) {
+            out.println("rdma_server: connected: " + Stacks.describe(x.connection.parameters()));
+            out.flush();
+        }
+        x.awaitCompletion(x.recvCq, CompletionOpcode.RECV, "rdma_get_recv_comp");
+        x.postSend();
+        x.awaitCompletion(x.sendCq, CompletionOpcode.SEND, "rdma_get_send_comp");
+        return "received 16 octets, sent 16";
     }
 }

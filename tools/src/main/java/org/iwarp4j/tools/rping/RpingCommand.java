@@ -7,6 +7,7 @@ import java.net.UnknownHostException;
 import java.util.concurrent.Callable;
 import org.iwarp4j.tools.IwarpCommand;
 import org.iwarp4j.tools.cli.ConnectionOptions;
+import org.iwarp4j.tools.cli.PersistentServer;
 import org.iwarp4j.tools.cli.ResponderOptions;
 import org.iwarp4j.tools.cli.Stacks;
 import org.iwarp4j.tools.cli.WireOptions;
@@ -36,9 +37,15 @@ import picocli.CommandLine.Option;
                 "  iwarp rping -s -a 0.0.0.0 -v                 # server (one connection, like rping without -P)",
                 "  iwarp rping -c -a 127.0.0.1 -C 10 -V -v      # client: 10 pings, verify and print the data",
                 "  iwarp rping -c -a 192.0.2.1 -C 1 --pcap rping.pcap",
+                "  iwarp rping -s -P -a 127.0.0.1 -p 0          # persistent, a free port, until SIGTERM",
+                "  iwarp rping -s -P --max-clients 8            # the 9th client refused",
                 "",
-                "Exit status: 0 success (the server also when the client disconnects, as rping), 1 connection, "
-                        + "completion or data failure, 2 usage error."})
+                "With -P the server prints \"rping server: listening on ADDR:PORT (...)\" once bound, prefixes every "
+                        + "line of a client with \"[client N ADDR:PORT] \" and ends each client with one line: "
+                        + "\"ended: ...\" (stdout), \"failed: ...\" or \"refused: ...\" (stderr).",
+                "",
+                "Exit status: 0 success (the server also when the client disconnects, as rping; with -P when stopped "
+                        + "by SIGINT/SIGTERM), 1 connection, completion or data failure, 2 usage error."})
 public final class RpingCommand implements Callable<Integer> {
 
     /** rping's default port. */
@@ -54,6 +61,16 @@ public final class RpingCommand implements Callable<Integer> {
 
     @ArgGroup(exclusive = true, multiplicity = "1")
     Role role;
+
+    @Option(names = "-P", description = "server: persistent, as rping -P: serve client after client, concurrently, "
+            + "each with its own queue pair and buffers, until SIGINT or SIGTERM (exit status 0); a client's failure "
+            + "ends that client only")
+    boolean persistent;
+
+    @Option(names = "--max-clients", paramLabel = "N", defaultValue = "" + PersistentServer.DEFAULT_MAX_CLIENTS,
+            description = "with -P: clients served at once (default ${DEFAULT-VALUE}); one more is refused with an "
+                    + "MPA Reply with R=1 and the reason as private data")
+    int maxClients;
 
     @Option(names = "-a", paramLabel = "ADDR",
             description = "server: address to listen on (default 0.0.0.0); client: the server's address (required)")
@@ -121,6 +138,16 @@ public final class RpingCommand implements Callable<Integer> {
         if (role.client && address == null) {
             throw new CommandLine.ParameterException(cl, "the client needs the server's address: -a ADDR");
         }
+        if (persistent && role.client) {
+            throw new CommandLine.ParameterException(cl, "-P is a server option (-s -P)");
+        }
+        if (maxClients < 1) {
+            throw new CommandLine.ParameterException(cl, "Invalid --max-clients " + maxClients + " (at least 1)");
+        }
+        if (!persistent && cl.getParseResult().hasMatchedOption("--max-clients")) {
+            throw new CommandLine.ParameterException(cl, "--max-clients needs -P (a server without -P serves one "
+                    + "client)");
+        }
         connection.validate(cl);
         responder.validate(cl);
         if (role.client && (responder.reject() || responder.requiredOrd() > 0)) {
@@ -140,7 +167,9 @@ public final class RpingCommand implements Callable<Integer> {
         RpingOptions options = new RpingOptions(socketAddress, count, size, verbose, validate, debug, wire, connection,
                 responder, inject);
         try {
-            if (role.server) {
+            if (role.server && persistent) {
+                RpingServer.runPersistent(options, maxClients, out, err);
+            } else if (role.server) {
                 try (RpingServer server = new RpingServer(options, out, err)) {
                     server.run();
                 }

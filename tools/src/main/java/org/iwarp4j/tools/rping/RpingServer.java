@@ -4,9 +4,11 @@ import java.io.PrintWriter;
 import java.util.OptionalInt;
 import java.util.concurrent.CompletableFuture;
 import org.iwarp4j.tools.cli.ConnectionOptions;
+import org.iwarp4j.tools.cli.PersistentServer;
 import org.iwarp4j.tools.cli.Stacks;
 import org.iwarp4j.verbs.CompletionOpcode;
 import org.iwarp4j.verbs.RemoteBuffer;
+import org.iwarp4j.verbs.Rnic;
 import org.iwarp4j.verbs.cm.AcceptOptions;
 import org.iwarp4j.verbs.cm.CmEvent;
 import org.iwarp4j.verbs.cm.ConnectionRequest;
@@ -14,10 +16,11 @@ import org.iwarp4j.verbs.cm.ListenOptions;
 import org.iwarp4j.verbs.cm.Listener;
 
 /**
- * rping's server ({@code rping -s}, the passive side, librdmacm/examples/rping.c): accepts one connection, then for
- * every round receives the source advert, RDMA Reads the ping data, sends a go-ahead, receives the sink
- * advert, RDMA Writes the data ({@code strlen + 1} octets) back and sends a go-ahead. When the client
- * disconnects (§G) the pending receive is flushed: the server says so as rping does and ends successfully.
+ * rping's server ({@code rping -s}, the passive side, librdmacm/examples/rping.c): accepts one connection (with
+ * {@code -P}, client after client: {@link #runPersistent}), then for every round receives the source advert, RDMA
+ * Reads the ping data, sends a go-ahead, receives the sink advert, RDMA Writes the data ({@code strlen + 1} octets)
+ * back and sends a go-ahead. When the client disconnects (§G) the pending receive is flushed: the server says so as
+ * rping does and ends successfully.
  */
 final class RpingServer extends RpingSession {
 
@@ -26,9 +29,17 @@ final class RpingServer extends RpingSession {
 
     private final CompletableFuture<ConnectionRequest> request = new CompletableFuture<>();
     private final CompletableFuture<String> autoRejected = new CompletableFuture<>();
+    /** Rounds served: source read, sink written. */
+    private long pings;
 
+    /** rping without -P: one connection on an RNIC of its own. */
     RpingServer(RpingOptions options, PrintWriter out, PrintWriter err) {
         super(options, out, err, "rping-server");
+    }
+
+    /** One client of rping -P on the persistent server's RNIC. */
+    private RpingServer(RpingOptions options, PrintWriter out, PrintWriter err, Rnic rnic) {
+        super(options, out, err, rnic, false);
     }
 
     @Override
@@ -36,14 +47,12 @@ final class RpingServer extends RpingSession {
         return "server";
     }
 
+    /** rping -s: serves the first connection request, refuses the others, ends when that client is gone. */
     void run() throws Exception {
         ListenOptions.Builder lb = options.responder().applyTo(options.connection().applyTo(options.wire().listen()));
         Listener listener = rnic.listen(options.address(), lb.eventListener(event -> {
-            debug("cma_event type %s", cmaEventType(event));
-            if (event instanceof CmEvent.Disconnected) {
-                err.println("server DISCONNECT EVENT...");
-                err.flush();
-            } else if (event instanceof CmEvent.Rejected rejected) {
+            onCmEvent(event);
+            if (event instanceof CmEvent.Rejected rejected) {
                 // --required-ord: MPA rejected the Request itself (RFC 6581 §9.1)
                 autoRejected.complete(Stacks.describeInsufficientIrd(rejected));
             }
@@ -63,20 +72,53 @@ final class RpingServer extends RpingSession {
                 err.flush();
                 return;
             }
-            ConnectionRequest r = request.get();
-            state = RpingState.CONNECT_REQUEST;
-            debug("child cma from %s: %s", r.remoteAddress(), Stacks.describe(r));
-            if (options.responder().reject()) {
-                reject(r);
-                return;
-            }
-            accept(r);
-            try {
-                serve();
-            } finally {
-                disconnect();
-            }
+            answer(request.get());
         }
+    }
+
+    /**
+     * rping -s -P (rping.c's persistent server): serves client after client, each on its own thread with its own
+     * queue pair and buffers, at most {@code maxClients} at once, until SIGINT, SIGTERM or an interrupt.
+     */
+    static void runPersistent(RpingOptions options, int maxClients, PrintWriter out, PrintWriter err) {
+        PersistentServer server = new PersistentServer("rping server", maxClients, out, err);
+        ListenOptions.Builder lb = options.responder().applyTo(options.connection().applyTo(options.wire().listen()));
+        try (Rnic rnic = Stacks.openRnic("rping-server");
+             Listener listener = rnic.listen(options.address(), lb.eventListener(server.events()).build(),
+                     server.requests((r, client) -> {
+                         try (RpingServer s = new RpingServer(options, client.out(), client.err(), rnic)) {
+                             client.onEvent(s::onCmEvent);
+                             return s.answer(r);
+                         }
+                     }))) {
+            server.serve(listener);
+        }
+    }
+
+    /** rping's CM event handler: {@code -d} names every event, a disconnect is said on stderr. */
+    private void onCmEvent(CmEvent event) {
+        debug("cma_event type %s", cmaEventType(event));
+        if (event instanceof CmEvent.Disconnected) {
+            err.println("server DISCONNECT EVENT...");
+            err.flush();
+        }
+    }
+
+    /** Accepts (or with {@code --reject} rejects) {@code r} and serves it until the client disconnects. */
+    private String answer(ConnectionRequest r) throws Exception {
+        state = RpingState.CONNECT_REQUEST;
+        debug("child cma from %s: %s", r.remoteAddress(), Stacks.describe(r));
+        if (options.responder().reject()) {
+            reject(r);
+            return "rejected (--reject)";
+        }
+        accept(r);
+        try {
+            serve();
+        } finally {
+            disconnect();
+        }
+        return "disconnected after " + pings + (pings == 1 ? " ping" : " pings");
     }
 
     /**
@@ -160,6 +202,7 @@ final class RpingServer extends RpingSession {
             debug("server rdma write complete");
             verbs.sendGoAhead(1);
             debug("server posted go ahead");
+            pings++;
         }
     }
 

@@ -68,11 +68,24 @@ abstract class RpingSession implements AutoCloseable {
     private volatile TerminateInfo terminate;
     volatile RpingState state = RpingState.IDLE;
 
+    /** Whether {@link #close()} closes the RNIC (it is this session's own) or only what this session allocated. */
+    private final boolean ownsRnic;
+
+    /** A session on an RNIC of its own, closed with it. */
     RpingSession(RpingOptions options, PrintWriter out, PrintWriter err, String name) {
+        this(options, out, err, Stacks.openRnic(name), true);
+    }
+
+    /**
+     * A session on {@code rnic}: with {@code ownsRnic}, {@link #close()} closes the RNIC; else it releases the
+     * session's queue pair, regions, completion queue and protection domain, and the RNIC serves on (rping -P).
+     */
+    RpingSession(RpingOptions options, PrintWriter out, PrintWriter err, Rnic rnic, boolean ownsRnic) {
         this.options = options;
         this.out = out;
         this.err = err;
-        this.rnic = Stacks.openRnic(name);
+        this.rnic = rnic;
+        this.ownsRnic = ownsRnic;
         try {
             this.pd = rnic.allocateProtectionDomain();
             this.cq = rnic.createCompletionQueue(SEND_QUEUE_DEPTH * 2);
@@ -81,7 +94,9 @@ abstract class RpingSession implements AutoCloseable {
             this.rdma = pd.allocateRegion(options.size(), Access.LOCAL_WRITE, Access.REMOTE_READ,
                     Access.REMOTE_WRITE);
         } catch (RuntimeException e) {
-            rnic.close();
+            if (ownsRnic) {
+                rnic.close();
+            }
             throw e;
         }
         this.receiveRequest = ReceiveWorkRequest.of(RECEIVE_WR_ID, recv);
@@ -278,8 +293,24 @@ abstract class RpingSession implements AutoCloseable {
         }
     }
 
+    /**
+     * Closes the RNIC if it is this session's own (which releases everything); on a shared RNIC releases what this
+     * session allocated, the queue pair first (abortively, if still connected), the protection domain last: it
+     * refuses to go while anything of it is open, so a leak fails loudly.
+     */
     @Override
     public void close() {
-        rnic.close();
+        if (ownsRnic) {
+            rnic.close();
+            return;
+        }
+        if (qp != null) {
+            qp.close();
+        }
+        rdma.close();
+        send.close();
+        recv.close();
+        cq.close();
+        pd.close();
     }
 }
