@@ -22,6 +22,8 @@ public final class PerfOptions {
     static final int MAX_SIZE = 1 << 23;
     /** The most queue pairs of one run ({@code -q}). */
     static final int MAX_QPS = 1024;
+    /** The most operations in flight on one queue pair ({@code -t}). */
+    static final int MAX_TX_DEPTH = 15000;
     /** The most operations in flight over all queue pairs ({@code -q} times {@code -t}). */
     static final int MAX_IN_FLIGHT = 1 << 18;
 
@@ -128,8 +130,8 @@ public final class PerfOptions {
         if (duration != null && (duration < 1 || duration > 86_400)) {
             throw new CommandLine.ParameterException(cl, "-D must be 1..86400 seconds: " + duration);
         }
-        if (txDepth != null && (txDepth < 1 || txDepth > 15000)) {
-            throw new CommandLine.ParameterException(cl, "-t must be 1..15000: " + txDepth);
+        if (txDepth != null && (txDepth < 1 || txDepth > MAX_TX_DEPTH)) {
+            throw new CommandLine.ParameterException(cl, "-t must be 1.." + MAX_TX_DEPTH + ": " + txDepth);
         }
         if (verify && (latency || (verb != PerfVerb.WRITE && verb != PerfVerb.READ))) {
             throw new CommandLine.ParameterException(cl, "--verify applies to write and read bandwidth");
