@@ -38,7 +38,7 @@ import picocli.CommandLine.Mixin;
                 "  iwarp perf tcp --loopback -s 65536 -D 5          # the same over plain TCP",
                 "  iwarp perf read --loopback --latency -s 64",
                 "  iwarp perf send                                   # server (waits on port 18515)",
-                "  iwarp perf send 192.0.2.1 -a --out_json send.json # client",
+                "  iwarp perf send 192.0.2.1 -a --out_json --out_json_file send.json  # client, perftest's JSON",
                 "  iwarp perf write --loopback -s 65536 -D 4 -q 64   # 64 queue pairs, one polling thread",
                 "  iwarp perf write --loopback -a -D 1 --plot bw.svg # iWARP and then TCP over every size, drawn",
                 "  iwarp perf write --loopback --latency -s 64 -n 100000 --plot lat.svg  # latency by percentile",
@@ -99,8 +99,8 @@ public final class PerfCommand implements Runnable {
                         TcpBaseline tcp = new TcpBaseline(config.tcpBaseline(), out);
                         tcpResults = options.loopback ? tcp.loopback()
                                 : tcp.client(new InetSocketAddress(server.getAddress(), options.tcpPort()));
-                        if (config.outJson() != null) {
-                            PerfReport.writeJson(config.outJson(), PerfReport.with(runner.json(), "tcp_baseline",
+                        if (config.detailsJson() != null) {
+                            PerfReport.writeJson(config.detailsJson(), PerfReport.with(runner.json(), "tcp_baseline",
                                     tcp.json()));
                         }
                     }
