@@ -11,13 +11,13 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import org.iwarp4j.testkit.GoldenVectors;
+import org.iwarp4j.tools.cli.PageChecks;
 import org.iwarp4j.tools.pcap.Endpoint;
 import org.iwarp4j.tools.pcap.PcapBuilder;
 import org.iwarp4j.tools.pcap.TcpSegment;
 import org.jsoup.Jsoup;
 import org.jsoup.nodes.Document;
 import org.jsoup.nodes.Element;
-import org.jsoup.parser.Parser;
 import org.jsoup.select.Elements;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -121,7 +121,7 @@ class ExplainHtmlTest {
         ExplainRun r = ExplainRun.run("explain", "--pcap", resource(capture).toString(), "--html", out.toString());
         assertThat(r.err()).as(r.toString()).isEmpty();
         String html = Files.readString(out);
-        assertSelfContained(html);
+        PageChecks.assertSelfContained(html);
     }
 
     /** The Reply of a rejected connection is red; no FPDU follows it. */
@@ -153,7 +153,7 @@ class ExplainHtmlTest {
                 "--html", out.toString());
         assertThat(r.exit()).as(r.toString()).isEqualTo(1);
         String html = Files.readString(out);
-        assertSelfContained(html);
+        PageChecks.assertSelfContained(html);
         assertThat(html).doesNotContain("<script>alert").contains("&lt;script&gt;alert(1)");
         Document page = Jsoup.parse(html);
         assertThat(page.select("script")).hasSize(1);
@@ -175,7 +175,7 @@ class ExplainHtmlTest {
         assertThat(r.exit()).as(r.toString()).isEqualTo(2);
         assertThat(r.err()).contains("not a pcap file: magic number").doesNotContain("Exception", "\tat ");
         String html = Files.readString(out);
-        assertSelfContained(html);
+        PageChecks.assertSelfContained(html);
         Element fatal = Jsoup.parse(html).selectFirst("div.fatal[role=alert]");
         assertThat(fatal).isNotNull();
         assertThat(fatal.text()).contains(bad.toString(), "not a pcap file: magic number");
@@ -191,7 +191,7 @@ class ExplainHtmlTest {
         ExplainRun r = ExplainRun.run("explain", "--pcap", cut.toString(), "--html", out.toString());
         assertThat(r.err()).as(r.toString()).isEmpty();
         String html = Files.readString(out);
-        assertSelfContained(html);
+        PageChecks.assertSelfContained(html);
         Document page = Jsoup.parse(html);
         assertThat(page.select("ul.warnings li").text()).contains("file cut short");
         assertThat(page.select("svg.ladder a.arrow.message")).isNotEmpty().hasSizeLessThan(35);
@@ -215,28 +215,13 @@ class ExplainHtmlTest {
         assertThat(r.out()).isEqualTo(out + ": 37 frames (1 MPA Request, 1 MPA Reply, 35 FPDUs), no errors.\n");
     }
 
-    /** A complete HTML document that loads nothing: no external scripts, styles, images, fonts or links. */
-    static void assertSelfContained(String html) {
-        assertThat(html).startsWith("<!doctype html>");
-        Parser parser = Parser.htmlParser().setTrackErrors(50);
-        Document doc = Jsoup.parse(html, "", parser);
-        assertThat(parser.getErrors()).as("HTML parse errors").isEmpty();
-        assertThat(doc.select("[src], link, iframe, object, embed, img, base")).isEmpty();
-        for (Element e : doc.select("[href], [xlink:href]")) {
-            assertThat(e.attr("href") + e.attr("xlink:href")).as(e.outerHtml()).startsWith("#");
-        }
-        assertThat(html).doesNotContainPattern("(?i)https?://|url\\((?!#)|@import|@font-face");
-        assertThat(doc.select("script")).hasSize(html.contains("div class=\"fatal\"") ? 0 : 1);
-        assertThat(doc.select("style")).hasSize(1);
-    }
-
     private Document page(String capture, int exit) {
         Path out = dir.resolve("page-" + System.nanoTime() + ".html");
         ExplainRun r = ExplainRun.run("explain", "--pcap", resource(capture).toString(), "--html", out.toString());
         assertThat(r.exit()).as(r.toString()).isEqualTo(exit);
         try {
             String html = Files.readString(out);
-            assertSelfContained(html);
+            PageChecks.assertSelfContained(html);
             return Jsoup.parse(html);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
