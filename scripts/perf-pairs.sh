@@ -29,8 +29,8 @@ if $latency && { [ "$test" = read ] || [ "$test" = atomic ]; }; then tcp_factor=
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 iw=(); tc=()
 for i in $(seq 1 "$runs"); do
-  "$root/iwarp" perf "$test" --loopback "$@" --out_json "$tmp/iw.json" > "$tmp/iw.txt"
-  "$root/iwarp" perf tcp --loopback "${tcp_args[@]}" --out_json "$tmp/tcp.json" > "$tmp/tcp.txt"
+  "$root/iwarp" perf "$test" --loopback "$@" --details-json "$tmp/iw.json" > "$tmp/iw.txt"
+  "$root/iwarp" perf tcp --loopback "${tcp_args[@]}" --details-json "$tmp/tcp.json" > "$tmp/tcp.txt"
   a=$(jq -r "$key" "$tmp/iw.json"); b=$(jq -r "$key * $tcp_factor" "$tmp/tcp.json")
   iw+=("$a"); tc+=("$b")
   printf 'pair %d: %s %s %s, tcp %s %s\n' "$i" "$test" "$a" "$unit" "$b" "$unit"

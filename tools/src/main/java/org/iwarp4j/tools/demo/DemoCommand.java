@@ -2,6 +2,7 @@ package org.iwarp4j.tools.demo;
 
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -10,6 +11,10 @@ import java.util.concurrent.Callable;
 import org.iwarp4j.tools.IwarpCommand;
 import org.iwarp4j.tools.cli.Stacks;
 import org.iwarp4j.tools.cli.WireOptions;
+import org.iwarp4j.tools.explain.Explainer;
+import org.iwarp4j.tools.explain.Explanation;
+import org.iwarp4j.tools.explain.LadderPage;
+import org.iwarp4j.tools.pcap.Capture;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -36,6 +41,7 @@ import picocli.CommandLine.Option;
                 "  iwarp demo",
                 "  iwarp demo --pcap demo.pcap && iwarp explain --pcap demo.pcap",
                 "  iwarp demo --crc off --markers --fields",
+                "  iwarp demo --html demo.html",
                 "",
                 "Exit status: 0 every check passed, 1 a check failed or an operation did not complete, 2 usage error."})
 public final class DemoCommand implements Callable<Integer> {
@@ -52,6 +58,11 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--fields", description = "also show every field of every MPA frame and FPDU with its RFC section "
             + "(what `iwarp explain` prints)")
     boolean fields;
+
+    @Option(names = "--html", paramLabel = "FILE",
+            description = "also write the capture as a self-contained page: its ladder diagram, every arrow opening "
+                    + "its layers (what `iwarp explain --pcap --html` draws)")
+    Path html;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -87,6 +98,20 @@ public final class DemoCommand implements Callable<Integer> {
         }
     }
 
+    /** The operations the demo ran, with their checks, above the ladder. */
+    private static List<String> pageIntro(List<OperationRecord> operations) {
+        List<String> lines = new ArrayList<>();
+        lines.add("A server and a client, each with its own software RNIC in one JVM, over TCP loopback: the client "
+                + "runs one of each RDMA operation on the server's memory, both sides check every octet and value.");
+        int n = 0;
+        for (OperationRecord op : operations) {
+            long ok = op.checks().stream().filter(Check::passed).count();
+            lines.add(++n + ". " + op.title() + ": " + op.purpose() + " (" + ok + " of " + op.checks().size()
+                    + " checks passed)");
+        }
+        return lines;
+    }
+
     private int run(PrintWriter out, Path capture, boolean keep) throws Exception {
         DemoReport report = new DemoReport(out, fields);
         List<OperationRecord> operations;
@@ -101,7 +126,9 @@ public final class DemoCommand implements Callable<Integer> {
             operations = run.operations();
         }
         // The RNICs are closed: the capture file is complete.
-        WireTrace trace = WireTrace.decode(Files.readAllBytes(capture), capture.toString());
+        Capture pcap = Capture.read(Files.readAllBytes(capture));
+        Explanation explanation = Explainer.explainCapture(pcap, keep ? capture.toString() : "the demo's capture");
+        WireTrace trace = WireTrace.decode(pcap, explanation);
         report.startup(trace);
         List<WireTrace.Message> messages = new ArrayList<>(trace.messages());
         int number = 0;
@@ -119,6 +146,11 @@ public final class DemoCommand implements Callable<Integer> {
                 ? "Capture: " + capture + "  (every field: ./iwarp explain --pcap " + capture + "; Wireshark: tshark -r "
                         + capture + " --disable-protocol rpcordma --disable-protocol smb_direct -V)"
                 : "Run with --pcap FILE to keep the capture for `iwarp explain --pcap FILE` and Wireshark.");
+        if (html != null) {
+            Files.writeString(html, LadderPage.render(explanation, "iwarp demo: every RDMA operation on the wire",
+                    pageIntro(operations)), StandardCharsets.UTF_8);
+            out.println("Page: " + html + " (the capture's ladder diagram; click an arrow for its layers)");
+        }
         out.println(passed ? "Result: every check passed." : "Result: FAILED (see MISMATCH above).");
         return passed ? CommandLine.ExitCode.OK : IwarpCommand.EXIT_FAILURE;
     }

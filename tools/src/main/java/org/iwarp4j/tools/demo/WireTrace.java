@@ -60,7 +60,11 @@ record WireTrace(List<Layer> startup, List<Message> messages, int errors, int pa
 
     static WireTrace decode(byte[] pcap, String name) throws PcapFormatException {
         Capture capture = Capture.read(pcap);
-        Explanation explanation = Explainer.explainCapture(capture, name);
+        return decode(capture, Explainer.explainCapture(capture, name));
+    }
+
+    /** The messages of {@code explanation}, explain's decoding of {@code capture}. */
+    static WireTrace decode(Capture capture, Explanation explanation) {
         Map<String, HalfStream> streams = new LinkedHashMap<>();
         for (TcpConnection c : capture.connections()) {
             boolean firstIsInitiator = startsWithRequest(c.first()) || !startsWithRequest(c.second());

@@ -19,8 +19,8 @@ import org.iwarp4j.tools.pcap.TcpConnection;
  */
 final class ConnectionExplainer {
 
-    /** The connection's entries in conversation order, and the lines that introduce it. */
-    record Result(List<String> heading, List<Entry> entries, int errors) {}
+    /** The connection's entries in conversation order, the lines that introduce it, and its two directions. */
+    record Result(List<String> heading, List<Entry> entries, int errors, Explainer.Wire wire) {}
 
     private ConnectionExplainer() {}
 
@@ -30,12 +30,13 @@ final class ConnectionExplainer {
         HalfStream r2i = conn.to(initiator);
         Endpoint responder = i2r.destination();
         String label = initiator + "-" + responder;
+        Explainer.Wire wire = new Explainer.Wire(initiator, responder, i2r, r2i);
         List<String> heading = new ArrayList<>();
         heading.add("Connection " + number + ": " + initiator + " <-> " + responder + ", pcap frames "
                 + conn.firstFrame() + ".." + conn.lastFrame());
         if (i2r.length() == 0 && r2i.length() == 0) {
             heading.add("  no payload in either direction: nothing to decode");
-            return new Result(heading, List.of(), 0);
+            return new Result(heading, List.of(), 0, wire);
         }
         heading.add("  Initiator " + initiator + ": " + initiatorReason(conn, initiator));
         heading.add("  I2R " + streamSummary(i2r) + "; R2I " + streamSummary(r2i));
@@ -53,7 +54,7 @@ final class ConnectionExplainer {
         // receiver reads it before anything was sent or received (TerminateDecoder.Phase.SETUP).
         UpperLayers.Result upper = UpperLayers.explain(merge(toResponder.entries(), toInitiator.entries()),
                 new UpperLayers.Settings(terminateLayout, TerminateDecoder.Phase.SETUP, true, true));
-        return new Result(heading, upper.entries(), toResponder.errors() + toInitiator.errors() + upper.errors());
+        return new Result(heading, upper.entries(), toResponder.errors() + toInitiator.errors() + upper.errors(), wire);
     }
 
     /**

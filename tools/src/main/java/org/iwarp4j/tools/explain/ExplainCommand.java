@@ -6,9 +6,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Callable;
 import org.iwarp4j.rdmap.terminate.TerminateLayout;
 import org.iwarp4j.tools.IwarpCommand;
+import org.iwarp4j.tools.cli.Stacks;
 import org.iwarp4j.tools.pcap.Capture;
 import org.iwarp4j.tools.pcap.PcapFormatException;
 import org.iwarp4j.tools.report.HumanRenderer;
@@ -48,6 +50,7 @@ import picocli.CommandLine.Option;
                 "  iwarp explain --hex fpdu.hex --fpdu --no-crc",
                 "  iwarp explain --hex fpdu.hex --fpdu --markers --stream-offset 1592",
                 "  iwarp explain --pcap capture.pcap --json",
+                "  iwarp explain --pcap capture.pcap --html capture.html",
                 "  iwarp explain --hex siw-terminate.hex --fpdu --terminate-layout siw",
                 "",
                 "Exit status: 0 decoded without errors, 1 the octets break a protocol rule (any error entry), "
@@ -94,6 +97,11 @@ public final class ExplainCommand implements Callable<Integer> {
     @Option(names = "--json", description = "one JSON object per frame, in a JSON array, instead of text")
     boolean json;
 
+    @Option(names = "--html", paramLabel = "FILE",
+            description = "with --pcap: write a self-contained page instead of the text: a ladder diagram of each "
+                    + "connection, every arrow opening its layers (RDMAP, DDP, MPA, TCP octets)")
+    Path html;
+
     @Option(names = "--all-octets", description = "show every octet in the hex dumps (default: the first "
             + HumanRenderer.DEFAULT_DUMP_LIMIT + " of each)")
     boolean allOctets;
@@ -121,14 +129,30 @@ public final class ExplainCommand implements Callable<Integer> {
         } catch (HexInput.BadHexException e) {
             return usageError(err, name(input.hex) + ": " + e.getMessage());
         } catch (PcapFormatException e) {
+            if (html != null) {
+                String page = LadderPage.failure(title(), name(input.pcap), e.getMessage());
+                if (!writePage(page, err)) {
+                    return IwarpCommand.EXIT_USAGE;
+                }
+                out.println(html + ": the page shows why " + name(input.pcap) + " cannot be read");
+                out.flush();
+            }
             return usageError(err, name(input.pcap) + ": " + e.getMessage());
         } catch (UnreadableFileException e) {
             return usageError(err, e.getMessage());
         }
+        if (html != null) {
+            if (!writePage(LadderPage.render(explanation, title(), List.of()), err)) {
+                return IwarpCommand.EXIT_USAGE;
+            }
+            if (!json) {
+                out.println(html + ": " + explanation.summary());
+            }
+        }
         if (json) {
             out.print(JsonRenderer.render(explanation.frames()));
             explanation.warnings().forEach(w -> err.println("iwarp explain: warning: " + w));
-        } else {
+        } else if (html == null) {
             out.print(human(explanation, new HumanRenderer(allOctets ? Integer.MAX_VALUE : HumanRenderer.DEFAULT_DUMP_LIMIT)));
         }
         out.flush();
@@ -153,12 +177,32 @@ public final class ExplainCommand implements Callable<Integer> {
         return text.append('\n').append(explanation.summary()).append('\n').toString();
     }
 
+    private String title() {
+        return "iwarp explain: " + name(input.pcap);
+    }
+
+    /** Writes the page to {@code --html}; false (and a message) when it cannot be written. */
+    private boolean writePage(String page, PrintWriter err) {
+        try {
+            Files.writeString(html, page, StandardCharsets.UTF_8);
+            return true;
+        } catch (IOException e) {
+            err.println("iwarp explain: cannot write " + html + ": " + Stacks.describe(e));
+            err.flush();
+            return false;
+        }
+    }
+
     private TerminateLayout layout() {
         return terminateLayout == null ? TerminateLayout.RFC : terminateLayout;
     }
 
     private void checkCombinations() {
         CommandLine cl = spec.commandLine();
+        if (html != null && input.pcap == null) {
+            throw new CommandLine.ParameterException(cl, "--html needs --pcap: the page draws the connections of a "
+                    + "capture");
+        }
         if (input.pcap != null) {
             if (fpdu || crc != null || markers || streamOffset != null) {
                 throw new CommandLine.ParameterException(cl, "--fpdu, --crc/--no-crc, --markers and --stream-offset "

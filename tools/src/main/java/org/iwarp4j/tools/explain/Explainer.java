@@ -9,6 +9,8 @@ import org.iwarp4j.mpa.frame.MpaFrameType;
 import org.iwarp4j.rdmap.terminate.TerminateDecoder;
 import org.iwarp4j.rdmap.terminate.TerminateLayout;
 import org.iwarp4j.tools.pcap.Capture;
+import org.iwarp4j.tools.pcap.Endpoint;
+import org.iwarp4j.tools.pcap.HalfStream;
 import org.iwarp4j.tools.pcap.PacketDecoder;
 import org.iwarp4j.tools.pcap.TcpConnection;
 import org.iwarp4j.tools.report.Layer;
@@ -18,11 +20,35 @@ public final class Explainer {
 
     private Explainer() {}
 
-    /** One stretch of output for people: the lines that introduce it, then its entries. */
-    public record Section(List<String> heading, List<Layer> frames) {
+    /**
+     * One stretch of output for people: the lines that introduce it, then its entries.
+     *
+     * @param spans where each entry of {@code frames} lies in its direction's stream (same order)
+     * @param wire  the captured connection the section explains, or {@code null} (octets from a hex file)
+     */
+    public record Section(List<String> heading, List<Layer> frames, List<Span> spans, Wire wire) {
         public Section {
             heading = List.copyOf(heading);
             frames = List.copyOf(frames);
+            spans = List.copyOf(spans);
+            if (spans.size() != frames.size()) {
+                throw new IllegalArgumentException(spans.size() + " spans for " + frames.size() + " frames");
+            }
+        }
+    }
+
+    /**
+     * Where one entry lies: octets {@code [offset, offset + length)} of its direction's stream ({@code length} 0 for
+     * an error), first carried by pcap frame {@code frame} (0 outside a capture).
+     */
+    public record Span(long offset, long length, int frame) {}
+
+    /** A captured connection: its MPA Initiator and Responder and the octets each sent. */
+    public record Wire(Endpoint initiator, Endpoint responder, HalfStream i2r, HalfStream r2i) {
+
+        /** The stream of {@code direction} ({@code I2R} or {@code R2I}). */
+        public HalfStream stream(String direction) {
+            return "R2I".equals(direction) ? r2i : i2r;
         }
     }
 
@@ -63,8 +89,8 @@ public final class Explainer {
                 new UpperLayers.Settings(terminateLayout, firstPhase, !in.startsAtFpdu(), false));
         List<Entry> entries = upper.entries();
         int errors = decoder.errors() + upper.errors();
-        return new Explanation(List.of(new Section(List.of(), layers(entries))), errors, preamble, List.of(),
-                summary(entries, errors));
+        Section section = new Section(List.of(), layers(entries), spans(entries), null);
+        return new Explanation(List.of(section), errors, preamble, List.of(), summary(entries, errors));
     }
 
     private static void afterStartupFrame(HexStream in, HalfConnectionDecoder decoder, HalfConnectionDecoder.Parsed p) {
@@ -118,7 +144,7 @@ public final class Explainer {
         int n = 0;
         for (TcpConnection conn : capture.connections()) {
             ConnectionExplainer.Result r = ConnectionExplainer.explain(++n, conn, terminateLayout);
-            sections.add(new Section(r.heading(), layers(r.entries())));
+            sections.add(new Section(r.heading(), layers(r.entries()), spans(r.entries()), r.wire()));
             all.addAll(r.entries());
             errors += r.errors();
         }
@@ -127,6 +153,10 @@ public final class Explainer {
 
     private static List<Layer> layers(List<Entry> entries) {
         return entries.stream().map(Entry::layer).toList();
+    }
+
+    private static List<Span> spans(List<Entry> entries) {
+        return entries.stream().map(e -> new Span(e.offset(), e.length(), e.frame())).toList();
     }
 
     private static String summary(List<Entry> entries, int errors) {

@@ -15,9 +15,10 @@ import java.util.TreeSet;
  * @param pieces        which pcap frame supplied which octets of {@code bytes} (first copy wins)
  * @param gap           the hole that ends {@code bytes}, or {@code null} when the capture is complete
  * @param conflicts     retransmissions whose octets differ from the first copy
+ * @param closings      the segments of this direction that carried FIN or RST, in capture order
  */
 public record HalfStream(Endpoint source, Endpoint destination, boolean synSeen, long firstSequence, byte[] bytes,
-                         List<Piece> pieces, Gap gap, List<Conflict> conflicts) {
+                         List<Piece> pieces, Gap gap, List<Conflict> conflicts, List<Closing> closings) {
 
     /** Octets {@code [offset, offset + length)} of the stream came from pcap frame {@code frame}. */
     public record Piece(long offset, int length, int frame) {}
@@ -33,10 +34,14 @@ public record HalfStream(Endpoint source, Endpoint destination, boolean synSeen,
     /** A retransmission in {@code frame} carried different octets than the first copy, from {@code offset} on. */
     public record Conflict(long offset, int frame) {}
 
+    /** Pcap frame {@code frame} carried a FIN ({@code reset} false) or an RST ({@code reset} true) of this direction. */
+    public record Closing(int frame, boolean reset) {}
+
     public HalfStream {
         bytes = bytes.clone();
         pieces = List.copyOf(pieces);
         conflicts = List.copyOf(conflicts);
+        closings = List.copyOf(closings);
     }
 
     @Override

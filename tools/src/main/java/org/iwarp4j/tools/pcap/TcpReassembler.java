@@ -85,6 +85,7 @@ public final class TcpReassembler {
         final Endpoint source;
         final Endpoint destination;
         final List<TcpSegment> segments = new ArrayList<>();
+        final List<HalfStream.Closing> closings = new ArrayList<>();
         boolean synSeen;
         long isn;
 
@@ -100,6 +101,9 @@ public final class TcpReassembler {
             }
             if (s.payloadLength() > 0) {
                 segments.add(s);
+            }
+            if ((s.flags() & (TcpSegment.FIN | TcpSegment.RST)) != 0) {
+                closings.add(new HalfStream.Closing(s.frame(), (s.flags() & TcpSegment.RST) != 0));
             }
         }
 
@@ -171,7 +175,8 @@ public final class TcpReassembler {
                 // The capture cut a segment short (snap length) and no retransmission filled the hole.
                 gap = new HalfStream.Gap(expected, declaredEnd - expected, 0);
             }
-            return new HalfStream(source, destination, synSeen, base, Arrays.copyOf(out, (int) expected), pieces, gap, conflicts);
+            return new HalfStream(source, destination, synSeen, base, Arrays.copyOf(out, (int) expected), pieces, gap, conflicts,
+                    closings);
         }
     }
 

@@ -153,21 +153,40 @@ final class PerfClient extends PerfEndpoint {
         }
     }
 
-    /** The parameters the report shows, once connected. */
+    /** perftest's parameter block of this run, once connected. */
+    PerftestFormat.TestInfo testInfo() {
+        ConnectionParameters p = connection.parameters();
+        return new PerftestFormat.TestInfo(config.verb(), config.latency(), config.compareSwap(), true, lanes.length,
+                config.latency() ? 1 : config.txDepth(), welcome.receiveCredits(), p.mulpdu(), p.ord(), "IW");
+    }
+
+    /**
+     * perftest's address lines: each queue pair's, then the server's buffer (our protocol does not carry the
+     * server's queue pair numbers: 0).
+     */
+    List<String> addresses() {
+        List<String> lines = new ArrayList<>();
+        int ord = connection.parameters().ord();
+        MemoryRegion advertised = mailbox != null ? mailbox : local;
+        for (Lane l : lanes) {
+            lines.add(PerftestFormat.address("local", config.verb(), l.qp.number(), ord, advertised.stag().value(),
+                    advertised.address()));
+        }
+        for (int i = 0; i < lanes.length; i++) {
+            lines.add(PerftestFormat.address("remote", config.verb(), 0, ord, welcome.buffer().stag().value(),
+                    welcome.buffer().taggedOffset()));
+        }
+        return lines;
+    }
+
+    /** Our own parameter lines ({@code --details}), once connected. */
     List<String> parameters(String remote) {
         ConnectionParameters p = connection.parameters();
         List<String> lines = new ArrayList<>();
-        lines.add(String.format("Number of qps   : %d\t\tTransport type : IW (iwarp4j, %s)", lanes.length,
-                rnic.transport()));
-        lines.add("Connection type : RC\t\tUsing SRQ      : OFF");
-        lines.add("TX depth        : " + (config.latency() ? 1 : config.txDepth()));
+        lines.add("Stack           : iwarp4j, Netty " + rnic.transport());
         if (config.verb() == PerfVerb.SEND) {
-            lines.add("RX depth        : " + welcome.receiveCredits());
+            lines.add("RX depth        : " + welcome.receiveCredits() + " (the server's receive credits)");
         }
-        if (config.verb() == PerfVerb.READ || config.verb() == PerfVerb.ATOMIC) {
-            lines.add("Outstand reads  : " + p.ord());
-        }
-        lines.add("CQ Moderation   : 1");
         lines.add(String.format("MPA             : rev %d, CRC %s, markers %s/%s, MULPDU %d", p.mpaRevision(),
                 p.crc() ? "on" : "off", p.txMarkers() ? "on" : "off", p.rxMarkers() ? "on" : "off", p.mulpdu()));
         lines.add("Data ex. method : MPA private data + Sends (iwarp perf protocol " + PerfHello.VERSION + ")");

@@ -38,13 +38,16 @@ import picocli.CommandLine.Mixin;
                 "  iwarp perf tcp --loopback -s 65536 -D 5          # the same over plain TCP",
                 "  iwarp perf read --loopback --latency -s 64",
                 "  iwarp perf send                                   # server (waits on port 18515)",
-                "  iwarp perf send 192.0.2.1 -a --out_json send.json # client",
+                "  iwarp perf send 192.0.2.1 -a --out_json --out_json_file send.json  # client, perftest's JSON",
                 "  iwarp perf write --loopback -s 65536 -D 4 -q 64   # 64 queue pairs, one polling thread",
                 "  iwarp perf write --loopback -a -D 1 --plot bw.svg # iWARP and then TCP over every size, drawn",
                 "  iwarp perf write --loopback --latency -s 64 -n 100000 --plot lat.svg  # latency by percentile",
                 "",
-                "Bandwidth tests report CPU seconds per GB (10^9 octets) moved: this process's user+sys and user time,",
-                "both ends with --loopback; apart, the client's and the server's (which reports its own).",
+                "The report is perftest's (4.5's text; --perftest-version upstream for upstream's), --out_json its",
+                "JSON (upstream's keys) in --out_json_file; -R, -x, -F are accepted no-ops. --details adds our own",
+                "lines after it: MPA, endpoints, the queue pairs' spread and CPU seconds per GB (10^9 octets) moved,",
+                "this process's user+sys and user time, both ends with --loopback; apart, the client's and the",
+                "server's (which reports its own). --details-json FILE writes them as JSON.",
                 "--plot on an iWARP test implies --compare-tcp: the TCP baseline runs after it over the same sizes,",
                 "-q, -t, -n or -D, and the SVG draws both.",
                 "",
@@ -99,8 +102,8 @@ public final class PerfCommand implements Runnable {
                         TcpBaseline tcp = new TcpBaseline(config.tcpBaseline(), out);
                         tcpResults = options.loopback ? tcp.loopback()
                                 : tcp.client(new InetSocketAddress(server.getAddress(), options.tcpPort()));
-                        if (config.outJson() != null) {
-                            PerfReport.writeJson(config.outJson(), PerfReport.with(runner.json(), "tcp_baseline",
+                        if (config.detailsJson() != null) {
+                            PerfReport.writeJson(config.detailsJson(), PerfReport.with(runner.json(), "tcp_baseline",
                                     tcp.json()));
                         }
                     }

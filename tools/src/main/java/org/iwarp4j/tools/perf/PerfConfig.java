@@ -18,7 +18,7 @@ import org.iwarp4j.verbs.Transport;
  * @param txDepth          operations kept in flight (perftest's {@code -t})
  * @param rxDepth          receives the server keeps posted in the Send test (perftest's {@code -r})
  * @param gbits            report Gb/sec instead of MB/sec
- * @param outJson          also write the results as JSON here, or {@code null}
+ * @param outJson          also write perftest's JSON of each result here ({@code --out_json}), or {@code null}
  * @param progress         show the progress line even when stderr is not a terminal
  * @param wire             MPA settings and capture
  * @param loopback         both ends run in this process (so its CPU time covers both)
@@ -26,11 +26,14 @@ import org.iwarp4j.verbs.Transport;
  * @param runToCompletion  the client's bandwidth loop runs on its completion queue's event loop, in a completion
  *                         handler, instead of an application thread that sleeps on the queue
  * @param transport        the Netty transport of both stacks and of perf tcp; {@code null}: epoll, else NIO
+ * @param details          print iwarp perf's own lines after perftest's report ({@code --details})
+ * @param detailsJson      write iwarp perf's own JSON here ({@code --details-json}), or {@code null}
+ * @param style            whose perftest text to print ({@code --perftest-version})
  */
 record PerfConfig(PerfVerb verb, boolean latency, boolean verify, boolean compareSwap, List<Integer> sizes,
                   long iterations, int durationSeconds, int txDepth, int rxDepth, boolean gbits, Path outJson,
                   boolean progress, WireOptions wire, boolean loopback, int qps, boolean runToCompletion,
-                  Transport transport) {
+                  Transport transport, boolean details, Path detailsJson, PerftestFormat.Style style) {
 
     /** The server's verification buffer: at most 16 MiB, at most 16384 messages, a whole number of windows. */
     static final int VERIFY_BUFFER_MAX = 16 << 20;
@@ -77,10 +80,10 @@ record PerfConfig(PerfVerb verb, boolean latency, boolean verify, boolean compar
         return w == 0 ? 0 : Math.max(1, w / qps);
     }
 
-    /** The same run over plain TCP ({@code --compare-tcp}): sizes, -q, -t, -n or -D; no JSON file of its own. */
+    /** The same run over plain TCP ({@code --compare-tcp}): sizes, -q, -t, -n or -D; no JSON files of its own. */
     PerfConfig tcpBaseline() {
         return new PerfConfig(PerfVerb.TCP, latency, false, false, sizes, iterations, durationSeconds, txDepth, rxDepth,
-                gbits, null, progress, wire, loopback, qps, false, transport);
+                gbits, null, progress, wire, loopback, qps, false, transport, details, null, style);
     }
 
     String title() {

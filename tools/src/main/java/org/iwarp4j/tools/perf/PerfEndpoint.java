@@ -71,7 +71,9 @@ abstract class PerfEndpoint implements AutoCloseable {
     /** Views of {@link #controlReceives} and {@link #controlSend}, made once: every control message uses them. */
     private final ByteBuffer controlReceiveMemory;
     private final ByteBuffer controlSendMemory;
-    final WorkCompletion[] completions = WorkCompletion.array(64);
+    /** The most completions one poll of the completion queue takes (perftest's "CQE Poll Batch"). */
+    static final int POLL_BATCH = 64;
+    final WorkCompletion[] completions = WorkCompletion.array(POLL_BATCH);
     QueuePair qp;
     Connection connection;
     private final SendWorkRequest controlSendRequest;

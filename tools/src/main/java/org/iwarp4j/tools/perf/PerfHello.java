@@ -85,7 +85,11 @@ record PerfHello(PerfVerb verb, boolean latency, boolean verify, boolean compare
         return b.array();
     }
 
-    /** Decodes a client's private data; a different length, magic or version is not a perf client. */
+    /**
+     * Decodes a client's private data; a different length, magic or version is not a perf client, and a test
+     * larger than the client's own options allow (message size, depth, queue pairs, the verification buffer) is
+     * refused before the server allocates anything for it: the hello comes from the network.
+     */
     static PerfHello decode(byte[] data) {
         if (data.length != LENGTH) {
             throw new IllegalArgumentException("perf private data must be " + LENGTH + " octets, not " + data.length);
@@ -100,9 +104,27 @@ record PerfHello(PerfVerb verb, boolean latency, boolean verify, boolean compare
         if (qps < 1 || index >= qps) {
             throw new IllegalArgumentException("queue pair " + index + " of " + qps);
         }
+        if (qps > PerfOptions.MAX_QPS) {
+            throw new IllegalArgumentException(qps + " queue pairs asked; at most " + PerfOptions.MAX_QPS);
+        }
+        int maxSize = b.getInt(MAX_SIZE_OFFSET);
+        if (maxSize < 1 || maxSize > PerfOptions.MAX_SIZE) {
+            throw new IllegalArgumentException("message size " + Integer.toUnsignedString(maxSize) + " asked; 1.."
+                    + PerfOptions.MAX_SIZE);
+        }
+        int txDepth = b.getInt(TX_DEPTH_OFFSET);
+        if (txDepth < 1 || txDepth > PerfOptions.MAX_TX_DEPTH || (long) txDepth * qps > PerfOptions.MAX_IN_FLIGHT) {
+            throw new IllegalArgumentException("depth " + Integer.toUnsignedString(txDepth) + " on " + qps
+                    + " queue pair(s) asked; 1.." + PerfOptions.MAX_TX_DEPTH + " and at most "
+                    + PerfOptions.MAX_IN_FLIGHT + " in all");
+        }
+        int verifySize = b.getInt(VERIFY_SIZE_OFFSET);
+        if (verifySize < 0 || verifySize > PerfConfig.VERIFY_BUFFER_MAX) {
+            throw new IllegalArgumentException("verification buffer of " + Integer.toUnsignedString(verifySize)
+                    + " octets asked; 0.." + PerfConfig.VERIFY_BUFFER_MAX);
+        }
         return new PerfHello(PerfVerb.fromCode(b.get(VERB_OFFSET)), (flags & FLAG_LATENCY) != 0,
-                (flags & FLAG_VERIFY) != 0, b.get(ATOMIC_OFFSET) != 0, b.getInt(MAX_SIZE_OFFSET),
-                b.getInt(TX_DEPTH_OFFSET), RemoteBuffer.decode(b.position(BUFFER_OFFSET)),
-                b.getInt(VERIFY_SIZE_OFFSET), qps, index, b.getInt(TOKEN_OFFSET));
+                (flags & FLAG_VERIFY) != 0, b.get(ATOMIC_OFFSET) != 0, maxSize, txDepth,
+                RemoteBuffer.decode(b.position(BUFFER_OFFSET)), verifySize, qps, index, b.getInt(TOKEN_OFFSET));
     }
 }

@@ -18,10 +18,14 @@ public final class PerfOptions {
 
     /** perftest's default port. */
     public static final int DEFAULT_PORT = 18515;
+    /** perftest's DEFAULT_JSON_FILE_NAME. */
+    static final String DEFAULT_JSON_FILE = "perftest_out.json";
     /** perftest's MAX_SIZE: {@code -a} runs 2..2^23. */
     static final int MAX_SIZE = 1 << 23;
     /** The most queue pairs of one run ({@code -q}). */
     static final int MAX_QPS = 1024;
+    /** The most operations in flight on one queue pair ({@code -t}). */
+    static final int MAX_TX_DEPTH = 15000;
     /** The most operations in flight over all queue pairs ({@code -q} times {@code -t}). */
     static final int MAX_IN_FLIGHT = 1 << 18;
 
@@ -68,8 +72,39 @@ public final class PerfOptions {
     @Option(names = "--report_gbits", description = "report Gb/sec instead of MB/sec")
     boolean gbits;
 
-    @Option(names = {"--out_json", "--out_json_file"}, paramLabel = "FILE", description = "also write the results as JSON")
-    Path outJson;
+    @Option(names = "--out_json", description = "also write the result as perftest's JSON to --out_json_file: its "
+            + "keys and layout, one size (as perftest, which rewrites the file after each size: with -a the last)")
+    boolean outJson;
+
+    @Option(names = "--out_json_file", paramLabel = "FILE", description = "the file of --out_json (default "
+            + DEFAULT_JSON_FILE + " in the working directory); without --out_json nothing is written, as in perftest")
+    Path outJsonFile;
+
+    @Option(names = "--details", description = "after perftest's report, iwarp perf's own lines: MPA settings, "
+            + "endpoints, CPU seconds per GB moved and, with -q, the slowest and fastest queue pair (off: the output "
+            + "is perftest's alone)")
+    boolean details;
+
+    @Option(names = "--details-json", paramLabel = "FILE", description = "write iwarp perf's own JSON: every size, "
+            + "CPU per GB, the queue pairs' spread, the TCP baseline of --compare-tcp")
+    Path detailsJson;
+
+    @Option(names = "--perftest-version", paramLabel = "4.5|upstream", defaultValue = "4.5",
+            description = "whose text report to print: perftest 4.5 (Debian 12; BW in [MB/sec]) or upstream's "
+                    + "(6.x, 24.x and later; [MiB/sec], the same 2^20 octets) (default ${DEFAULT-VALUE})")
+    String perftestVersion;
+
+    @Option(names = {"-R", "--rdma_cm"}, description = "accepted, no-op: our queue pairs always connect as rdma_cm "
+            + "does (MPA over TCP)")
+    boolean rdmaCm;
+
+    @Option(names = {"-x", "--gid-index"}, paramLabel = "INDEX", description = "accepted, no-op: iWARP addresses "
+            + "the peer by IP, there is no GID table")
+    Integer gidIndex;
+
+    @Option(names = {"-F", "--CPU-freq"}, description = "accepted, no-op: the clock is System.nanoTime, which "
+            + "CPU frequency scaling does not skew (perftest warns about cpufreq for its cycle counter)")
+    boolean cpuFreq;
 
     @Option(names = "--loopback", description = "run the server and the client in this JVM over 127.0.0.1")
     boolean loopback;
@@ -110,6 +145,10 @@ public final class PerfOptions {
 
     /** Validates the options for {@code verb}; usage errors throw {@link CommandLine.ParameterException}. */
     PerfConfig config(CommandLine cl, PerfVerb verb) {
+        if (server != null && server.endsWith(".json")) {
+            throw new CommandLine.ParameterException(cl, "--out_json takes no file, as perftest's: give "
+                    + "--out_json --out_json_file " + server);
+        }
         if (server != null && loopback) {
             throw new CommandLine.ParameterException(cl, "--loopback runs both ends here: give no SERVER");
         }
@@ -128,8 +167,8 @@ public final class PerfOptions {
         if (duration != null && (duration < 1 || duration > 86_400)) {
             throw new CommandLine.ParameterException(cl, "-D must be 1..86400 seconds: " + duration);
         }
-        if (txDepth != null && (txDepth < 1 || txDepth > 15000)) {
-            throw new CommandLine.ParameterException(cl, "-t must be 1..15000: " + txDepth);
+        if (txDepth != null && (txDepth < 1 || txDepth > MAX_TX_DEPTH)) {
+            throw new CommandLine.ParameterException(cl, "-t must be 1.." + MAX_TX_DEPTH + ": " + txDepth);
         }
         if (verify && (latency || (verb != PerfVerb.WRITE && verb != PerfVerb.READ))) {
             throw new CommandLine.ParameterException(cl, "--verify applies to write and read bandwidth");
@@ -172,6 +211,16 @@ public final class PerfOptions {
             throw new CommandLine.ParameterException(cl, "-p 65535 leaves no port for the TCP baseline: give "
                     + "--tcp-port");
         }
+        PerftestFormat.Style style = switch (perftestVersion) {
+            case "4.5" -> PerftestFormat.Style.V4_5;
+            case "upstream" -> PerftestFormat.Style.UPSTREAM;
+            default -> throw new CommandLine.ParameterException(cl, "--perftest-version must be 4.5 or upstream: "
+                    + perftestVersion);
+        };
+        if (outJsonFile != null && !outJson) {
+            cl.getErr().println("note: --out_json_file without --out_json writes nothing (as in perftest)");
+        }
+        Path json = outJson ? outJsonFile != null ? outJsonFile : Path.of(DEFAULT_JSON_FILE) : null;
         boolean compareSwap;
         switch (atomicType.toUpperCase()) {
             case "FETCH_AND_ADD" -> compareSwap = false;
@@ -202,7 +251,8 @@ public final class PerfOptions {
         }
         long iters = iterations != null ? iterations : latency ? 1000 : 5000;
         return new PerfConfig(verb, latency, verify, compareSwap, sizes, iters, duration == null ? 0 : duration, depth,
-                512, gbits, outJson, progress, wire, loopback, qps, runToCompletion, transport);
+                512, gbits, json, progress, wire, loopback, qps, runToCompletion, transport, details, detailsJson,
+                style);
     }
 
     /** Whether an iWARP test runs the TCP baseline after it: {@code --compare-tcp}, or {@code --plot}. */

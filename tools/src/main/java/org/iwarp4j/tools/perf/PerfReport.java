@@ -11,52 +11,84 @@ import org.iwarp4j.tools.report.Json;
 import org.iwarp4j.tools.report.JsonWriter;
 
 /**
- * perftest's report: the dashed block with the test name and parameters, then its result table in its
- * column layout and number formats (perftest_parameters.h: RESULT_FMT, REPORT_FMT, RESULT_FMT_LAT,
- * REPORT_FMT_LAT). MB/sec is 2^20 octets per second and Gb/sec 10^9 bits per second, as in perftest.
+ * perftest's report ({@link PerftestFormat}): its parameter block, the address lines, the result table in its
+ * column layout and number formats, closed by its dashed line, and with {@code --out_json} its JSON file,
+ * rewritten after each size as perftest does. iwarp perf's own lines (MPA settings, endpoints, CPU per GB, the
+ * spread of several queue pairs) follow perftest's block only with {@code --details}, so that a script that
+ * parses perftest's output sees nothing else; {@code --details-json} holds them as JSON.
  */
 final class PerfReport {
 
-    static final String RESULT_LINE = "---------------------------------------------------------------------------------------";
-    static final String BW_HEADER = " #bytes     #iterations    BW peak[MB/sec]    BW average[MB/sec]   MsgRate[Mpps]";
-    static final String BW_HEADER_G = " #bytes     #iterations    BW peak[Gb/sec]    BW average[Gb/sec]   MsgRate[Mpps]";
+    static final String RESULT_LINE = PerftestFormat.RESULT_LINE;
+    static final String BW_HEADER = PerftestFormat.bwHeader(false, PerftestFormat.Style.V4_5);
+    static final String BW_HEADER_G = PerftestFormat.bwHeader(true, PerftestFormat.Style.V4_5);
     static final String CPU_HEADER = " #bytes     end       GB moved     CPU[s]     user[s]    CPU[s/GB]   user[s/GB]";
     static final String QP_HEADER = " #bytes     #qps     BW min[MB/sec]    BW max[MB/sec]    MsgRate min[Mpps]   "
             + "MsgRate max[Mpps]";
     static final String QP_HEADER_G = QP_HEADER.replace("MB/sec", "Gb/sec");
-    static final String LAT_HEADER = " #bytes #iterations    t_min[usec]    t_max[usec]  t_typical[usec]    t_avg[usec]    "
-            + "t_stdev[usec]   99% percentile[usec]   99.9% percentile[usec] ";
+    static final String LAT_HEADER = PerftestFormat.LAT_HEADER;
 
     private final PrintWriter out;
     private final PerfConfig config;
     private final List<PerfResult> results = new ArrayList<>();
+    private PerftestFormat.TestInfo info;
+    private List<String> details = List.of();
 
     PerfReport(PrintWriter out, PerfConfig config) {
         this.out = out;
         this.config = config;
     }
 
-    void header(List<String> parameters) {
+    /**
+     * perftest's header: the parameter block of {@code test}, the address lines (none: no block of them) and the
+     * table's column header; {@code ownLines} are printed after the table with {@code --details}.
+     */
+    void header(PerftestFormat.TestInfo test, List<String> addresses, List<String> ownLines) {
+        header(test, PerftestFormat.testInfo(test, config.style()), addresses, ownLines);
+    }
+
+    /** A header whose block is {@code block} (perf tcp: there is no perftest test of it). */
+    void header(PerftestFormat.TestInfo test, List<String> block, List<String> addresses, List<String> ownLines) {
+        info = test;
+        details = List.copyOf(ownLines);
         out.println(RESULT_LINE);
-        int pad = Math.max(0, (RESULT_LINE.length() - config.title().length()) / 2);
-        out.println(" ".repeat(pad) + config.title());
-        parameters.forEach(p -> out.println(" " + p));
+        block.forEach(out::println);
         out.println(RESULT_LINE);
-        out.println(config.latency() ? LAT_HEADER : config.gbits() ? BW_HEADER_G : BW_HEADER);
+        if (!addresses.isEmpty()) {
+            addresses.forEach(out::println);
+            out.println(RESULT_LINE);
+        }
+        out.println(columns(config));
         out.flush();
     }
 
-    void line(PerfResult r) {
+    /** The table's column header of {@code config}'s test. */
+    static String columns(PerfConfig config) {
+        return config.latency() ? PerftestFormat.latHeader(config.durationMode())
+                : PerftestFormat.bwHeader(config.gbits(), config.style());
+    }
+
+    void line(PerfResult r) throws IOException {
         results.add(r);
-        out.println(format(r, config.latency(), config.gbits()));
+        out.println(format(r, config));
         out.flush();
+        if (config.outJson() != null && info != null) {
+            Files.writeString(config.outJson(), PerftestFormat.json(info, r, config.gbits(), config.durationMode()),
+                    StandardCharsets.UTF_8);
+        }
     }
 
-    /** The table's end; then, if the results measured CPU time, the CPU table ({@link #cpuLines}). */
+    /** The table's end; then with {@code --details} our own lines, the queue pairs' spread and the CPU table. */
     void footer() {
         out.println(RESULT_LINE);
-        qpTable(out, results, config.gbits());
-        cpuTable(out, results);
+        if (config.details()) {
+            if (!details.isEmpty()) {
+                details.forEach(d -> out.println(" " + d));
+                out.println(RESULT_LINE);
+            }
+            qpTable(out, results, config.gbits());
+            cpuTable(out, results);
+        }
         out.flush();
     }
 
@@ -123,25 +155,14 @@ final class PerfReport {
         return List.copyOf(results);
     }
 
-    /** One table line in perftest's format (REPORT_FMT / REPORT_FMT_LAT). */
-    static String format(PerfResult r, boolean latency, boolean gbits) {
-        if (latency) {
-            LatencyMeter.LatencyStats s = r.latency();
-            return String.format(" %-7d %d          %-7.2f        %-7.2f      %-7.2f  \t       %-7.2f     \t%-7.2f\t\t%-7.2f "
-                    + "\t\t%-7.2f", r.size(), r.iterations(), s.min(), s.max(), s.typical(), s.avg(), s.stdev(), s.p99(),
-                    s.p999());
-        }
-        return String.format(" %-7d    %-10d       %-7.2f            %-7.2f\t\t   %-7.6f", r.size(), r.iterations(),
-                unit(r.peakBytesPerSecond(), gbits), unit(r.avgBytesPerSecond(), gbits), r.messagesPerSecond() / 1e6);
+    /** One table line in perftest's format (REPORT_FMT, REPORT_FMT_EXT, REPORT_FMT_LAT, REPORT_FMT_LAT_DUR). */
+    static String format(PerfResult r, PerfConfig config) {
+        return config.latency() ? PerftestFormat.latLine(r, config.durationMode())
+                : PerftestFormat.bwLine(r, config.gbits(), config.style());
     }
 
     static double unit(double bytesPerSecond, boolean gbits) {
-        return gbits ? bytesPerSecond * 8 / 1e9 : bytesPerSecond / (1 << 20);
-    }
-
-    /** Writes the results as one JSON object ({@code --out_json}). */
-    void writeJson(Path file, List<String> parameters) throws IOException {
-        writeJson(file, json(parameters));
+        return PerftestFormat.unit(bytesPerSecond, gbits);
     }
 
     static void writeJson(Path file, Json doc) throws IOException {
@@ -155,7 +176,7 @@ final class PerfReport {
         return new Json.Obj(members);
     }
 
-    /** The results as one JSON object. */
+    /** iwarp perf's own JSON of the results ({@code --details-json}): every size, with CPU and spread. */
     Json.Obj json(List<String> parameters) {
         List<Json> lines = new ArrayList<>();
         for (PerfResult r : results) {

@@ -5,6 +5,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import org.iwarp4j.tools.cli.Stacks;
 import org.iwarp4j.tools.report.Json;
@@ -14,7 +15,7 @@ final class PerfRunner {
 
     private final PerfConfig config;
     private final PrintWriter out;
-    /** The last client run's results as JSON ({@code --out_json}), or null. */
+    /** The last client run's results as iwarp perf's JSON ({@code --details-json}), or null. */
     private Json.Obj json;
 
     PerfRunner(PerfConfig config, PrintWriter out) {
@@ -26,7 +27,7 @@ final class PerfRunner {
     /** Server mode: one client's test, its result lines printed as they come. */
     void server(int port) throws Exception {
         InetSocketAddress bind = new InetSocketAddress(InetAddress.getByName("0.0.0.0"), port);
-        ServerReport reporter = new ServerReport(out);
+        ServerReport reporter = new ServerReport(out, config);
         try (PerfServer server = new PerfServer(bind, config.wire(), config.transport(), reporter)) {
             server.listen();
             out.println("************************************");
@@ -46,7 +47,7 @@ final class PerfRunner {
         try (PerfClient client = new PerfClient(config)) {
             client.connect(server);
             List<String> parameters = client.parameters(server.toString());
-            report.header(parameters);
+            report.header(client.testInfo(), client.addresses(), parameters);
             List<PerfResult> results;
             try (ProgressLine progress = ProgressLine.startIf(config.progress(), config.title())) {
                 results = client.run(report, progress == null ? null : progress::update);
@@ -55,8 +56,8 @@ final class PerfRunner {
             }
             report.footer();
             json = report.json(parameters);
-            if (config.outJson() != null) {
-                PerfReport.writeJson(config.outJson(), json);
+            if (config.detailsJson() != null) {
+                PerfReport.writeJson(config.detailsJson(), json);
             }
             return results;
         }
@@ -94,29 +95,48 @@ final class PerfRunner {
         }
     }
 
-    /** The server's report: its header once the client's test is known, then each RESULT the client sends. */
+    /**
+     * The server's report: perftest's header once the client's test is known, then each RESULT the client sends
+     * (bandwidth: the client's figures in perftest's line; latency only with {@code --details}).
+     */
     private static final class ServerReport implements PerfServer.Reporter {
         private final PrintWriter out;
+        private final PerfConfig own;
         private final List<PerfResult> lines = new ArrayList<>();
         private PerfConfig test;
+        private PerfReport report;
 
-        ServerReport(PrintWriter out) {
+        ServerReport(PrintWriter out, PerfConfig own) {
             this.out = out;
+            this.own = own;
         }
 
         void start(PerfHello hello, PerfServer server) {
             test = new PerfConfig(hello.verb(), hello.latency(), hello.verify(), hello.compareSwap(),
-                    List.of(hello.maxSize()), 0, 0, hello.txDepth(), 0, false, null, false, null, false,
-                    hello.qps(), false, null);
+                    List.of(hello.maxSize()), 0, 0, hello.txDepth(), 0, own.gbits(), null, false, null, false,
+                    hello.qps(), false, null, own.details(), null, own.style());
             var p = server.connection().parameters();
-            new PerfReport(out, test).header(List.of(
-                    String.format("Number of qps   : %d\t\tTransport type : IW (iwarp4j, %s)", hello.qps(),
-                            server.rnic().transport()),
-                    "Connection type : RC\t\tUsing SRQ      : OFF",
+            PerfWelcome w = server.welcome();
+            PerftestFormat.TestInfo info = new PerftestFormat.TestInfo(hello.verb(), hello.latency(),
+                    hello.compareSwap(), false, hello.qps(), hello.txDepth(), w.receiveCredits(), p.mulpdu(), p.ird(),
+                    "IW");
+            List<String> addresses = new ArrayList<>();
+            for (int qpn : server.queuePairNumbers()) {
+                addresses.add(PerftestFormat.address("local", hello.verb(), qpn, p.ird(), w.buffer().stag().value(),
+                        w.buffer().taggedOffset()));
+            }
+            for (int i = 0; i < hello.qps(); i++) {
+                addresses.add(PerftestFormat.address("remote", hello.verb(), 0, p.ird(),
+                        hello.clientBuffer().stag().value(), hello.clientBuffer().taggedOffset()));
+            }
+            report = new PerfReport(out, test);
+            report.header(info, addresses, List.of(
+                    "Stack           : iwarp4j, Netty " + server.rnic().transport(),
                     String.format("MPA             : rev %d, CRC %s, markers %s/%s, MULPDU %d", p.mpaRevision(),
-                            p.crc() ? "on" : "off", p.txMarkers() ? "on" : "off", p.rxMarkers() ? "on" : "off", p.mulpdu()),
+                            p.crc() ? "on" : "off", p.txMarkers() ? "on" : "off", p.rxMarkers() ? "on" : "off",
+                            p.mulpdu()),
                     "remote address  : " + server.connection().remoteAddress(),
-                    "(the client runs the test and measures; these are its results)"));
+                    "(the client runs the test and measures; the lines above are its results)"));
         }
 
         @Override
@@ -125,21 +145,25 @@ final class PerfRunner {
             double seconds = Math.max(1, m.a()) / 1e9;
             double rate = iterations / seconds;
             if (test.latency()) {
-                out.printf(" %-7d %d          (latency: see the client's report; %.6f Mpps)%n", m.size(), iterations,
-                        rate / 1e6);
+                if (own.details()) {
+                    out.printf(Locale.ROOT, " (size %d: %d iterations, %.6f Mpps; latency: see the client's report)%n",
+                            m.size(), iterations, rate / 1e6);
+                }
             } else {
                 PerfResult r = new PerfResult(m.size(), iterations, Double.longBitsToDouble(m.b()), rate * m.size(),
                         rate, null, serverCpu == null ? List.of() : List.of(serverCpu), null);
                 lines.add(r);
-                out.println(PerfReport.format(r, false, false));
+                out.println(PerfReport.format(r, test));
             }
             out.flush();
         }
 
-        /** The table's end, then this server's own CPU time per GB (the client reports it too). */
+        /** The table's end, then with --details this server's own CPU time per GB (the client reports it too). */
         void end() {
-            out.println(PerfReport.RESULT_LINE);
-            PerfReport.cpuTable(out, lines);
+            report.footer();
+            if (own.details()) {
+                PerfReport.cpuTable(out, lines);
+            }
             out.flush();
         }
     }

@@ -4,6 +4,8 @@ import java.lang.invoke.VarHandle;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
@@ -130,6 +132,20 @@ final class PerfServer implements AutoCloseable {
 
     org.iwarp4j.verbs.cm.Connection connection() {
         return session.connection;
+    }
+
+    /** The test's memory and receives, as the server advertised them to the client. */
+    PerfWelcome welcome() {
+        return session.welcome;
+    }
+
+    /** The numbers of the run's queue pairs, in order. */
+    List<Integer> queuePairNumbers() {
+        List<Integer> numbers = new ArrayList<>();
+        for (var lane : session.lanes) {
+            numbers.add(lane.qp.number());
+        }
+        return numbers;
     }
 
     @Override

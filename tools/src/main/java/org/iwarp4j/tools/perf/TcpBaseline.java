@@ -63,7 +63,7 @@ final class TcpBaseline {
 
     private final PerfConfig config;
     private final PrintWriter out;
-    /** The last client run's results as JSON ({@code --out_json}), or null. */
+    /** The last client run's results as iwarp perf's JSON ({@code --details-json}), or null. */
     private Json.Obj json;
 
     TcpBaseline(PerfConfig config, PrintWriter out) {
@@ -258,7 +258,11 @@ final class TcpBaseline {
                 "Warm-up         : " + config.warmupPerQp() + " operations per size"
                         + (config.qps() > 1 ? " and connection" : "") + ", not measured",
                 "remote address  : " + server);
-        report.header(parameters);
+        PerftestFormat.TestInfo info = new PerftestFormat.TestInfo(PerfVerb.TCP, config.latency(), false, true,
+                config.qps(), config.latency() ? 1 : config.txDepth(), 0, 0, 0, "TCP");
+        List<String> block = new ArrayList<>(List.of(" ".repeat(20) + String.join(" ", info.nameWords())));
+        parameters.forEach(p -> block.add(" " + p));
+        report.header(info, block, List.of(), List.of());
         try (ProgressLine progress = ProgressLine.startIf(config.progress(), config.title())) {
             for (int size : config.sizes()) {
                 int n = config.latency() ? 1 : config.qps();
@@ -288,8 +292,8 @@ final class TcpBaseline {
         }
         report.footer();
         json = report.json(parameters);
-        if (config.outJson() != null) {
-            PerfReport.writeJson(config.outJson(), json);
+        if (config.detailsJson() != null) {
+            PerfReport.writeJson(config.detailsJson(), json);
         }
         return results;
     }

@@ -92,6 +92,11 @@ public final class HumanRenderer {
 
     /** {@code 0000  41 43 00 00 ...  |AC..|}, 16 octets a line. */
     static void dump(StringBuilder out, String indent, byte[] bytes, int limit) {
+        dump(out, indent, bytes, limit, " (--all-octets shows them)");
+    }
+
+    /** The same, {@code moreHint} after the count of octets not shown. */
+    static void dump(StringBuilder out, String indent, byte[] bytes, int limit, String moreHint) {
         int shown = bytes.length <= limit ? bytes.length : Math.max(DUMP_WIDTH, limit - limit % DUMP_WIDTH);
         for (int at = 0; at < shown; at += DUMP_WIDTH) {
             int n = Math.min(DUMP_WIDTH, bytes.length - at);
@@ -112,7 +117,7 @@ public final class HumanRenderer {
             out.append(line).append('\n');
         }
         if (shown < bytes.length) {
-            out.append(indent).append("... ").append(bytes.length - shown).append(" more octets (--all-octets shows them)\n");
+            out.append(indent).append("... ").append(bytes.length - shown).append(" more octets").append(moreHint).append('\n');
         }
     }
 

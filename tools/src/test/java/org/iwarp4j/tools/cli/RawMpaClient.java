@@ -36,8 +36,13 @@ public final class RawMpaClient implements AutoCloseable {
 
     /** An MPA Request as rping's sends it: revision 2, CRC, IRD = ORD = 1, no private data (RFC 6581 §7). */
     public static byte[] mpaRequest() {
+        return mpaRequest(new byte[0]);
+    }
+
+    /** The same Request carrying {@code privateData} after the enhanced block. */
+    public static byte[] mpaRequest(byte[] privateData) {
         return MpaFrame.enhanced(MpaFrameType.REQUEST, false, true, false,
-                EnhancedConnectionData.of(false, Set.of(), 1, 1), new byte[0]).toByteArray();
+                EnhancedConnectionData.of(false, Set.of(), 1, 1), privateData).toByteArray();
     }
 
     /** The local port: the server names this client {@code [client N 127.0.0.1:PORT]}. */
@@ -53,7 +58,12 @@ public final class RawMpaClient implements AutoCloseable {
 
     /** Sends the MPA Request and reads the Reply's 20-octet header and private data. */
     public byte[] requestAndReadReply() throws IOException {
-        send(mpaRequest());
+        return requestAndReadReply(mpaRequest());
+    }
+
+    /** Sends {@code request} and reads the Reply's 20-octet header and private data. */
+    public byte[] requestAndReadReply(byte[] request) throws IOException {
+        send(request);
         byte[] header = readExactly(MpaFrame.HEADER_LENGTH);
         int pdLength = ((header[18] & 0xff) << 8) | (header[19] & 0xff);
         byte[] reply = Arrays.copyOf(header, MpaFrame.HEADER_LENGTH + pdLength);

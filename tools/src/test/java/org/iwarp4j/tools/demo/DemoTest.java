@@ -7,7 +7,11 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.iwarp4j.tools.cli.PageChecks;
 import org.iwarp4j.tools.cli.ToolRun;
+import org.jsoup.Jsoup;
+import org.jsoup.nodes.Document;
+import org.jsoup.nodes.Element;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -62,6 +66,30 @@ class DemoTest {
         assertThat(fpdus).allSatisfy(f -> assertThat(f).containsEntry("crcValid", true));
         // MSS 1460: no FPDU is longer (RFC 5044 §4.5, siw-interop §A).
         assertThat(fpdus).allSatisfy(f -> assertThat((Long) f.get("ulpduLength")).isLessThanOrEqualTo(1460 - 6));
+    }
+
+    /** {@code --html}: the capture's ladder, one arrow per RDMAP message (the Read Response's 3 segments one arrow). */
+    @Test
+    void theHtmlPageDrawsEveryMessageOfTheCapture() throws Exception {
+        Path page = dir.resolve("demo.html");
+        ToolRun r = ToolRun.run("demo", "--html", page.toString());
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(r.out()).contains("Page: " + page);
+        String html = Files.readString(page);
+        PageChecks.assertSelfContained(html);
+        Document doc = Jsoup.parse(html);
+        assertThat(doc.select("p.intro").text()).contains("1. RDMA Write:", "7. Atomic CmpSwap:", "checks passed");
+        assertThat(doc.select("svg.ladder a.arrow.mpa")).hasSize(2);
+        assertThat(doc.select("svg.ladder a.arrow.message")).extracting(a -> a.selectFirst("text.label").text()
+                .replaceFirst(" (MSN|STag) .*", "")).containsExactly("RDMA Write", "RDMA Read Request",
+                "RDMA Read Response", "Send", "Send with Invalidate", "RDMA Write", "Immediate Data", "Atomic Request",
+                "Atomic Response", "Atomic Request", "Atomic Response");
+        Element response = doc.select("svg.ladder a.arrow.message").get(2);
+        assertThat(response.attr("data-direction")).isEqualTo("R2I");
+        assertThat(response.text()).contains("4000 octets", "3 DDP segments");
+        assertThat(doc.getElementById(response.attr("data-panel")).select("h4")).extracting(Element::text)
+                .containsExactly("DDP segment 1 of 3 (#5)", "DDP segment 2 of 3 (#6)", "DDP segment 3 of 3 (#7)");
+        assertThat(doc.select("svg.ladder .arrow.terminate, svg.ladder .arrow.error")).isEmpty();
     }
 
     @Test

@@ -162,7 +162,7 @@ class PerfPlotTest {
         Path svg = dir.resolve("write.svg");
         Path json = dir.resolve("write.json");
         ToolRun r = ToolRun.run("perf", "write", "--loopback", "-a", "-n", "5", "-t", "2", "--plot", svg.toString(),
-                "--out_json", json.toString());
+                "--details-json", json.toString());
         assertThat(r.exit()).as(r.toString()).isZero();
         assertThat(r.out()).contains("RDMA_Write BW Test", "TCP BW Test", "plot: " + svg);
         assertThat(r.out().indexOf("TCP BW Test")).isGreaterThan(r.out().indexOf("RDMA_Write BW Test"));
@@ -206,10 +206,10 @@ class PerfPlotTest {
         int port = ToolRun.freePort();
         int tcpPort = ToolRun.freePort();
         CompletableFuture<ToolRun> server = ToolRun.background("perf", "read", "-p", Integer.toString(port),
-                "--compare-tcp", "--tcp-port", Integer.toString(tcpPort));
+                "--compare-tcp", "--tcp-port", Integer.toString(tcpPort), "--details");
         ToolRun.awaitListening(port, server);
         ToolRun client = ToolRun.run("perf", "read", "127.0.0.1", "-p", Integer.toString(port), "--compare-tcp",
-                "--tcp-port", Integer.toString(tcpPort), "-s", "4096", "-n", "500");
+                "--tcp-port", Integer.toString(tcpPort), "-s", "4096", "-n", "500", "--details");
         ToolRun s = server.get(60, TimeUnit.SECONDS);
         assertThat(client.exit()).as(client.toString()).isZero();
         assertThat(s.exit()).as(s.toString()).isZero();
