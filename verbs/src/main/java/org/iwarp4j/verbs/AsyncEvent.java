@@ -26,6 +26,11 @@ public record AsyncEvent(Type type, QueuePair queuePair, Optional<TerminateInfo>
         TERMINATE_RECEIVED,
         /** This side detected a protocol error and sent a Terminate: the queue pair is fatal. */
         TERMINATE_SENT,
+        /**
+         * This side detected a protocol error but could send no Terminate (nothing before the Initiator's first
+         * FPDU, RFC 5044 §7.1.2 rule 4): the queue pair is fatal and the connection is closed.
+         */
+        TERMINATE_WITHHELD,
         /** TCP failed (I/O error) while the connection was up: the "path error" of iWARP. */
         CONNECTION_LOST,
         /** A completion queue of this queue pair overflowed; completions were lost, the queue pair fails. */

@@ -34,6 +34,9 @@ package org.iwarp4j.verbs;
  *     (or about nothing in particular) while this request was outstanding.</td></tr>
  * <tr><td>{@link #TERMINATE_SENT}</td><td>flushed: this side detected an error in another message and
  *     sent a Terminate while this request was outstanding.</td></tr>
+ * <tr><td>{@link #TERMINATE_WITHHELD}</td><td>flushed: this side detected an error in another message but
+ *     could not send its Terminate, because a Responder sends nothing before it has validated the Initiator's
+ *     first FPDU (RFC 5044 §7.1.2 rule 4); the connection was closed instead.</td></tr>
  * <tr><td>{@link #WORK_REQUEST_FLUSHED}</td><td>flushed by a disconnect: ours (graceful or abortive),
  *     the peer's (FIN or RST, both normal for iWARP), a closed queue pair, or a completion queue
  *     overflow.</td></tr>
@@ -53,12 +56,13 @@ public enum CompletionStatus {
     BAD_RESPONSE,
     TERMINATE_RECEIVED,
     TERMINATE_SENT,
+    TERMINATE_WITHHELD,
     WORK_REQUEST_FLUSHED,
     TRANSPORT_ERROR;
 
     /** Whether the request was not executed because the queue pair went down (a flush status). */
     public boolean isFlush() {
         return this == WORK_REQUEST_FLUSHED || this == TERMINATE_RECEIVED || this == TERMINATE_SENT
-                || this == TRANSPORT_ERROR;
+                || this == TERMINATE_WITHHELD || this == TRANSPORT_ERROR;
     }
 }

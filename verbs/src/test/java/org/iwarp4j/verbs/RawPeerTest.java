@@ -141,8 +141,10 @@ class RawPeerTest {
             // RFC 5044 §7.1.2 rule 4: no FPDU (not even a Terminate) before one was validated; just the close
             assertThat(s.getInputStream().read()).isEqualTo(-1);
             java.util.List<WorkCompletion> wcs = Completions.await(server.side.recvCq, 2);
-            assertThat(wcs).extracting(WorkCompletion::status).containsOnly(CompletionStatus.TERMINATE_SENT);
+            // ... and the completions say so: the Terminate was withheld, not sent (issue 13)
+            assertThat(wcs).extracting(WorkCompletion::status).containsOnly(CompletionStatus.TERMINATE_WITHHELD);
             assertThat(wcs.get(0).terminate().orElseThrow().errorCode()).isEqualTo(2);
+            assertThat(wcs.get(0).terminate().orElseThrow().direction()).isEqualTo(TerminateInfo.Direction.WITHHELD);
         }
     }
 

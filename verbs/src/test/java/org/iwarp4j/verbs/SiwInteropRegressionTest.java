@@ -172,7 +172,7 @@ class SiwInteropRegressionTest {
                         .expectClose();
                 siw.start();
                 AsyncEvent e = event.get(20, TimeUnit.SECONDS);
-                assertThat(e.type()).isEqualTo(AsyncEvent.Type.TERMINATE_SENT);
+                assertThat(e.type()).isEqualTo(AsyncEvent.Type.TERMINATE_WITHHELD);
                 TerminateInfo t = e.terminate().orElseThrow();
                 assertThat(List.of(t.layer(), t.errorType(), t.errorCode())).as(t.toString()).containsExactly(2, 0, 2);
                 assertThat(t.direction()).as("detected, but a Responder may not send it").isEqualTo(

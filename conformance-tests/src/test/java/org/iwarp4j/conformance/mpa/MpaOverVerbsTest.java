@@ -450,7 +450,8 @@ class MpaOverVerbsTest {
             stack.receive(1, recv.sge(0, 16));
             peer.sendFpdu(send(1, P8), FpduTamper.BAD_CRC).fullOperation(true, false, false).start();
             peer.waitForScriptToComplete(VerbsStack.WAIT);
-            assertThat(stack.recvCompletion().status()).isEqualTo(CompletionStatus.TERMINATE_SENT);
+            // RFC 5044 §7.1.2 rule 4: the Responder validated no FPDU yet, so its Terminate was withheld, not sent
+            assertThat(stack.recvCompletion().status()).isEqualTo(CompletionStatus.TERMINATE_WITHHELD);
         }
     }
 }

@@ -127,6 +127,10 @@ public final class PerfCommand implements Runnable {
             return IwarpCommand.EXIT_FAILURE;
         }
 
+        private CommandLine cl() {
+            return spec.commandLine();
+        }
+
         /** Server mode; with {@code --compare-tcp} it serves the TCP baseline on --tcp-port meanwhile. */
         private void serve(PerfConfig config, boolean compare, PrintWriter out) throws Exception {
             CompletableFuture<Void> tcpServed = null;
@@ -148,7 +152,11 @@ public final class PerfCommand implements Runnable {
                 Stacks.get(bound, 30);
                 out.println(" (and the TCP baseline for --compare-tcp on port " + options.tcpPort() + ")");
             }
-            new PerfRunner(config, out).server(options.port);
+            if (options.persistent) {
+                new PerfRunner(config, out).servePersistently(options.port, cl().getErr());
+            } else {
+                new PerfRunner(config, out).server(options.port);
+            }
             if (tcpServed != null) {
                 tcpServed.get();
             }

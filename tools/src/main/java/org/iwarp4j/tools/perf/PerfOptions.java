@@ -109,6 +109,11 @@ public final class PerfOptions {
     @Option(names = "--loopback", description = "run the server and the client in this JVM over 127.0.0.1")
     boolean loopback;
 
+    @Option(names = "--persistent", description = "server: serve client after client, one at a time (a client "
+            + "that comes during a test is refused as busy, so no two runs share the machine), surviving any "
+            + "client's failure, until SIGINT or SIGTERM")
+    boolean persistent;
+
     @Option(names = "--progress", description = "show the progress line on stderr even when it is not a terminal "
             + "(it appears on runs longer than 2 s)")
     boolean progress;
@@ -267,6 +272,9 @@ public final class PerfOptions {
 
     /** The server's address, or {@code null} in server mode (and with --loopback). */
     InetSocketAddress serverAddress(CommandLine cl) {
+        if (persistent && (server != null || loopback)) {
+            throw new CommandLine.ParameterException(cl, "--persistent is for the server (no SERVER, no --loopback)");
+        }
         if (server == null) {
             return null;
         }

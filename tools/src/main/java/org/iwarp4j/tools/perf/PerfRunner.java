@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import org.iwarp4j.tools.cli.Stacks;
+import org.iwarp4j.tools.cli.Termination;
 import org.iwarp4j.tools.report.Json;
 
 /** Runs an iWARP perf test as server, as client, or both in one JVM ({@code --loopback}). */
@@ -25,6 +26,51 @@ final class PerfRunner {
     }
 
     /** Server mode: one client's test, its result lines printed as they come. */
+    /**
+     * {@code --persistent}: serves client after client on {@code port}, one at a time, until this thread is
+     * interrupted or SIGINT/SIGTERM comes; a client's failure is one line on {@code err} and the next client is
+     * served. Each client gets a fresh server (queue pair, buffers, completion queue) sized by its own hello.
+     */
+    void servePersistently(int port, PrintWriter err) {
+        InetSocketAddress bind = new InetSocketAddress(port); // every address, as the one-client server
+        Thread serving = Thread.currentThread();
+        int served = 0;
+        int failed = 0;
+        try (Termination t = Termination.onSignal(serving::interrupt)) {
+            boolean first = true;
+            while (!Thread.currentThread().isInterrupted()) {
+                ServerReport reporter = new ServerReport(out, config);
+                try (PerfServer server = new PerfServer(bind, config.wire(), config.transport(), reporter)) {
+                    int bound = server.listen();
+                    if (first) {
+                        bind = new InetSocketAddress(bound); // -p 0: every later client on the port first bound
+                        out.println("perf server: listening on 0.0.0.0:" + bound
+                                + " (persistent: client after client; SIGINT or SIGTERM to stop)");
+                        out.flush();
+                        first = false;
+                    }
+                    PerfHello hello = server.accept();
+                    reporter.start(hello, server);
+                    server.serve();
+                    reporter.end();
+                    served++;
+                } catch (InterruptedException e) {
+                    break;
+                } catch (Exception e) {
+                    if (Thread.currentThread().isInterrupted()) {
+                        break;
+                    }
+                    failed++;
+                    err.println("perf server: client failed: " + Stacks.describe(e));
+                    err.flush();
+                }
+            }
+        }
+        Thread.interrupted();
+        out.println("perf server: stopped: " + served + " clients served, " + failed + " failed");
+        out.flush();
+    }
+
     void server(int port) throws Exception {
         InetSocketAddress bind = new InetSocketAddress(InetAddress.getByName("0.0.0.0"), port);
         ServerReport reporter = new ServerReport(out, config);

@@ -12,6 +12,11 @@ public enum DisconnectReason {
     PEER_RESET,
     /** This side found a protocol error and sent a Terminate (RFC 5040 §5.4). */
     TERMINATE_SENT,
+    /**
+     * This side found a protocol error before it had validated the Initiator's first FPDU, so it could send no
+     * Terminate (RFC 5044 §7.1.2 rule 4) and closed the connection.
+     */
+    TERMINATE_WITHHELD,
     /** The peer sent a Terminate. */
     TERMINATE_RECEIVED,
     /** TCP failed: an I/O error, or the peer closed in the middle of an FPDU. */

@@ -129,7 +129,7 @@ final class CmEvents {
                     + " in the middle of an FPDU (RFC 5044 §8: TCP connection lost)");
             case TRANSPORT_ERROR, SETUP_FAILED -> lost(DisconnectReason.TRANSPORT_ERROR, "the TCP connection failed");
             case TERMINATE_SENT -> terminated(DisconnectReason.TERMINATE_SENT, t == null ? null : Terminates.sent(t));
-            case TERMINATE_WITHHELD -> terminated(DisconnectReason.TERMINATE_SENT,
+            case TERMINATE_WITHHELD -> terminated(DisconnectReason.TERMINATE_WITHHELD,
                     t == null ? null : Terminates.withheld(t));
             case TERMINATE_RECEIVED -> terminated(DisconnectReason.TERMINATE_RECEIVED,
                     t == null ? null : Terminates.received(t));

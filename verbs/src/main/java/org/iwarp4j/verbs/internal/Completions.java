@@ -27,7 +27,8 @@ import java.util.function.BooleanSupplier;
  *       LOCAL_QP_OPERATION_ERROR.</li>
  *   <li>Flushed: the first receive flushed after we rejected a too-long Send gets LOCAL_LENGTH_ERROR, the
  *       first Read/Atomic flushed after we rejected its response gets BAD_RESPONSE; the others
- *       TERMINATE_SENT / TERMINATE_RECEIVED when a Terminate ended the stream, TRANSPORT_ERROR after an
+ *       TERMINATE_SENT / TERMINATE_RECEIVED when a Terminate ended the stream (TERMINATE_WITHHELD when ours
+ *       could not go out, RFC 5044 §7.1.2 rule 4), TRANSPORT_ERROR after an
  *       I/O failure, else WORK_REQUEST_FLUSHED (a disconnect).</li>
  * </ul>
  * Loop-confined (one per queue pair).
@@ -111,7 +112,7 @@ final class Completions {
     /** The status of work that never reached RDMAP because the stream was gone. */
     CompletionStatus flushed() {
         if (stream != null && stream.firstError() != null) {
-            return CompletionStatus.TERMINATE_SENT;
+            return held.getAsBoolean() ? CompletionStatus.TERMINATE_WITHHELD : CompletionStatus.TERMINATE_SENT;
         }
         if (stream != null && stream.terminateReceived() != null) {
             return CompletionStatus.TERMINATE_RECEIVED;

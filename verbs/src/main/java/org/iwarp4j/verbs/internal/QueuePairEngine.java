@@ -162,7 +162,9 @@ final class QueuePairEngine implements RdmapListener {
         if (cause instanceof RdmapException e) {
             qp.state(QueuePairState.TERMINATE);
             TerminateInfo info = completions.terminate();
-            qp.fireAsync(new AsyncEvent(AsyncEvent.Type.TERMINATE_SENT, qp, Optional.of(info), e.getMessage()));
+            AsyncEvent.Type type = info.direction() == TerminateInfo.Direction.WITHHELD
+                    ? AsyncEvent.Type.TERMINATE_WITHHELD : AsyncEvent.Type.TERMINATE_SENT;
+            qp.fireAsync(new AsyncEvent(type, qp, Optional.of(info), e.getMessage()));
             lifecycle.rdmapFailed(e.terminate());
         }
     }

@@ -1,0 +1,49 @@
+package org.iwarp4j.tools.perf;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.iwarp4j.tools.cli.BackgroundServer;
+import org.iwarp4j.tools.cli.RawMpaClient;
+import org.iwarp4j.tools.cli.ToolRun;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** {@code iwarp perf VERB --persistent}: client after client, surviving a bad one, stopped cleanly (issue 12). */
+@Timeout(value = 3, unit = TimeUnit.MINUTES)
+class PerfPersistentTest {
+
+    private static final Duration WAIT = Duration.ofSeconds(20);
+
+    private static ToolRun client(int port) {
+        return ToolRun.run("perf", "write", "127.0.0.1", "-p", Integer.toString(port), "-s", "4096", "-n", "200",
+                "-t", "8");
+    }
+
+    @Test
+    void servesClientAfterClientAndSurvivesABadOne() throws Exception {
+        try (BackgroundServer server = BackgroundServer.start("perf", "write", "--persistent", "-p", "0")) {
+            int port = server.address(WAIT).getPort();
+            ToolRun first = client(port);
+            assertThat(first.exit()).as(first.err()).isZero();
+            try (RawMpaClient bad = RawMpaClient.connect(new InetSocketAddress("127.0.0.1", port))) {
+                byte[] reply = bad.requestAndReadReply(RawMpaClient.mpaRequest(new byte[44]));
+                assertThat(reply[16] & 0x20).as("a hello that is no perf client's is rejected (R=1)").isNotZero();
+            }
+            ToolRun second = client(port);
+            assertThat(second.exit()).as(second.err() + server).isZero();
+            assertThat(second.out()).contains("RDMA_Write BW Test");
+            assertThat(server.stop(WAIT)).isZero();
+            assertThat(server.out()).contains("perf server: stopped: 2 clients served, 1 failed");
+            assertThat(server.err()).contains("perf server: client failed:").doesNotContain("\tat ");
+        }
+    }
+
+    @Test
+    void persistentIsForTheServerOnly() {
+        assertThat(ToolRun.run("perf", "write", "--persistent", "--loopback").exit()).isEqualTo(2);
+        assertThat(ToolRun.run("perf", "write", "--persistent", "127.0.0.1").exit()).isEqualTo(2);
+    }
+}
