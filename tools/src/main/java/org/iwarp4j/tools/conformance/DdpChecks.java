@@ -61,7 +61,8 @@ final class DdpChecks {
                 .rule("RFC 5041 §7.1, §7.2", "DDP-29").needs(Need.WRITABLE_STAG).run(s -> {
                     Segment w = Segment.tagged(Segment.WRITE, s.buffer.stag(), -8L).payload(16);
                     // The segment is out of bounds as well; the RFC lists both checks, either may report.
-                    return Judge.terminates(s, w, Expect.of(cause(1, 1, 3), Headers.DDP, w).or(bounds()));
+                    return Judge.terminates(s, w, Expect.of(cause(1, 1, 3), Headers.DDP, w).or(bounds())
+                            .orKnown(cause(1, 0, 0), "local-catastrophic"));
                 });
         c.check("answers a Write to an unknown STag whose TO + length wraps 2^64 with a tagged-buffer error")
                 .rule("RFC 5041 §7.1, §7.2", "DDP-29").run(s -> {
@@ -101,7 +102,7 @@ final class DdpChecks {
                 .rule("RFC 5041 §7.1, RFC 5040 §5.2.2", "DDP-29", "RDMAP-15").run(s -> {
                     Segment w = Segment.tagged(Segment.READ_RESPONSE, UNKNOWN_STAG, 0).payload(16);
                     return Judge.terminates(s, w, Expect.of(invalidStag(), Headers.DDP, w).or(cause(1, 1, 2))
-                            .or(cause(0, 2, 6)));
+                            .or(cause(0, 2, 6)).orKnown(cause(1, 0, 0), "local-catastrophic"));
                 });
     }
 
@@ -151,12 +152,12 @@ final class DdpChecks {
         c.check("rejects a segment cut short inside its untagged header").rule("RFC 5041 §4.4", "DDP-13").run(s -> {
             s.wire.sendFpdu(Arrays.copyOf(Segment.send(1, new byte[0]).toBytes(), 10),
                     "10 octets of an untagged header");
-            return FramingChecks.rejects(s);
+            return FramingChecks.stalls(FramingChecks.rejects(s));
         });
         c.check("rejects a segment cut short inside its tagged header").rule("RFC 5041 §4.4", "DDP-13").run(s -> {
             s.wire.sendFpdu(Arrays.copyOf(Segment.tagged(Segment.WRITE, 1, 0).toBytes(), 6),
                     "6 octets of a tagged header");
-            return FramingChecks.rejects(s);
+            return FramingChecks.stalls(FramingChecks.rejects(s));
         });
         c.check("ignores the reserved bits of the DDP control field").rule("RFC 5041 §4.1", "DDP-04")
                 .needs(Need.ECHO).run(s -> Probes.echo(s, Probes.zeroRead(s).ddpReserved(0xF),

@@ -20,8 +20,10 @@ final class FramingChecks {
                         return Verdict.skip("CRCs are off on this connection (run with CRCs on)");
                     }
                     s.wire.sendFpdu(Probes.zeroRead(s).toBytes(), FpduTamper.BAD_CRC, "first FPDU, CRC bit flipped");
-                    return Judge.closesQuietly(s, s.observe(), "no FPDU (it has validated none of ours, so it may "
-                            + "send nothing, not even a Terminate); the connection closed");
+                    Verdict v = Judge.closesQuietly(s, s.observe(), "no FPDU (it has validated none of ours, so it "
+                            + "may send nothing, not even a Terminate); the connection closed");
+                    return Judge.explainedBy(v, v.actual().startsWith("1 FPDU(s)") && v.actual().contains("(Terminate)"),
+                            "terminates-bad-first-fpdu");
                 });
         c.check("answers an FPDU with a bad CRC with Terminate 0x2/0x0/0x02").rule("RFC 5044 §4.4, §6, §8",
                 "MPA-13", "MPA-43", "MPA-44").needs(Check.Need.ECHO).run(s -> {
@@ -77,7 +79,7 @@ final class FramingChecks {
                 .needs(Check.Need.ECHO).run(s -> {
                     s.wire.sendInPieces(s.wire.frame(Probes.zeroRead(s).toBytes(), FpduTamper.NONE), 1,
                             "zero-length Read Request");
-                    return Judge.proceeds(s, Probes.ZERO_READ_ANSWER, Probes::isZeroReadResponse);
+                    return splitCrc(Judge.proceeds(s, Probes.ZERO_READ_ANSWER, Probes::isZeroReadResponse));
                 });
         c.check("takes two FPDUs in one TCP segment").rule("RFC 5044 §5.1", "MPA-22", "MPA-23")
                 .needs(Check.Need.ECHO).run(s -> {
@@ -94,17 +96,17 @@ final class FramingChecks {
                     s.wire.send(Arrays.copyOf(f, f.length - 2), "zero-length Read Request, all but 2 octets");
                     Session.pause(50);
                     s.wire.send(Arrays.copyOfRange(f, f.length - 2, f.length), "its last 2 octets");
-                    return Judge.proceeds(s, Probes.ZERO_READ_ANSWER, Probes::isZeroReadResponse);
+                    return splitCrc(Judge.proceeds(s, Probes.ZERO_READ_ANSWER, Probes::isZeroReadResponse));
                 });
         c.check("rejects an FPDU whose ULPDU is shorter than any DDP header").rule("RFC 5041 §4.4, RFC 5044 §4.1",
                 "DDP-13").run(s -> {
                     s.wire.sendFpdu(new byte[] {0x41, 0x43}, "FPDU with a 2-octet ULPDU");
-                    return rejects(s);
+                    return stalls(rejects(s));
                 });
         c.check("rejects an empty FPDU (ULPDU_Length 0)").rule("RFC 5041 §4.4, RFC 5044 §4.1", "DDP-13")
                 .run(s -> {
                     s.wire.sendFpdu(new byte[0], "FPDU with ULPDU_Length 0");
-                    return rejects(s);
+                    return stalls(rejects(s));
                 });
         c.check("frames its own FPDUs correctly: length, PAD, CRC").rule("RFC 5044 §4.1, §4.4", "MPA-05", "MPA-06",
                 "MPA-09").needs(Check.Need.ECHO).run(s -> {
@@ -139,6 +141,17 @@ final class FramingChecks {
                     return Judge.terminate(s, s.observe(), Judge.Expect.of(Judge.cause(2, 0, 3), Judge.Headers.NONE,
                             null).or(Judge.cause(2, 0, 2)));
                 });
+    }
+
+    /** A Terminate for a CRC error (0x2/0x0/0x02 bit-mirrored reads 0x0/0x2/0x02) for an FPDU we split. */
+    static Verdict splitCrc(Verdict v) {
+        return Judge.explainedBy(v, v.actual().startsWith("Terminate 0x0/0x2/0x02")
+                || v.actual().startsWith("Terminate 0x2/0x0/0x02"), "split-fpdu-crc-error");
+    }
+
+    /** Neither a Terminate nor a close for a segment too short to parse: the peer waits for more octets. */
+    static Verdict stalls(Verdict v) {
+        return Judge.explainedBy(v, v.actual().startsWith("no Terminate and no close"), "short-segment-stalls");
     }
 
     /** Responder role: a valid first FPDU and its answer before the defect (so the peer may send a Terminate). */

@@ -27,7 +27,20 @@ enum Profile {
             Map.entry("request-without-crc", "M1: siw asks for CRCs only with mpa_crc_required=Y"),
             Map.entry("no-markers", "M8: siw does not do markers and closes"),
             Map.entry("rtr-not-offered", "M6/R13: siw answers a Send RTR offer with a Write RTR"),
-            Map.entry("close-without-terminate", "F5: siw drops its Terminate when its transmitter is busy")));
+            Map.entry("close-without-terminate", "F5: siw drops its Terminate when its transmitter is busy"),
+            Map.entry("accepts-rev-0", "M22: siw accepts a Request with Rev 0 and answers Rev 0"),
+            Map.entry("terminates-bad-first-fpdu", "F2 (i): siw answers a first FPDU with a bad CRC with "
+                    + "Terminate 0x2/0x0/0x02"),
+            Map.entry("split-fpdu-crc-error", "C9: siw reports a CRC error for an FPDU whose trailer or header "
+                    + "arrives in pieces"),
+            Map.entry("short-segment-stalls", "C10: siw neither Terminates nor closes for an FPDU too short for a "
+                    + "DDP header: it waits for more octets"),
+            Map.entry("local-catastrophic", "F8: siw reports a wrapping TO and an unexpected Read Response as "
+                    + "DDP Local Catastrophic 0x1/0x0/0x00"),
+            Map.entry("opcode-decides-layout", "F10: siw takes the header layout and queue from the RDMAP opcode, "
+                    + "not from the T bit and QN"),
+            Map.entry("answers-bad-version-terminate", "F11: siw answers a Terminate with RDMAP version 0 with its "
+                    + "own Terminate")));
 
     private final Map<String, String> known;
 

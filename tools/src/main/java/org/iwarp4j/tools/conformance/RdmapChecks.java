@@ -55,27 +55,28 @@ final class RdmapChecks {
         c.check("answers a Send on the Read Request queue (QN 1) with Terminate 0x0/0x2/0x06")
                 .rule("RFC 5040 §4.2, §5.1", "RDMAP-03").run(s -> {
                     Segment m = Segment.untagged(Segment.SEND, Segment.QN_READ_REQUEST, 1).payload(8);
-                    return Judge.terminates(s, m, Expect.of(UNEXPECTED_OPCODE, Headers.DDP, m));
+                    return byOpcode(Judge.terminates(s, m, Expect.of(UNEXPECTED_OPCODE, Headers.DDP, m)), "0x1/0x2/0x01");
                 });
         c.check("answers a Read Request on the Send queue (QN 0) with Terminate 0x0/0x2/0x06")
                 .rule("RFC 5040 §4.2, §5.1", "RDMAP-03").run(s -> {
                     Segment m = Segment.readRequest(1, Probes.SINK_STAG, 0, 8, 1, 0).qn(Segment.QN_SEND);
-                    return Judge.terminates(s, m, Expect.of(UNEXPECTED_OPCODE, Headers.DDP, m)
-                            .or(cause(1, 2, 2)).or(cause(1, 2, 5)));
+                    return byOpcode(Judge.terminates(s, m, Expect.of(UNEXPECTED_OPCODE, Headers.DDP, m)
+                            .or(cause(1, 2, 2)).or(cause(1, 2, 5))), "0x0/0x1/");
                 });
         c.check("answers an RDMA Write sent untagged with Terminate 0x0/0x2/0x06").rule("RFC 5040 §4.2", "RDMAP-03")
                 .run(s -> {
                     Segment m = Segment.untagged(Segment.WRITE, Segment.QN_SEND, s.sendMsn).payload(8);
-                    return Judge.terminates(s, m, Expect.of(UNEXPECTED_OPCODE, Headers.DDP, m));
+                    return byOpcode(Judge.terminates(s, m, Expect.of(UNEXPECTED_OPCODE, Headers.DDP, m)), "0x1/0x1/0x00");
                 });
         c.check("answers a Read Response sent untagged with Terminate 0x0/0x2/0x06").rule("RFC 5040 §4.2", "RDMAP-03")
                 .run(s -> {
                     Segment m = Segment.untagged(Segment.READ_RESPONSE, Segment.QN_SEND, s.sendMsn).payload(8);
-                    return Judge.terminates(s, m, Expect.of(UNEXPECTED_OPCODE, Headers.DDP, m));
+                    return byOpcode(Judge.terminates(s, m, Expect.of(UNEXPECTED_OPCODE, Headers.DDP, m)), "0x1/0x0/0x00");
                 });
         c.check("answers a Send sent tagged with a Terminate").rule("RFC 5040 §4.2", "RDMAP-03").run(s -> {
             Segment m = Segment.tagged(Segment.SEND, DdpChecks.UNKNOWN_STAG, 0).payload(8);
-            return Judge.terminates(s, m, Expect.of(UNEXPECTED_OPCODE, Headers.DDP, m).or(DdpChecks.invalidStag()));
+            return byOpcode(Judge.terminates(s, m, Expect.of(UNEXPECTED_OPCODE, Headers.DDP, m)
+                    .or(DdpChecks.invalidStag())), "0x1/0x2/0x03");
         });
         c.check("answers a Read Request whose header is cut short with a Terminate").rule("RFC 5040 §4.4",
                 "RDMAP-05").run(s -> {
@@ -83,8 +84,8 @@ final class RdmapChecks {
                             .payloadOctets();
                     Segment m = Segment.untagged(Segment.READ_REQUEST, Segment.QN_READ_REQUEST, s.readMsn)
                             .payload(Arrays.copyOf(full, 20));
-                    return Judge.terminates(s, m, Expect.of(cause(0, 2, 0xFF), Headers.DDP, m).or(cause(0, 2, 7))
-                            .or(UNEXPECTED_OPCODE).or(cause(1, 2, 4)).or(cause(1, 2, 5)));
+                    return FramingChecks.stalls(Judge.terminates(s, m, Expect.of(cause(0, 2, 0xFF), Headers.DDP, m)
+                            .or(cause(0, 2, 7)).or(UNEXPECTED_OPCODE).or(cause(1, 2, 4)).or(cause(1, 2, 5))));
                 });
         c.check("answers a Read Request for an STag it never advertised with Terminate 0x0/0x1/0x00 and R=1")
                 .rule("RFC 5040 §4.8, §5.2.1, §7.2", "RDMAP-11", "RDMAP-14", "RDMAP-31").needs(Need.ECHO).run(s -> {
@@ -210,8 +211,11 @@ final class RdmapChecks {
         c.check("closes without answering when we Terminate for a CRC error").rule("RFC 5040 §5.4, RFC 5044 §8",
                 "RDMAP-19").run(s -> theyClose(s, Segment.terminate(2, 0, 2, false, false, false, new byte[0])));
         c.check("closes without answering a Terminate whose own RDMAP version is 0").rule("RFC 5040 §5.4",
-                "RDMAP-19").run(s -> theyClose(s, Segment.terminate(0, 2, 7, false, false, false, new byte[0])
-                .rdmapVersion(0)));
+                "RDMAP-19").run(s -> {
+                    Verdict v = theyClose(s, Segment.terminate(0, 2, 7, false, false, false, new byte[0])
+                            .rdmapVersion(0));
+                    return Judge.explainedBy(v, v.actual().contains("(Terminate)"), "answers-bad-version-terminate");
+                });
     }
 
     /** An Atomic Request (RFC 7306 §4.5) for the given AOpCode at our (unknown to the peer) STag 1, {@code to}. */
@@ -260,6 +264,15 @@ final class RdmapChecks {
     }
 
     /** We send {@code terminate}; the peer sends nothing more (not even a Terminate) and closes. */
+    /**
+     * A Terminate of {@code cause} (its L/E/C words' prefix) for a message whose opcode does not fit its queue or
+     * its T bit: the peer parsed it by its opcode alone (header layout, queue), so the copied header and segment
+     * length are those of that reading.
+     */
+    private static Verdict byOpcode(Verdict v, String cause) {
+        return Judge.explainedBy(v, v.actual().startsWith("Terminate " + cause), "opcode-decides-layout");
+    }
+
     private static Verdict theyClose(Session s, Segment terminate) throws IOException {
         s.wire.sendFpdu(terminate.toBytes(), "our Terminate");
         Session.Observation o = s.observe();
