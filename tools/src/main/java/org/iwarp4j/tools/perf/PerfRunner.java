@@ -29,29 +29,34 @@ final class PerfRunner {
     /**
      * {@code --persistent}: serves client after client on {@code port}, one at a time, until this thread is
      * interrupted or SIGINT/SIGTERM comes; a client's failure is one line on {@code err} and the next client is
-     * served. Each client gets a fresh server (queue pair, buffers, completion queue) sized by its own hello.
+     * served. Each client gets a fresh server (queue pair, buffers, completion queue) sized by its own hello; the
+     * next one listens as soon as the current run is accepted (refusing clients as busy until that run is done),
+     * so the port is never closed between clients.
      */
     void servePersistently(int port, PrintWriter err) {
-        InetSocketAddress bind = new InetSocketAddress(port); // every address, as the one-client server
         Thread serving = Thread.currentThread();
         int served = 0;
         int failed = 0;
+        Next next = null;
         try (Termination t = Termination.onSignal(serving::interrupt)) {
-            boolean first = true;
+            next = listening(new InetSocketAddress(port)); // every address, as the one-client server
+            int bound = next.port();
+            InetSocketAddress bind = new InetSocketAddress(bound); // -p 0: every client on the port first bound
+            out.println("perf server: listening on 0.0.0.0:" + bound
+                    + " (persistent: client after client; SIGINT or SIGTERM to stop)");
+            out.flush();
             while (!Thread.currentThread().isInterrupted()) {
-                ServerReport reporter = new ServerReport(out, config);
-                try (PerfServer server = new PerfServer(bind, config.wire(), config.transport(), reporter)) {
-                    int bound = server.listen();
-                    if (first) {
-                        bind = new InetSocketAddress(bound); // -p 0: every later client on the port first bound
-                        out.println("perf server: listening on 0.0.0.0:" + bound
-                                + " (persistent: client after client; SIGINT or SIGTERM to stop)");
-                        out.flush();
-                        first = false;
-                    }
-                    PerfHello hello = server.accept();
-                    reporter.start(hello, server);
-                    server.serve();
+                PerfServer current = next.server();
+                ServerReport reporter = next.report();
+                next = null;
+                try (current) {
+                    current.ready();
+                    PerfHello hello = current.accept();
+                    current.closeListener();
+                    next = listening(bind);
+                    next.server().refuseUntilReady();
+                    reporter.start(hello, current);
+                    current.serve();
                     reporter.end();
                     served++;
                 } catch (InterruptedException e) {
@@ -64,11 +69,35 @@ final class PerfRunner {
                     err.println("perf server: client failed: " + Stacks.describe(e));
                     err.flush();
                 }
+                if (next == null) {
+                    next = listening(bind); // the client failed before its run was accepted
+                }
+            }
+        } catch (RuntimeException e) {
+            err.println("perf server: " + Stacks.describe(e));
+        } finally {
+            if (next != null) {
+                next.server().close();
             }
         }
         Thread.interrupted();
         out.println("perf server: stopped: " + served + " clients served, " + failed + " failed");
         out.flush();
+    }
+
+    /** The server for the next client and its report; {@code port} is the one it bound. */
+    private record Next(PerfServer server, ServerReport report, int port) {}
+
+    /** A server for the next client, listening on {@code bind}. */
+    private Next listening(InetSocketAddress bind) {
+        ServerReport report = new ServerReport(out, config);
+        PerfServer s = new PerfServer(bind, config.wire(), config.transport(), report);
+        try {
+            return new Next(s, report, s.listen());
+        } catch (RuntimeException e) {
+            s.close();
+            throw e;
+        }
     }
 
     void server(int port) throws Exception {

@@ -66,6 +66,31 @@ final class PerfServer implements AutoCloseable {
         return listener.localAddress().getPort();
     }
 
+    /**
+     * {@code --persistent}: refuse every request as busy until {@link #ready()} (the next client's server listens
+     * while the current test still runs, so that the port is never closed between clients).
+     */
+    void refuseUntilReady() {
+        synchronized (requests) {
+            full = true;
+        }
+    }
+
+    /** Takes requests again (after {@link #refuseUntilReady()}). */
+    void ready() {
+        synchronized (requests) {
+            full = false;
+        }
+    }
+
+    /** Stops listening; the accepted connections of the run stay up. */
+    void closeListener() {
+        if (listener != null) {
+            listener.close();
+            listener = null;
+        }
+    }
+
     private static void busy(ConnectionRequest r) {
         r.reject("busy: one client at a time".getBytes(StandardCharsets.US_ASCII));
     }
