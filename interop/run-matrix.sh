@@ -10,7 +10,7 @@
 #   --list        list the cells and exit
 #   --no-build    do not run build.sh (fail if the cache is missing)
 #   --keep-lab    leave the guest running afterwards (default: stop.sh, even on failure)
-# Environment: SIWLAB_MATRIX_TIMEOUT (seconds, default 900 = the CI budget of 15 minutes, including
+# Environment: SIWLAB_MATRIX_TIMEOUT (seconds, default 1200 = the CI budget of 20 minutes, including
 # build and boot), SIWLAB_BOOT_RETRIES (boot attempts, default 3), SIWLAB_RETRIES (how often a failed
 # cell runs again, default 1, 0 for a strict run; a cell that passes on a later attempt passes, marked
 # "retried" in the table and the summary, with the failed attempt's evidence at the end of the output),
@@ -66,7 +66,7 @@ fi
 
 # ------------------------------------------------------------------------------ main
 [ "$SIWLAB_NET" = remote ] || need_root "run-matrix.sh (tap networking in a network namespace)"
-TIMEOUT=${SIWLAB_MATRIX_TIMEOUT:-900}
+TIMEOUT=${SIWLAB_MATRIX_TIMEOUT:-1200}
 RETRIES=${SIWLAB_RETRIES:-1}
 START=$(date +%s)
 DEADLINE=$((START + TIMEOUT))

@@ -3,6 +3,7 @@ package org.iwarp4j.tools;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import org.iwarp4j.tools.conformance.ConformanceCommand;
 import org.iwarp4j.tools.demo.DemoCommand;
 import org.iwarp4j.tools.explain.ExplainCommand;
 import org.iwarp4j.tools.perf.PerfCommand;
@@ -20,7 +21,7 @@ import picocli.CommandLine.Command;
         versionProvider = IwarpCommand.Version.class,
         description = "iwarp4j: an iWARP stack (RDMAP / DDP / MPA over TCP) in Java.",
         subcommands = {DemoCommand.class, ExplainCommand.class, RpingCommand.class, PerfCommand.class, RdmaServerCommand.class,
-                RdmaClientCommand.class, CommandLine.HelpCommand.class})
+                RdmaClientCommand.class, ConformanceCommand.class, CommandLine.HelpCommand.class})
 public final class IwarpCommand implements Runnable {
 
     /** Exit status for a protocol or validation failure (bad bytes, failed verification). */

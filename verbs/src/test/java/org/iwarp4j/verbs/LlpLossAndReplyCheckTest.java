@@ -1,7 +1,7 @@
 package org.iwarp4j.verbs;
 
 import org.iwarp4j.testkit.peer.ScriptedPeer;
-import org.iwarp4j.testkit.peer.StartupFrame;
+import org.iwarp4j.oracle.StartupFrame;
 import org.iwarp4j.verbs.cm.CmEvent;
 import org.iwarp4j.verbs.cm.ConnectionLostException;
 import org.iwarp4j.verbs.cm.DisconnectReason;

@@ -20,8 +20,8 @@ import org.iwarp4j.mpa.MpaConfig;
 import org.iwarp4j.mpa.MpaError;
 import org.iwarp4j.mpa.MpaException;
 import org.iwarp4j.mpa.MpaParameters;
-import org.iwarp4j.testkit.peer.FpduFraming;
-import org.iwarp4j.testkit.peer.FpduTamper;
+import org.iwarp4j.oracle.FpduFraming;
+import org.iwarp4j.oracle.FpduTamper;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 

@@ -18,11 +18,11 @@ import org.iwarp4j.mpa.fpdu.FpduReader;
 import org.iwarp4j.mpa.netty.MpaEstablishedEvent;
 import org.iwarp4j.testkit.GoldenVector;
 import org.iwarp4j.testkit.GoldenVectors;
-import org.iwarp4j.testkit.peer.DecodedFpdu;
-import org.iwarp4j.testkit.peer.FpduFraming;
-import org.iwarp4j.testkit.peer.FpduTamper;
+import org.iwarp4j.oracle.DecodedFpdu;
+import org.iwarp4j.oracle.FpduFraming;
+import org.iwarp4j.oracle.FpduTamper;
 import org.iwarp4j.testkit.peer.ScriptedPeer;
-import org.iwarp4j.testkit.peer.StartupFrame;
+import org.iwarp4j.oracle.StartupFrame;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 

@@ -19,8 +19,8 @@ import org.iwarp4j.mpa.netty.MpaRejectedEvent;
 import org.iwarp4j.mpa.netty.MpaStartupFailedEvent;
 import org.iwarp4j.testkit.GoldenVectors;
 import org.iwarp4j.testkit.peer.ScriptedPeer;
-import org.iwarp4j.testkit.peer.StartupFrame;
-import org.iwarp4j.testkit.peer.StartupFrame.Enhanced;
+import org.iwarp4j.oracle.StartupFrame;
+import org.iwarp4j.oracle.StartupFrame.Enhanced;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 

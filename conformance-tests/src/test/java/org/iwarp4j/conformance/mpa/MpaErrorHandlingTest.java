@@ -14,10 +14,10 @@ import org.iwarp4j.mpa.MpaException;
 import org.iwarp4j.mpa.netty.MpaStartupFailedEvent;
 import org.iwarp4j.testkit.GoldenVector;
 import org.iwarp4j.testkit.GoldenVectors;
-import org.iwarp4j.testkit.peer.FpduFraming;
-import org.iwarp4j.testkit.peer.FpduTamper;
+import org.iwarp4j.oracle.FpduFraming;
+import org.iwarp4j.oracle.FpduTamper;
 import org.iwarp4j.testkit.peer.ScriptedPeer;
-import org.iwarp4j.testkit.peer.StartupFrame;
+import org.iwarp4j.oracle.StartupFrame;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 

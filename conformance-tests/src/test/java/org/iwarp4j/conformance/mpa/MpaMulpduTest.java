@@ -16,9 +16,9 @@ import org.iwarp4j.mpa.fpdu.FpduLayout;
 import org.iwarp4j.mpa.fpdu.FpduWriter;
 import org.iwarp4j.mpa.netty.MpaEstablishedEvent;
 import org.iwarp4j.testkit.GoldenVectors;
-import org.iwarp4j.testkit.peer.DecodedFpdu;
-import org.iwarp4j.testkit.peer.FpduFraming;
-import org.iwarp4j.testkit.peer.FpduStreamDecoder;
+import org.iwarp4j.oracle.DecodedFpdu;
+import org.iwarp4j.oracle.FpduFraming;
+import org.iwarp4j.oracle.FpduStreamDecoder;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -205,7 +205,7 @@ class MpaMulpduTest {
         }
         StackProbe probe = new StackProbe();
         EmbeddedChannel ch = Embedded.responder(MpaConfig.builder().revision(1).build(), probe);
-        Embedded.inbound(ch, org.iwarp4j.testkit.peer.StartupFrame.request().crc(true).markers(true).toBytes());
+        Embedded.inbound(ch, org.iwarp4j.oracle.StartupFrame.request().crc(true).markers(true).toBytes());
         int frame = Embedded.outbound(ch).length;
         Embedded.inbound(ch, new FpduFraming(true, false, 0).encode(new byte[20])); // releases the Responder hold
         FpduStreamDecoder oracle = new FpduStreamDecoder(new FpduFraming(true, true, 0));

@@ -7,9 +7,9 @@ import org.iwarp4j.conformance.support.Embedded;
 import org.iwarp4j.conformance.support.LoopbackStack;
 import org.iwarp4j.conformance.support.StackProbe;
 import org.iwarp4j.mpa.MpaConfig;
-import org.iwarp4j.testkit.peer.FpduFraming;
+import org.iwarp4j.oracle.FpduFraming;
 import org.iwarp4j.testkit.peer.ScriptedPeer;
-import org.iwarp4j.testkit.peer.StartupFrame;
+import org.iwarp4j.oracle.StartupFrame;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 

@@ -13,9 +13,9 @@ import org.iwarp4j.mpa.netty.MpaConnectRequest;
 import org.iwarp4j.mpa.netty.MpaEstablishedEvent;
 import org.iwarp4j.mpa.netty.MpaRejectedEvent;
 import org.iwarp4j.mpa.netty.MpaStartupFailedEvent;
-import org.iwarp4j.testkit.peer.FpduFraming;
+import org.iwarp4j.oracle.FpduFraming;
 import org.iwarp4j.testkit.peer.ScriptedPeer;
-import org.iwarp4j.testkit.peer.StartupFrame;
+import org.iwarp4j.oracle.StartupFrame;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 

@@ -6,7 +6,7 @@ import org.iwarp4j.conformance.support.DdpSegments;
 import org.iwarp4j.conformance.support.PeerScripts;
 import org.iwarp4j.conformance.support.VerbsStack;
 import org.iwarp4j.conformance.support.VerbsStack.Region;
-import org.iwarp4j.testkit.peer.DecodedFpdu;
+import org.iwarp4j.oracle.DecodedFpdu;
 import org.iwarp4j.testkit.peer.ScriptedPeer;
 import org.iwarp4j.verbs.Access;
 import org.iwarp4j.verbs.CompletionOpcode;

@@ -5,7 +5,7 @@ import org.iwarp4j.conformance.support.PeerScripts;
 import org.iwarp4j.conformance.support.VerbsStack;
 import org.iwarp4j.conformance.support.VerbsStack.Region;
 import org.iwarp4j.testkit.GoldenVectors;
-import org.iwarp4j.testkit.peer.FpduTamper;
+import org.iwarp4j.oracle.FpduTamper;
 import org.iwarp4j.testkit.peer.ScriptedPeer;
 import org.iwarp4j.verbs.Access;
 import org.iwarp4j.verbs.AsyncEvent;

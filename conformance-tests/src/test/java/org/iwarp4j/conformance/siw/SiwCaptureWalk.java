@@ -13,7 +13,7 @@ import org.iwarp4j.rdmap.terminate.TerminateDecoder;
 import org.iwarp4j.rdmap.terminate.TerminateLayout;
 import org.iwarp4j.rdmap.wire.RdmapControl;
 import org.iwarp4j.rdmap.wire.RdmapOpcode;
-import org.iwarp4j.testkit.peer.StartupFrame;
+import org.iwarp4j.oracle.StartupFrame;
 import org.iwarp4j.tools.pcap.Capture;
 import org.iwarp4j.tools.pcap.HalfStream;
 import org.iwarp4j.tools.pcap.PcapFormatException;

@@ -6,7 +6,7 @@ import org.iwarp4j.conformance.support.VerbsStack;
 import org.iwarp4j.conformance.support.VerbsStack.Region;
 import org.iwarp4j.testkit.ConversationStream.Direction;
 import org.iwarp4j.testkit.peer.ConversationReplay;
-import org.iwarp4j.testkit.peer.DecodedFpdu;
+import org.iwarp4j.oracle.DecodedFpdu;
 import org.iwarp4j.testkit.peer.ScriptedPeer;
 import org.iwarp4j.verbs.Access;
 import org.iwarp4j.verbs.CompletionStatus;

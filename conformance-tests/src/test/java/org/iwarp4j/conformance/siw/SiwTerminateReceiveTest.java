@@ -9,7 +9,7 @@ import org.iwarp4j.conformance.support.VerbsStack;
 import org.iwarp4j.conformance.support.VerbsStack.Region;
 import org.iwarp4j.testkit.ConversationStream;
 import org.iwarp4j.testkit.peer.ScriptedPeer;
-import org.iwarp4j.testkit.peer.StartupFrame;
+import org.iwarp4j.oracle.StartupFrame;
 import org.iwarp4j.verbs.Access;
 import org.iwarp4j.verbs.AsyncEvent;
 import org.iwarp4j.verbs.CompletionStatus;

@@ -6,7 +6,7 @@ import org.iwarp4j.tools.pcap.Capture;
 import org.iwarp4j.tools.pcap.HalfStream;
 import org.iwarp4j.tools.pcap.PcapFormatException;
 import org.iwarp4j.tools.pcap.TcpConnection;
-import org.iwarp4j.testkit.peer.StartupFrame;
+import org.iwarp4j.oracle.StartupFrame;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,8 +1,8 @@
 package org.iwarp4j.conformance.support;
 
-import org.iwarp4j.testkit.peer.DecodedFpdu;
+import org.iwarp4j.oracle.DecodedFpdu;
 import org.iwarp4j.testkit.peer.ScriptedPeer;
-import org.iwarp4j.testkit.peer.StartupFrame;
+import org.iwarp4j.oracle.StartupFrame;
 
 import java.io.ByteArrayOutputStream;
 import java.net.InetSocketAddress;

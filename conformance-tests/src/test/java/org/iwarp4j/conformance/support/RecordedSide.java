@@ -6,7 +6,7 @@ import org.iwarp4j.mpa.netty.MpaConnectRequest;
 import org.iwarp4j.mpa.netty.MpaEstablishedEvent;
 import org.iwarp4j.testkit.ConversationStream.Direction;
 import org.iwarp4j.testkit.peer.ConversationReplay;
-import org.iwarp4j.testkit.peer.StartupFrame;
+import org.iwarp4j.oracle.StartupFrame;
 
 import java.util.ArrayList;
 import java.util.Arrays;

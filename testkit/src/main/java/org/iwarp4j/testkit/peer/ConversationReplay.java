@@ -1,5 +1,10 @@
 package org.iwarp4j.testkit.peer;
 
+import org.iwarp4j.oracle.FpduFraming;
+import org.iwarp4j.oracle.StartupFrame;
+import org.iwarp4j.oracle.DecodedFpdu;
+import org.iwarp4j.oracle.FpduStreamDecoder;
+import org.iwarp4j.oracle.Hex;
 import org.iwarp4j.testkit.ConversationStream;
 import org.iwarp4j.testkit.ConversationStream.Direction;
 

@@ -1,5 +1,8 @@
 package org.iwarp4j.testkit.peer;
 
+import org.iwarp4j.oracle.FpduFraming;
+import org.iwarp4j.oracle.DecodedFpdu;
+import org.iwarp4j.oracle.Hex;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;

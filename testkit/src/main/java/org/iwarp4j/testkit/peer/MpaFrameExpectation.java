@@ -1,5 +1,7 @@
 package org.iwarp4j.testkit.peer;
 
+import org.iwarp4j.oracle.StartupFrame;
+import org.iwarp4j.oracle.Hex;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;

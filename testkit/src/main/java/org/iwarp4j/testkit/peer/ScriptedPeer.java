@@ -1,5 +1,9 @@
 package org.iwarp4j.testkit.peer;
 
+import org.iwarp4j.oracle.FpduFraming;
+import org.iwarp4j.oracle.StartupFrame;
+import org.iwarp4j.oracle.FpduTamper;
+import org.iwarp4j.oracle.Hex;
 import org.iwarp4j.testkit.ConversationStream;
 
 import java.io.IOException;

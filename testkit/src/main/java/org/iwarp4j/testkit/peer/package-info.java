@@ -6,8 +6,8 @@
  * a failure message that shows what arrived against what was expected.
  *
  * <p>Entry point: {@link org.iwarp4j.testkit.peer.ScriptedPeer}. The peer knows MPA framing through its
- * own, deliberately independent and simple implementation ({@link org.iwarp4j.testkit.peer.FpduFraming},
- * {@link org.iwarp4j.testkit.peer.StartupFrame}), written from RFC 5044 §4 and §7 and checked against the
+ * own, deliberately independent and simple implementation ({@link org.iwarp4j.oracle.FpduFraming},
+ * {@link org.iwarp4j.oracle.StartupFrame}), written from RFC 5044 §4 and §7 and checked against the
  * golden vectors: it is the oracle the stack is measured against, so it shares no code with {@code mpa}.
  *
  * <p>It can replay one side of a recorded conversation ({@link org.iwarp4j.testkit.ConversationStream}),

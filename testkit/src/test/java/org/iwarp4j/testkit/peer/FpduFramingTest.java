@@ -1,5 +1,9 @@
 package org.iwarp4j.testkit.peer;
 
+import org.iwarp4j.oracle.FpduFraming;
+import org.iwarp4j.oracle.DecodedFpdu;
+import org.iwarp4j.oracle.FpduStreamDecoder;
+import org.iwarp4j.oracle.FpduTamper;
 import org.iwarp4j.testkit.GoldenVector;
 import org.iwarp4j.testkit.GoldenVectors;
 import org.junit.jupiter.api.Test;

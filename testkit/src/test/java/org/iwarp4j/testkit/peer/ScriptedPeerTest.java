@@ -1,5 +1,7 @@
 package org.iwarp4j.testkit.peer;
 
+import org.iwarp4j.oracle.StartupFrame;
+import org.iwarp4j.oracle.FpduTamper;
 import org.iwarp4j.testkit.ConversationStream;
 import org.iwarp4j.testkit.ConversationStream.Direction;
 import org.iwarp4j.testkit.GoldenVectors;

@@ -1,8 +1,9 @@
 package org.iwarp4j.testkit.peer;
 
+import org.iwarp4j.oracle.StartupFrame;
 import org.iwarp4j.testkit.GoldenVector;
 import org.iwarp4j.testkit.GoldenVectors;
-import org.iwarp4j.testkit.peer.StartupFrame.Enhanced;
+import org.iwarp4j.oracle.StartupFrame.Enhanced;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;

@@ -1,4 +1,4 @@
-package org.iwarp4j.testkit.peer;
+package org.iwarp4j.oracle;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;

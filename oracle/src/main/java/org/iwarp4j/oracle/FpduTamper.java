@@ -1,4 +1,4 @@
-package org.iwarp4j.testkit.peer;
+package org.iwarp4j.oracle;
 
 /**
  * Deliberate defects {@link FpduFraming#encode(byte[], FpduTamper)} can build into an FPDU, for negative
