@@ -33,6 +33,11 @@ final class ConnectionRequestImpl implements ConnectionRequest {
     private final Channel channel;
     private final ListenerImpl listener;
     private final AtomicBoolean decided = new AtomicBoolean();
+    /** The Initiator closed or reset the connection while the request waited for a decision. */
+    private volatile boolean gone;
+
+    private static final String GONE = "the client closed the connection (FIN or RST) before this request was "
+            + "accepted or rejected";
 
     ConnectionRequestImpl(Connecting connection, MpaConnectRequest mpa, Channel channel, ListenerImpl listener) {
         this.connection = connection;
@@ -112,7 +117,7 @@ final class ConnectionRequestImpl implements ConnectionRequest {
             return result;
         }
         if (!decided.compareAndSet(false, true)) {
-            result.completeExceptionally(new IllegalStateException("this request was already accepted or rejected"));
+            result.completeExceptionally(alreadyDecided());
             return result;
         }
         if (!qp.claim()) {
@@ -131,8 +136,10 @@ final class ConnectionRequestImpl implements ConnectionRequest {
             mpa.accept(data, ird, ord, irdLimit).addListener(f -> {
                 if (!f.isSuccess()) {
                     qp.stateError();
+                    // A client that left while the decision was made is no failure of the accept itself.
+                    String why = gone || !channel.isActive() ? GONE : "accept failed: " + f.cause();
                     result.completeExceptionally(new ConnectionFailedException(ConnectionFailedException.Kind.CONNECT_ERROR,
-                            "accept failed: " + f.cause(), f.cause()));
+                            why, f.cause()));
                     channel.close();
                 }
             });
@@ -144,7 +151,7 @@ final class ConnectionRequestImpl implements ConnectionRequest {
     public CompletableFuture<Void> reject(byte[] privateData) {
         LoopSafeFuture<Void> result = new LoopSafeFuture<>();
         if (!decided.compareAndSet(false, true)) {
-            result.completeExceptionally(new IllegalStateException("this request was already accepted or rejected"));
+            result.completeExceptionally(alreadyDecided());
             return result;
         }
         byte[] data = privateData == null ? new byte[0] : privateData.clone();
@@ -173,6 +180,13 @@ final class ConnectionRequestImpl implements ConnectionRequest {
     }
 
     void connectionClosed() {
+        gone = true;
         decided.set(true);
+    }
+
+    /** Why a second decision fails: the client left (issue 13: not "already accepted"), or one was made. */
+    private Exception alreadyDecided() {
+        return gone ? new ConnectionFailedException(ConnectionFailedException.Kind.CONNECT_ERROR, GONE, null)
+                : new IllegalStateException("this request was already accepted or rejected");
     }
 }
