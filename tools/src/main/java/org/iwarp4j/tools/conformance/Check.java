@@ -32,9 +32,7 @@ record Check(String id, String group, String title, List<String> requirements, S
         /** An STag of the peer's with remote read access, its base TO and length. */
         READABLE_STAG,
         /** Something the peer answers that shows it accepted an FPDU (the application's next message). */
-        ECHO,
-        /** The peer offered or accepts RFC 6581 peer-to-peer mode. */
-        PEER_TO_PEER
+        ECHO
     }
 
     /** The exchange: runs on a fresh connection and returns its verdict. */

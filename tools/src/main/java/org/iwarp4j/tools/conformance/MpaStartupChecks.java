@@ -333,7 +333,7 @@ final class MpaStartupChecks {
                 .role(Role.INITIATOR).ownStartup().caution("waits up to the startup timeout").run(s -> {
                     StartupFrame q = s.awaitRequest(s.deadline());
                     if (q == null) {
-                        return Verdict.fail("an MPA Request", "none (" + Session.endWords(s.wire.ended()) + ")");
+                        return noRequest(s);
                     }
                     byte[] r = s.reply(q).pdLengthField(q.enhancedFlag() ? 12 : 8).toBytes();
                     s.wire.send(Arrays.copyOf(r, StartupFrame.HEADER_LENGTH + 4), "MPA Reply cut short");
@@ -343,7 +343,7 @@ final class MpaStartupChecks {
                 .ownStartup().caution("waits up to the startup timeout").run(s -> {
                     StartupFrame q = s.awaitRequest(s.deadline());
                     if (q == null) {
-                        return Verdict.fail("an MPA Request", "none (" + Session.endWords(s.wire.ended()) + ")");
+                        return noRequest(s);
                     }
                     return closes(s, s.options.startupTimeoutMillis());
                 });
@@ -351,7 +351,7 @@ final class MpaStartupChecks {
                 .rule("RFC 6581 §9.1", "MPA-69").role(Role.INITIATOR).ownStartup().run(s -> {
                     StartupFrame q = s.awaitRequest(s.deadline());
                     if (q == null) {
-                        return Verdict.fail("an MPA Request", "none (" + Session.endWords(s.wire.ended()) + ")");
+                        return noRequest(s);
                     }
                     if (q.enhanced() == null) {
                         return Verdict.skip("the Request has no IRD/ORD block (Rev 1 or S=0): " + q);
@@ -373,7 +373,7 @@ final class MpaStartupChecks {
                 .run(s -> {
                     StartupFrame q = s.awaitRequest(s.deadline());
                     if (q == null) {
-                        return Verdict.fail("an MPA Request", "none (" + Session.endWords(s.wire.ended()) + ")");
+                        return noRequest(s);
                     }
                     s.sendReply(s.reply(q).markers(true));
                     s.enterFullOperation();
@@ -391,7 +391,7 @@ final class MpaStartupChecks {
                 "MPA-74", "MPA-75").role(Role.INITIATOR).ownStartup().run(s -> {
                     StartupFrame q = s.awaitRequest(s.deadline());
                     if (q == null) {
-                        return Verdict.fail("an MPA Request", "none (" + Session.endWords(s.wire.ended()) + ")");
+                        return noRequest(s);
                     }
                     if (q.enhanced() == null || !q.enhanced().peerToPeer()) {
                         return Verdict.skip("the peer asked for client-server mode (A=0): run it in peer-to-peer mode");
@@ -416,7 +416,7 @@ final class MpaStartupChecks {
                 .rule("RFC 6581 §9.2, §9.3", "MPA-74").role(Role.INITIATOR).ownStartup().run(s -> {
                     StartupFrame q = s.awaitRequest(s.deadline());
                     if (q == null) {
-                        return Verdict.fail("an MPA Request", "none (" + Session.endWords(s.wire.ended()) + ")");
+                        return noRequest(s);
                     }
                     Enhanced e = q.enhanced();
                     if (e == null || !e.peerToPeer()) {
@@ -436,6 +436,11 @@ final class MpaStartupChecks {
                 });
     }
 
+    /** The verdict when the peer's Request did not come: how the connection ended instead. */
+    private static Verdict noRequest(Session s) {
+        return Verdict.fail("an MPA Request", "none (" + Session.endWords(s.wire.ended()) + ")");
+    }
+
     /** Waits for the peer's Request and judges it; the connection is then accepted in the ordinary way. */
     private static Verdict request(Session s, Function<StartupFrame, String> rule) throws IOException {
         StartupFrame q = s.awaitRequest(s.deadline());
@@ -453,7 +458,7 @@ final class MpaStartupChecks {
             throws IOException {
         StartupFrame q = s.awaitRequest(s.deadline());
         if (q == null) {
-            return Verdict.fail("an MPA Request", "none (" + Session.endWords(s.wire.ended()) + ")");
+            return noRequest(s);
         }
         s.sendReply(reply.apply(q));
         s.enterFullOperation();
@@ -479,7 +484,7 @@ final class MpaStartupChecks {
                                        boolean mustClose) throws IOException {
         StartupFrame q = s.awaitRequest(s.deadline());
         if (q == null) {
-            return Verdict.fail("an MPA Request", "none (" + Session.endWords(s.wire.ended()) + ")");
+            return noRequest(s);
         }
         StartupFrame.Builder b = reply.apply(q);
         s.ours = b.build();

@@ -217,9 +217,6 @@ final class Session {
         if (needs.contains(Check.Need.ECHO) && peerIrd() == 0) {
             return "the peer's IRD is 0: it answers no Read Request, so nothing shows it accepted an FPDU";
         }
-        if (needs.contains(Check.Need.PEER_TO_PEER)) {
-            return "peer-to-peer checks run only in their own startup";
-        }
         if (app == App.GENERIC && (stag || needs.contains(Check.Need.RECEIVE))) {
             return "needs " + (stag ? "an STag" : "a posted receive") + " of the peer's; --app generic knows none "
                     + "(name the peer's application with --app rping or --app rdma)";
