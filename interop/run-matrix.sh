@@ -143,11 +143,13 @@ teardown() {
     log "--keep-lab: the guest stays up (stop it with interop/stop.sh)"
   fi
   write_results
+  # what iwarp conformance measured against siw, as a page (docs/conformance-siw.md is this page of a full run)
+  python3 "$HERE/conformance-report.py" "$OUT" > "$OUT/conformance-siw.md" 2>> "$LOG" || log "conformance-report.py failed"
   cat "$OUT/results.md"
   failed_evidence
   echo
   echo "$SUMMARY"
-  echo "results: $OUT/results.md (per-cell captures and decodes in $OUT/cells/)"
+  echo "results: $OUT/results.md, $OUT/conformance-siw.md (per-cell captures and decodes in $OUT/cells/)"
 }
 # each failed cell again, after the table, with the start of its evidence (result, failed checks, the
 # programs' output; the capture decode is left in the file): a CI log that keeps only its last lines still
@@ -200,7 +202,11 @@ fi
 # ---- the iwarp tools jar (the iwarp cells run tools/target/iwarp.jar): ./iwarp rebuilds it when a
 # source is newer (after `mvn verify` in CI it is fresh and this takes a second)
 t0=$(date +%s)
-if run_step "$ROOT/iwarp" --version; then
+if [ -n "${IWARP_JAR:-}" ]; then
+  [ -f "$IWARP_JAR" ] || log "WARNING: IWARP_JAR=$IWARP_JAR does not exist: every iwarp cell will fail"
+  log "the iwarp cells run IWARP_JAR=$IWARP_JAR (not rebuilt)"
+  JAR_S=0
+elif run_step "$ROOT/iwarp" --version; then
   JAR_S=$(( $(date +%s) - t0 ))
 else
   JAR_S="failed"
@@ -264,12 +270,13 @@ for i in "${!CELLS[@]}"; do
     esac
     DETAIL[$c]=$(cat "$OUT/cells/$c.detail" 2>/dev/null || true)
     [ "$rc" = 124 ] || [ "$rc" = 137 ] && DETAIL[$c]="TIMEOUT after ${t}s; ${DETAIL[$c]}"
-    # evidence: one text file per cell (probe log, guest output, decoded capture)
+    # evidence: one text file per cell (what was checked on the capture, both sides' output, the capture as
+    # iwarp explain decodes it)
     {
       echo "# cell $c (${CGROUP[$i]}): ${CDESC[$i]}"
       echo "# result: ${RESULT[$c]} (${SECS[$c]}); ${DETAIL[$c]}"
       [ -f "$OUT/cells/$c.notes" ] && { echo; echo "## notes"; cat "$OUT/cells/$c.notes"; }
-      [ -f "$OUT/cells/$c.probe.log" ] && { echo; echo "## iwarp_probe.py"; cat "$OUT/cells/$c.probe.log"; }
+      [ -f "$OUT/cells/$c.explain.log" ] && { echo; echo "## the capture's summary (iwarp explain --summary)"; cat "$OUT/cells/$c.explain.log"; }
       [ -f "$OUT/cells/$c.iwarp.txt" ] && { echo; echo "## iwarp (host side)"; cat "$OUT/cells/$c.iwarp.txt"; }
       [ -f "$OUT/cells/$c.guest.txt" ] && { echo; echo "## guest"; cat "$OUT/cells/$c.guest.txt"; }
       if [ -f "$OUT/cells/$c.gtags" ]; then
@@ -279,9 +286,9 @@ for i in "${!CELLS[@]}"; do
           "${NETNS_EXEC[@]}" bash "$HERE/guest.sh" "cat /tmp/$tag.log 2>/dev/null; echo \"(exit status: \$(cat /tmp/$tag.rc 2>/dev/null || echo still running/killed))\""
         done < "$OUT/cells/$c.gtags"
       fi
-      [ -s "$OUT/cells/$c.pcap" ] && { echo; echo "## capture $c.pcap (host side of the tap)"; python3 "$HERE/iwarp_probe.py" decode-pcap "$OUT/cells/$c.pcap"; }
+      [ -s "$OUT/cells/$c.pcap" ] && { echo; echo "## capture $c.pcap (host side of the tap)"; java -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -jar "${IWARP_JAR:-$ROOT/tools/target/iwarp.jar}" explain --pcap "$OUT/cells/$c.pcap" --terminate-layout siw; }
     } > "$OUT/cells/$c.txt" 2>&1
-    rm -f "$OUT/cells/$c".{probe.log,gtags,notes,detail,ready,tcpdump.log,guest.txt,iwarp.txt} "$OUT/cells/$c".iw-*
+    rm -f "$OUT/cells/$c".{explain.log,gtags,notes,detail,ready,tcpdump.log,guest.txt,iwarp.txt} "$OUT/cells/$c".iw-*
     log "$(printf '%-40s %-8s %7s  %s' "$c" "${RESULT[$c]}" "${SECS[$c]}" "${DETAIL[$c]}")"
     # a cell that knows it broke the guest (e.g. siw's kernel BUG, FINDINGS M16) asks for a fresh one, which
     # the next cell that runs gets

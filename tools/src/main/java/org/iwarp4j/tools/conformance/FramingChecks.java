@@ -79,7 +79,7 @@ final class FramingChecks {
                 .needs(Check.Need.ECHO).run(s -> {
                     s.wire.sendInPieces(s.wire.frame(Probes.zeroRead(s).toBytes(), FpduTamper.NONE), 1,
                             "zero-length Read Request");
-                    return splitCrc(Judge.proceeds(s, Probes.ZERO_READ_ANSWER, Probes::isZeroReadResponse));
+                    return splitCrc(Probes.zeroReadAnswered(s));
                 });
         c.check("takes two FPDUs in one TCP segment").rule("RFC 5044 §5.1", "MPA-22", "MPA-23")
                 .needs(Check.Need.ECHO).run(s -> {
@@ -88,7 +88,7 @@ final class FramingChecks {
                     byte[] both = Arrays.copyOf(a, a.length + b.length);
                     System.arraycopy(b, 0, both, a.length, b.length);
                     s.wire.send(both, "zero-length Write + zero-length Read Request in one segment");
-                    return Judge.proceeds(s, Probes.ZERO_READ_ANSWER, Probes::isZeroReadResponse);
+                    return Probes.zeroReadAnswered(s);
                 });
         c.check("takes an FPDU split across two TCP segments at its CRC").rule("RFC 5044 §5.1", "MPA-23")
                 .needs(Check.Need.ECHO).run(s -> {
@@ -96,7 +96,7 @@ final class FramingChecks {
                     s.wire.send(Arrays.copyOf(f, f.length - 2), "zero-length Read Request, all but 2 octets");
                     Session.pause(50);
                     s.wire.send(Arrays.copyOfRange(f, f.length - 2, f.length), "its last 2 octets");
-                    return splitCrc(Judge.proceeds(s, Probes.ZERO_READ_ANSWER, Probes::isZeroReadResponse));
+                    return splitCrc(Probes.zeroReadAnswered(s));
                 });
         c.check("rejects an FPDU whose ULPDU is shorter than any DDP header").rule("RFC 5041 §4.4, RFC 5044 §4.1",
                 "DDP-13").run(s -> {

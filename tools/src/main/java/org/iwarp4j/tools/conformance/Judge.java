@@ -6,6 +6,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.function.Predicate;
 import org.iwarp4j.oracle.DecodedFpdu;
 import org.iwarp4j.oracle.Hex;
@@ -291,6 +292,15 @@ final class Judge {
      */
     static Verdict proceeds(Session s, String expected, Predicate<SegmentView> answer)
             throws IOException {
+        return proceeds(s, expected, answer, v -> null);
+    }
+
+    /**
+     * As {@link #proceeds(Session, String, Predicate)}; {@code wrong} names an FPDU that is a wrong answer (a
+     * failed check at once, the problem carrying its deviation tag) or returns null.
+     */
+    static Verdict proceeds(Session s, String expected, Predicate<SegmentView> answer,
+                            Function<SegmentView, Verdict.Problem> wrong) throws IOException {
         long deadline = s.deadline();
         List<DecodedFpdu> got = new ArrayList<>();
         while (true) {
@@ -312,6 +322,10 @@ final class Judge {
             }
             if (answer.test(v)) {
                 return Verdict.pass(expected, v.describe());
+            }
+            Verdict.Problem p = wrong.apply(v);
+            if (p != null) {
+                return Verdict.fail(expected, p.text() + others(got.subList(0, got.size() - 1)), p.deviation());
             }
         }
     }

@@ -50,6 +50,7 @@ import picocli.CommandLine.Option;
                 "  iwarp explain --hex fpdu.hex --fpdu --no-crc",
                 "  iwarp explain --hex fpdu.hex --fpdu --markers --stream-offset 1592",
                 "  iwarp explain --pcap capture.pcap --json",
+                "  iwarp explain --pcap capture.pcap --summary",
                 "  iwarp explain --pcap capture.pcap --html capture.html",
                 "  iwarp explain --hex siw-terminate.hex --fpdu --terminate-layout siw",
                 "",
@@ -96,6 +97,11 @@ public final class ExplainCommand implements Callable<Integer> {
 
     @Option(names = "--json", description = "one JSON object per frame, in a JSON array, instead of text")
     boolean json;
+
+    @Option(names = "--summary", description = "with --pcap: one JSON object per connection instead of the frames: "
+            + "Initiator and Responder, how the MPA startup ended, the Request and Reply, and per direction the FPDUs "
+            + "by opcode, the first FPDU's octets, CRC errors, the first Terminate and the FIN or RST")
+    boolean summary;
 
     @Option(names = "--html", paramLabel = "FILE",
             description = "with --pcap: write a self-contained page instead of the text: a ladder diagram of each "
@@ -149,7 +155,10 @@ public final class ExplainCommand implements Callable<Integer> {
                 out.println(html + ": " + explanation.summary());
             }
         }
-        if (json) {
+        if (summary) {
+            out.print(ConnectionSummary.render(explanation));
+            explanation.warnings().forEach(w -> err.println("iwarp explain: warning: " + w));
+        } else if (json) {
             out.print(JsonRenderer.render(explanation.frames()));
             explanation.warnings().forEach(w -> err.println("iwarp explain: warning: " + w));
         } else if (html == null) {
@@ -202,6 +211,10 @@ public final class ExplainCommand implements Callable<Integer> {
         if (html != null && input.pcap == null) {
             throw new CommandLine.ParameterException(cl, "--html needs --pcap: the page draws the connections of a "
                     + "capture");
+        }
+        if (summary && (input.pcap == null || json || html != null)) {
+            throw new CommandLine.ParameterException(cl, "--summary needs --pcap and replaces --json and --html: it "
+                    + "summarises each connection of a capture");
         }
         if (input.pcap != null) {
             if (fpdu || crc != null || markers || streamOffset != null) {

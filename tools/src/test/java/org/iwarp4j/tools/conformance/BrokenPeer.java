@@ -17,7 +17,8 @@ import org.iwarp4j.oracle.StartupFrame;
 
 /**
  * A deliberately broken iWARP Responder for the tool's own tests: it accepts every MPA Request properly, then
- * answers the first FPDU as {@link Behaviour} says — with siw's bit-mirrored Terminate, or not at all.
+ * answers the first FPDU as {@link Behaviour} says — with siw's bit-mirrored Terminate, with stale Read data, or
+ * not at all.
  */
 final class BrokenPeer implements AutoCloseable {
 
@@ -27,7 +28,9 @@ final class BrokenPeer implements AutoCloseable {
         /** Nothing: the connection stays open and silent. */
         SILENT,
         /** Zero-length RDMA Writes, as fast as TCP takes them, until the tool goes away. */
-        FLOOD
+        FLOOD,
+        /** Every Read Request answered with a Read Response of 16 octets, whatever size it asked for (siw, C11). */
+        STALE_READ_DATA
     }
 
     private final ServerSocket server;
@@ -100,6 +103,16 @@ final class BrokenPeer implements AutoCloseable {
                     continue;
                 }
                 SegmentView v = SegmentView.parse(f.ulpdu());
+                if (behaviour == Behaviour.STALE_READ_DATA) {
+                    if (v.readRequest() != null) {
+                        byte[] stale = new byte[16];
+                        Arrays.fill(stale, (byte) 0xab);
+                        out.write(tx.encode(Segment.tagged(Segment.READ_RESPONSE, v.readRequest().sinkStag(),
+                                v.readRequest().sinkTo()).payload(stale).toBytes()));
+                        out.flush();
+                    }
+                    continue;
+                }
                 int headerLength = v.headerLength();
                 byte[] body = new byte[4 + 2 + headerLength];
                 body[0] = 0x11; // mirrored: EType 1 << 4 | Layer 1

@@ -37,6 +37,23 @@ class ConformanceBrokenPeerTest {
     }
 
     @Test
+    void aReadResponseWithDataForAZeroLengthReadFailsAtOnceAndIsKnownForSiw() throws Exception {
+        try (BrokenPeer peer = new BrokenPeer(BrokenPeer.Behaviour.STALE_READ_DATA)) {
+            ToolRun strict = ToolRun.run("conformance", "--target", peer.target(), "--only", "3.7", "--timeout",
+                    "5000");
+            assertThat(strict.exit()).as(strict.out()).isEqualTo(1);
+            assertThat(strict.out()).contains("✘ 3.7")
+                    .contains("a Read Response of 16 octets (abababababababababababababababab) to our zero-length "
+                            + "Read Request")
+                    .doesNotContain("no answer within");
+            ToolRun siw = ToolRun.run("conformance", "--target", peer.target(), "--only", "3.7", "--profile", "siw",
+                    "--timeout", "5000");
+            assertThat(siw.exit()).as(siw.out()).isZero();
+            assertThat(siw.out()).contains("~ 3.7").contains("C11");
+        }
+    }
+
+    @Test
     void aSilentPeerIsAFailureWithinTheTimeoutNotAHang() throws Exception {
         try (BrokenPeer peer = new BrokenPeer(BrokenPeer.Behaviour.SILENT)) {
             long start = System.nanoTime();
