@@ -173,6 +173,12 @@ final class CmEvents {
                 MpaConfigs.depth(r.responderOrd()), reason));
     }
 
+    /** Responder: the listener refused the Request with R=1 for one of its limits ({@code reason}). */
+    static Throwable refusedByLimit(MpaRejection r, InetSocketAddress from, String reason) {
+        return new RejectedBy(new CmEvent.Rejected(from, r.replyPrivateData(), MpaConfigs.depth(r.responderIrd()),
+                MpaConfigs.depth(r.responderOrd()), "rejected the connection request from " + from + ": " + reason));
+    }
+
     /** Carries a listener's own reject to {@link #setupFailed} (no application future waits for it). */
     private static final class RejectedBy extends Exception {
         private static final long serialVersionUID = 1L;

@@ -109,7 +109,10 @@ final class ConnectionManager {
                 .childHandler(new ChannelInitializer<Channel>() {
                     @Override
                     protected void initChannel(Channel ch) {
-                        ConnectionPipelines.responder(ch, mpa, sharedPcap, listener);
+                        Admission admission = listener.admit(ch);
+                        if (admission != null) {
+                            ConnectionPipelines.responder(ch, mpa, sharedPcap, listener, admission);
+                        }
                     }
                 });
         ChannelFuture bound = b.bind(address).awaitUninterruptibly();

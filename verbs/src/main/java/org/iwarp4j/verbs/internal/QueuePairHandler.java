@@ -45,6 +45,8 @@ final class QueuePairHandler extends ChannelDuplexHandler implements ConnectionR
     private final Role role;
     private final PeerAccommodations peer;
     private final ListenerImpl listener;
+    /** Responder: the limits checked at TCP accept ({@code null} at an Initiator). */
+    private final Admission admission;
     private final Predicate<byte[]> replyPrivateDataCheck;
     private final CmEvents cm;
     private final ChannelActions actions;
@@ -59,6 +61,7 @@ final class QueuePairHandler extends ChannelDuplexHandler implements ConnectionR
     private ConnectionImpl connection;
     private ConnectionRequestImpl request;
     private boolean abortWhenAdded;
+    private boolean refusedForLimit;
 
     /**
      * An Initiator's handler for {@code qp}, connecting with {@code options} on {@code loop}; {@code result}
@@ -70,6 +73,7 @@ final class QueuePairHandler extends ChannelDuplexHandler implements ConnectionR
         this.qp = qp;
         this.peer = PeerAccommodations.of(options);
         this.listener = null;
+        this.admission = null;
         this.replyPrivateDataCheck = options.replyPrivateDataCheck();
         this.cm = new CmEvents(options.eventListener(), this::remoteAddress, qp, result);
         this.actions = new ChannelActions(cm, peer, qp);
@@ -78,11 +82,12 @@ final class QueuePairHandler extends ChannelDuplexHandler implements ConnectionR
     }
 
     /** A Responder's handler on {@code loop}, its channel's: the queue pair comes with {@link #accepting}. */
-    QueuePairHandler(ListenerImpl listener, EventLoop loop) {
+    QueuePairHandler(ListenerImpl listener, Admission admission, EventLoop loop) {
         this.role = Role.RESPONDER;
         this.loop = loop;
         this.peer = PeerAccommodations.of(listener.options());
         this.listener = listener;
+        this.admission = admission;
         this.replyPrivateDataCheck = null;
         this.cm = new CmEvents(listener.options().eventListener(), this::remoteAddress, null, null);
         this.actions = new ChannelActions(cm, peer, null);
@@ -107,8 +112,17 @@ final class QueuePairHandler extends ChannelDuplexHandler implements ConnectionR
 
     @Override
     public void userEventTriggered(ChannelHandlerContext c, Object evt) {
+        if (admission != null && (evt instanceof MpaEstablishedEvent || evt instanceof MpaRejectedEvent
+                || evt instanceof MpaStartupFailedEvent)) {
+            admission.startupEnded();
+        }
         if (evt instanceof MpaEstablishedEvent e) {
             onEstablished(e.parameters(), (FpduEncoder) e.sender());
+        } else if (evt instanceof MpaConnectRequest r && admission.refusal() != null) {
+            // The listener is full: the Request is refused before the application sees it (RFC 5044 §7.1.2 rule 2).
+            LOG.warn("{}: MPA Request refused with R=1: {} (ListenOptions)", c.channel(), admission.refusal());
+            refusedForLimit = true;
+            r.reject(admission.refusalPrivateData());
         } else if (evt instanceof MpaConnectRequest r) {
             request = new ConnectionRequestImpl(this, r, ctx.channel(), listener);
             actions.request(request);
@@ -176,6 +190,8 @@ final class QueuePairHandler extends ChannelDuplexHandler implements ConnectionR
                     CmEvents.rejectedByPeer(rejection)));
         } else if (request != null) {
             lifecycle.requestRejected(); // ConnectionRequestImpl closes once the Reply is written
+        } else if (refusedForLimit) {
+            lifecycle.requestRefused(CmEvents.refusedByLimit(rejection, remoteAddress(), admission.refusal()));
         } else {
             lifecycle.requestRefused(CmEvents.refused(rejection, remoteAddress()));
         }
