@@ -23,10 +23,11 @@ import java.nio.ByteOrder;
  * @param maxRegisteredBytes      octets registered in memory regions at once
  * @param maxPostedReceives       receives posted and not yet polled, over the whole RNIC
  * @param maxStartupsInProgress   accepted connections whose MPA startup has not ended
+ * @param maxInboundReadsAndAtomics the sum of the IRDs of the RNIC's connections ({@code max_res_rd_atom})
  */
 public record RnicAttributes(String name, Transport transport, int eventLoopThreads, int maxQueuePairs,
                              int maxWorkRequests, int maxSge, int maxInlineData, int maxCompletionQueueDepth,
                              int maxStags, long maxRegionSize, int maxMessageSize, int maxIrdOrd,
                              ByteOrder atomicByteOrder, long maxRegisteredBytes, int maxPostedReceives,
-                             int maxStartupsInProgress) {
+                             int maxStartupsInProgress, int maxInboundReadsAndAtomics) {
 }

@@ -30,11 +30,16 @@ import java.util.Objects;
  * @param maxStartupsInProgress   connections accepted by the RNIC's listeners whose MPA startup has not ended
  *                                (waiting for the Request, or for the application's decision); one more is closed
  *                                at once, before any MPA state is made for it
+ * @param maxInboundReadsAndAtomics RDMA Read and Atomic Requests the peers may have outstanding at this RNIC at
+ *                                once: the sum of the IRDs of its connections ({@code max_res_rd_atom} of
+ *                                {@code ibv_device_attr}); each connect or accept takes its IRD from it before the
+ *                                MPA exchange, and the rest of what it may raise the IRD to, up to what is free
  */
 public record RnicConfig(String name, Transport transport, int eventLoopThreads, int maxQueuePairs,
                          int maxWorkRequests, int maxStags, int maxCompletionQueueDepth, int maxSge,
                          int maxInlineData, int maxIrdOrd, int maxMessageSize, ByteOrder atomicByteOrder,
-                         long maxRegisteredBytes, int maxPostedReceives, int maxStartupsInProgress) {
+                         long maxRegisteredBytes, int maxPostedReceives, int maxStartupsInProgress,
+                         int maxInboundReadsAndAtomics) {
 
     /** Checks the limits. */
     public RnicConfig {
@@ -48,6 +53,7 @@ public record RnicConfig(String name, Transport transport, int eventLoopThreads,
         positive("maxMessageSize", maxMessageSize);
         positive("maxPostedReceives", maxPostedReceives);
         positive("maxStartupsInProgress", maxStartupsInProgress);
+        positive("maxInboundReadsAndAtomics", maxInboundReadsAndAtomics);
         if (maxRegisteredBytes < 1) {
             throw new IllegalArgumentException("maxRegisteredBytes must be positive: " + maxRegisteredBytes);
         }
@@ -103,6 +109,7 @@ public record RnicConfig(String name, Transport transport, int eventLoopThreads,
         private long maxRegisteredBytes = 16L << 30;
         private int maxPostedReceives = 1 << 20;
         private int maxStartupsInProgress = 1024;
+        private int maxInboundReadsAndAtomics = 65536;
 
         private Builder() {}
 
@@ -136,6 +143,8 @@ public record RnicConfig(String name, Transport transport, int eventLoopThreads,
         public Builder maxPostedReceives(int v) { maxPostedReceives = v; return this; }
         /** @param v default 1024 @return this */
         public Builder maxStartupsInProgress(int v) { maxStartupsInProgress = v; return this; }
+        /** @param v default 65536 @return this */
+        public Builder maxInboundReadsAndAtomics(int v) { maxInboundReadsAndAtomics = v; return this; }
 
         /**
          * Validates and builds.
@@ -145,7 +154,7 @@ public record RnicConfig(String name, Transport transport, int eventLoopThreads,
         public RnicConfig build() {
             return new RnicConfig(name, transport, eventLoopThreads, maxQueuePairs, maxWorkRequests, maxStags,
                     maxCompletionQueueDepth, maxSge, maxInlineData, maxIrdOrd, maxMessageSize, atomicByteOrder,
-                    maxRegisteredBytes, maxPostedReceives, maxStartupsInProgress);
+                    maxRegisteredBytes, maxPostedReceives, maxStartupsInProgress, maxInboundReadsAndAtomics);
         }
     }
 }

@@ -164,6 +164,10 @@ final class QueuePairHandler extends ChannelDuplexHandler implements ConnectionR
                     + " data of the MPA Reply was not accepted (" + params.peerPrivateData().length + " octets)", null));
             return;
         }
+        Reservation irds = qp.irdReservation();
+        if (irds != null) {
+            irds.trimTo(Math.max(params.ird(), 0)); // the rest of what the IRD could have been raised to goes back
+        }
         encoder.gatherSmallFpdus(!ConnectionPipelines.capturesPackets(ctx.pipeline()));
         TransmitPump.Segments segments = new TransmitPump.Segments(encoder, ctx.voidPromise());
         QueuePairEngine engine = new QueuePairEngine(qp, params, ctx.channel().remoteAddress(), peer.terminateLayout(), segments,

@@ -68,6 +68,8 @@ final class QueuePairImpl implements QueuePair {
     private volatile ConnectionImpl connection;
     private volatile ConnectionControl control;
     private volatile boolean closed;
+    /** The IRD this queue pair's connection took from the RNIC's maxInboundReadsAndAtomics. */
+    private volatile Reservation irdReservation;
 
     QueuePairImpl(RnicImpl rnic, ProtectionDomainImpl pd, QueuePairConfig config, int number) {
         this.rnic = rnic;
@@ -357,6 +359,14 @@ final class QueuePairImpl implements QueuePair {
     /** Claims the queue pair for one connect/accept; false if it is not IDLE or already claimed. */
     boolean claim() {
         return !closed && state == QueuePairState.IDLE && claimed.compareAndSet(false, true);
+    }
+
+    void irdReservation(Reservation r) {
+        this.irdReservation = r;
+    }
+
+    Reservation irdReservation() {
+        return irdReservation;
     }
 
     void bind(EventLoop eventLoop, ConnectionControl c) {

@@ -52,6 +52,26 @@ final class ResourceLimit {
         }
     }
 
+    /**
+     * Takes as much as is free between {@code least} and {@code most} (0 ≤ least ≤ most): the amount taken, or -1
+     * (nothing taken) when not even {@code least} is free.
+     */
+    long tryAcquireBetween(long least, long most) {
+        if (least < 0 || most < least) {
+            throw new IllegalArgumentException("bad range " + least + ".." + most);
+        }
+        while (true) {
+            long u = used.get();
+            long n = Math.min(most, max - u);
+            if (n < least) {
+                return -1;
+            }
+            if (used.compareAndSet(u, u + n)) {
+                return n;
+            }
+        }
+    }
+
     /** Gives back {@code n} taken by {@link #tryAcquire}. */
     void release(long n) {
         long after = used.addAndGet(-n);

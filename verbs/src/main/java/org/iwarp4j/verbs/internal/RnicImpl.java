@@ -71,6 +71,7 @@ public final class RnicImpl implements Rnic {
     private final ResourceLimit registeredBytes;
     private final ResourceLimit postedReceives;
     private final ResourceLimit startups;
+    private final ResourceLimit inboundReadsAndAtomics;
     private volatile boolean closed;
 
     /**
@@ -82,6 +83,8 @@ public final class RnicImpl implements Rnic {
         this.registeredBytes = new ResourceLimit("maxRegisteredBytes", config.maxRegisteredBytes());
         this.postedReceives = new ResourceLimit("maxPostedReceives", config.maxPostedReceives());
         this.startups = new ResourceLimit("maxStartupsInProgress", config.maxStartupsInProgress());
+        this.inboundReadsAndAtomics = new ResourceLimit("maxInboundReadsAndAtomics",
+                config.maxInboundReadsAndAtomics());
         this.allocator = allocator == null ? ByteBufAllocator.DEFAULT : allocator;
         Transport t = config.transport();
         if (t == null) {
@@ -138,7 +141,7 @@ public final class RnicImpl implements Rnic {
                 config.maxWorkRequests(), config.maxSge(), config.maxInlineData(), config.maxCompletionQueueDepth(),
                 config.maxStags(), Integer.MAX_VALUE, config.maxMessageSize(), config.maxIrdOrd(),
                 config.atomicByteOrder(), config.maxRegisteredBytes(), config.maxPostedReceives(),
-                config.maxStartupsInProgress());
+                config.maxStartupsInProgress(), config.maxInboundReadsAndAtomics());
     }
 
     ByteBufAllocator allocator() {
@@ -163,6 +166,21 @@ public final class RnicImpl implements Rnic {
     /** Accepted connections in MPA startup (RnicConfig.maxStartupsInProgress). */
     ResourceLimit startups() {
         return startups;
+    }
+
+    /** The IRDs of the RNIC's connections (RnicConfig.maxInboundReadsAndAtomics). */
+    ResourceLimit inboundReadsAndAtomics() {
+        return inboundReadsAndAtomics;
+    }
+
+    /**
+     * Takes a connection's IRD before its MPA startup: at least {@code ird} (1 for a Read RTR if it is 0), and as
+     * much of what it may raise the IRD to ({@code irdLimit}) as is free; {@code null} if not even that is free.
+     */
+    Reservation reserveIrd(int ird, int irdLimit) {
+        long least = Math.max(ird, 1);
+        long got = inboundReadsAndAtomics.tryAcquireBetween(least, Math.max(least, irdLimit));
+        return got < 0 ? null : new Reservation(inboundReadsAndAtomics, got);
     }
 
     StagTable stagTable() {

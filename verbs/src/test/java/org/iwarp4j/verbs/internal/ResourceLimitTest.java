@@ -54,6 +54,33 @@ class ResourceLimitTest {
     }
 
     @Test
+    void aRangeTakesAsMuchAsIsFreeOrNothingAndAReservationGivesBackWhatItHolds() {
+        qt().withExamples(2000)
+                .forAll(integers().between(0, 100), integers().between(0, 100), integers().between(0, 50),
+                        integers().between(0, 50))
+                .checkAssert((max, before, least, extra) -> {
+                    ResourceLimit limit = new ResourceLimit("maxInboundReadsAndAtomics", max);
+                    long taken = Math.min(before, max);
+                    limit.acquire(taken, null, "before");
+                    long free = max - taken;
+                    long got = limit.tryAcquireBetween(least, least + extra);
+                    if (free < least) {
+                        assertThat(got).isEqualTo(-1);
+                        assertThat(limit.used()).isEqualTo(taken);
+                        return;
+                    }
+                    assertThat(got).isEqualTo(Math.min(least + extra, free));
+                    Reservation r = new Reservation(limit, got);
+                    r.trimTo(least);
+                    r.trimTo(got); // never takes more
+                    assertThat(limit.used()).isEqualTo(taken + Math.min(got, least));
+                    r.release();
+                    r.release();
+                    assertThat(limit.used()).isEqualTo(taken);
+                });
+    }
+
+    @Test
     void theRefusalNamesTheLimitItsValueAndWhatIsHeld() {
         ResourceLimit limit = new ResourceLimit("maxPostedReceives", 2);
         limit.acquire(2, null, "first");

@@ -269,6 +269,72 @@ class RnicLimitsTest {
         }
     }
 
+    // ------------------------------------------------------------------ inbound Reads and atomics (IRDs)
+
+    @Test
+    void aResponderWithoutIrdToSpareAnswersRAndTheReason() throws Exception {
+        try (Rnic server = open(RnicConfig.builder().name("server").maxInboundReadsAndAtomics(20));
+             Rnic client = open(RnicConfig.builder().name("client"))) {
+            RnicImpl impl = (RnicImpl) server;
+            List<CompletableFuture<Connection>> accepts = new ArrayList<>();
+            Listener listener = server.listen(loopback(), ListenOptions.defaults(), r -> {
+                // the third asks for IRD 4 only
+                QueuePair qp = accepts.size() < 2 ? qpOf(server) : qpOf(server, 4);
+                accepts.add(r.accept(qp, AcceptOptions.defaults()));
+            });
+            Connection first = client.connect(listener.localAddress(), qpOf(client), ConnectOptions.defaults())
+                    .get(20, TimeUnit.SECONDS);
+            accepts.get(0).get(20, TimeUnit.SECONDS);
+            assertThat(first.parameters().ord()).isEqualTo(16);
+            awaitValue(() -> impl.inboundReadsAndAtomics().used(), 16, "the first connection's IRD, trimmed");
+
+            CompletableFuture<Connection> second = client.connect(listener.localAddress(), qpOf(client),
+                    ConnectOptions.defaults());
+            assertThatThrownBy(() -> second.get(20, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
+                    .cause().isInstanceOfSatisfying(ConnectionRejectedException.class, e ->
+                            assertThat(new String(e.privateData(), StandardCharsets.US_ASCII))
+                                    .isEqualTo("iwarp4j: maxInboundReadsAndAtomics = 20 reached"));
+            assertThatThrownBy(() -> accepts.get(1).get(20, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
+                    .cause().isInstanceOfSatisfying(VerbsException.class,
+                            e -> assertThat(e.reason()).isEqualTo(VerbsException.Reason.LIMIT_EXCEEDED))
+                    .hasMessageContaining("maxInboundReadsAndAtomics = 20");
+            assertThat(impl.inboundReadsAndAtomics().used()).isEqualTo(16);
+
+            Connection third = client.connect(listener.localAddress(), qpOf(client, 4), ConnectOptions.defaults())
+                    .get(20, TimeUnit.SECONDS);
+            assertThat(accepts.get(2).get(20, TimeUnit.SECONDS).parameters().ird()).isEqualTo(4);
+            awaitValue(() -> impl.inboundReadsAndAtomics().used(), 20, "both IRDs");
+            first.disconnect().get(20, TimeUnit.SECONDS);
+            awaitValue(() -> impl.inboundReadsAndAtomics().used(), 4, "the first connection's IRD given back");
+            third.close();
+            awaitValue(() -> impl.inboundReadsAndAtomics().used(), 0, "everything given back");
+        }
+    }
+
+    @Test
+    void anInitiatorWithoutIrdToSpareIsRefusedBeforeItConnects() throws Exception {
+        try (Rnic server = open(RnicConfig.builder().name("server"));
+             Rnic client = open(RnicConfig.builder().name("client").maxInboundReadsAndAtomics(8))) {
+            Listener listener = server.listen(loopback(), ListenOptions.defaults(),
+                    r -> r.accept(qpOf(server), AcceptOptions.defaults()));
+            QueuePair qp = qpOf(client); // IRD 16
+            CompletableFuture<Connection> refused = client.connect(listener.localAddress(), qp,
+                    ConnectOptions.defaults());
+            assertThat(refused).isCompletedExceptionally();
+            assertThatThrownBy(refused::join).cause().isInstanceOfSatisfying(VerbsException.class,
+                    e -> assertThat(e.reason()).isEqualTo(VerbsException.Reason.LIMIT_EXCEEDED))
+                    .hasMessageContaining("maxInboundReadsAndAtomics = 8");
+            assertThat(qp.state()).as("nothing was started: the queue pair may connect later")
+                    .isEqualTo(org.iwarp4j.verbs.QueuePairState.IDLE);
+            Connection c = client.connect(listener.localAddress(), qp, ConnectOptions.builder().ird(8).build())
+                    .get(20, TimeUnit.SECONDS);
+            assertThat(c.parameters().ird()).isEqualTo(8);
+            assertThat(((RnicImpl) client).inboundReadsAndAtomics().used()).isEqualTo(8);
+            c.close();
+            awaitValue(() -> ((RnicImpl) client).inboundReadsAndAtomics().used(), 0, "given back at close");
+        }
+    }
+
     // ------------------------------------------------------------------ helpers
 
     private static InetSocketAddress loopback() {
@@ -276,9 +342,13 @@ class RnicLimitsTest {
     }
 
     private static QueuePair qpOf(Rnic rnic) {
+        return qpOf(rnic, 16);
+    }
+
+    private static QueuePair qpOf(Rnic rnic, int ird) {
         ProtectionDomain pd = rnic.allocateProtectionDomain();
         CompletionQueue cq = rnic.createCompletionQueue(16);
-        return pd.createQueuePair(QueuePairConfig.builder(cq, cq).build());
+        return pd.createQueuePair(QueuePairConfig.builder(cq, cq).ird(ird).ord(ird).build());
     }
 
     private static void awaitValue(LongSupplier value, long expected, String what) throws InterruptedException {
