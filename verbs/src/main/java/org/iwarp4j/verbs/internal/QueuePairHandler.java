@@ -184,6 +184,7 @@ final class QueuePairHandler extends ChannelDuplexHandler implements ConnectionR
             lifecycle.setupTerminateRequired(code == MpaError.INSUFFICIENT_IRD ? TerminateCause.MPA_INSUFFICIENT_IRD
                     : TerminateCause.MPA_NO_MATCHING_RTR, code.description(), "MPA negotiation: " + code);
         } else {
+            lifecycle.watchResponses(qp.config().responseTimeout());
             lifecycle.fullOperation(engine.begin(params, role == Role.INITIATOR));
         }
     }
