@@ -27,6 +27,7 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -453,6 +454,18 @@ class GuideTest {
         assertThat(o.parameters().crc()).isTrue();
         assertThat(o.parameters().peerOrd()).hasValue(4);
         assertThat(o.serverOrd()).as("cut to the client's IRD").isEqualTo(4);
+    }
+
+    @Test
+    void thePeerLimitsRefuseWithTheLimitNamed() throws Exception {
+        PeerLimits.Observed o = PeerLimits.run();
+        assertThat(o.limits().maxRegisteredBytes()).isEqualTo(64L << 20);
+        assertThat(o.limits().maxPostedReceives()).isEqualTo(4096);
+        assertThat(o.limits().maxStartupsInProgress()).isEqualTo(64);
+        assertThat(o.limits().maxInboundReadsAndAtomics()).isEqualTo(1024);
+        assertThat(o.registrationRefusal()).startsWith("LIMIT_EXCEEDED: ").contains("maxRegisteredBytes = 67108864");
+        assertThat(o.connectionRefusal()).isEqualTo("iwarp4j: maxConnections = 1 reached");
+        assertThat(o.responseTimeout()).isEqualTo(Duration.ofSeconds(10));
     }
 
     @Test

@@ -34,6 +34,11 @@ public record AsyncEvent(Type type, QueuePair queuePair, Optional<TerminateInfo>
         /** TCP failed (I/O error) while the connection was up: the "path error" of iWARP. */
         CONNECTION_LOST,
         /** A completion queue of this queue pair overflowed; completions were lost, the queue pair fails. */
-        COMPLETION_QUEUE_OVERFLOW
+        COMPLETION_QUEUE_OVERFLOW,
+        /**
+         * The peer went silent while it owed a Read or Atomic Response ({@link QueuePairConfig#responseTimeout()}):
+         * the queue pair fails and the connection is closed.
+         */
+        RESPONSE_TIMEOUT
     }
 }

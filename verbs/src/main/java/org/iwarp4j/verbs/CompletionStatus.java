@@ -30,6 +30,9 @@ package org.iwarp4j.verbs;
  *     error.</td></tr>
  * <tr><td>{@link #BAD_RESPONSE}</td><td>the Read/Atomic Response the peer sent for this operation was
  *     malformed (wrong STag, TO, length or request id); we sent a Terminate.</td></tr>
+ * <tr><td>{@link #RESPONSE_TIMEOUT}</td><td>Read/Atomic: no FPDU at all arrived from the peer for the queue
+ *     pair's {@link QueuePairConfig#responseTimeout()} while this request awaited its response; the connection
+ *     was closed ({@code IBV_WC_RESP_TIMEOUT_ERR}).</td></tr>
  * <tr><td>{@link #TERMINATE_RECEIVED}</td><td>flushed: the peer sent a Terminate about another message
  *     (or about nothing in particular) while this request was outstanding.</td></tr>
  * <tr><td>{@link #TERMINATE_SENT}</td><td>flushed: this side detected an error in another message and
@@ -54,6 +57,7 @@ public enum CompletionStatus {
     REMOTE_INVALID_REQUEST,
     REMOTE_OPERATION_ERROR,
     BAD_RESPONSE,
+    RESPONSE_TIMEOUT,
     TERMINATE_RECEIVED,
     TERMINATE_SENT,
     TERMINATE_WITHHELD,

@@ -1,5 +1,6 @@
 package org.iwarp4j.verbs;
 
+import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -21,10 +22,17 @@ import java.util.Optional;
  * @param rfc7306                RFC 7306 extensions (atomics, Immediate Data, Write with Immediate) on this
  *                               queue pair; switch off to talk to Linux siw, which terminates the connection on
  *                               their opcodes 0x8–0xB
+ * @param responseTimeout        how long the peer may stay silent (no FPDU at all) while an RDMA Read or atomic of
+ *                               this queue pair awaits its response (RFC 5044 §7.1.2 rule 10: the ULP times out
+ *                               waiting for FPDUs); then that request completes with
+ *                               {@link CompletionStatus#RESPONSE_TIMEOUT}, the queue pair fails with an
+ *                               {@link AsyncEvent.Type#RESPONSE_TIMEOUT} event and the connection is closed.
+ *                               {@link Duration#ZERO}: wait for ever
  */
 public record QueuePairConfig(CompletionQueue sendCompletionQueue, CompletionQueue receiveCompletionQueue,
                               Optional<SharedReceiveQueue> sharedReceiveQueue, int maxSendWr, int maxRecvWr,
-                              int maxSge, int maxInlineData, boolean signalAll, int ird, int ord, boolean rfc7306) {
+                              int maxSge, int maxInlineData, boolean signalAll, int ird, int ord, boolean rfc7306,
+                              Duration responseTimeout) {
 
     /** Checks the attributes. */
     public QueuePairConfig {
@@ -36,6 +44,10 @@ public record QueuePairConfig(CompletionQueue sendCompletionQueue, CompletionQue
         }
         if (maxInlineData < 0 || ird < 0 || ord < 0) {
             throw new IllegalArgumentException("maxInlineData, ird and ord must not be negative");
+        }
+        Objects.requireNonNull(responseTimeout, "responseTimeout");
+        if (responseTimeout.isNegative()) {
+            throw new IllegalArgumentException("responseTimeout must not be negative: " + responseTimeout);
         }
     }
 
@@ -63,6 +75,7 @@ public record QueuePairConfig(CompletionQueue sendCompletionQueue, CompletionQue
         private int ird = 16;
         private int ord = 16;
         private boolean rfc7306 = true;
+        private Duration responseTimeout = Duration.ofSeconds(30);
 
         private Builder(CompletionQueue sendCq, CompletionQueue receiveCq) {
             this.sendCq = sendCq;
@@ -87,6 +100,8 @@ public record QueuePairConfig(CompletionQueue sendCompletionQueue, CompletionQue
         public Builder ord(int v) { ord = v; return this; }
         /** @param v default true @return this */
         public Builder rfc7306(boolean v) { rfc7306 = v; return this; }
+        /** @param v default 30 s; {@link Duration#ZERO}: never @return this */
+        public Builder responseTimeout(Duration v) { responseTimeout = v; return this; }
 
         /**
          * Validates and builds.
@@ -95,7 +110,7 @@ public record QueuePairConfig(CompletionQueue sendCompletionQueue, CompletionQue
          */
         public QueuePairConfig build() {
             return new QueuePairConfig(sendCq, receiveCq, Optional.ofNullable(srq), maxSendWr, maxRecvWr, maxSge,
-                    maxInlineData, signalAll, ird, ord, rfc7306);
+                    maxInlineData, signalAll, ird, ord, rfc7306, responseTimeout);
         }
     }
 }

@@ -20,9 +20,14 @@ import java.nio.ByteOrder;
  * @param maxIrdOrd               largest IRD / ORD of a queue pair
  * @param atomicByteOrder         the byte order of the 64-bit words RFC 7306 atomics operate on in registered
  *                                memory (see {@link RnicConfig#atomicByteOrder()})
+ * @param maxRegisteredBytes      octets registered in memory regions at once
+ * @param maxPostedReceives       receives posted and not yet polled, over the whole RNIC
+ * @param maxStartupsInProgress   accepted connections whose MPA startup has not ended
+ * @param maxInboundReadsAndAtomics the sum of the IRDs of the RNIC's connections ({@code max_res_rd_atom})
  */
 public record RnicAttributes(String name, Transport transport, int eventLoopThreads, int maxQueuePairs,
                              int maxWorkRequests, int maxSge, int maxInlineData, int maxCompletionQueueDepth,
                              int maxStags, long maxRegionSize, int maxMessageSize, int maxIrdOrd,
-                             ByteOrder atomicByteOrder) {
+                             ByteOrder atomicByteOrder, long maxRegisteredBytes, int maxPostedReceives,
+                             int maxStartupsInProgress, int maxInboundReadsAndAtomics) {
 }

@@ -23,10 +23,23 @@ import java.util.Objects;
  *                                them in this order, the host's by default, as libibverbs does. Note that a
  *                                new {@link java.nio.ByteBuffer} is big-endian: read an atomic word with
  *                                {@code buffer.order(rnic.query().atomicByteOrder()).getLong(offset)}.
+ * @param maxRegisteredBytes      octets registered in memory regions at once (a fast registration counts its
+ *                                {@code maxLength}); {@code allocateRegion} checks it before it allocates
+ * @param maxPostedReceives       receives posted and not yet polled, over all queue pairs and shared receive
+ *                                queues of the RNIC
+ * @param maxStartupsInProgress   connections accepted by the RNIC's listeners whose MPA startup has not ended
+ *                                (waiting for the Request, or for the application's decision); one more is closed
+ *                                at once, before any MPA state is made for it
+ * @param maxInboundReadsAndAtomics RDMA Read and Atomic Requests the peers may have outstanding at this RNIC at
+ *                                once: the sum of the IRDs of its connections ({@code max_res_rd_atom} of
+ *                                {@code ibv_device_attr}); each connect or accept takes its IRD from it before the
+ *                                MPA exchange, and the rest of what it may raise the IRD to, up to what is free
  */
 public record RnicConfig(String name, Transport transport, int eventLoopThreads, int maxQueuePairs,
                          int maxWorkRequests, int maxStags, int maxCompletionQueueDepth, int maxSge,
-                         int maxInlineData, int maxIrdOrd, int maxMessageSize, ByteOrder atomicByteOrder) {
+                         int maxInlineData, int maxIrdOrd, int maxMessageSize, ByteOrder atomicByteOrder,
+                         long maxRegisteredBytes, int maxPostedReceives, int maxStartupsInProgress,
+                         int maxInboundReadsAndAtomics) {
 
     /** Checks the limits. */
     public RnicConfig {
@@ -38,6 +51,12 @@ public record RnicConfig(String name, Transport transport, int eventLoopThreads,
         positive("maxCompletionQueueDepth", maxCompletionQueueDepth);
         positive("maxSge", maxSge);
         positive("maxMessageSize", maxMessageSize);
+        positive("maxPostedReceives", maxPostedReceives);
+        positive("maxStartupsInProgress", maxStartupsInProgress);
+        positive("maxInboundReadsAndAtomics", maxInboundReadsAndAtomics);
+        if (maxRegisteredBytes < 1) {
+            throw new IllegalArgumentException("maxRegisteredBytes must be positive: " + maxRegisteredBytes);
+        }
         if (maxInlineData < 0) {
             throw new IllegalArgumentException("maxInlineData must not be negative: " + maxInlineData);
         }
@@ -87,6 +106,10 @@ public record RnicConfig(String name, Transport transport, int eventLoopThreads,
         private int maxIrdOrd = 128;
         private int maxMessageSize = Integer.MAX_VALUE;
         private ByteOrder atomicByteOrder = ByteOrder.nativeOrder();
+        private long maxRegisteredBytes = 16L << 30;
+        private int maxPostedReceives = 1 << 20;
+        private int maxStartupsInProgress = 1024;
+        private int maxInboundReadsAndAtomics = 65536;
 
         private Builder() {}
 
@@ -114,6 +137,14 @@ public record RnicConfig(String name, Transport transport, int eventLoopThreads,
         public Builder maxMessageSize(int v) { maxMessageSize = v; return this; }
         /** @param v default {@link ByteOrder#nativeOrder()} @return this */
         public Builder atomicByteOrder(ByteOrder v) { atomicByteOrder = v; return this; }
+        /** @param v default 16 GiB @return this */
+        public Builder maxRegisteredBytes(long v) { maxRegisteredBytes = v; return this; }
+        /** @param v default 2^20 @return this */
+        public Builder maxPostedReceives(int v) { maxPostedReceives = v; return this; }
+        /** @param v default 1024 @return this */
+        public Builder maxStartupsInProgress(int v) { maxStartupsInProgress = v; return this; }
+        /** @param v default 65536 @return this */
+        public Builder maxInboundReadsAndAtomics(int v) { maxInboundReadsAndAtomics = v; return this; }
 
         /**
          * Validates and builds.
@@ -122,7 +153,8 @@ public record RnicConfig(String name, Transport transport, int eventLoopThreads,
          */
         public RnicConfig build() {
             return new RnicConfig(name, transport, eventLoopThreads, maxQueuePairs, maxWorkRequests, maxStags,
-                    maxCompletionQueueDepth, maxSge, maxInlineData, maxIrdOrd, maxMessageSize, atomicByteOrder);
+                    maxCompletionQueueDepth, maxSge, maxInlineData, maxIrdOrd, maxMessageSize, atomicByteOrder,
+                    maxRegisteredBytes, maxPostedReceives, maxStartupsInProgress, maxInboundReadsAndAtomics);
         }
     }
 }

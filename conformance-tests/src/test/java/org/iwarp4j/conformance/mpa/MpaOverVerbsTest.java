@@ -225,6 +225,31 @@ class MpaOverVerbsTest {
     }
 
     @Test
+    @Requirement("MPA-39")
+    @DisplayName("MPA-39: the ULP times out waiting for messages: a Read the peer never answers completes with "
+            + "RESPONSE_TIMEOUT after the queue pair's response timeout, and the connection closes with a FIN")
+    void ulpTimesOutWaitingForAResponse() throws Exception {
+        Duration timeout = Duration.ofMillis(500);
+        try (ScriptedPeer peer = PeerScripts.responder(4, 4);
+             VerbsStack stack = new VerbsStack(q -> q.responseTimeout(timeout))) {
+            var readRequest = peer.expectFpdu().received();
+            peer.expectFin().start();
+            stack.connect(peer.address(), ConnectOptions.builder());
+            stack.connected();
+            Region sink = stack.region(16, Access.LOCAL_WRITE);
+            long posted = System.nanoTime();
+            stack.post(new SendWorkRequest.RdmaRead(1, List.of(sink.sge(0, 16)), new Stag(0x200), 0, Set.of()));
+            readRequest.get(VerbsStack.WAIT.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+            WorkCompletion wc = stack.sendCompletion();
+            assertThat(wc.status()).isEqualTo(CompletionStatus.RESPONSE_TIMEOUT);
+            assertThat(Duration.ofNanos(System.nanoTime() - posted)).as("not before the timeout")
+                    .isGreaterThanOrEqualTo(timeout);
+            assertThat(stack.disconnected().reason()).isEqualTo(DisconnectReason.RESPONSE_TIMEOUT);
+            peer.waitForScriptToComplete(VerbsStack.WAIT);
+        }
+    }
+
+    @Test
     @Requirement("MPA-49")
     @DisplayName("MPA-49: the connection manager is not dual-stack: MPA starts at the first octet of the TCP stream in both "
             + "roles (the Request is the Initiator's first octets; streaming data before a Request is an invalid frame)")

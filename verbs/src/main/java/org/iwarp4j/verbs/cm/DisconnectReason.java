@@ -22,7 +22,12 @@ public enum DisconnectReason {
     /** TCP failed: an I/O error, or the peer closed in the middle of an FPDU. */
     TRANSPORT_ERROR,
     /** A graceful disconnect did not finish within the disconnect timeout and was made abortive. */
-    DISCONNECT_TIMEOUT;
+    DISCONNECT_TIMEOUT,
+    /**
+     * The peer sent nothing for the queue pair's response timeout while it owed a Read or Atomic Response
+     * ({@code QueuePairConfig.responseTimeout}, RFC 5044 §7.1.2 rule 10); this side closed the connection.
+     */
+    RESPONSE_TIMEOUT;
 
     /**
      * Whether the connection ended as intended by one side, with nothing lost in transit.

@@ -13,6 +13,9 @@ import java.util.function.UnaryOperator;
  * {@link #builder()}, whose setters name the defaults.
  *
  * @param backlog           TCP accept backlog
+ * @param maxConnections    connections of this listener at once, from TCP accept to TCP close; the MPA Request of
+ *                          one more is answered with a Reply with R=1 whose private data says
+ *                          {@code "iwarp4j: maxConnections = N reached"}, and the connection closed
  * @param mpa               the MPA settings: highest revision accepted (Rev 1 Requests are always accepted,
  *                          RFC 6581 §6; a Rev 2 Request gets a Rev 2 Reply), the C and M bits of the Reply, the
  *                          RTR types supported in peer-to-peer mode (RFC 6581 §9.2: the Reply sets each offered one
@@ -26,13 +29,17 @@ import java.util.function.UnaryOperator;
  * @param peerProfile       what to tolerate from peers ({@link PeerProfile#RFC_STRICT} by default)
  * @param eventListener     hears the {@link CmEvent}s of the listener's connections
  */
-public record ListenOptions(int backlog, MpaOptions mpa, int requiredOrd, Duration disconnectTimeout,
-                            Optional<Path> pcapFile, PeerProfile peerProfile, CmEventListener eventListener) {
+public record ListenOptions(int backlog, int maxConnections, MpaOptions mpa, int requiredOrd,
+                            Duration disconnectTimeout, Optional<Path> pcapFile, PeerProfile peerProfile,
+                            CmEventListener eventListener) {
 
     /** Checks the components. */
     public ListenOptions {
         if (backlog < 1) {
             throw new IllegalArgumentException("backlog must be positive: " + backlog);
+        }
+        if (maxConnections < 1) {
+            throw new IllegalArgumentException("maxConnections must be positive: " + maxConnections);
         }
         Objects.requireNonNull(mpa, "mpa");
         if (requiredOrd < 0 || requiredOrd > PrivateData.MAX_DEPTH) {
@@ -65,6 +72,7 @@ public record ListenOptions(int backlog, MpaOptions mpa, int requiredOrd, Durati
     /** Builder; each setter names its default. */
     public static final class Builder {
         private int backlog = 128;
+        private int maxConnections = 1024;
         private MpaOptions mpa = MpaOptions.defaults();
         private int requiredOrd;
         private Duration disconnectTimeout = Duration.ofSeconds(5);
@@ -76,6 +84,8 @@ public record ListenOptions(int backlog, MpaOptions mpa, int requiredOrd, Durati
 
         /** @param v default 128 @return this */
         public Builder backlog(int v) { backlog = v; return this; }
+        /** @param v default 1024 @return this */
+        public Builder maxConnections(int v) { maxConnections = v; return this; }
         /** @param v default {@link MpaOptions#defaults()} @return this */
         public Builder mpa(MpaOptions v) { mpa = Objects.requireNonNull(v); return this; }
         /**
@@ -102,8 +112,8 @@ public record ListenOptions(int backlog, MpaOptions mpa, int requiredOrd, Durati
          * @return the options
          */
         public ListenOptions build() {
-            return new ListenOptions(backlog, mpa, requiredOrd, disconnectTimeout, pcapFile, peerProfile,
-                    eventListener);
+            return new ListenOptions(backlog, maxConnections, mpa, requiredOrd, disconnectTimeout, pcapFile,
+                    peerProfile, eventListener);
         }
     }
 }

@@ -98,6 +98,19 @@ final class ChannelActions implements LifecycleActions {
     }
 
     @Override
+    public int outstandingResponses() {
+        return engine == null ? 0 : engine.stream().outstandingRequests();
+    }
+
+    @Override
+    public void reportResponseTimeout(String detail) {
+        LOG.warn("{}: {}", ctx.channel(), detail);
+        if (qp != null) {
+            qp.fireAsync(new AsyncEvent(AsyncEvent.Type.RESPONSE_TIMEOUT, qp, Optional.empty(), detail));
+        }
+    }
+
+    @Override
     public void sendNudge() {
         if (engine.stream().sendZeroLengthWrite()) {
             LOG.info("{}: nothing arrived within {} ms of our first FPDU: sent a zero-length RDMA Write (first-FPDU"
@@ -181,7 +194,8 @@ final class ChannelActions implements LifecycleActions {
         timers.put(timer, ctx.executor().schedule(() -> {
             timers.remove(timer);
             boolean going = timer == ConnectionTimer.DISCONNECT ? !ctx.channel().isOpen()
-                    : timer == ConnectionTimer.FIRST_FPDU_NUDGE && !ctx.channel().isActive();
+                    : (timer == ConnectionTimer.FIRST_FPDU_NUDGE || timer == ConnectionTimer.RESPONSE_WATCH)
+                    && !ctx.channel().isActive();
             if (!going) {
                 fired.run();
             }

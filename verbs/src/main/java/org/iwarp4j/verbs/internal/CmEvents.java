@@ -127,6 +127,8 @@ final class CmEvents {
             case PEER_RESET -> lost(DisconnectReason.PEER_RESET, "the peer reset the TCP connection");
             case PEER_CLOSED_INSIDE_FPDU -> lost(DisconnectReason.TRANSPORT_ERROR, "the peer closed the TCP connection"
                     + " in the middle of an FPDU (RFC 5044 §8: TCP connection lost)");
+            case RESPONSE_TIMEOUT -> lost(DisconnectReason.RESPONSE_TIMEOUT, ResponseWatchdog.describe(
+                    qp == null ? null : qp.config().responseTimeout()));
             case TRANSPORT_ERROR, SETUP_FAILED -> lost(DisconnectReason.TRANSPORT_ERROR, "the TCP connection failed");
             case TERMINATE_SENT -> terminated(DisconnectReason.TERMINATE_SENT, t == null ? null : Terminates.sent(t));
             case TERMINATE_WITHHELD -> terminated(DisconnectReason.TERMINATE_WITHHELD,
@@ -171,6 +173,12 @@ final class CmEvents {
         LOG.debug("{}", reason);
         return new RejectedBy(new CmEvent.Rejected(from, r.replyPrivateData(), MpaConfigs.depth(r.responderIrd()),
                 MpaConfigs.depth(r.responderOrd()), reason));
+    }
+
+    /** Responder: the listener refused the Request with R=1 for one of its limits ({@code reason}). */
+    static Throwable refusedByLimit(MpaRejection r, InetSocketAddress from, String reason) {
+        return new RejectedBy(new CmEvent.Rejected(from, r.replyPrivateData(), MpaConfigs.depth(r.responderIrd()),
+                MpaConfigs.depth(r.responderOrd()), "rejected the connection request from " + from + ": " + reason));
     }
 
     /** Carries a listener's own reject to {@link #setupFailed} (no application future waits for it). */

@@ -36,7 +36,8 @@ import java.util.function.BooleanSupplier;
 final class Completions {
 
     /** Why the stream ended when no Terminate was involved. */
-    enum Ending { NONE, DISCONNECT, TRANSPORT }
+    /** How outstanding work is flushed; RESPONSE_TIMEOUT: the oldest Read or atomic is named as the one that waited. */
+    enum Ending { NONE, DISCONNECT, TRANSPORT, RESPONSE_TIMEOUT }
 
     private static final WorkCompletionAccess WC = WorkCompletionAccess.get();
 
@@ -46,6 +47,7 @@ final class Completions {
     private Ending ending = Ending.NONE;
     private boolean lengthErrorReported;
     private boolean badResponseReported;
+    private boolean responseTimeoutReported;
 
     /**
      * {@code stream} is {@code null} for work that never reached a stream (the connection never started);
@@ -87,6 +89,10 @@ final class Completions {
                 if (!badResponseReported && responseOperation(opcode) && firstErrorNamesResponse()) {
                     badResponseReported = true;
                     yield CompletionStatus.BAD_RESPONSE;
+                }
+                if (!responseTimeoutReported && ending == Ending.RESPONSE_TIMEOUT && responseOperation(opcode)) {
+                    responseTimeoutReported = true; // the oldest Read or atomic: the one whose response never came
+                    yield CompletionStatus.RESPONSE_TIMEOUT;
                 }
                 yield flushed();
             }

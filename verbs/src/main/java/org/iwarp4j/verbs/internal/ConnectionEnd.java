@@ -31,6 +31,8 @@ record ConnectionEnd(Reason reason, Terminate terminate) {
         TERMINATE_WITHHELD,
         /** The peer sent a Terminate (RFC 5040 §5.4). */
         TERMINATE_RECEIVED,
+        /** The peer went silent while it owed a Read or Atomic Response (QueuePairConfig.responseTimeout). */
+        RESPONSE_TIMEOUT,
         /** The connection never reached ESTABLISHED. */
         SETUP_FAILED
     }

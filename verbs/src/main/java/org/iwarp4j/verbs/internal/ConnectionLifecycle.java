@@ -37,6 +37,10 @@ final class ConnectionLifecycle implements QueuePairEngine.Lifecycle, TransmitPu
     private boolean transportFailed;
     private boolean peerSpoke;
     private boolean nudgeArmed;
+    /** QueuePairConfig.responseTimeout: {@code null} when off. */
+    private ResponseWatchdog watchdog;
+    /** FPDUs received since Full Operation: the watchdog's sign of life. */
+    private long fpdusReceived;
 
     /** {@code mpaStartupTimeout}: the Responder rejects an undecided Request at 4/5 of it. */
     ConnectionLifecycle(Role role, PeerAccommodations peer, Duration mpaStartupTimeout, Duration disconnectTimeout,
@@ -115,6 +119,16 @@ final class ConnectionLifecycle implements QueuePairEngine.Lifecycle, TransmitPu
                 failEstablishment(failure);
             }
             actions.close();
+        }
+    }
+
+    /**
+     * Before Full Operation, once the queue pair is known: watch for a peer that goes silent while it owes a Read
+     * or Atomic Response ({@code timeout} zero: never).
+     */
+    void watchResponses(Duration timeout) {
+        if (!timeout.isZero() && watchdog == null) {
+            watchdog = new ResponseWatchdog(timeout);
         }
     }
 
@@ -198,6 +212,7 @@ final class ConnectionLifecycle implements QueuePairEngine.Lifecycle, TransmitPu
     /** A ULPDU arrived from the peer. */
     void fpduReceived() {
         peerSpoke = true;
+        fpdusReceived++;
         timers.cancel(FIRST_FPDU_NUDGE);
     }
 
@@ -332,7 +347,29 @@ final class ConnectionLifecycle implements QueuePairEngine.Lifecycle, TransmitPu
                     actions.sendNudge();
                 }
             }
+            case RESPONSE_WATCH -> {
+                if (streamRunning()) {
+                    if (watchdog.tick(actions.outstandingResponses(), fpdusReceived)) {
+                        responseTimedOut();
+                    } else {
+                        timers.schedule(RESPONSE_WATCH, watchdog.tickInterval());
+                    }
+                }
+            }
         }
+    }
+
+    /**
+     * RFC 5044 §7.1.2 rule 10 (MPA-39): the peer owes a response and has sent nothing for the whole timeout. It broke
+     * no rule we could name in a Terminate, and may not be there to read one: the outstanding request completes with
+     * RESPONSE_TIMEOUT, the rest is flushed, the queue pair fails and TCP is closed (a FIN).
+     */
+    private void responseTimedOut() {
+        state = ENDING;
+        outcome.decide(Reason.RESPONSE_TIMEOUT);
+        actions.endStream(Completions.Ending.RESPONSE_TIMEOUT);
+        actions.reportResponseTimeout(ResponseWatchdog.describe(watchdog.timeout()));
+        actions.close();
     }
 
     /**
@@ -374,6 +411,9 @@ final class ConnectionLifecycle implements QueuePairEngine.Lifecycle, TransmitPu
     private void announce() {
         if (outcome.announce()) {
             actions.established();
+            if (watchdog != null) {
+                timers.schedule(RESPONSE_WATCH, watchdog.tickInterval());
+            }
         }
     }
 

@@ -28,6 +28,9 @@ import org.iwarp4j.verbs.cm.ConnectionRequestHandler;
 import org.iwarp4j.verbs.cm.ListenOptions;
 import org.iwarp4j.verbs.cm.Listener;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -45,6 +48,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * RNIC's event loops with the pipeline of {@link ConnectionPipelines}.
  */
 final class ConnectionManager {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ConnectionManager.class);
 
     private final RnicImpl rnic;
     private final EventLoopGroup group;
@@ -109,7 +114,10 @@ final class ConnectionManager {
                 .childHandler(new ChannelInitializer<Channel>() {
                     @Override
                     protected void initChannel(Channel ch) {
-                        ConnectionPipelines.responder(ch, mpa, sharedPcap, listener);
+                        Admission admission = listener.admit(ch);
+                        if (admission != null) {
+                            ConnectionPipelines.responder(ch, mpa, sharedPcap, listener, admission);
+                        }
                     }
                 });
         ChannelFuture bound = b.bind(address).awaitUninterruptibly();
@@ -141,21 +149,32 @@ final class ConnectionManager {
             result.completeExceptionally(new IllegalArgumentException("the queue pair belongs to another RNIC"));
             return result;
         }
+        int ird = options.ird().orElse(qp.config().ird());
+        int ord = options.ord().orElse(qp.config().ord());
+        // Before anything is made for the connection: its IRD from the RNIC's, and what it may raise it to.
+        Reservation irds = rnic.reserveIrd(ird, Math.max(ird, rnic.config().maxIrdOrd()));
+        if (irds == null) {
+            ResourceLimit limit = rnic.inboundReadsAndAtomics();
+            LOG.warn("connect to {} refused: {} (RnicConfig)", address, limit.reached());
+            result.completeExceptionally(limit.refusal(null, "connect with IRD " + ird));
+            return result;
+        }
         if (!qp.claim()) {
+            irds.release();
             result.completeExceptionally(new IllegalStateException("queue pair " + qp.number() + " is " + qp.state()
                     + " or already connecting; connect needs a fresh IDLE queue pair"));
             return result;
         }
-        int ird = options.ird().orElse(qp.config().ird());
-        int ord = options.ord().orElse(qp.config().ord());
         MpaConfig mpa;
         try {
-            mpa = MpaConfigs.initiator(options, ird, ord, rnic.config().maxIrdOrd());
+            mpa = MpaConfigs.initiator(options, ird, ord, (int) irds.held());
         } catch (IllegalArgumentException e) {
+            irds.release();
             qp.stateError();
             result.completeExceptionally(e);
             return result;
         }
+        qp.irdReservation(irds);
         // The queue pair lives where its send completion queue's handlers run: a handler that posts (run to
         // completion) hands nothing to another thread.
         EventLoop loop = qp.sendCq().loop();
@@ -173,11 +192,13 @@ final class ConnectionManager {
                 .handler(new ChannelInitializer<Channel>() {
                     @Override
                     protected void initChannel(Channel ch) throws IOException {
+                        ch.closeFuture().addListener(f -> irds.release());
                         ConnectionPipelines.initiator(ch, mpa, pcapFile, handler);
                     }
                 });
         loop.execute(() -> b.connect(target).addListener((ChannelFuture f) -> {
             if (!f.isSuccess()) {
+                irds.release();
                 handler.connectFailed(new ConnectionFailedException(ConnectionFailedException.Kind.UNREACHABLE,
                         "TCP connect to " + target + " failed: " + f.cause(), f.cause()));
             }

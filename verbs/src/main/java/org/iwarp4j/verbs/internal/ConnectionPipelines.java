@@ -40,8 +40,12 @@ final class ConnectionPipelines {
         return p.get(PIPELINE_PCAP_PACKETS) != null;
     }
 
-    /** A connection a listener accepted; {@code sharedPcap}: the listener's capture file, or {@code null}. */
-    static void responder(Channel ch, MpaConfig mpa, SharedPcapFile sharedPcap, ListenerImpl listener) {
+    /**
+     * A connection a listener accepted and admitted; {@code sharedPcap}: the listener's capture file, or
+     * {@code null}.
+     */
+    static void responder(Channel ch, MpaConfig mpa, SharedPcapFile sharedPcap, ListenerImpl listener,
+                          Admission admission) {
         ChannelPipeline p = ch.pipeline();
         // The connection keeps the listener's pcap file open until its capture handler is gone.
         ChannelHandler pcapHolder = sharedPcap == null ? null : sharedPcap.connectionHolder();
@@ -52,7 +56,7 @@ final class ConnectionPipelines {
             p.addLast(PIPELINE_PCAP_PACKETS, new PcapPacketCoalescer());
         }
         p.addLast(PIPELINE_MPA, MpaStartupHandler.responder(mpa));
-        p.addLast(PIPELINE_QP, new QueuePairHandler(listener, ch.eventLoop()));
+        p.addLast(PIPELINE_QP, new QueuePairHandler(listener, admission, ch.eventLoop()));
     }
 
     /** A connection of {@code handler}'s queue pair; {@code pcapFile}: its own capture file, or {@code null}. */

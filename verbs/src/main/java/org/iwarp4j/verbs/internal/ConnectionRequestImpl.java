@@ -22,6 +22,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /** A valid MPA Request waiting for the application: accept binds a queue pair, reject answers R=1. */
 final class ConnectionRequestImpl implements ConnectionRequest {
 
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ConnectionRequestImpl.class);
+
     /** The connection as its request sees it: it binds the accepting queue pair. */
     interface Connecting extends ConnectionControl {
         /** On the loop, before MPA accepts: the queue pair that will run the connection, and its future. */
@@ -120,16 +122,30 @@ final class ConnectionRequestImpl implements ConnectionRequest {
             result.completeExceptionally(alreadyDecided());
             return result;
         }
+        int ird = options.ird().orElse(qp.config().ird());
+        int ord = options.ord().orElse(qp.config().ord());
+        // RFC 6581 §9.1: the Responder may raise its IRD to the Initiator's ORD; an explicit IRD is answered as is.
+        int wanted = options.ird().isPresent() ? ird : Math.max(ird, listener.rnic().config().maxIrdOrd());
+        // Before the Reply: the IRD from the RNIC's, and of the raise as much as is free.
+        Reservation irds = listener.rnic().reserveIrd(ird, wanted);
+        if (irds == null) {
+            ResourceLimit limit = listener.rnic().inboundReadsAndAtomics();
+            String reason = "iwarp4j: " + limit.reached();
+            LOG.warn("{}: MPA Request refused with R=1: {} (RnicConfig)", channel, reason);
+            result.completeExceptionally(limit.refusal(null, "accepting with IRD " + ird));
+            refuse(reason.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            return result;
+        }
         if (!qp.claim()) {
+            irds.release();
             decided.set(false);
             result.completeExceptionally(new IllegalStateException("queue pair " + qp.number() + " is " + qp.state()
                     + " or already connecting; accept needs a fresh IDLE queue pair"));
             return result;
         }
-        int ird = options.ird().orElse(qp.config().ird());
-        int ord = options.ord().orElse(qp.config().ord());
-        // RFC 6581 §9.1: the Responder may raise its IRD to the Initiator's ORD; an explicit IRD is answered as is.
-        int irdLimit = options.ird().isPresent() ? ird : Math.max(ird, listener.rnic().config().maxIrdOrd());
+        int irdLimit = Math.max(ird, (int) irds.held());
+        qp.irdReservation(irds);
+        channel.closeFuture().addListener(f -> irds.release());
         qp.bind(channel.eventLoop(), connection);
         channel.eventLoop().execute(() -> {
             connection.accepting(qp, result);
@@ -154,7 +170,12 @@ final class ConnectionRequestImpl implements ConnectionRequest {
             result.completeExceptionally(alreadyDecided());
             return result;
         }
-        byte[] data = privateData == null ? new byte[0] : privateData.clone();
+        return refuse(privateData == null ? new byte[0] : privateData.clone());
+    }
+
+    /** The decision is made: reject with {@code data}, then close. */
+    private CompletableFuture<Void> refuse(byte[] data) {
+        LoopSafeFuture<Void> result = new LoopSafeFuture<>();
         mpa.reject(data).addListener((ChannelFutureListener) f -> {
             // RFC 5044 §7.1.2: MPA leaves TCP open after a reject; the connection manager closes it.
             f.channel().close();

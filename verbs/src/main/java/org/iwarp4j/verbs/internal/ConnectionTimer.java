@@ -12,7 +12,9 @@ enum ConnectionTimer {
     /** After our Terminate and FIN: close if the peer has not closed its side (interop/FINDINGS.md O1). */
     TERMINATE_LINGER,
     /** Initiator: nudge a peer silent since our first FPDUs (interop/FINDINGS.md M15). */
-    FIRST_FPDU_NUDGE;
+    FIRST_FPDU_NUDGE,
+    /** While the stream runs: a tick of the {@link ResponseWatchdog} (QueuePairConfig.responseTimeout). */
+    RESPONSE_WATCH;
 
     /** The timers a lifecycle has armed, scheduled and cancelled through its actions. */
     static final class Armed {

@@ -29,6 +29,12 @@ interface LifecycleActions {
     /** Tell the application its completion queue overflowed (async event). */
     void reportCompletionQueueOverflow();
 
+    /** RDMA Read and Atomic Requests of ours awaiting their response (0 before the stream exists). */
+    int outstandingResponses();
+
+    /** The peer went silent while it owed a response: tell the application (async event), in one log line. */
+    void reportResponseTimeout(String detail);
+
     /** interop/FINDINGS.md M15: queue one zero-length RDMA Write (see {@link PeerAccommodations#firstFpduNudge()}). */
     void sendNudge();
 

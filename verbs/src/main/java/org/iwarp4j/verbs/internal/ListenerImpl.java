@@ -27,6 +27,7 @@ final class ListenerImpl implements Listener {
     private final BlockingQueue<ConnectionRequestImpl> requests;
     private volatile Channel channel;
     private volatile SharedPcapFile pcap;
+    private final ResourceLimit connections;
 
     /** {@code handler} {@code null}: requests wait for {@link #take}. */
     ListenerImpl(RnicImpl rnic, ListenOptions options, ConnectionRequestHandler handler) {
@@ -34,6 +35,29 @@ final class ListenerImpl implements Listener {
         this.options = options;
         this.handler = handler;
         this.requests = handler == null ? new LinkedBlockingQueue<>() : null;
+        this.connections = new ResourceLimit("maxConnections", options.maxConnections());
+    }
+
+    /**
+     * At TCP accept, before anything of MPA is made for {@code ch}: the connection's slots of the RNIC's
+     * {@code maxStartupsInProgress} and of this listener's {@code maxConnections}, given back when the channel
+     * closes; {@code null} (and the channel closed, a FIN) when the RNIC has its maximum of startups in progress.
+     */
+    Admission admit(Channel ch) {
+        ResourceLimit startups = rnic.startups();
+        Admission a = Admission.tryAdmit(startups, connections);
+        if (a == null) {
+            LOG.warn("{}: closed at once, before its MPA Request: {} (RnicConfig)", ch, startups.reached());
+            ch.close();
+            return null;
+        }
+        ch.closeFuture().addListener(f -> a.closed());
+        return a;
+    }
+
+    /** This listener's connections now (for tests). */
+    long connectionsHeld() {
+        return connections.used();
     }
 
     void bound(Channel serverChannel, SharedPcapFile pcapFile) {

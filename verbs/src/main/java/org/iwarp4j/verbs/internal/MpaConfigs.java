@@ -22,13 +22,13 @@ final class MpaConfigs {
         return value < 0 ? OptionalInt.empty() : OptionalInt.of(value);
     }
 
-    /** The Initiator of a connect with {@code ird}/{@code ord}, able to raise its IRD up to the RNIC's limit. */
-    static MpaConfig initiator(ConnectOptions options, int ird, int ord, int maxIrdOrd) {
+    /** The Initiator of a connect with {@code ird}/{@code ord}, able to raise its IRD up to {@code irdLimit}. */
+    static MpaConfig initiator(ConnectOptions options, int ird, int ord, int irdLimit) {
         return MpaConfig.builder()
                 .options(options.mpa())
                 .ird(ird)
                 .ord(ord)
-                .irdLimit(Math.max(ird, maxIrdOrd))
+                .irdLimit(Math.max(ird, irdLimit))
                 .privateData(options.privateData())
                 // RFC 5044 §7.1.2 rule 4 forbids the Responder's FPDUs before our first; strict unless the profile
                 // says the peer sends them anyway (Linux siw).

@@ -13,6 +13,7 @@ import org.iwarp4j.verbs.SharedReceiveQueue;
 import org.iwarp4j.verbs.VerbsException;
 
 import java.nio.ByteBuffer;
+import java.util.EnumSet;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -56,28 +57,56 @@ final class ProtectionDomainImpl implements ProtectionDomain {
         }
         // Netty's wrapper over the position..limit octets; it never frees the caller's ByteBuffer.
         ByteBuf memory = Unpooled.wrappedBuffer(buffer.slice());
-        return register(memory, access, "register(ByteBuffer)");
+        return register(memory, access, "register(ByteBuffer)", false);
+    }
+
+    /** Checks the RNIC's {@code maxRegisteredBytes} before the memory is allocated, not after. */
+    @Override
+    public MemoryRegion allocateRegion(int length, Access... access) {
+        if (length < 1) {
+            throw new IllegalArgumentException("length must be positive: " + length);
+        }
+        checkOpen();
+        rnic.registeredBytes().acquire(length, null, "allocateRegion(" + length + ")");
+        ByteBuf memory;
+        try {
+            memory = Unpooled.wrappedBuffer(ByteBuffer.allocateDirect(length));
+        } catch (RuntimeException | OutOfMemoryError e) {
+            rnic.registeredBytes().release(length);
+            throw e;
+        }
+        Set<Access> rights = access.length == 0 ? Set.of() : EnumSet.of(access[0], access);
+        return register(memory, rights, "allocateRegion(" + length + ")", true);
     }
 
     /** The Netty extra ({@code NettyVerbs.register}). */
     MemoryRegion register(ByteBuf buffer, Set<Access> access) {
         Objects.requireNonNull(buffer, "buffer");
-        return register(buffer.retainedSlice(0, buffer.capacity()), access, "register(ByteBuf)");
+        return register(buffer.retainedSlice(0, buffer.capacity()), access, "register(ByteBuf)", false);
     }
 
-    private MemoryRegion register(ByteBuf memory, Set<Access> access, String what) {
+    /** {@code reserved}: the caller took the region's octets from {@code maxRegisteredBytes} already. */
+    private MemoryRegion register(ByteBuf memory, Set<Access> access, String what, boolean reserved) {
         Set<Access> rights;
+        int length = memory.capacity();
         try {
             checkOpen();
             rights = Access.validate(access);
+            if (!reserved) {
+                rnic.registeredBytes().acquire(length, null, what + " of " + length + " octets");
+            }
         } catch (RuntimeException e) {
             memory.release();
+            if (reserved) {
+                rnic.registeredBytes().release(length);
+            }
             throw e;
         }
         long base = memory.hasMemoryAddress() ? memory.memoryAddress() : rnic.syntheticBase(memory.capacity());
         RegionImpl region = RegionImpl.register(this, rnic.stagTable(), memory, base, rights);
         if (region == null) {
             memory.release();
+            rnic.registeredBytes().release(length);
             throw new VerbsException(VerbsException.Reason.LIMIT_EXCEEDED, null, what + ": the STag table is full ("
                     + rnic.config().maxStags() + " regions and windows)");
         }
@@ -91,8 +120,10 @@ final class ProtectionDomainImpl implements ProtectionDomain {
         if (maxLength < 1) {
             throw new IllegalArgumentException("maxLength must be positive: " + maxLength);
         }
+        rnic.registeredBytes().acquire(maxLength, null, "allocateFastRegistration(" + maxLength + ")");
         RegionImpl region = RegionImpl.fastRegistration(this, rnic.stagTable(), maxLength);
         if (region == null) {
+            rnic.registeredBytes().release(maxLength);
             throw new VerbsException(VerbsException.Reason.LIMIT_EXCEEDED, null,
                     "allocateFastRegistration: the STag table is full");
         }
@@ -100,7 +131,9 @@ final class ProtectionDomainImpl implements ProtectionDomain {
         return region;
     }
 
-    void regionClosed() {
+    /** {@code registeredBytes}: what the region took from the RNIC's {@code maxRegisteredBytes}. */
+    void regionClosed(long registeredBytes) {
+        rnic.registeredBytes().release(registeredBytes);
         regions.decrementAndGet();
     }
 

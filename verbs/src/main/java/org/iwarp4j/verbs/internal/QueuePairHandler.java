@@ -45,6 +45,8 @@ final class QueuePairHandler extends ChannelDuplexHandler implements ConnectionR
     private final Role role;
     private final PeerAccommodations peer;
     private final ListenerImpl listener;
+    /** Responder: the limits checked at TCP accept ({@code null} at an Initiator). */
+    private final Admission admission;
     private final Predicate<byte[]> replyPrivateDataCheck;
     private final CmEvents cm;
     private final ChannelActions actions;
@@ -59,6 +61,7 @@ final class QueuePairHandler extends ChannelDuplexHandler implements ConnectionR
     private ConnectionImpl connection;
     private ConnectionRequestImpl request;
     private boolean abortWhenAdded;
+    private boolean refusedForLimit;
 
     /**
      * An Initiator's handler for {@code qp}, connecting with {@code options} on {@code loop}; {@code result}
@@ -70,6 +73,7 @@ final class QueuePairHandler extends ChannelDuplexHandler implements ConnectionR
         this.qp = qp;
         this.peer = PeerAccommodations.of(options);
         this.listener = null;
+        this.admission = null;
         this.replyPrivateDataCheck = options.replyPrivateDataCheck();
         this.cm = new CmEvents(options.eventListener(), this::remoteAddress, qp, result);
         this.actions = new ChannelActions(cm, peer, qp);
@@ -78,11 +82,12 @@ final class QueuePairHandler extends ChannelDuplexHandler implements ConnectionR
     }
 
     /** A Responder's handler on {@code loop}, its channel's: the queue pair comes with {@link #accepting}. */
-    QueuePairHandler(ListenerImpl listener, EventLoop loop) {
+    QueuePairHandler(ListenerImpl listener, Admission admission, EventLoop loop) {
         this.role = Role.RESPONDER;
         this.loop = loop;
         this.peer = PeerAccommodations.of(listener.options());
         this.listener = listener;
+        this.admission = admission;
         this.replyPrivateDataCheck = null;
         this.cm = new CmEvents(listener.options().eventListener(), this::remoteAddress, null, null);
         this.actions = new ChannelActions(cm, peer, null);
@@ -107,8 +112,17 @@ final class QueuePairHandler extends ChannelDuplexHandler implements ConnectionR
 
     @Override
     public void userEventTriggered(ChannelHandlerContext c, Object evt) {
+        if (admission != null && (evt instanceof MpaEstablishedEvent || evt instanceof MpaRejectedEvent
+                || evt instanceof MpaStartupFailedEvent)) {
+            admission.startupEnded();
+        }
         if (evt instanceof MpaEstablishedEvent e) {
             onEstablished(e.parameters(), (FpduEncoder) e.sender());
+        } else if (evt instanceof MpaConnectRequest r && admission.refusal() != null) {
+            // The listener is full: the Request is refused before the application sees it (RFC 5044 §7.1.2 rule 2).
+            LOG.warn("{}: MPA Request refused with R=1: {} (ListenOptions)", c.channel(), admission.refusal());
+            refusedForLimit = true;
+            r.reject(admission.refusalPrivateData());
         } else if (evt instanceof MpaConnectRequest r) {
             request = new ConnectionRequestImpl(this, r, ctx.channel(), listener);
             actions.request(request);
@@ -150,6 +164,10 @@ final class QueuePairHandler extends ChannelDuplexHandler implements ConnectionR
                     + " data of the MPA Reply was not accepted (" + params.peerPrivateData().length + " octets)", null));
             return;
         }
+        Reservation irds = qp.irdReservation();
+        if (irds != null) {
+            irds.trimTo(Math.max(params.ird(), 0)); // the rest of what the IRD could have been raised to goes back
+        }
         encoder.gatherSmallFpdus(!ConnectionPipelines.capturesPackets(ctx.pipeline()));
         TransmitPump.Segments segments = new TransmitPump.Segments(encoder, ctx.voidPromise());
         QueuePairEngine engine = new QueuePairEngine(qp, params, ctx.channel().remoteAddress(), peer.terminateLayout(), segments,
@@ -166,6 +184,7 @@ final class QueuePairHandler extends ChannelDuplexHandler implements ConnectionR
             lifecycle.setupTerminateRequired(code == MpaError.INSUFFICIENT_IRD ? TerminateCause.MPA_INSUFFICIENT_IRD
                     : TerminateCause.MPA_NO_MATCHING_RTR, code.description(), "MPA negotiation: " + code);
         } else {
+            lifecycle.watchResponses(qp.config().responseTimeout());
             lifecycle.fullOperation(engine.begin(params, role == Role.INITIATOR));
         }
     }
@@ -176,6 +195,8 @@ final class QueuePairHandler extends ChannelDuplexHandler implements ConnectionR
                     CmEvents.rejectedByPeer(rejection)));
         } else if (request != null) {
             lifecycle.requestRejected(); // ConnectionRequestImpl closes once the Reply is written
+        } else if (refusedForLimit) {
+            lifecycle.requestRefused(CmEvents.refusedByLimit(rejection, remoteAddress(), admission.refusal()));
         } else {
             lifecycle.requestRefused(CmEvents.refused(rejection, remoteAddress()));
         }

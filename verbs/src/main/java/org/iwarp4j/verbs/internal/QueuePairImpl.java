@@ -23,6 +23,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The thread-safe face of a queue pair. Posting validates on the caller's thread, hands the request over
@@ -52,6 +53,13 @@ final class QueuePairImpl implements QueuePair {
     private final AtomicBoolean wakeup = new AtomicBoolean();
     private final Runnable drainTask = this::drain;
     private final AtomicBoolean claimed = new AtomicBoolean();
+    /**
+     * This queue pair's share of the RNIC's {@code maxPostedReceives}: its receives posted and not yet polled. Given
+     * back one by one as their slots are, and all at once when the queue pair closes (its flushed completions may
+     * never be polled).
+     */
+    private final AtomicInteger receivesCounted = new AtomicInteger();
+    private volatile boolean receivesRetired;
 
     private volatile EventLoop loop;
     private volatile QueuePairEngine engine;
@@ -60,6 +68,8 @@ final class QueuePairImpl implements QueuePair {
     private volatile ConnectionImpl connection;
     private volatile ConnectionControl control;
     private volatile boolean closed;
+    /** The IRD this queue pair's connection took from the RNIC's maxInboundReadsAndAtomics. */
+    private volatile Reservation irdReservation;
 
     QueuePairImpl(RnicImpl rnic, ProtectionDomainImpl pd, QueuePairConfig config, int number) {
         this.rnic = rnic;
@@ -261,11 +271,43 @@ final class QueuePairImpl implements QueuePair {
                     + (closed ? "closed" : state));
         }
         SendPostBuilder.checkReceive(pd, request, config.maxSge());
+        ResourceLimit limit = rnic.postedReceives();
+        if (!limit.tryAcquire(1)) {
+            throw limit.refusal(request, "posting a receive to queue pair " + number);
+        }
+        receivesCounted.incrementAndGet();
         if (!inbox.offerReceive(request)) {
+            uncountReceive();
             return false;
+        }
+        if (receivesRetired) {
+            retireReceives(); // closed meanwhile: this one's flush may never be polled either
         }
         wake();
         return true;
+    }
+
+    /** One counted receive is done (its slot given back): the RNIC's count goes down, unless closing did that. */
+    private void uncountReceive() {
+        while (true) {
+            int c = receivesCounted.get();
+            if (c == 0) {
+                return;
+            }
+            if (receivesCounted.compareAndSet(c, c - 1)) {
+                rnic.postedReceives().release(1);
+                return;
+            }
+        }
+    }
+
+    /** Closed: every receive still counted goes back to the RNIC now. */
+    private void retireReceives() {
+        receivesRetired = true;
+        int n = receivesCounted.getAndSet(0);
+        if (n > 0) {
+            rnic.postedReceives().release(n);
+        }
     }
 
     void releaseSendSlots(int n) {
@@ -274,6 +316,7 @@ final class QueuePairImpl implements QueuePair {
 
     void releaseReceiveSlot() {
         inbox.releaseReceiveSlot();
+        uncountReceive();
     }
 
     SendPost pollSend() {
@@ -316,6 +359,14 @@ final class QueuePairImpl implements QueuePair {
     /** Claims the queue pair for one connect/accept; false if it is not IDLE or already claimed. */
     boolean claim() {
         return !closed && state == QueuePairState.IDLE && claimed.compareAndSet(false, true);
+    }
+
+    void irdReservation(Reservation r) {
+        this.irdReservation = r;
+    }
+
+    Reservation irdReservation() {
+        return irdReservation;
     }
 
     void bind(EventLoop eventLoop, ConnectionControl c) {
@@ -382,6 +433,7 @@ final class QueuePairImpl implements QueuePair {
             state = QueuePairState.ERROR;
             flushUnstarted(); // never connected: the receives posted while IDLE complete, flushed
         }
+        retireReceives();
         sendCq.detach(this);
         receiveCq.detach(this);
         rnic.queuePairClosed(this);

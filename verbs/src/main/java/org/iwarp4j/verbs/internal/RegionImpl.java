@@ -140,7 +140,7 @@ final class RegionImpl implements MemoryRegion, StagOwner {
         if (m != null) {
             m.release();
         }
-        pd.regionClosed();
+        pd.regionClosed(maxLength); // what register or allocateFastRegistration took: the capacity, or maxLength
     }
 
     // ------------------------------------------------------------------ TaggedBuffer

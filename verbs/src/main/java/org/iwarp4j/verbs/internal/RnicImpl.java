@@ -68,6 +68,10 @@ public final class RnicImpl implements Rnic {
     private final Set<CompletionQueueImpl> completionQueues = ConcurrentHashMap.newKeySet();
     private final Set<CompletionChannelImpl> channels = ConcurrentHashMap.newKeySet();
     private final IntFunction<QueuePair> queuePairLookup = openQueuePairs::get;
+    private final ResourceLimit registeredBytes;
+    private final ResourceLimit postedReceives;
+    private final ResourceLimit startups;
+    private final ResourceLimit inboundReadsAndAtomics;
     private volatile boolean closed;
 
     /**
@@ -76,6 +80,11 @@ public final class RnicImpl implements Rnic {
      */
     public RnicImpl(RnicConfig config, ByteBufAllocator allocator) {
         this.config = Objects.requireNonNull(config, "config");
+        this.registeredBytes = new ResourceLimit("maxRegisteredBytes", config.maxRegisteredBytes());
+        this.postedReceives = new ResourceLimit("maxPostedReceives", config.maxPostedReceives());
+        this.startups = new ResourceLimit("maxStartupsInProgress", config.maxStartupsInProgress());
+        this.inboundReadsAndAtomics = new ResourceLimit("maxInboundReadsAndAtomics",
+                config.maxInboundReadsAndAtomics());
         this.allocator = allocator == null ? ByteBufAllocator.DEFAULT : allocator;
         Transport t = config.transport();
         if (t == null) {
@@ -131,7 +140,8 @@ public final class RnicImpl implements Rnic {
         return new RnicAttributes(config.name(), transport, config.eventLoopThreads(), config.maxQueuePairs(),
                 config.maxWorkRequests(), config.maxSge(), config.maxInlineData(), config.maxCompletionQueueDepth(),
                 config.maxStags(), Integer.MAX_VALUE, config.maxMessageSize(), config.maxIrdOrd(),
-                config.atomicByteOrder());
+                config.atomicByteOrder(), config.maxRegisteredBytes(), config.maxPostedReceives(),
+                config.maxStartupsInProgress(), config.maxInboundReadsAndAtomics());
     }
 
     ByteBufAllocator allocator() {
@@ -141,6 +151,36 @@ public final class RnicImpl implements Rnic {
     /** Finds an open queue pair by number (what a {@code WorkCompletion} keeps instead of the queue pair). */
     IntFunction<QueuePair> queuePairLookup() {
         return queuePairLookup;
+    }
+
+    /** Octets registered in regions (RnicConfig.maxRegisteredBytes). */
+    ResourceLimit registeredBytes() {
+        return registeredBytes;
+    }
+
+    /** Receives posted and not yet polled (RnicConfig.maxPostedReceives). */
+    ResourceLimit postedReceives() {
+        return postedReceives;
+    }
+
+    /** Accepted connections in MPA startup (RnicConfig.maxStartupsInProgress). */
+    ResourceLimit startups() {
+        return startups;
+    }
+
+    /** The IRDs of the RNIC's connections (RnicConfig.maxInboundReadsAndAtomics). */
+    ResourceLimit inboundReadsAndAtomics() {
+        return inboundReadsAndAtomics;
+    }
+
+    /**
+     * Takes a connection's IRD before its MPA startup: at least {@code ird} (1 for a Read RTR if it is 0), and as
+     * much of what it may raise the IRD to ({@code irdLimit}) as is free; {@code null} if not even that is free.
+     */
+    Reservation reserveIrd(int ird, int irdLimit) {
+        long least = Math.max(ird, 1);
+        long got = inboundReadsAndAtomics.tryAcquireBetween(least, Math.max(least, irdLimit));
+        return got < 0 ? null : new Reservation(inboundReadsAndAtomics, got);
     }
 
     StagTable stagTable() {

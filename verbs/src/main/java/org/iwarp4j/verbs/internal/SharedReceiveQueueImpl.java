@@ -46,12 +46,43 @@ final class SharedReceiveQueueImpl implements SharedReceiveQueue {
             throw new VerbsException(VerbsException.Reason.WRONG_STATE, request, "shared receive queue is closed");
         }
         SendPostBuilder.checkReceive(pd, request, maxSge);
-        return queue.offer(request);
+        ResourceLimit limit = pd.rnicImpl().postedReceives();
+        if (!limit.tryAcquire(1)) {
+            throw limit.refusal(request, "posting a receive to a shared receive queue");
+        }
+        if (!queue.offer(request)) {
+            limit.release(1);
+            return false;
+        }
+        if (closed) {
+            drain(); // closed meanwhile: nothing takes from it any more
+        }
+        return true;
     }
 
-    /** The oldest receive, or {@code null}. */
+    /**
+     * The oldest receive, or {@code null}. It leaves the RNIC's {@code maxPostedReceives} count here: a queue pair
+     * holds at most a small window of them (QueuePairImpl.SHARED_RECEIVE_WINDOW).
+     */
     ReceiveWorkRequest take() {
-        return closed ? null : queue.poll();
+        if (closed) {
+            return null;
+        }
+        ReceiveWorkRequest r = queue.poll();
+        if (r != null) {
+            pd.rnicImpl().postedReceives().release(1);
+        }
+        return r;
+    }
+
+    private void drain() {
+        int n = 0;
+        while (queue.poll() != null) {
+            n++;
+        }
+        if (n > 0) {
+            pd.rnicImpl().postedReceives().release(n);
+        }
     }
 
     @Override
@@ -68,7 +99,7 @@ final class SharedReceiveQueueImpl implements SharedReceiveQueue {
     public synchronized void close() {
         if (!closed) {
             closed = true;
-            queue.clear();
+            drain();
             pd.sharedReceiveQueueClosed();
         }
     }

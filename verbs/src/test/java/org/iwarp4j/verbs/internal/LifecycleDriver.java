@@ -34,12 +34,20 @@ final class LifecycleDriver implements LifecycleActions {
     boolean cancelledUnarmed;
     /** A timer was scheduled that was armed already. */
     boolean scheduledArmed;
+    /** What {@link #outstandingResponses()} answers: Read/Atomic Requests awaiting their response. */
+    int outstanding;
     private Runnable gracefulWritten;
     private Runnable terminateFlushed;
 
     LifecycleDriver(Role role, Duration nudge, Duration disconnectTimeout) {
+        this(role, nudge, disconnectTimeout, Duration.ZERO);
+    }
+
+    /** {@code responseTimeout}: as QueuePairConfig.responseTimeout, given before Full Operation (zero: off). */
+    LifecycleDriver(Role role, Duration nudge, Duration disconnectTimeout, Duration responseTimeout) {
         this.lifecycle = new ConnectionLifecycle(role, new PeerAccommodations(nudge, true, TerminateLayout.RFC),
                 STARTUP, disconnectTimeout, this);
+        lifecycle.watchResponses(responseTimeout);
     }
 
     static LifecycleDriver initiator() {
@@ -128,6 +136,10 @@ final class LifecycleDriver implements LifecycleActions {
         DISCONNECT_FIRED(d -> d.fire(ConnectionTimer.DISCONNECT)),
         TERMINATE_LINGER_FIRED(d -> d.fire(ConnectionTimer.TERMINATE_LINGER)),
         NUDGE_FIRED(d -> d.fire(ConnectionTimer.FIRST_FPDU_NUDGE)),
+        RESPONSE_WATCH_FIRED(d -> d.fire(ConnectionTimer.RESPONSE_WATCH)),
+        READ_OUTSTANDING(d -> d.outstanding++),
+        /** The stream's count only: the FPDU that carried the response is FPDU_RECEIVED. */
+        RESPONSE_ARRIVED(d -> d.outstanding = Math.max(0, d.outstanding - 1)),
         CHANNEL_INACTIVE(d -> d.lifecycle.channelInactive());
 
         private final Consumer<LifecycleDriver> apply;
@@ -173,6 +185,16 @@ final class LifecycleDriver implements LifecycleActions {
     @Override
     public void reportCompletionQueueOverflow() {
         log.add("reportCompletionQueueOverflow");
+    }
+
+    @Override
+    public int outstandingResponses() {
+        return outstanding;
+    }
+
+    @Override
+    public void reportResponseTimeout(String detail) {
+        log.add("reportResponseTimeout");
     }
 
     @Override
