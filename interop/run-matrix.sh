@@ -68,6 +68,13 @@ fi
 [ "$SIWLAB_NET" = remote ] || need_root "run-matrix.sh (tap networking in a network namespace)"
 TIMEOUT=${SIWLAB_MATRIX_TIMEOUT:-1200}
 RETRIES=${SIWLAB_RETRIES:-1}
+# one lab user at a time on a shared machine: SIWLAB_LOCK=FILE holds flock(1) on FILE from here on (the guest,
+# which inherits it, holds it until it is stopped); the time budget starts once it is held
+if [ -n "${SIWLAB_LOCK:-}" ] && [ "$SIWLAB_NET" != remote ]; then
+  exec 9>>"$SIWLAB_LOCK"
+  echo "[matrix $(date +%T)] waiting for the lab lock $SIWLAB_LOCK" >&2
+  flock 9
+fi
 START=$(date +%s)
 DEADLINE=$((START + TIMEOUT))
 [ -n "$OUT" ] || OUT=$SIWLAB_CACHE/matrix/$(date +%Y%m%d-%H%M%S)
