@@ -21,6 +21,8 @@ set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/.." && pwd)
 source "$HERE/lib.sh"
+# IWARP_JAR from the environment (cells.sh gives it a default): the iwarp cells use that jar, not a fresh build
+JAR_GIVEN=${IWARP_JAR:-}
 
 OUT="" ONLY="" SKIP="" LIST=0 BUILD=1 KEEP=0 CELL_MODE=""
 while [ $# -gt 0 ]; do
@@ -209,9 +211,9 @@ fi
 # ---- the iwarp tools jar (the iwarp cells run tools/target/iwarp.jar): ./iwarp rebuilds it when a
 # source is newer (after `mvn verify` in CI it is fresh and this takes a second)
 t0=$(date +%s)
-if [ -n "${IWARP_JAR:-}" ]; then
-  [ -f "$IWARP_JAR" ] || log "WARNING: IWARP_JAR=$IWARP_JAR does not exist: every iwarp cell will fail"
-  log "the iwarp cells run IWARP_JAR=$IWARP_JAR (not rebuilt)"
+if [ -n "$JAR_GIVEN" ]; then
+  [ -f "$JAR_GIVEN" ] || log "WARNING: IWARP_JAR=$JAR_GIVEN does not exist: every iwarp cell will fail"
+  log "the iwarp cells run IWARP_JAR=$JAR_GIVEN (not rebuilt)"
   JAR_S=0
 elif run_step "$ROOT/iwarp" --version; then
   JAR_S=$(( $(date +%s) - t0 ))
