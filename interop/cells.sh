@@ -229,17 +229,21 @@ isnt() { [ "$1" != "$2" ]; }
 # --summary` decodes it (interop/expect.py flattens one connection: our side is $HIP, the other siw's; keys in its
 # help); the flattened summary goes to $CELL.json for jget
 psum() {
-  local sum="$CDIR/$CELL.summary" l
-  # decoded twice: a Terminate whose control word reads as a registered cause in both layouts is read in the
-  # RFC layout on our side and in siw's mirrored one on siw's (FINDINGS F1)
-  for l in rfc siw; do
-    if [ ! -s "$sum.$l.json" ] || [ "$CDIR/$CELL.pcap" -nt "$sum.$l.json" ]; then
-      java $IW_JAVA_OPTS -jar "$IWARP_JAR" explain --pcap "$CDIR/$CELL.pcap" --summary --terminate-layout $l \
-        > "$sum.$l.json" 2>> "$CDIR/$CELL.explain.log"
+  local sum="$CDIR/$CELL.summary" siw=()
+  if [ ! -s "$sum.rfc.json" ] || [ "$CDIR/$CELL.pcap" -nt "$sum.rfc.json" ]; then
+    rm -f "$sum.siw.json"
+    java $IW_JAVA_OPTS -jar "$IWARP_JAR" explain --pcap "$CDIR/$CELL.pcap" --summary > "$sum.rfc.json" \
+      2>> "$CDIR/$CELL.explain.log"
+    # a Terminate whose control word reads as a registered cause in both layouts is read in the RFC layout on our
+    # side and in siw's mirrored one on siw's (FINDINGS F1): only then is the capture decoded a second time
+    if grep -q '"ambiguous":true' "$sum.rfc.json"; then
+      java $IW_JAVA_OPTS -jar "$IWARP_JAR" explain --pcap "$CDIR/$CELL.pcap" --summary --terminate-layout siw \
+        > "$sum.siw.json" 2>> "$CDIR/$CELL.explain.log"
     fi
-  done
+  fi
+  [ -s "$sum.siw.json" ] && siw=(--siw-summary "$sum.siw.json")
   echo "# capture, connection ${PCONN:-0}: $*" >> "$CDIR/$CELL.explain.log"
-  python3 "$HERE/expect.py" "$sum.rfc.json" --siw-summary "$sum.siw.json" --ours "$HIP" --conn "${PCONN:-0}" \
+  python3 "$HERE/expect.py" "$sum.rfc.json" "${siw[@]}" --ours "$HIP" --conn "${PCONN:-0}" \
     --json "$CDIR/$CELL.json" "$@" >> "$CDIR/$CELL.explain.log" 2>&1
 }
 verdict() {
@@ -818,6 +822,8 @@ cell_iwarp_perf_send() { perf_cell client 64 1020 "Send ping-pong, 4 Sends per r
 # listener was lost mid-run runs once more on a fresh port; a cell that saw siw's refcount warning asks for a
 # fresh guest before the next cell.
 CONF_WAIT_MS=${SIWLAB_CONF_TIMEOUT_MS:-8000}
+# deviations siw shows now and then, in different checks from run to run (FINDINGS C11)
+CONF_RACY_TAGS="zero-read-answered-with-data"
 CONF_PORT=7180
 # conf_run TAG ARGS... : the tool against $GIP:$CONF_PORT (JSON to $CELL.TAG.json, JUnit XML to $CELL.TAG.junit.xml);
 # sets CONFRC
@@ -885,7 +891,7 @@ PY
 # a known deviation. With STRICT_OF=JSON2 (a --profile siw run): the failed checks of JSON must be exactly the
 # known checks of JSON2.
 conf_eval() {
-  python3 - "$1" "$2" "${STRICT_OF:-}" <<'PY'
+  python3 - "$1" "$2" "${STRICT_OF:-}" "$CONF_RACY_TAGS" <<'PY'
 import json, sys
 try:
     d = json.load(open(sys.argv[1]))
@@ -897,11 +903,19 @@ known = sorted({p["deviation"] for c in d["checks"] if c["status"] == "known" fo
 ok = True
 line = "%d checks: %d passed, %d known, %d skipped, %d failed" % (t["checks"], t["passed"], t["known"], t["skipped"], t["failed"])
 if sys.argv[3]:
-    want, got = ids(json.load(open(sys.argv[3])), "known"), ids(d, "failed")
-    extra, missing = [i for i in got if i not in want], [i for i in want if i not in got]
+    other = json.load(open(sys.argv[3]))
+    want, got = ids(other, "known"), ids(d, "failed")
+    # a racy deviation (siw does it now and then: CONF_RACY_TAGS) may show in one run and not the other
+    racy = set(sys.argv[4].split())
+    flaky = {c["id"] for doc in (d, other) for c in doc["checks"] for p in c["problems"] if p["deviation"] in racy}
+    extra = [i for i in got if i not in want and i not in flaky]
+    missing = [i for i in want if i not in got and i not in flaky]
     ok = not extra and not missing
-    line += ("; the failed checks are exactly the %d that --profile siw marks known" % len(want)) if ok else \
-        "; MISMATCH with the --profile siw run: failed only here %s, known there but not failed here %s" % (extra, missing)
+    apart = sorted(flaky & (set(want) ^ set(got)), key=lambda i: [int(x) for x in i.split(".")])
+    line += ("; the failed checks are exactly the %d that --profile siw marks known" % len(want)) if ok and not apart \
+        else ("; the failed checks are those --profile siw marks known, but for %s (racy: %s)" % (apart, " ".join(racy))
+              if ok else "; MISMATCH with the --profile siw run: failed only here %s, known there but not failed here %s"
+              % (extra, missing))
 else:
     missing = [x for x in sys.argv[2].split() if x not in known]
     failed = [c for c in d["checks"] if c["status"] == "failed"]

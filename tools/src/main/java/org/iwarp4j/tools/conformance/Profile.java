@@ -43,8 +43,8 @@ enum Profile {
                     + "Terminate 0x2/0x0/0x04 before it closes"),
             Map.entry("reply-private-data-hangs", "M25: siw as Initiator neither answers nor closes on a Reply with "
                     + "more than 256 octets of private data; its application hangs"),
-            Map.entry("zero-read-answered-with-data", "C11: siw as Initiator now and then answers a zero-length Read "
-                    + "Request with a Read Response carrying 16 stale octets"),
+            Map.entry("zero-read-answered-with-data", "C11: siw now and then answers a zero-length Read Request with "
+                    + "a Read Response carrying 16 stale octets"),
             Map.entry("answers-bad-version-terminate", "F11: siw answers a Terminate with RDMAP version 0 with its "
                     + "own Terminate")));
 
