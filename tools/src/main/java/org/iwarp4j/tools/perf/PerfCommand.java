@@ -81,6 +81,7 @@ public final class PerfCommand implements Runnable {
             PrintWriter out = cl.getOut();
             PrintWriter err = cl.getErr();
             boolean compare = options.comparesTcp(verb());
+            boolean perftest = options.perftestProtocol(cl, verb());
             try {
                 List<PerfResult> results = List.of();
                 List<PerfResult> tcpResults = List.of();
@@ -94,6 +95,8 @@ public final class PerfCommand implements Runnable {
                         tcp.server(new InetSocketAddress(InetAddress.getByName("0.0.0.0"), options.port),
                                 new CompletableFuture<>(), false);
                     }
+                } else if (perftest) {
+                    results = perftest(config, server, out);
                 } else if (options.loopback || server != null) {
                     PerfRunner runner = new PerfRunner(config, out);
                     results = options.loopback ? runner.loopback() : runner.client(server);
@@ -125,6 +128,57 @@ public final class PerfCommand implements Runnable {
                 err.flush();
             }
             return IwarpCommand.EXIT_FAILURE;
+        }
+
+        /**
+         * A run over perftest's control exchange: as client against {@code server}, as a server on -p (one client),
+         * or both ends here with --loopback.
+         */
+        private List<PerfResult> perftest(PerfConfig config, InetSocketAddress server, PrintWriter out)
+                throws Exception {
+            LeakDetection.offUnlessConfigured();
+            if (server != null) {
+                try (PerftestPeer client = new PerftestPeer(config, out, true)) {
+                    return client.runClient(server);
+                }
+            }
+            if (!options.loopback) {
+                try (PerftestPeer s = new PerftestPeer(config, out, false)) {
+                    s.listen(new InetSocketAddress(InetAddress.getByName("0.0.0.0"), options.port));
+                    out.println();
+                    out.println("************************************");
+                    out.println("* Waiting for client to connect... *");
+                    out.println("************************************");
+                    out.flush();
+                    s.runServer();
+                }
+                return List.of();
+            }
+            PrintWriter quiet = new PrintWriter(java.io.OutputStream.nullOutputStream());
+            try (PerftestPeer s = new PerftestPeer(config, quiet, false)) {
+                int port = s.listen(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+                CompletableFuture<Void> served = CompletableFuture.runAsync(() -> {
+                    try {
+                        s.runServer();
+                    } catch (Exception e) {
+                        throw new CompletionException(e);
+                    }
+                }, r -> {
+                    Thread t = new Thread(r, "iwarp-perftest-server");
+                    t.setDaemon(true);
+                    t.start();
+                });
+                List<PerfResult> results;
+                try (PerftestPeer client = new PerftestPeer(config, out, true)) {
+                    results = client.runClient(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+                }
+                try {
+                    Stacks.get(served, 30);
+                } catch (java.util.concurrent.ExecutionException e) {
+                    throw new PerfFailure("server: " + Stacks.describe(e.getCause()));
+                }
+                return results;
+            }
         }
 
         private CommandLine cl() {
