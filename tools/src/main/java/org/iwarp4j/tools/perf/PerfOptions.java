@@ -286,10 +286,6 @@ public final class PerfOptions {
             throw new CommandLine.ParameterException(cl, needsOurs + " needs our own control exchange: give "
                     + "--protocol iwarp4j to both ends (perftest's carries none of it)");
         }
-        if (latency && (verb == PerfVerb.WRITE || verb == PerfVerb.SEND)) {
-            throw new CommandLine.ParameterException(cl, "--latency for write and send does not speak perftest's "
-                    + "exchange yet (ib_write_lat, ib_send_lat): give --protocol iwarp4j (read and atomic do)");
-        }
         return true;
     }
 

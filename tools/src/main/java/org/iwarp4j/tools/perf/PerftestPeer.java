@@ -9,6 +9,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.iwarp4j.tools.cli.Stacks;
 import org.iwarp4j.verbs.Access;
 import org.iwarp4j.verbs.CompletionQueue;
@@ -39,6 +41,7 @@ final class PerftestPeer implements AutoCloseable {
     static final int CACHE_LINE = 64;
     private static final int CONNECT_RETRIES = 10; // rdma_cm_client_connection: 10 tries, 100 ms apart
     private static final long RETRY_MILLIS = 100;
+    private static final long CLOSE_GRACE_MILLIS = 1000;
 
     private final PerfConfig config;
     private final PrintWriter out;
@@ -84,7 +87,7 @@ final class PerftestPeer implements AutoCloseable {
 
     /** The client's run against {@code server}: every size of the config, then the reports; returns its results. */
     List<PerfResult> runClient(InetSocketAddress server) throws Exception {
-        Connection c = Stacks.get(rnic.connect(server, control.queuePair(), connectOptions(0)), 30);
+        Connection c = Stacks.get(rnic.connect(server, control.queuePair(), connectOptions(0, true)), 30);
         control.connected(c);
         return run(server);
     }
@@ -112,7 +115,11 @@ final class PerftestPeer implements AutoCloseable {
             hand();
             exchangeDests();
             header(report);
-            sendBandwidth(report, results);
+            if (config.latency()) {
+                sendLatency(report, results);
+            } else {
+                sendBandwidth(report, results);
+            }
         } else {
             if (config.latency()) {
                 hand();
@@ -121,13 +128,15 @@ final class PerftestPeer implements AutoCloseable {
             exchangeDests();
             header(report);
             hand(); // "an additional handshake is required after moving qp to RTR"
-            if (config.latency()) {
+            if (config.latency() && verb == PerfVerb.WRITE) {
+                writeLatency(report, results);
+            } else if (config.latency()) {
                 oneSidedLatency(report, results);
             } else {
                 oneSidedBandwidth(report, results);
             }
         }
-        if (!config.latency() || client) {
+        if (!serverWithoutTable()) {
             report.footer();
         }
         disconnect();
@@ -232,7 +241,10 @@ final class PerftestPeer implements AutoCloseable {
         for (int attempt = 0; attempt < CONNECT_RETRIES; attempt++) {
             QueuePair qp = pd.createQueuePair(testQp);
             try {
-                Connection c = Stacks.get(rnic.connect(server, qp, connectOptions(outReads)), 30);
+                // the first-FPDU nudge (siw's accept race, FINDINGS M15) waits for an answer, and nothing answers the
+                // Writes of a Write bandwidth test: it would fire for nothing
+                boolean answered = config.verb() != PerfVerb.WRITE || config.latency();
+                Connection c = Stacks.get(rnic.connect(server, qp, connectOptions(outReads, answered)), 30);
                 l.qp = qp;
                 return c;
             } catch (ExecutionException e) {
@@ -245,8 +257,9 @@ final class PerftestPeer implements AutoCloseable {
                 + Stacks.describe(last));
     }
 
-    private org.iwarp4j.verbs.cm.ConnectOptions connectOptions(int irdOrd) {
-        return config.wire().connect().ird(irdOrd).ord(irdOrd).peerProfile(PeerProfile.LINUX_SIW).build();
+    private org.iwarp4j.verbs.cm.ConnectOptions connectOptions(int irdOrd, boolean nudge) {
+        PeerProfile siw = nudge ? PeerProfile.LINUX_SIW : PeerProfile.LINUX_SIW.withFirstFpduNudge(Duration.ZERO);
+        return config.wire().connect().ird(irdOrd).ord(irdOrd).peerProfile(siw).build();
     }
 
     /**
@@ -280,9 +293,10 @@ final class PerftestPeer implements AutoCloseable {
 
     private PerftestWire.Dest myDest(PerftestTraffic.Lane l) {
         MemoryRegion advertised = l.credit != null ? l.credit : l.buffer;
+        long vaddr = advertised.address() + (config.latency() && config.verb() == PerfVerb.WRITE ? mailboxOffset() : 0);
         int psn = l.index * 0x10101 & 0xffffff; // perftest draws it at random; nothing on iWARP reads it
-        return new PerftestWire.Dest(0, outReads, l.qp.number(), psn, advertised.stag().value(), advertised.address(),
-                new byte[16], 0, 0);
+        return new PerftestWire.Dest(0, outReads, l.qp.number(), psn, advertised.stag().value(), vaddr, new byte[16],
+                0, 0);
     }
 
     private void checkRemote(PerftestWire.Dest d) {
@@ -306,7 +320,7 @@ final class PerftestPeer implements AutoCloseable {
             PerftestWire.Dest d = l.remote;
             addresses.add(PerftestFormat.address("remote", config.verb(), d.qpn(), d.outReads(), d.rkey(), d.vaddr()));
         }
-        if (config.latency() && !client) {
+        if (serverWithoutTable()) {
             // ib_read_lat's and ib_atomic_lat's server prints no table: it only closes when the client is done
             out.println(PerftestFormat.RESULT_LINE);
             PerftestFormat.testInfo(info, config.style()).forEach(out::println);
@@ -367,6 +381,39 @@ final class PerftestPeer implements AutoCloseable {
         hand(); // ctx_close_connection
     }
 
+    /** The servers of {@code ib_read_lat} and {@code ib_atomic_lat} measure nothing and print no table. */
+    private boolean serverWithoutTable() {
+        return !client && config.latency() && (config.verb() == PerfVerb.READ || config.verb() == PerfVerb.ATOMIC);
+    }
+
+    /** {@code ib_write_lat}: both ends ping-pong every size and print their own; no closing handshake. */
+    private void writeLatency(PerfReport report, List<PerfResult> results) throws Exception {
+        for (int size : config.sizes()) {
+            traffic.heldHint = !client && testConnections.get(0).sendsHeld();
+            PerfResult r = traffic.writeLatency(size, config.iterations(), !client, mailboxOffset());
+            results.add(r);
+            report.line(r);
+        }
+    }
+
+    /** {@code ib_send_lat}: per size the receives, a handshake and the ping-pong; then the closing handshake. */
+    private void sendLatency(PerfReport report, List<PerfResult> results) throws Exception {
+        int rx = rxDepth(config.iterations());
+        for (int size : config.sizes()) {
+            traffic.postSendTestReceives(size, config.iterations(), rx);
+            hand();
+            PerfResult r = traffic.sendLatency(size, config.iterations(), client, rx);
+            results.add(r);
+            report.line(r);
+        }
+        hand(); // ctx_close_connection
+    }
+
+    /** Where the peer's Writes of {@code ib_write_lat} land: the second half of the buffer, as perftest's. */
+    private int mailboxOffset() {
+        return (int) (lanes[0].buffer.length() / 2);
+    }
+
     /** {@code ib_read_lat}, {@code ib_atomic_lat}: the client measures, the server only closes. */
     private void oneSidedLatency(PerfReport report, List<PerfResult> results) throws Exception {
         if (client) {
@@ -404,13 +451,23 @@ final class PerftestPeer implements AutoCloseable {
                 r.msgRateMpps() * 1e6, null);
     }
 
-    private void disconnect() {
+    private void disconnect() throws InterruptedException {
         for (Connection c : testConnections) {
             try {
                 Stacks.get(c.disconnect(), 10);
             } catch (Exception e) {
                 c.close(); // the peer may have gone first: perftest closes as soon as its last handshake is done
             }
+        }
+        // perftest takes its test connections down before its control connection; closing ours the moment the last
+        // message arrived failed the peer's last Send (siw's perftest: "Bad wc status 2", exit 1): the peer closes
+        // first, or we after a grace period
+        try {
+            control.connection().closeFuture().get(CLOSE_GRACE_MILLIS, TimeUnit.MILLISECONDS);
+        } catch (TimeoutException | ExecutionException e) {
+            // not closed by the peer within the grace period: we close it
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
         try {
             Stacks.get(control.connection().disconnect(), 10);

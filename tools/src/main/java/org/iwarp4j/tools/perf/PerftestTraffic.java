@@ -1,9 +1,11 @@
 package org.iwarp4j.tools.perf;
 
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.time.Duration;
 import java.util.Set;
+import org.iwarp4j.verbs.CompletionOpcode;
 import org.iwarp4j.verbs.CompletionQueue;
 import org.iwarp4j.verbs.MemoryRegion;
 import org.iwarp4j.verbs.QueuePair;
@@ -58,8 +60,13 @@ final class PerftestTraffic {
         }
     }
 
+    private static final String HELD_HINT = "our Writes are held: an MPA Responder sends nothing before the "
+            + "Initiator's first FPDU (RFC 5044 §7.1.2 rule 4), and perftest's ib_write_lat client waits for the "
+            + "server's Write first (siw's Responder does not hold itself to the rule; docs/perftest-wire.md)";
     private final CompletionQueue cq;
     private final Lane[] lanes;
+    /** Whether our sends on the test connection are held for the Initiator's first FPDU (a write-latency server). */
+    boolean heldHint;
     private final WorkCompletion[] wcs = WorkCompletion.array(64);
 
     PerftestTraffic(CompletionQueue cq, Lane[] lanes) {
@@ -231,5 +238,130 @@ final class PerftestTraffic {
             meter.record(System.nanoTime() - t0);
         }
         return PerfResult.latency(verb == PerfVerb.ATOMIC ? 8 : size, meter, System.nanoTime() - start);
+    }
+    /**
+     * {@code ib_write_lat}: each end RDMA-Writes {@code size} octets into the other's mailbox (the second half of its
+     * buffer, which its dest names), the last octet its count; each waits for the peer's count before it writes the
+     * next, and the server writes first ({@code run_iter_lat_write}). Half the time between two of our Writes is one
+     * latency sample, as perftest reports it.
+     */
+    PerfResult writeLatency(int size, long iterations, boolean server, int mailboxOffset) throws InterruptedException {
+        Lane l = lanes[0];
+        ByteBuffer memory = l.buffer.buffer();
+        SendWorkRequest write = RdmaWrite.of(0, l.buffer.sge(0, size), l.remoteBuffer(size));
+        LatencyMeter meter = new LatencyMeter(true);
+        long[] completed = {0};
+        long sent = 0;
+        long received = 0;
+        long last = 0;
+        long start = System.nanoTime();
+        if (!server) {
+            // perftest's server writes first, but an MPA Responder may send nothing before the Initiator's first FPDU
+            // (RFC 5044 §7.1.2 rule 4; siw does not hold itself to it, we do): a zero-length RDMA Write, a no-op at
+            // any peer (RFC 5041 §5.2), releases the Responder
+            l.qp.postSend(RdmaWrite.of(0, l.buffer.sge(0, 0), l.remoteBuffer(0)));
+            completed[0]--;
+        }
+        while (sent < iterations || completed[0] < iterations || received < iterations) {
+            if (received < iterations && !(sent < 1 && server)) {
+                received++;
+                awaitMark(memory, mailboxOffset + size - 1, (byte) received, completed);
+            }
+            if (sent < iterations) {
+                long now = System.nanoTime();
+                if (sent > 0) {
+                    meter.record(now - last);
+                }
+                last = now;
+                memory.put(size - 1, (byte) ++sent);
+                l.qp.postSend(write);
+            }
+            if (completed[0] < sent) {
+                long[] progress = {System.nanoTime()};
+                while (completed[0] < sent) {
+                    int n = poll(progress);
+                    for (int k = 0; k < n; k++) {
+                        check(wcs[k]);
+                        completed[0]++;
+                    }
+                }
+            }
+        }
+        return withIterations(PerfResult.latency(size, meter, System.nanoTime() - start), iterations);
+    }
+
+    /** Spins until the peer's RDMA Write put {@code mark} at {@code index}; counts our Writes' completions. */
+    private void awaitMark(ByteBuffer b, int index, byte mark, long[] completed) {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        for (long spins = 1; ; spins++) {
+            VarHandle.acquireFence();
+            if (b.get(index) == mark) {
+                return;
+            }
+            if (PerfEndpoint.markSpin(spins)) {
+                int n = cq.poll(wcs);
+                for (int k = 0; k < n; k++) {
+                    check(wcs[k]);
+                    completed[0]++;
+                }
+                if (System.nanoTime() > deadline) {
+                    throw new PerftestException("the peer's RDMA Write " + (mark & 0xff) + " did not arrive within "
+                            + WAIT.toSeconds() + " s (give both ends the same -s and -n" + (heldHint ? "; "
+                            + HELD_HINT : "") + ")");
+                }
+            }
+        }
+    }
+
+    /**
+     * {@code ib_send_lat}, after {@link #postSendTestReceives}: a Send ping-pong, the client sends first, each end
+     * answers each Send it receives ({@code run_iter_lat_send}); half the time between two of our Sends is a sample.
+     */
+    PerfResult sendLatency(int size, long iterations, boolean client, int rxDepth) throws InterruptedException {
+        Lane l = lanes[0];
+        SendWorkRequest send = Send.of(0, l.buffer.sge(0, size));
+        LatencyMeter meter = new LatencyMeter(true);
+        long postedReceives = Math.min(rxDepth, iterations);
+        long sent = 0;
+        long received = 0;
+        long last = 0;
+        long start = System.nanoTime();
+        long[] progress = {System.nanoTime()};
+        while (sent < iterations || received < iterations) {
+            if (received < iterations && !(sent < 1 && client)) {
+                boolean got = false;
+                while (!got) {
+                    int n = poll(progress);
+                    for (int k = 0; k < n; k++) {
+                        WorkCompletion c = wcs[k];
+                        check(c);
+                        if (c.opcode() == CompletionOpcode.RECV) {
+                            got = true;
+                            received++;
+                            if (postedReceives < iterations) {
+                                l.qp.postReceive(ReceiveWorkRequest.of(RECEIVE_WR_BASE, l.buffer.sge(0, size)));
+                                postedReceives++;
+                            }
+                        }
+                    }
+                }
+            }
+            if (sent < iterations) {
+                long now = System.nanoTime();
+                if (sent > 0) {
+                    meter.record(now - last);
+                }
+                last = now;
+                l.qp.postSend(send);
+                sent++;
+            }
+        }
+        return withIterations(PerfResult.latency(size, meter, System.nanoTime() - start), iterations);
+    }
+
+    /** perftest reports the iterations it ran, one more than the intervals between them. */
+    private static PerfResult withIterations(PerfResult r, long iterations) {
+        return new PerfResult(r.size(), iterations, r.peakBytesPerSecond(), r.avgBytesPerSecond(),
+                r.messagesPerSecond(), r.latency(), r.cpu(), r.spread());
     }
 }

@@ -454,8 +454,7 @@ class PerfTest {
             "write 127.0.0.1 --compare-tcp --tcp-port 70000", "write 127.0.0.1 --tcp-port 5000",
             "write 127.0.0.1 -p 65535 --compare-tcp", "write --latency --run-to-completion",
             "tcp --run-to-completion", "write --transport FOO", "write --protocol foo", "write 127.0.0.1 --verify",
-            "write --persistent --protocol perftest", "read 127.0.0.1 -D 2", "write --latency 127.0.0.1",
-            "send --latency", "write 127.0.0.1 --compare-tcp"})
+            "write --persistent --protocol perftest", "read 127.0.0.1 -D 2", "write 127.0.0.1 --compare-tcp"})
     void usageErrors(String args) {
         List<String> a = new ArrayList<>(List.of("perf"));
         if (!args.isEmpty()) {

@@ -48,7 +48,8 @@ class PerftestProtocolTest {
     @ParameterizedTest
     @ValueSource(strings = {"write -s 4096", "read -s 4096", "send -s 4096", "atomic", "write -a -n 5 -t 2",
             "send -a -n 5 -t 2", "read --latency -s 64", "atomic --latency", "write -q 3 -s 1024",
-            "send -q 2 -s 1024", "atomic -A CMP_AND_SWAP"})
+            "send -q 2 -s 1024", "atomic -A CMP_AND_SWAP", "write --latency -s 64", "send --latency -s 64",
+            "write --latency -a -n 5", "send --latency -a -n 5"})
     void loopbackOverPerftestsExchange(String test) {
         List<String> args = new java.util.ArrayList<>(List.of("perf", "--loopback", "--protocol", "perftest"));
         args.addAll(1, List.of(test.split(" ")));
