@@ -342,9 +342,10 @@ final class PerftestPeer implements AutoCloseable {
     private void oneSidedBandwidth(PerfReport report, List<PerfResult> results) throws Exception {
         if (client) {
             PerfResult last = null;
+            int reads = readsInFlight();
             for (int size : config.sizes()) {
                 last = traffic.clientBandwidth(config.verb(), config.compareSwap(), size, config.iterations(),
-                        config.txDepth(), outReads, 1);
+                        config.txDepth(), reads, 1);
                 results.add(last);
                 report.line(last);
             }
@@ -358,6 +359,21 @@ final class PerftestPeer implements AutoCloseable {
             report.line(r);
         }
         hand(); // ctx_close_connection
+    }
+
+    /**
+     * Reads and Atomics in flight per queue pair: our {@code out_reads}, at most the ORD each connection negotiated
+     * and the peer's {@code out_reads} (its dest's): more would overrun the peer's IRD (RFC 5040 §6.1).
+     */
+    private int readsInFlight() {
+        int reads = outReads;
+        for (int i = 0; i < lanes.length; i++) {
+            reads = Math.min(reads, testConnections.get(i).parameters().ord());
+            if (lanes[i].remote.outReads() > 0) {
+                reads = Math.min(reads, lanes[i].remote.outReads());
+            }
+        }
+        return Math.max(1, reads);
     }
 
     /** {@code ib_send_bw}: per size a handshake, the run (both ends measure), and with {@code -a} one more. */
