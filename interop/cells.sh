@@ -733,8 +733,8 @@ cell_iwarp_accept_race_nudge() {
 }
 
 # ---------------------------------------------------------------------------------- performance
-# iwarp perf pairs only with iwarp perf (its control protocol is its own) and the guest has no Java, so the
-# host<->guest figures come from rping, the one streaming-free exchange both stacks speak: one round moves
+# These cells predate iwarp perf's perftest exchange (the perftest-* cells below pair it with siw's perftest); the
+# host<->guest figures here come from rping, the one streaming-free exchange both stacks speak: one round moves
 # -S octets by RDMA Read and -S octets back by RDMA Write, plus four 16-octet Sends. The same rping between
 # two siw endpoints inside the guest is the like-for-like reference; perftest's siw<->siw figures
 # (siw-perftest-*) are printed beside them. All under TCG: read them as ratios, not as absolute speeds.
@@ -809,6 +809,107 @@ cell iwarp-perf-read iwarp 150 "throughput host->guest by RDMA Read: iwarp rping
 cell_iwarp_perf_read() { perf_cell client 65535 220 "siw RDMA Reads from iwarp, RDMA Writes to iwarp" siw-perftest-read; }
 cell iwarp-perf-send iwarp 150 "message rate: iwarp rping -c -S 64 (4 Sends of 16 octets + 64-octet Read and Write per round) -> siw rping -s; beside siw-rping-rate and siw-perftest-send"
 cell_iwarp_perf_send() { perf_cell client 64 1020 "Send ping-pong, 4 Sends per round" siw-perftest-send; }
+
+# ---------------------------------------------------------------------------------- perftest both ways
+# iwarp perf speaks perftest 4.5+0.17's control exchange (docs/perftest-wire.md): siw's ib_*_bw -R / ib_*_lat -R
+# against it, both roles, each test at 64 B, 4 KiB and 64 KiB, PT_ITERS iterations, CRC as iwarp's default (on).
+# Checks: both exit 0; the figures agree (Write/Read bandwidth: the server prints the client's report, so both lines
+# must be the same; Send: both measure, so both lines must have the size and the iteration count; latency: the
+# client's line); the test connection of the capture: accepted, no Terminate.
+PT_ITERS=${PT_ITERS:-100}
+pt_line() {   # pt_line FILE : perftest's first result line after the column header, blanks squeezed
+  # (a log line of iwarp's, "[thread] INFO ...", may come between)
+  awk 'p && NF && !/^\[/ { print; exit } /#bytes/ { p = 1 }' "$1" 2>/dev/null | sed 's/^[[:space:]]*//; s/[[:space:]]\{1,\}/ /g'
+}
+pt_to_siw() {   # pt_to_siw TOOL "OUR VERB ARGS" SIZE : iwarp perf (client) -> siw TOOL -R (server)
+  local tool=$1 verb=$2 size=$3
+  gstart pts 80 "$tool -R -d siw0 -s $size -n $PT_ITERS -F"
+  gwait_listen 18515 || note "siw $tool did not listen on 18515"
+  cap_start "tcp port 18515"
+  # shellcheck disable=SC2086
+  iw c 80 perf $verb "$GIP" -s "$size" -n "$PT_ITERS"; OUR=$?
+  SIW=$(gwait pts 20); [ "$SIW" = none ] && gstop pts
+  cap_stop
+  glog pts > "$CDIR/$CELL.siw.txt"
+  PT_SERVER="$CDIR/$CELL.siw.txt"; PT_CLIENT="$CDIR/$CELL.iw-c.out"
+}
+pt_from_siw() {   # pt_from_siw TOOL "OUR VERB ARGS" SIZE : siw TOOL -R (client) -> iwarp perf (server)
+  local tool=$1 verb=$2 size=$3
+  cap_start "tcp port 18515"
+  # shellcheck disable=SC2086
+  iw_bg s 80 18515 perf $verb -s "$size" -n "$PT_ITERS" || note "iwarp perf did not listen on 18515"
+  gstart ptc 80 "$tool -R -d siw0 -s $size -n $PT_ITERS -F $HIP"
+  SIW=$(gwait ptc 80)
+  iw_wait s 20; OUR=$IWRC
+  cap_stop
+  glog ptc > "$CDIR/$CELL.siw.txt"
+  PT_SERVER="$CDIR/$CELL.iw-s.out"; PT_CLIENT="$CDIR/$CELL.siw.txt"
+}
+pt_cell() {   # pt_cell to|from TOOL "OUR VERB ARGS" SIZE : one pairing, checked
+  local dir=$1 tool=$2 verb=$3 size=$4 c s
+  need_jar || return 1
+  "pt_${dir}_siw" "$tool" "$verb" "$size"
+  chk "iwarp exit 0 (got $OUR)" is "$OUR" 0
+  chk "siw $tool exit 0 (got $SIW)" is "$SIW" 0
+  c=$(pt_line "$PT_CLIENT"); s=$(pt_line "$PT_SERVER")
+  chk "the client printed $size octets x $PT_ITERS (got '$c')" eval '[[ "$c" == "$size $PT_ITERS "* ]]'
+  case $tool in
+    ib_write_bw|ib_read_bw) chk "the server printed the client's line (client '$c', server '$s')" is "$s" "$c" ;;
+    ib_send_bw) chk "the server printed $size octets x $PT_ITERS (got '$s')" eval '[[ "$s" == "$size $PT_ITERS "* ]]' ;;
+  esac
+  # the last connection of the capture is the test connection (the client's failed tries come before it)
+  PCONN=-1 chk "capture: test connection accepted, no Terminate" psum mpa=accept siw_term=none ours_term=none
+  verdict "iwarp perf $verb ($( [ "$dir" = to ] && echo client || echo server)) with siw $tool -R -s $size -n $PT_ITERS: both exit 0; client: $c; server: ${s:-(no table: the ${tool} server only closes)}"
+}
+for t in "ib_write_bw:write" "ib_read_bw:read" "ib_send_bw:send" "ib_read_lat:read --latency" \
+         "ib_send_lat:send --latency" "ib_write_lat:write --latency"; do
+  tool=${t%%:*}; verb=${t#*:}; short=${tool#ib_}; short=${short//_/-}
+  for s in 64 4096 65536; do
+    cell "perftest-$short-to-siw-s$s" iwarp 100 "iwarp perf $verb $GIP -s $s -> siw $tool -R (server): both exit 0, figures agree"
+    eval "cell_perftest_${short//-/_}_to_siw_s$s() { pt_cell to $tool '$verb' $s; }"
+    [ "$tool" = ib_write_lat ] && continue   # the other way round is one cell, below
+    cell "perftest-$short-from-siw-s$s" iwarp 100 "siw $tool -R $HIP -s $s (client) -> iwarp perf $verb (server): both exit 0, figures agree"
+    eval "cell_perftest_${short//-/_}_from_siw_s$s() { pt_cell from $tool '$verb' $s; }"
+  done
+done
+# ib_write_lat's server writes first; an MPA Responder may not send before the Initiator's first FPDU (RFC 5044 §7.1.2
+# rule 4, MPA-38), which siw does not hold itself to (FINDINGS M14) and we do: with siw's client, which waits for the
+# server's Write, our Writes stay held. One size shows it (each size would show the same); iwarp gives up after 30 s.
+cell perftest-write-lat-from-siw-s64 iwarp 100 "siw ib_write_lat -R $HIP (client) -> iwarp perf write --latency (server): our Writes held by RFC 5044 rule 4, iwarp says so"
+cell_perftest_write_lat_from_siw_s64() {
+  need_jar || return 1
+  cap_start "tcp port 18515"
+  iw_bg s 60 18515 perf write --latency -s 64 -n "$PT_ITERS" || note "iwarp perf did not listen on 18515"
+  gstart ptc 60 "ib_write_lat -R -d siw0 -s 64 -n $PT_ITERS -F $HIP"
+  iw_wait s 50; OUR=$IWRC
+  SIW=$(gwait ptc 3); [ "$SIW" = none ] && gstop ptc
+  cap_stop
+  glog ptc > "$CDIR/$CELL.siw.txt"
+  chk "iwarp exit 1 (got $OUR)" is "$OUR" 1
+  chk "iwarp names the held Writes and RFC 5044 §7.1.2 rule 4" iw_has s "held.*RFC 5044 §7.1.2 rule 4"
+  PCONN=-1 chk "capture: test connection accepted, no FPDU from iwarp on it, no Terminate" psum mpa=accept ours_count=0 siw_term=none
+  verdict "as RFC 5044 requires of a Responder, iwarp sent nothing on the test connection before siw's client did, and siw's ib_write_lat client sends nothing before the server's first Write: iwarp exit $OUR ($(iw_line s 'iwarp perf' | cut -c1-100)...), siw's client ${SIW/none/stopped}"
+}
+pt_atomic_cell() {   # pt_atomic_cell to|from TOOL "OUR VERB" : siw 6.1 has no atomics; both ends must say so and end
+  local dir=$1 tool=$2 verb=$3
+  need_jar || return 1
+  "pt_${dir}_siw" "$tool" "$verb" 8
+  chk "iwarp ended (exit $OUR)" isnt "$OUR" none
+  chk "siw $tool ended (exit $SIW)" isnt "$SIW" none
+  if [ "$dir" = to ]; then
+    chk "iwarp reports its failed atomic" iw_has c "completion failed on a test queue pair"
+  else
+    chk "siw's $tool cannot post an atomic" grep -q "Couldn't post send" "$PT_CLIENT"
+  fi
+  verdict "siw 6.1 has no atomics (its device says so, its perftest cannot post one): the control exchange pairs, then iwarp exit $OUR, siw exit $SIW -- $( [ "$dir" = to ] && iw_line c 'iwarp perf' || grep -m1 "Couldn't post" "$PT_CLIENT")"
+}
+for t in "ib_atomic_bw:atomic" "ib_atomic_lat:atomic --latency"; do
+  tool=${t%%:*}; verb=${t#*:}; short=${tool#ib_}; short=${short//_/-}
+  cell "perftest-$short-to-siw" iwarp 100 "iwarp perf $verb $GIP -> siw $tool -R: siw has no atomics, both end with it said"
+  eval "cell_perftest_${short//-/_}_to_siw() { pt_atomic_cell to $tool '$verb'; }"
+  cell "perftest-$short-from-siw" iwarp 100 "siw $tool -R $HIP -> iwarp perf $verb: siw cannot post atomics, both end"
+  eval "cell_perftest_${short//-/_}_from_siw() { pt_atomic_cell from $tool '$verb'; }"
+done
 
 # ---------------------------------------------------------------------------------- iwarp conformance against siw
 # `iwarp conformance` (tools/.../conformance) checks siw rule by rule against RFC 5044/6581/5041/5040/7306, each

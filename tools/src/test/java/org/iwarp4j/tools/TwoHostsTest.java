@@ -111,8 +111,9 @@ class TwoHostsTest {
         try {
             for (String verb : List.of("write", "read")) {
                 // 4096 x 64 KiB = 256 MiB, every octet checked (Write: by the server per 16 MiB round; Read: by the client).
-                Iwarp server = Iwarp.start(NS_SERVER, "Waiting for client", "perf", verb);
-                Result client = Iwarp.run(NS_CLIENT, "perf", verb, SERVER_IP, "-s", "65536", "-n", "4096", "--verify");
+                Iwarp server = Iwarp.start(NS_SERVER, "Waiting for client", "perf", verb, "--protocol", "iwarp4j");
+                Result client = Iwarp.run(NS_CLIENT, "perf", verb, SERVER_IP, "--protocol", "iwarp4j", "-s", "65536",
+                        "-n", "4096", "--verify");
                 Result s = server.await();
                 assertThat(client.exit()).as(client.toString()).isZero();
                 assertThat(s.exit()).as(s.toString()).isZero();

@@ -38,10 +38,15 @@ import picocli.CommandLine.Mixin;
                 "  iwarp perf tcp --loopback -s 65536 -D 5          # the same over plain TCP",
                 "  iwarp perf read --loopback --latency -s 64",
                 "  iwarp perf send                                   # server (waits on port 18515)",
+                "  iwarp perf write 192.0.2.1 -s 4096                # client of ib_write_bw -R -s 4096 there",
                 "  iwarp perf send 192.0.2.1 -a --out_json --out_json_file send.json  # client, perftest's JSON",
                 "  iwarp perf write --loopback -s 65536 -D 4 -q 64   # 64 queue pairs, one polling thread",
                 "  iwarp perf write --loopback -a -D 1 --plot bw.svg # iWARP and then TCP over every size, drawn",
                 "  iwarp perf write --loopback --latency -s 64 -n 100000 --plot lat.svg  # latency by percentile",
+                "",
+                "Apart, both ends speak perftest 4.5+0.17's control exchange (--protocol perftest): ours pairs",
+                "with ib_write_bw, ib_read_bw, ib_send_bw, ib_atomic_bw and the _lat programs (--latency) -R;",
+                "give both ends the same -s/-a, -n, -q, -t (docs/perftest-wire.md). --protocol iwarp4j is ours.",
                 "",
                 "The report is perftest's (4.5's text; --perftest-version upstream for upstream's), --out_json its",
                 "JSON (upstream's keys) in --out_json_file; -R, -x, -F are accepted no-ops. --details adds our own",
@@ -81,6 +86,7 @@ public final class PerfCommand implements Runnable {
             PrintWriter out = cl.getOut();
             PrintWriter err = cl.getErr();
             boolean compare = options.comparesTcp(verb());
+            boolean perftest = options.perftestProtocol(cl, verb());
             try {
                 List<PerfResult> results = List.of();
                 List<PerfResult> tcpResults = List.of();
@@ -94,6 +100,8 @@ public final class PerfCommand implements Runnable {
                         tcp.server(new InetSocketAddress(InetAddress.getByName("0.0.0.0"), options.port),
                                 new CompletableFuture<>(), false);
                     }
+                } else if (perftest) {
+                    results = perftest(config, server, out);
                 } else if (options.loopback || server != null) {
                     PerfRunner runner = new PerfRunner(config, out);
                     results = options.loopback ? runner.loopback() : runner.client(server);
@@ -125,6 +133,57 @@ public final class PerfCommand implements Runnable {
                 err.flush();
             }
             return IwarpCommand.EXIT_FAILURE;
+        }
+
+        /**
+         * A run over perftest's control exchange: as client against {@code server}, as a server on -p (one client),
+         * or both ends here with --loopback.
+         */
+        private List<PerfResult> perftest(PerfConfig config, InetSocketAddress server, PrintWriter out)
+                throws Exception {
+            LeakDetection.offUnlessConfigured();
+            if (server != null) {
+                try (PerftestPeer client = new PerftestPeer(config, out, true)) {
+                    return client.runClient(server);
+                }
+            }
+            if (!options.loopback) {
+                try (PerftestPeer s = new PerftestPeer(config, out, false)) {
+                    s.listen(new InetSocketAddress(InetAddress.getByName("0.0.0.0"), options.port));
+                    out.println();
+                    out.println("************************************");
+                    out.println("* Waiting for client to connect... *");
+                    out.println("************************************");
+                    out.flush();
+                    s.runServer();
+                }
+                return List.of();
+            }
+            PrintWriter quiet = new PrintWriter(java.io.OutputStream.nullOutputStream());
+            try (PerftestPeer s = new PerftestPeer(config, quiet, false)) {
+                int port = s.listen(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+                CompletableFuture<Void> served = CompletableFuture.runAsync(() -> {
+                    try {
+                        s.runServer();
+                    } catch (Exception e) {
+                        throw new CompletionException(e);
+                    }
+                }, r -> {
+                    Thread t = new Thread(r, "iwarp-perftest-server");
+                    t.setDaemon(true);
+                    t.start();
+                });
+                List<PerfResult> results;
+                try (PerftestPeer client = new PerftestPeer(config, out, true)) {
+                    results = client.runClient(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+                }
+                try {
+                    Stacks.get(served, 30);
+                } catch (java.util.concurrent.ExecutionException e) {
+                    throw new PerfFailure("server: " + Stacks.describe(e.getCause()));
+                }
+                return results;
+            }
         }
 
         private CommandLine cl() {

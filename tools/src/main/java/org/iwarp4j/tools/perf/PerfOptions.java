@@ -109,6 +109,13 @@ public final class PerfOptions {
     @Option(names = "--loopback", description = "run the server and the client in this JVM over 127.0.0.1")
     boolean loopback;
 
+    @Option(names = "--protocol", paramLabel = "perftest|iwarp4j", description = "the control exchange with the "
+            + "other end: perftest (perftest 4.5+0.17's, so that this pairs with ib_*_bw -R / ib_*_lat -R; give both "
+            + "ends the same -s, -n, -q, -t, as with perftest) or iwarp4j (our own: --verify, --persistent, "
+            + "--compare-tcp apart, -D, the server's CPU time). Default: perftest with SERVER or as a server, "
+            + "iwarp4j with --loopback (both ends are ours)")
+    String protocol;
+
     @Option(names = "--persistent", description = "server: serve client after client, one at a time (a client "
             + "that comes during a test is refused as busy, so no two runs share the machine), surviving any "
             + "client's failure, until SIGINT or SIGTERM")
@@ -258,6 +265,28 @@ public final class PerfOptions {
         return new PerfConfig(verb, latency, verify, compareSwap, sizes, iters, duration == null ? 0 : duration, depth,
                 512, gbits, json, progress, wire, loopback, qps, runToCompletion, transport, details, detailsJson,
                 style);
+    }
+
+    /**
+     * Whether this run speaks perftest's control exchange ({@code --protocol}); usage errors for what perftest 4.5's
+     * exchange cannot express, so a user learns it before a run and not from a peer's failure.
+     */
+    boolean perftestProtocol(CommandLine cl, PerfVerb verb) {
+        String p = protocol != null ? protocol : loopback ? "iwarp4j" : "perftest";
+        if (!p.equals("perftest") && !p.equals("iwarp4j")) {
+            throw new CommandLine.ParameterException(cl, "--protocol must be perftest or iwarp4j: " + protocol);
+        }
+        if (p.equals("iwarp4j") || verb == PerfVerb.TCP) {
+            return false;
+        }
+        String needsOurs = verify ? "--verify" : persistent ? "--persistent" : duration != null ? "-D"
+                : comparesTcp(verb) && !loopback ? "--compare-tcp and --plot apart" : runToCompletion
+                ? "--run-to-completion" : null;
+        if (needsOurs != null) {
+            throw new CommandLine.ParameterException(cl, needsOurs + " needs our own control exchange: give "
+                    + "--protocol iwarp4j to both ends (perftest's carries none of it)");
+        }
+        return true;
     }
 
     /** Whether an iWARP test runs the TCP baseline after it: {@code --compare-tcp}, or {@code --plot}. */

@@ -67,7 +67,8 @@ class PerfHelloLimitsTest {
     @Test
     void theServerAnswersA2GibHelloWithARejectAndItsReason() throws Exception {
         int port = ToolRun.freePort();
-        CompletableFuture<ToolRun> server = ToolRun.background("perf", "write", "-p", Integer.toString(port));
+        CompletableFuture<ToolRun> server = ToolRun.background("perf", "write", "--protocol", "iwarp4j",
+                "-p", Integer.toString(port));
         ToolRun.awaitListening(port, server);
         try (RawMpaClient c = RawMpaClient.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port))) {
             byte[] reply = c.requestAndReadReply(RawMpaClient.mpaRequest(hello(8, Integer.MIN_VALUE)));

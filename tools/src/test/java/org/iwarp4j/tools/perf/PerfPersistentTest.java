@@ -19,13 +19,15 @@ class PerfPersistentTest {
     private static final Duration WAIT = Duration.ofSeconds(20);
 
     private static ToolRun client(int port) {
-        return ToolRun.run("perf", "write", "127.0.0.1", "-p", Integer.toString(port), "-s", "4096", "-n", "200",
+        return ToolRun.run("perf", "write", "127.0.0.1", "--protocol", "iwarp4j",
+                "-p", Integer.toString(port), "-s", "4096", "-n", "200",
                 "-t", "8");
     }
 
     @Test
     void servesClientAfterClientAndSurvivesABadOne() throws Exception {
-        try (BackgroundServer server = BackgroundServer.start("perf", "write", "--persistent", "-p", "0")) {
+        try (BackgroundServer server = BackgroundServer.start("perf", "write", "--protocol", "iwarp4j",
+                "--persistent", "-p", "0")) {
             int port = server.address(WAIT).getPort();
             ToolRun first = client(port);
             assertThat(first.exit()).as(first.err()).isZero();

@@ -205,10 +205,12 @@ class PerfPlotTest {
     void compareTcpBetweenTwoProcesses() throws Exception {
         int port = ToolRun.freePort();
         int tcpPort = ToolRun.freePort();
-        CompletableFuture<ToolRun> server = ToolRun.background("perf", "read", "-p", Integer.toString(port),
+        CompletableFuture<ToolRun> server = ToolRun.background("perf", "read", "--protocol", "iwarp4j",
+                "-p", Integer.toString(port),
                 "--compare-tcp", "--tcp-port", Integer.toString(tcpPort), "--details");
         ToolRun.awaitListening(port, server);
-        ToolRun client = ToolRun.run("perf", "read", "127.0.0.1", "-p", Integer.toString(port), "--compare-tcp",
+        ToolRun client = ToolRun.run("perf", "read", "127.0.0.1", "--protocol", "iwarp4j",
+                "-p", Integer.toString(port), "--compare-tcp",
                 "--tcp-port", Integer.toString(tcpPort), "-s", "4096", "-n", "500", "--details");
         ToolRun s = server.get(60, TimeUnit.SECONDS);
         assertThat(client.exit()).as(client.toString()).isZero();

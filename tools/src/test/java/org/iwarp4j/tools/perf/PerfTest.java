@@ -306,9 +306,11 @@ class PerfTest {
     @Test
     void theServerAcceptsEveryQueuePairOfARun() throws Exception {
         int port = ToolRun.freePort();
-        CompletableFuture<ToolRun> server = ToolRun.background("perf", "send", "-p", Integer.toString(port));
+        CompletableFuture<ToolRun> server = ToolRun.background("perf", "send", "--protocol", "iwarp4j",
+                "-p", Integer.toString(port));
         ToolRun.awaitListening(port, server);
-        ToolRun client = ToolRun.run("perf", "send", "127.0.0.1", "-p", Integer.toString(port), "-q", "4", "-s",
+        ToolRun client = ToolRun.run("perf", "send", "127.0.0.1", "--protocol", "iwarp4j",
+                "-p", Integer.toString(port), "-q", "4", "-s",
                 "1024", "-n", "500", "--details");
         ToolRun s = server.get(60, TimeUnit.SECONDS);
         assertThat(client.exit()).as(client.toString()).isZero();
@@ -321,7 +323,8 @@ class PerfTest {
     @Test
     void duringARunTheServerRefusesQueuePairsOfAnotherRun() throws Exception {
         int port = ToolRun.freePort();
-        CompletableFuture<ToolRun> server = ToolRun.background("perf", "write", "-p", Integer.toString(port));
+        CompletableFuture<ToolRun> server = ToolRun.background("perf", "write", "--protocol", "iwarp4j",
+                "-p", Integer.toString(port));
         ToolRun.awaitListening(port, server);
         InetSocketAddress at = new InetSocketAddress(InetAddress.getLoopbackAddress(), port);
         try (Rnic rnic = Stacks.openRnic("perf-test-client")) {
@@ -361,10 +364,12 @@ class PerfTest {
     @Test
     void serverReportsItsOwnCpuToTheClient() throws Exception {
         int port = ToolRun.freePort();
-        CompletableFuture<ToolRun> server = ToolRun.background("perf", "write", "-p", Integer.toString(port),
+        CompletableFuture<ToolRun> server = ToolRun.background("perf", "write", "--protocol", "iwarp4j",
+                "-p", Integer.toString(port),
                 "--details");
         ToolRun.awaitListening(port, server);
-        ToolRun client = ToolRun.run("perf", "write", "127.0.0.1", "-p", Integer.toString(port), "-s", "4096", "-n",
+        ToolRun client = ToolRun.run("perf", "write", "127.0.0.1", "--protocol", "iwarp4j",
+                "-p", Integer.toString(port), "-s", "4096", "-n",
                 "3000", "--details");
         ToolRun s = server.get(60, TimeUnit.SECONDS);
         assertThat(client.exit()).as(client.toString()).isZero();
@@ -416,9 +421,11 @@ class PerfTest {
     @Test
     void serverAndClientApart() throws Exception {
         int port = ToolRun.freePort();
-        CompletableFuture<ToolRun> server = ToolRun.background("perf", "send", "-p", Integer.toString(port));
+        CompletableFuture<ToolRun> server = ToolRun.background("perf", "send", "--protocol", "iwarp4j",
+                "-p", Integer.toString(port));
         ToolRun.awaitListening(port, server);
-        ToolRun client = ToolRun.run("perf", "send", "127.0.0.1", "-p", Integer.toString(port), "-s", "2048", "-n", "300");
+        ToolRun client = ToolRun.run("perf", "send", "127.0.0.1", "--protocol", "iwarp4j",
+                "-p", Integer.toString(port), "-s", "2048", "-n", "300");
         ToolRun s = server.get(60, TimeUnit.SECONDS);
         assertThat(client.exit()).as(client.toString()).isZero();
         assertThat(s.exit()).as(s.toString()).isZero();
@@ -432,7 +439,8 @@ class PerfTest {
 
     @Test
     void noServerIsAFailure() {
-        ToolRun r = ToolRun.run("perf", "write", "127.0.0.1", "-p", Integer.toString(ToolRun.freePort()), "-n", "5");
+        ToolRun r = ToolRun.run("perf", "write", "127.0.0.1", "--protocol", "iwarp4j", "-p",
+                Integer.toString(ToolRun.freePort()), "-n", "5");
         assertThat(r.exit()).isEqualTo(1);
         assertThat(r.err()).contains("cannot connect");
     }
@@ -445,7 +453,8 @@ class PerfTest {
             "write --loopback --latency -a --plot x.svg", "write --loopback --compare-tcp --tcp-port 5000",
             "write 127.0.0.1 --compare-tcp --tcp-port 70000", "write 127.0.0.1 --tcp-port 5000",
             "write 127.0.0.1 -p 65535 --compare-tcp", "write --latency --run-to-completion",
-            "tcp --run-to-completion", "write --transport FOO"})
+            "tcp --run-to-completion", "write --transport FOO", "write --protocol foo", "write 127.0.0.1 --verify",
+            "write --persistent --protocol perftest", "read 127.0.0.1 -D 2", "write 127.0.0.1 --compare-tcp"})
     void usageErrors(String args) {
         List<String> a = new ArrayList<>(List.of("perf"));
         if (!args.isEmpty()) {

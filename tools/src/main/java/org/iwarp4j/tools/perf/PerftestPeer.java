@@ -1,0 +1,502 @@
+package org.iwarp4j.tools.perf;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.iwarp4j.tools.cli.Stacks;
+import org.iwarp4j.verbs.Access;
+import org.iwarp4j.verbs.CompletionQueue;
+import org.iwarp4j.verbs.MemoryRegion;
+import org.iwarp4j.verbs.ProtectionDomain;
+import org.iwarp4j.verbs.QueuePair;
+import org.iwarp4j.verbs.QueuePairConfig;
+import org.iwarp4j.verbs.Rnic;
+import org.iwarp4j.verbs.cm.AcceptOptions;
+import org.iwarp4j.verbs.cm.Connection;
+import org.iwarp4j.verbs.cm.ConnectionRequest;
+import org.iwarp4j.verbs.cm.Listener;
+import org.iwarp4j.verbs.cm.PeerProfile;
+
+/**
+ * One end of a perftest run over perftest 4.5+0.17's own control exchange (docs/perftest-wire.md), so that
+ * {@code iwarp perf write|read|send|atomic} pairs with {@code ib_*_bw -R} and {@code ib_*_lat -R} either way: the
+ * control connection (Sends on its own rdma_cm connection), the version, cycle buffer, cache line and MTU
+ * messages, the {@code pingpong_dest} handshakes, the test connections on the same port, the test itself and the
+ * reports. As in perftest, both ends are given the same options (nothing in 4.5's exchange carries the size, the
+ * iteration count or the test): the server prints the client's bandwidth report ({@code ib_send_bw}: its own), the
+ * latency tests each end's own.
+ */
+final class PerftestPeer implements AutoCloseable {
+
+    /** What we announce: a 4 KiB page as perftest's cycle buffer, a 64-octet cache line, IBV_MTU_1024. */
+    static final int CYCLE_BUFFER = 4096;
+    static final int CACHE_LINE = 64;
+    private static final int CONNECT_RETRIES = 10; // rdma_cm_client_connection: 10 tries, 100 ms apart
+    private static final long RETRY_MILLIS = 100;
+    private static final long CLOSE_GRACE_MILLIS = 1000;
+
+    private final PerfConfig config;
+    private final PrintWriter out;
+    private final boolean client;
+    private final Rnic rnic;
+    private final ProtectionDomain pd;
+    private final PerftestControl control;
+    private Listener listener;
+    private CompletionQueue testCq;
+    private QueuePairConfig testQp;
+    /** Once the dests are exchanged, every handshake carries queue pair 0's and updates its peer's, as perftest. */
+    private boolean destsKnown;
+    private PerftestTraffic.Lane[] lanes = new PerftestTraffic.Lane[0];
+    private final List<Connection> testConnections = new ArrayList<>();
+    private PerftestTraffic traffic;
+    private int cycleBuffer = CYCLE_BUFFER;
+    private int cacheLine = CACHE_LINE;
+    private int mtu = PerftestWire.IBV_MTU_1024;
+    private int outReads;
+    private String peerVersion;
+
+    PerftestPeer(PerfConfig config, PrintWriter out, boolean client) {
+        this.config = config;
+        this.out = out;
+        this.client = client;
+        rnic = Stacks.openRnic(client ? "perftest-client" : "perftest-server", config.transport());
+        try {
+            pd = rnic.allocateProtectionDomain();
+            control = new PerftestControl(rnic, pd, client);
+        } catch (RuntimeException e) {
+            rnic.close();
+            throw e;
+        }
+    }
+
+    /** The port of a server, bound by {@link #listen}. */
+    int listen(InetSocketAddress bind) {
+        listener = rnic.listen(bind, config.wire().listen().peerProfile(PeerProfile.LINUX_SIW).build());
+        return listener.localAddress().getPort();
+    }
+
+    // ------------------------------------------------------------------------------------------------ the run
+
+    /** The client's run against {@code server}: every size of the config, then the reports; returns its results. */
+    List<PerfResult> runClient(InetSocketAddress server) throws Exception {
+        Connection c = Stacks.get(rnic.connect(server, control.queuePair(), connectOptions(0, true)), 30);
+        control.connected(c);
+        return run(server);
+    }
+
+    /** The server's run: waits for one client (until interrupted), then serves it. */
+    void runServer() throws Exception {
+        ConnectionRequest r = nextRequest(null);
+        control.connected(Stacks.get(r.accept(control.queuePair(), new AcceptOptions(new byte[0], OptionalInt.of(0),
+                OptionalInt.of(0))), 30));
+        run(null);
+    }
+
+    private List<PerfResult> run(InetSocketAddress server) throws Exception {
+        exchangeSetup();
+        createLanes();
+        hand(); // create_rdma_cm_connection: before the test connections
+        connectLanes(server);
+        hand(); // and after them
+        destsKnown = true; // set_up_connection: from here on my_dest is queue pair 0's
+        PerfVerb verb = config.verb();
+        List<PerfResult> results = new ArrayList<>();
+        PerfReport report = new PerfReport(out, config);
+        if (verb == PerfVerb.SEND) {
+            exchangeDests();
+            hand();
+            exchangeDests();
+            header(report);
+            if (config.latency()) {
+                sendLatency(report, results);
+            } else {
+                sendBandwidth(report, results);
+            }
+        } else {
+            if (config.latency()) {
+                hand();
+            }
+            exchangeDests();
+            exchangeDests();
+            header(report);
+            hand(); // "an additional handshake is required after moving qp to RTR"
+            if (config.latency() && verb == PerfVerb.WRITE) {
+                writeLatency(report, results);
+            } else if (config.latency()) {
+                oneSidedLatency(report, results);
+            } else {
+                oneSidedBandwidth(report, results);
+            }
+        }
+        if (!serverWithoutTable()) {
+            report.footer();
+        }
+        disconnect();
+        return results;
+    }
+
+    /** The version, cycle buffer, cache line and MTU messages ({@code exchange_versions} .. {@code check_mtu}). */
+    private void exchangeSetup() throws InterruptedException {
+        peerVersion = PerftestWire.decodeVersion(control.exchange(PerftestWire.version(PerftestWire.VERSION),
+                PerftestWire.VERSION_LENGTH, "version"));
+        PerftestWire.checkVersion(PerftestWire.VERSION, peerVersion);
+        cycleBuffer = Math.max(CYCLE_BUFFER, PerftestWire.decodeCycleBuffer(control.exchange(
+                PerftestWire.int32(CYCLE_BUFFER), PerftestWire.INT_LENGTH, "cycle buffer")));
+        cacheLine = Math.max(CACHE_LINE, PerftestWire.decodeCacheLine(control.exchange(
+                PerftestWire.int32(CACHE_LINE), PerftestWire.INT_LENGTH, "cache line size")));
+        int theirs = PerftestWire.decodeMtu(control.exchange(PerftestWire.mtu(mtu), PerftestWire.MTU_LENGTH, "MTU"));
+        if (theirs > 0 && theirs < mtu) {
+            mtu = theirs;
+        }
+    }
+
+    /**
+     * One {@code ctx_hand_shake(my_dest[0], rem_dest[0])}: zeros before the dests are known, then queue pair 0's
+     * dest each way, the peer's replacing what we had (perftest re-reads it every time, and builds its work requests
+     * from the last one it read).
+     */
+    private void hand() throws InterruptedException {
+        hand(PerftestControl.MESSAGE_WAIT);
+    }
+
+    private void hand(Duration wait) throws InterruptedException {
+        PerftestWire.Dest theirs = hand(destsKnown ? myDest(lanes[0]) : PerftestWire.Dest.ZERO, wait);
+        if (destsKnown) {
+            lanes[0].remote = theirs;
+            checkRemote(theirs);
+        }
+    }
+
+    private PerftestWire.Dest hand(PerftestWire.Dest mine, Duration wait) throws InterruptedException {
+        return PerftestWire.Dest.decode(control.exchange(mine.encode(), PerftestWire.DEST_LENGTH, "pingpong_dest",
+                wait));
+    }
+
+    /** The test's queue pairs and memory: twice the larger of the message and the cycle buffer each, as perftest. */
+    private void createLanes() {
+        int qps = config.latency() ? 1 : config.qps();
+        int depth = config.latency() ? 1 : config.txDepth();
+        int rx = rxDepth(config.iterations());
+        int maxIrdOrd = rnic.query().maxIrdOrd();
+        boolean reads = config.verb() == PerfVerb.READ || config.verb() == PerfVerb.ATOMIC;
+        outReads = reads ? maxIrdOrd : 0;
+        testCq = rnic.createCompletionQueue(qps * (depth + rx + 64) + 64);
+        long half = align(Math.max((long) config.maxSize(), cycleBuffer), cacheLine);
+        int length = (int) Math.min(Integer.MAX_VALUE, 2 * half);
+        lanes = new PerftestTraffic.Lane[qps];
+        testQp = QueuePairConfig.builder(testCq, testCq).maxSendWr(depth + 64)
+                .maxRecvWr(config.verb() == PerfVerb.SEND ? rx + 4 : 4).maxSge(1).ird(outReads).ord(outReads)
+                .rfc7306(true).build();
+        for (int i = 0; i < qps; i++) {
+            MemoryRegion buffer = pd.allocateRegion(length, Access.LOCAL_WRITE, Access.REMOTE_WRITE,
+                    Access.REMOTE_READ, Access.REMOTE_ATOMIC);
+            MemoryRegion credit = config.verb() == PerfVerb.SEND
+                    ? pd.allocateRegion(8, Access.LOCAL_WRITE, Access.REMOTE_WRITE) : null;
+            lanes[i] = new PerftestTraffic.Lane(i, buffer, credit);
+        }
+        traffic = new PerftestTraffic(testCq, lanes);
+    }
+
+    /** perftest's {@code rx_depth} of the Send test: 512, at most the iterations, made even. */
+    private int rxDepth(long iterations) {
+        if (config.verb() != PerfVerb.SEND) {
+            return 1;
+        }
+        int rx = (int) Math.min(512, iterations);
+        return rx % 2 == 1 && config.sizes().size() == 1 ? rx + 1 : rx;
+    }
+
+    private static long align(long v, int to) {
+        return (v + to - 1) / to * to;
+    }
+
+    /** The test connections: the client connects each queue pair (retrying as perftest does), the server accepts. */
+    private void connectLanes(InetSocketAddress server) throws Exception {
+        for (PerftestTraffic.Lane l : lanes) {
+            Connection c;
+            if (client) {
+                c = connectWithRetries(server, l);
+            } else {
+                ConnectionRequest r = nextRequest(control.connection().remoteAddress());
+                l.qp = pd.createQueuePair(testQp);
+                OptionalInt ird = Stacks.atMost(r.ord(), outReads);
+                OptionalInt ord = Stacks.atMost(r.ird(), outReads);
+                c = Stacks.get(r.accept(l.qp, new AcceptOptions(new byte[0], ird, ord)), 30);
+            }
+            testConnections.add(c);
+        }
+    }
+
+    /** perftest's server listens for the test connections only after the handshake: the first tries may fail. */
+    private Connection connectWithRetries(InetSocketAddress server, PerftestTraffic.Lane l) throws Exception {
+        Exception last = null;
+        for (int attempt = 0; attempt < CONNECT_RETRIES; attempt++) {
+            QueuePair qp = pd.createQueuePair(testQp);
+            try {
+                // the first-FPDU nudge (siw's accept race, FINDINGS M15) waits for an answer, and nothing answers the
+                // Writes of a Write bandwidth test: it would fire for nothing
+                boolean answered = config.verb() != PerfVerb.WRITE || config.latency();
+                Connection c = Stacks.get(rnic.connect(server, qp, connectOptions(outReads, answered)), 30);
+                l.qp = qp;
+                return c;
+            } catch (ExecutionException e) {
+                last = e;
+                qp.close();
+                Thread.sleep(RETRY_MILLIS);
+            }
+        }
+        throw new PerftestException("the test connection to " + server + " failed " + CONNECT_RETRIES + " times: "
+                + Stacks.describe(last));
+    }
+
+    private org.iwarp4j.verbs.cm.ConnectOptions connectOptions(int irdOrd, boolean nudge) {
+        PeerProfile siw = nudge ? PeerProfile.LINUX_SIW : PeerProfile.LINUX_SIW.withFirstFpduNudge(Duration.ZERO);
+        return config.wire().connect().ird(irdOrd).ord(irdOrd).peerProfile(siw).build();
+    }
+
+    /**
+     * The next connection request on the server's port: the control connection (from anyone, waiting as long as it
+     * takes), or a test connection of that client (bounded; anyone else is refused as busy).
+     */
+    private ConnectionRequest nextRequest(InetSocketAddress controlPeer) throws InterruptedException {
+        long deadline = System.nanoTime() + PerftestControl.MESSAGE_WAIT.toNanos();
+        while (true) {
+            Optional<ConnectionRequest> r = listener.take(Duration.ofMillis(500));
+            if (r.isPresent()) {
+                ConnectionRequest q = r.get();
+                if (controlPeer == null || q.remoteAddress().getAddress().equals(controlPeer.getAddress())) {
+                    return q;
+                }
+                q.reject("busy: serving another perftest client".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            } else if (controlPeer != null && System.nanoTime() > deadline) {
+                throw new PerftestException("the client's test connection did not come within "
+                        + PerftestControl.MESSAGE_WAIT.toSeconds() + " s");
+            }
+        }
+    }
+
+    /** One round of {@code pingpong_dest}s, one per queue pair (perftest runs two: the second for its printout). */
+    private void exchangeDests() throws InterruptedException {
+        for (PerftestTraffic.Lane l : lanes) {
+            l.remote = hand(myDest(l), PerftestControl.MESSAGE_WAIT);
+            checkRemote(l.remote);
+        }
+    }
+
+    private PerftestWire.Dest myDest(PerftestTraffic.Lane l) {
+        MemoryRegion advertised = l.credit != null ? l.credit : l.buffer;
+        long vaddr = advertised.address() + (config.latency() && config.verb() == PerfVerb.WRITE ? mailboxOffset() : 0);
+        int psn = l.index * 0x10101 & 0xffffff; // perftest draws it at random; nothing on iWARP reads it
+        return new PerftestWire.Dest(0, outReads, l.qp.number(), psn, advertised.stag().value(), vaddr, new byte[16],
+                0, 0);
+    }
+
+    private void checkRemote(PerftestWire.Dest d) {
+        if (config.verb() != PerfVerb.SEND && d.rkey() == 0 && d.vaddr() == 0) {
+            throw new PerftestException("the peer's pingpong_dest names no buffer (rkey 0, vaddr 0)");
+        }
+    }
+
+    private void header(PerfReport report) {
+        int qps = lanes.length;
+        int depth = config.latency() ? 1 : (int) Math.min(config.txDepth(), config.iterations());
+        PerftestFormat.TestInfo info = new PerftestFormat.TestInfo(config.verb(), config.latency(),
+                config.compareSwap(), client, qps, depth, rxDepth(config.iterations()),
+                PerftestWire.mtuOctets(mtu), outReads, "IW");
+        List<String> addresses = new ArrayList<>();
+        for (PerftestTraffic.Lane l : lanes) {
+            PerftestWire.Dest d = myDest(l);
+            addresses.add(PerftestFormat.address("local", config.verb(), d.qpn(), d.outReads(), d.rkey(), d.vaddr()));
+        }
+        for (PerftestTraffic.Lane l : lanes) {
+            PerftestWire.Dest d = l.remote;
+            addresses.add(PerftestFormat.address("remote", config.verb(), d.qpn(), d.outReads(), d.rkey(), d.vaddr()));
+        }
+        if (serverWithoutTable()) {
+            // ib_read_lat's and ib_atomic_lat's server prints no table: it only closes when the client is done
+            out.println(PerftestFormat.RESULT_LINE);
+            PerftestFormat.testInfo(info, config.style()).forEach(out::println);
+            out.println(PerftestFormat.RESULT_LINE);
+            addresses.forEach(out::println);
+            out.println(PerftestFormat.RESULT_LINE);
+            out.flush();
+            return;
+        }
+        report.header(info, addresses, List.of("Stack           : iwarp4j, Netty " + rnic.transport(),
+                "Data ex. method : rdma_cm, perftest " + PerftestWire.VERSION + " (Debian perftest 4.5+0.17) with a "
+                        + "peer of version " + peerVersion,
+                "Cycle buffer    : " + cycleBuffer + " octets, cache line " + cacheLine));
+    }
+
+    // ------------------------------------------------------------------------------------------------ the tests
+
+    /** {@code ib_write_bw}, {@code ib_read_bw}, {@code ib_atomic_bw}: the client measures, the server waits. */
+    private void oneSidedBandwidth(PerfReport report, List<PerfResult> results) throws Exception {
+        if (client) {
+            PerfResult last = null;
+            int reads = readsInFlight();
+            for (int size : config.sizes()) {
+                last = traffic.clientBandwidth(config.verb(), config.compareSwap(), size, config.iterations(),
+                        config.txDepth(), reads, 1);
+                results.add(last);
+                report.line(last);
+            }
+            hand();
+            exchangeReport(last);
+        } else {
+            hand(serverWait());
+            PerftestWire.BwReport theirs = exchangeReport(null);
+            PerfResult r = fromReport(theirs);
+            results.add(r);
+            report.line(r);
+        }
+        hand(); // ctx_close_connection
+    }
+
+    /**
+     * Reads and Atomics in flight per queue pair: our {@code out_reads}, at most the ORD each connection negotiated
+     * and the peer's {@code out_reads} (its dest's): more would overrun the peer's IRD (RFC 5040 §6.1).
+     */
+    private int readsInFlight() {
+        int reads = outReads;
+        for (int i = 0; i < lanes.length; i++) {
+            reads = Math.min(reads, testConnections.get(i).parameters().ord());
+            if (lanes[i].remote.outReads() > 0) {
+                reads = Math.min(reads, lanes[i].remote.outReads());
+            }
+        }
+        return Math.max(1, reads);
+    }
+
+    /** {@code ib_send_bw}: per size a handshake, the run (both ends measure), and with {@code -a} one more. */
+    private void sendBandwidth(PerfReport report, List<PerfResult> results) throws Exception {
+        boolean all = config.sizes().size() > 1;
+        for (int size : config.sizes()) {
+            int rx = rxDepth(config.iterations());
+            if (!client) {
+                traffic.postSendTestReceives(size, config.iterations(), rx);
+            }
+            hand();
+            PerfResult r = client
+                    ? traffic.clientBandwidth(PerfVerb.SEND, false, size, config.iterations(), config.txDepth(), 0, rx)
+                    : traffic.serverSendBandwidth(size, config.iterations(), rx);
+            results.add(r);
+            report.line(r);
+            if (all) {
+                hand();
+            }
+        }
+        hand(); // ctx_close_connection
+    }
+
+    /** The servers of {@code ib_read_lat} and {@code ib_atomic_lat} measure nothing and print no table. */
+    private boolean serverWithoutTable() {
+        return !client && config.latency() && (config.verb() == PerfVerb.READ || config.verb() == PerfVerb.ATOMIC);
+    }
+
+    /** {@code ib_write_lat}: both ends ping-pong every size and print their own; no closing handshake. */
+    private void writeLatency(PerfReport report, List<PerfResult> results) throws Exception {
+        for (int size : config.sizes()) {
+            traffic.heldHint = !client && testConnections.get(0).sendsHeld();
+            PerfResult r = traffic.writeLatency(size, config.iterations(), !client, mailboxOffset());
+            results.add(r);
+            report.line(r);
+        }
+    }
+
+    /** {@code ib_send_lat}: per size the receives, a handshake and the ping-pong; then the closing handshake. */
+    private void sendLatency(PerfReport report, List<PerfResult> results) throws Exception {
+        int rx = rxDepth(config.iterations());
+        for (int size : config.sizes()) {
+            traffic.postSendTestReceives(size, config.iterations(), rx);
+            hand();
+            PerfResult r = traffic.sendLatency(size, config.iterations(), client, rx);
+            results.add(r);
+            report.line(r);
+        }
+        hand(); // ctx_close_connection
+    }
+
+    /** Where the peer's Writes of {@code ib_write_lat} land: the second half of the buffer, as perftest's. */
+    private int mailboxOffset() {
+        return (int) (lanes[0].buffer.length() / 2);
+    }
+
+    /** {@code ib_read_lat}, {@code ib_atomic_lat}: the client measures, the server only closes. */
+    private void oneSidedLatency(PerfReport report, List<PerfResult> results) throws Exception {
+        if (client) {
+            for (int size : config.sizes()) {
+                PerfResult r = traffic.clientLatency(config.verb(), config.compareSwap(), size, config.iterations());
+                results.add(r);
+                report.line(r);
+            }
+        }
+        hand(client ? PerftestControl.MESSAGE_WAIT : serverWait());
+    }
+
+    /** How long a server waits for the client's end of the test: the client's part, however long it takes. */
+    private Duration serverWait() {
+        return Duration.ofHours(24);
+    }
+
+    /** {@code xchg_bw_reports}: ours (the client's; the server's is zeros) for theirs; the client's, or null. */
+    private PerftestWire.BwReport exchangeReport(PerfResult mine) throws InterruptedException {
+        double unit = PerfReport.unit(1, config.gbits());
+        PerftestWire.BwReport ours = mine == null ? new PerftestWire.BwReport(0, 0, 0, 0, 0)
+                : new PerftestWire.BwReport(mine.size(), mine.iterations(), mine.peakBytesPerSecond() * unit,
+                mine.avgBytesPerSecond() * unit, mine.messagesPerSecond() / 1e6);
+        List<byte[]> theirs = control.exchangeAll(ours.encode(), PerftestWire.REPORT_FIELD_LENGTH,
+                "bandwidth report", PerftestControl.MESSAGE_WAIT);
+        // a perftest server never fills its own report (what it sends is whatever its stack held): only the
+        // client's is read
+        return mine == null ? PerftestWire.BwReport.decode(theirs) : null;
+    }
+
+    /** The client's report as our result line: its figures as they are, in the unit both ends were given. */
+    private PerfResult fromReport(PerftestWire.BwReport r) {
+        double perUnit = 1 / PerfReport.unit(1, config.gbits());
+        return new PerfResult((int) r.size(), r.iterations(), r.bwPeak() * perUnit, r.bwAvg() * perUnit,
+                r.msgRateMpps() * 1e6, null);
+    }
+
+    private void disconnect() throws InterruptedException {
+        for (Connection c : testConnections) {
+            try {
+                Stacks.get(c.disconnect(), 10);
+            } catch (Exception e) {
+                c.close(); // the peer may have gone first: perftest closes as soon as its last handshake is done
+            }
+        }
+        // perftest takes its test connections down before its control connection; closing ours the moment the last
+        // message arrived failed the peer's last Send (siw's perftest: "Bad wc status 2", exit 1): the peer closes
+        // first, or we after a grace period
+        try {
+            control.connection().closeFuture().get(CLOSE_GRACE_MILLIS, TimeUnit.MILLISECONDS);
+        } catch (TimeoutException | ExecutionException e) {
+            // not closed by the peer within the grace period: we close it
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        try {
+            Stacks.get(control.connection().disconnect(), 10);
+        } catch (Exception e) {
+            control.connection().close();
+        }
+    }
+
+    @Override
+    public void close() {
+        if (listener != null) {
+            listener.close();
+        }
+        rnic.close();
+    }
+}

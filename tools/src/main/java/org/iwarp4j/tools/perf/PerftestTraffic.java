@@ -1,0 +1,367 @@
+package org.iwarp4j.tools.perf;
+
+import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.time.Duration;
+import java.util.Set;
+import org.iwarp4j.verbs.CompletionOpcode;
+import org.iwarp4j.verbs.CompletionQueue;
+import org.iwarp4j.verbs.MemoryRegion;
+import org.iwarp4j.verbs.QueuePair;
+import org.iwarp4j.verbs.ReceiveWorkRequest;
+import org.iwarp4j.verbs.RemoteBuffer;
+import org.iwarp4j.verbs.SendWorkRequest;
+import org.iwarp4j.verbs.SendWorkRequest.AtomicCompareSwap;
+import org.iwarp4j.verbs.SendWorkRequest.AtomicFetchAdd;
+import org.iwarp4j.verbs.SendWorkRequest.RdmaRead;
+import org.iwarp4j.verbs.SendWorkRequest.RdmaWrite;
+import org.iwarp4j.verbs.SendWorkRequest.Send;
+import org.iwarp4j.verbs.Stag;
+import org.iwarp4j.verbs.WorkCompletion;
+
+/**
+ * The data path of a perftest run on the test queue pairs, as perftest 4.5's {@code run_iter_*} moves data: what
+ * goes on the wire is the same (the operations, their sizes and targets, {@code ib_send_bw}'s credits); how we
+ * pace and time it is ours. Every wait is bounded by {@link #WAIT}.
+ *
+ * <p>{@code ib_send_bw}'s credits on iWARP (which has no receiver-not-ready retry, RFC 5040 §5.3): the receiver
+ * counts the Sends it received in this size's run and, every {@code rx_depth / 3} of them, RDMA-Writes the count
+ * as a 4-octet word into the sender's credit word (named by the rkey and vaddr of the sender's
+ * {@code pingpong_dest}). The word is a C {@code uint32_t} in the receiver's byte order, little-endian on x86 —
+ * the one field of perftest's exchange not in network byte order. The sender keeps fewer than {@code rx_depth}
+ * Sends beyond the count.
+ */
+final class PerftestTraffic {
+
+    static final Duration WAIT = Duration.ofSeconds(30);
+    private static final long RECEIVE_WR_BASE = 1L << 32;
+    private static final long CREDIT_WR_BASE = 2L << 32;
+
+    /** One test queue pair: its memory, its credit word and the peer's dest. */
+    static final class Lane {
+        final int index;
+        /** Set once its test connection is up (a failed attempt needs a fresh queue pair). */
+        QueuePair qp;
+        final MemoryRegion buffer;
+        final MemoryRegion credit;
+        PerftestWire.Dest remote;
+        final ByteBuffer creditWord;
+
+        Lane(int index, MemoryRegion buffer, MemoryRegion credit) {
+            this.index = index;
+            this.buffer = buffer;
+            this.credit = credit;
+            this.creditWord = credit == null ? null : credit.buffer().order(ByteOrder.LITTLE_ENDIAN);
+        }
+
+        RemoteBuffer remoteBuffer(long length) {
+            return new RemoteBuffer(new Stag(remote.rkey()), remote.vaddr(), length);
+        }
+    }
+
+    private static final String HELD_HINT = "our Writes are held: an MPA Responder sends nothing before the "
+            + "Initiator's first FPDU (RFC 5044 §7.1.2 rule 4), and perftest's ib_write_lat client waits for the "
+            + "server's Write first (siw's Responder does not hold itself to the rule; docs/perftest-wire.md)";
+    private final CompletionQueue cq;
+    private final Lane[] lanes;
+    /** Whether our sends on the test connection are held for the Initiator's first FPDU (a write-latency server). */
+    boolean heldHint;
+    private final WorkCompletion[] wcs = WorkCompletion.array(64);
+
+    PerftestTraffic(CompletionQueue cq, Lane[] lanes) {
+        this.cq = cq;
+        this.lanes = lanes;
+    }
+
+    /** The poll of a data loop: waits a little, fails after {@link #WAIT} without a completion. */
+    private int poll(long[] lastProgress) throws InterruptedException {
+        int n = cq.poll(wcs, Duration.ofMillis(100));
+        long now = System.nanoTime();
+        if (n > 0) {
+            lastProgress[0] = now;
+        } else if (now - lastProgress[0] > WAIT.toNanos()) {
+            throw new PerftestException("no completion on the test queue pairs for " + WAIT.toSeconds()
+                    + " s (peer gone, or its options differ from ours: give both the same -s, -n, -q, -t)");
+        }
+        return n;
+    }
+
+    private static void check(WorkCompletion c) {
+        if (!c.isSuccess()) {
+            throw new PerftestException("completion failed on a test queue pair: " + c);
+        }
+    }
+
+    /**
+     * The client of a bandwidth test: {@code iterations} operations of {@code size} per queue pair, {@code depth}
+     * in flight on each ({@code outReads} at most for Reads and Atomics), each lane at its peer's buffer; the Send
+     * test also within the receiver's credits of {@code rxDepth}.
+     */
+    PerfResult clientBandwidth(PerfVerb verb, boolean compareSwap, int size, long iterations, int depth,
+                               int outReads, int rxDepth) throws InterruptedException {
+        int window = verb == PerfVerb.READ || verb == PerfVerb.ATOMIC ? Math.max(1, Math.min(depth, outReads))
+                : depth;
+        SendWorkRequest[] requests = new SendWorkRequest[lanes.length];
+        for (Lane l : lanes) {
+            int length = verb == PerfVerb.ATOMIC ? 8 : size;
+            requests[l.index] = switch (verb) {
+                case WRITE -> RdmaWrite.of(l.index, l.buffer.sge(0, length), l.remoteBuffer(length));
+                case READ -> RdmaRead.of(l.index, l.buffer.sge(0, length), l.remoteBuffer(length));
+                case SEND -> Send.of(l.index, l.buffer.sge(0, length));
+                case ATOMIC -> compareSwap ? AtomicCompareSwap.of(l.index, l.remoteBuffer(8), 0, 0)
+                        : AtomicFetchAdd.of(l.index, l.remoteBuffer(8), 1);
+                case TCP -> throw new IllegalArgumentException("tcp");
+            };
+            if (l.creditWord != null) {
+                l.creditWord.putInt(0, 0); // perftest resets the credit before each size
+            }
+        }
+        long[] posted = new long[lanes.length];
+        long[] completed = new long[lanes.length];
+        long total = iterations * lanes.length;
+        long done = 0;
+        BandwidthMeter meter = new BandwidthMeter();
+        long[] progress = {System.nanoTime()};
+        boolean started = false;
+        while (done < total) {
+            for (Lane l : lanes) {
+                int i = l.index;
+                while (posted[i] < iterations && posted[i] - completed[i] < window
+                        && (verb != PerfVerb.SEND || posted[i] + 1 - credit(l) < rxDepth)) {
+                    if (!started) {
+                        meter.start(System.nanoTime());
+                        started = true;
+                    }
+                    l.qp.postSend(requests[i]);
+                    posted[i]++;
+                }
+            }
+            int n = poll(progress);
+            for (int k = 0; k < n; k++) {
+                WorkCompletion c = wcs[k];
+                check(c);
+                completed[(int) c.wrId()]++;
+                done++;
+            }
+            if (n > 0) {
+                meter.record(System.nanoTime(), done);
+            }
+        }
+        return PerfResult.bandwidth(size, meter);
+    }
+
+    private static long credit(Lane l) {
+        return Integer.toUnsignedLong(l.creditWord.getInt(0));
+    }
+
+    /** The receiver of {@code ib_send_bw}: posts its receives (before the handshake that starts the run). */
+    void postSendTestReceives(int size, long iterations, int rxDepth) {
+        for (Lane l : lanes) {
+            long first = Math.min(rxDepth, iterations);
+            for (long k = 0; k < first; k++) {
+                l.qp.postReceive(ReceiveWorkRequest.of(RECEIVE_WR_BASE + l.index, l.buffer.sge(0, size)));
+            }
+        }
+    }
+
+    /**
+     * The receiver of {@code ib_send_bw}, after {@link #postSendTestReceives}: {@code iterations} Sends per queue
+     * pair, each receive re-posted while more are due, the count RDMA-Written to the sender every
+     * {@code rxDepth / 3} (see the class comment). Timed from the first Send received to the last.
+     */
+    PerfResult serverSendBandwidth(int size, long iterations, int rxDepth) throws InterruptedException {
+        int creditEvery = Math.max(1, rxDepth / 3);
+        long[] received = new long[lanes.length];
+        long[] postedReceives = new long[lanes.length];
+        SendWorkRequest[] creditWrites = new SendWorkRequest[lanes.length];
+        for (Lane l : lanes) {
+            postedReceives[l.index] = Math.min(rxDepth, iterations);
+            creditWrites[l.index] = RdmaWrite.of(CREDIT_WR_BASE + l.index, l.credit.sge(0, 4), l.remoteBuffer(4))
+                    .withFlags(Set.of()); // unsignaled: nothing waits for a credit's completion
+        }
+        long total = iterations * lanes.length;
+        long done = 0;
+        BandwidthMeter meter = new BandwidthMeter();
+        long[] progress = {System.nanoTime()};
+        while (done < total) {
+            int n = poll(progress);
+            for (int k = 0; k < n; k++) {
+                WorkCompletion c = wcs[k];
+                check(c);
+                if (c.wrId() < RECEIVE_WR_BASE || c.wrId() >= RECEIVE_WR_BASE + lanes.length) {
+                    continue;
+                }
+                if (done == 0) {
+                    meter.start(System.nanoTime());
+                }
+                Lane l = lanes[(int) (c.wrId() - RECEIVE_WR_BASE)];
+                int i = l.index;
+                long r = ++received[i];
+                done++;
+                if (postedReceives[i] < iterations) {
+                    l.qp.postReceive(ReceiveWorkRequest.of(RECEIVE_WR_BASE + i, l.buffer.sge(0, size)));
+                    postedReceives[i]++;
+                }
+                if ((r % rxDepth) % creditEvery == 0) {
+                    l.creditWord.putInt(0, (int) r);
+                    l.qp.postSend(creditWrites[i]);
+                }
+            }
+            if (n > 0) {
+                meter.record(System.nanoTime(), done);
+            }
+        }
+        return PerfResult.bandwidth(size, meter);
+    }
+
+    /** {@code ib_read_lat} and {@code ib_atomic_lat}: one operation at a time, each timed from post to completion. */
+    PerfResult clientLatency(PerfVerb verb, boolean compareSwap, int size, long iterations)
+            throws InterruptedException {
+        Lane l = lanes[0];
+        SendWorkRequest request = verb == PerfVerb.READ ? RdmaRead.of(0, l.buffer.sge(0, size), l.remoteBuffer(size))
+                : compareSwap ? AtomicCompareSwap.of(0, l.remoteBuffer(8), 0, 0)
+                : AtomicFetchAdd.of(0, l.remoteBuffer(8), 1);
+        LatencyMeter meter = new LatencyMeter(false);
+        long[] progress = {System.nanoTime()};
+        long start = System.nanoTime();
+        for (long k = 0; k < iterations; k++) {
+            long t0 = System.nanoTime();
+            l.qp.postSend(request);
+            int n;
+            while ((n = poll(progress)) == 0) {
+                // bounded by poll
+            }
+            for (int j = 0; j < n; j++) {
+                check(wcs[j]);
+            }
+            meter.record(System.nanoTime() - t0);
+        }
+        return PerfResult.latency(verb == PerfVerb.ATOMIC ? 8 : size, meter, System.nanoTime() - start);
+    }
+    /**
+     * {@code ib_write_lat}: each end RDMA-Writes {@code size} octets into the other's mailbox (the second half of its
+     * buffer, which its dest names), the last octet its count; each waits for the peer's count before it writes the
+     * next, and the server writes first ({@code run_iter_lat_write}). Half the time between two of our Writes is one
+     * latency sample, as perftest reports it.
+     */
+    PerfResult writeLatency(int size, long iterations, boolean server, int mailboxOffset) throws InterruptedException {
+        Lane l = lanes[0];
+        ByteBuffer memory = l.buffer.buffer();
+        SendWorkRequest write = RdmaWrite.of(0, l.buffer.sge(0, size), l.remoteBuffer(size));
+        LatencyMeter meter = new LatencyMeter(true);
+        long[] completed = {0};
+        long sent = 0;
+        long received = 0;
+        long last = 0;
+        long start = System.nanoTime();
+        if (!server) {
+            // perftest's server writes first, but an MPA Responder may send nothing before the Initiator's first FPDU
+            // (RFC 5044 §7.1.2 rule 4; siw does not hold itself to it, we do): a zero-length RDMA Write, a no-op at
+            // any peer (RFC 5041 §5.2), releases the Responder
+            l.qp.postSend(RdmaWrite.of(0, l.buffer.sge(0, 0), l.remoteBuffer(0)));
+            completed[0]--;
+        }
+        while (sent < iterations || completed[0] < iterations || received < iterations) {
+            if (received < iterations && !(sent < 1 && server)) {
+                received++;
+                awaitMark(memory, mailboxOffset + size - 1, (byte) received, completed);
+            }
+            if (sent < iterations) {
+                long now = System.nanoTime();
+                if (sent > 0) {
+                    meter.record(now - last);
+                }
+                last = now;
+                memory.put(size - 1, (byte) ++sent);
+                l.qp.postSend(write);
+            }
+            if (completed[0] < sent) {
+                long[] progress = {System.nanoTime()};
+                while (completed[0] < sent) {
+                    int n = poll(progress);
+                    for (int k = 0; k < n; k++) {
+                        check(wcs[k]);
+                        completed[0]++;
+                    }
+                }
+            }
+        }
+        return withIterations(PerfResult.latency(size, meter, System.nanoTime() - start), iterations);
+    }
+
+    /** Spins until the peer's RDMA Write put {@code mark} at {@code index}; counts our Writes' completions. */
+    private void awaitMark(ByteBuffer b, int index, byte mark, long[] completed) {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        for (long spins = 1; ; spins++) {
+            VarHandle.acquireFence();
+            if (b.get(index) == mark) {
+                return;
+            }
+            if (PerfEndpoint.markSpin(spins)) {
+                int n = cq.poll(wcs);
+                for (int k = 0; k < n; k++) {
+                    check(wcs[k]);
+                    completed[0]++;
+                }
+                if (System.nanoTime() > deadline) {
+                    throw new PerftestException("the peer's RDMA Write " + (mark & 0xff) + " did not arrive within "
+                            + WAIT.toSeconds() + " s (give both ends the same -s and -n" + (heldHint ? "; "
+                            + HELD_HINT : "") + ")");
+                }
+            }
+        }
+    }
+
+    /**
+     * {@code ib_send_lat}, after {@link #postSendTestReceives}: a Send ping-pong, the client sends first, each end
+     * answers each Send it receives ({@code run_iter_lat_send}); half the time between two of our Sends is a sample.
+     */
+    PerfResult sendLatency(int size, long iterations, boolean client, int rxDepth) throws InterruptedException {
+        Lane l = lanes[0];
+        SendWorkRequest send = Send.of(0, l.buffer.sge(0, size));
+        LatencyMeter meter = new LatencyMeter(true);
+        long postedReceives = Math.min(rxDepth, iterations);
+        long sent = 0;
+        long received = 0;
+        long last = 0;
+        long start = System.nanoTime();
+        long[] progress = {System.nanoTime()};
+        while (sent < iterations || received < iterations) {
+            if (received < iterations && !(sent < 1 && client)) {
+                boolean got = false;
+                while (!got) {
+                    int n = poll(progress);
+                    for (int k = 0; k < n; k++) {
+                        WorkCompletion c = wcs[k];
+                        check(c);
+                        if (c.opcode() == CompletionOpcode.RECV) {
+                            got = true;
+                            received++;
+                            if (postedReceives < iterations) {
+                                l.qp.postReceive(ReceiveWorkRequest.of(RECEIVE_WR_BASE, l.buffer.sge(0, size)));
+                                postedReceives++;
+                            }
+                        }
+                    }
+                }
+            }
+            if (sent < iterations) {
+                long now = System.nanoTime();
+                if (sent > 0) {
+                    meter.record(now - last);
+                }
+                last = now;
+                l.qp.postSend(send);
+                sent++;
+            }
+        }
+        return withIterations(PerfResult.latency(size, meter, System.nanoTime() - start), iterations);
+    }
+
+    /** perftest reports the iterations it ran, one more than the intervals between them. */
+    private static PerfResult withIterations(PerfResult r, long iterations) {
+        return new PerfResult(r.size(), iterations, r.peakBytesPerSecond(), r.avgBytesPerSecond(),
+                r.messagesPerSecond(), r.latency(), r.cpu(), r.spread());
+    }
+}

@@ -1,0 +1,147 @@
+package org.iwarp4j.tools.perf;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.iwarp4j.tools.cli.Stacks;
+import org.iwarp4j.tools.cli.ToolRun;
+import org.iwarp4j.verbs.Access;
+import org.iwarp4j.verbs.CompletionQueue;
+import org.iwarp4j.verbs.MemoryRegion;
+import org.iwarp4j.verbs.ProtectionDomain;
+import org.iwarp4j.verbs.QueuePair;
+import org.iwarp4j.verbs.QueuePairConfig;
+import org.iwarp4j.verbs.ReceiveWorkRequest;
+import org.iwarp4j.verbs.Rnic;
+import org.iwarp4j.verbs.SendWorkRequest;
+import org.iwarp4j.verbs.WorkCompletion;
+import org.iwarp4j.verbs.cm.ConnectOptions;
+import org.iwarp4j.verbs.cm.Connection;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * {@code iwarp perf} over perftest 4.5+0.17's control exchange ({@code --protocol perftest}): our client and our
+ * server pair with each other (in the lab they pair with perftest itself, interop/cells.sh {@code perftest-*}),
+ * both print the same figures where perftest's server prints the client's, and a peer that speaks another version
+ * or sends a message of the wrong length is refused with a message, not a hang.
+ */
+class PerftestProtocolTest {
+
+    /** The numbers of the first result line after the table header. */
+    private static String resultLine(String out) {
+        List<String> lines = out.lines().toList();
+        for (int i = 0; i + 1 < lines.size(); i++) {
+            if (lines.get(i).startsWith(" #bytes")) {
+                return lines.get(i + 1).trim();
+            }
+        }
+        return "";
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"write -s 4096", "read -s 4096", "send -s 4096", "atomic", "write -a -n 5 -t 2",
+            "send -a -n 5 -t 2", "read --latency -s 64", "atomic --latency", "write -q 3 -s 1024",
+            "send -q 2 -s 1024", "atomic -A CMP_AND_SWAP", "write --latency -s 64", "send --latency -s 64",
+            "write --latency -a -n 5", "send --latency -a -n 5"})
+    void loopbackOverPerftestsExchange(String test) {
+        List<String> args = new java.util.ArrayList<>(List.of("perf", "--loopback", "--protocol", "perftest"));
+        args.addAll(1, List.of(test.split(" ")));
+        if (!test.contains("-n")) {
+            args.addAll(List.of("-n", "200"));
+        }
+        ToolRun r = ToolRun.run(args.toArray(String[]::new));
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(r.out()).contains("Data ex. method : rdma_cm").contains("Transport type : IW");
+        assertThat(resultLine(r.out())).isNotEmpty();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"write", "read"})
+    void theServerPrintsTheClientsFiguresAsTheClientDoes(String verb) throws Exception {
+        int port = ToolRun.freePort();
+        CompletableFuture<ToolRun> server = ToolRun.background("perf", verb, "-p", Integer.toString(port),
+                "-s", "2048", "-n", "300");
+        ToolRun.awaitListening(port, server);
+        ToolRun client = ToolRun.run("perf", verb, "127.0.0.1", "-p", Integer.toString(port), "-s", "2048", "-n",
+                "300");
+        ToolRun s = server.get(60, TimeUnit.SECONDS);
+        assertThat(client.exit()).as(client.toString()).isZero();
+        assertThat(s.exit()).as(s.toString()).isZero();
+        assertThat(resultLine(client.out())).startsWith("2048").contains(" 300 ");
+        assertThat(resultLine(s.out())).isEqualTo(resultLine(client.out()));
+        assertThat(s.out()).contains("remote address").contains("Waiting for client to connect");
+    }
+
+    @Test
+    void sendBothEndsMeasureTheSameSends() throws Exception {
+        int port = ToolRun.freePort();
+        CompletableFuture<ToolRun> server = ToolRun.background("perf", "send", "-p", Integer.toString(port),
+                "-s", "1024", "-n", "500");
+        ToolRun.awaitListening(port, server);
+        ToolRun client = ToolRun.run("perf", "send", "127.0.0.1", "-p", Integer.toString(port), "-s", "1024", "-n",
+                "500");
+        ToolRun s = server.get(60, TimeUnit.SECONDS);
+        assertThat(client.exit()).as(client.toString()).isZero();
+        assertThat(s.exit()).as(s.toString()).isZero();
+        assertThat(resultLine(client.out())).startsWith("1024       500 ");
+        assertThat(resultLine(s.out())).startsWith("1024       500 ");
+        assertThat(s.out()).contains("RX depth        : 500");
+    }
+
+    /** A scripted peer: connects a control queue pair, sends {@code version}, returns what the server answered. */
+    private static String peerWithVersion(int port, byte[] version) throws Exception {
+        InetSocketAddress at = new InetSocketAddress(InetAddress.getLoopbackAddress(), port);
+        try (Rnic rnic = Stacks.openRnic("perftest-test-peer")) {
+            ProtectionDomain pd = rnic.allocateProtectionDomain();
+            CompletionQueue cq = rnic.createCompletionQueue(16);
+            MemoryRegion mr = pd.allocateRegion(4096, Access.LOCAL_WRITE);
+            QueuePair qp = pd.createQueuePair(QueuePairConfig.builder(cq, cq).maxSendWr(4).maxRecvWr(4).maxSge(1)
+                    .build());
+            qp.postReceive(ReceiveWorkRequest.of(1, mr.sge(0, 2048)));
+            Connection c = Stacks.get(rnic.connect(at, qp, ConnectOptions.builder().mpa(m -> m.revision(2)).build()),
+                    30);
+            mr.buffer().put(2048, version);
+            qp.postSend(SendWorkRequest.Send.of(2, mr.sge(2048, version.length)));
+            WorkCompletion[] wc = WorkCompletion.array(4);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            StringBuilder seen = new StringBuilder();
+            while (System.nanoTime() < deadline && !c.closeFuture().isDone()) {
+                int n = cq.poll(wc, Duration.ofMillis(100));
+                for (int i = 0; i < n; i++) {
+                    seen.append(wc[i].opcode()).append(' ').append(wc[i].status()).append(';');
+                }
+            }
+            return seen.toString();
+        }
+    }
+
+    @Test
+    void aPeerOfAnotherVersionIsRefusedNamingBoth() throws Exception {
+        int port = ToolRun.freePort();
+        CompletableFuture<ToolRun> server = ToolRun.background("perf", "write", "-p", Integer.toString(port));
+        ToolRun.awaitListening(port, server);
+        String seen = peerWithVersion(port, PerftestWire.version("5.60"));
+        ToolRun s = server.get(60, TimeUnit.SECONDS);
+        assertThat(s.exit()).as(s.toString()).isEqualTo(1);
+        assertThat(s.err()).contains("\"5.60\"").contains("\"6.06\"").doesNotContain("Exception");
+        assertThat(seen).contains("RECV SUCCESS"); // as perftest: both ends exchange, then each checks
+    }
+
+    @Test
+    void aMessageOfTheWrongLengthIsRefusedByItsLength() throws Exception {
+        int port = ToolRun.freePort();
+        CompletableFuture<ToolRun> server = ToolRun.background("perf", "read", "-p", Integer.toString(port));
+        ToolRun.awaitListening(port, server);
+        peerWithVersion(port, new byte[300]); // a later perftest's parameter block, say
+        ToolRun s = server.get(60, TimeUnit.SECONDS);
+        assertThat(s.exit()).as(s.toString()).isEqualTo(1);
+        assertThat(s.err()).contains("version message is 300 octets, perftest 6.06 sends 16");
+    }
+}
