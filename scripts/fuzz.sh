@@ -27,7 +27,8 @@ while [ $# -gt 0 ]; do
     *) selectors+=("$1"); shift ;;
   esac
 done
-[[ "$seconds" =~ ^[0-9]+$ ]] && [ "$seconds" -gt 0 ] || { echo "fuzz.sh: --seconds needs a positive number" >&2; exit 2; }
+[[ "$seconds" =~ ^[0-9]+$ ]] && [ "$seconds" -gt 0 ] \
+  || { echo "fuzz.sh: --seconds needs a positive number" >&2; exit 2; }
 [[ "$jobs" =~ ^[0-9]+$ ]] && [ "$jobs" -gt 0 ] || { echo "fuzz.sh: --jobs needs a positive number" >&2; exit 2; }
 cd "$root"
 
@@ -107,7 +108,11 @@ for t in "${targets[@]}"; do
   cov=$(sed -n 's/.* cov: \([0-9]*\).*/\1/p' <<<"$last"); ft=$(sed -n 's/.* ft: \([0-9]*\).*/\1/p' <<<"$last")
   if [ -z "$execs" ]; then execs=$(sed -n 's/^#\([0-9]*\).*/\1/p' <<<"$last"); fi
   crashes=$(grep -c 'Test unit written to' "$log")
-  if [ "$rc" -eq 0 ]; then result=passed; passed=$((passed + 1)); else result="FAILED (exit $rc)"; failed=$((failed + 1)); fi
+  if [ "$rc" -eq 0 ]; then
+    result=passed; passed=$((passed + 1))
+  else
+    result="FAILED (exit $rc)"; failed=$((failed + 1))
+  fi
   [ "$rc" -eq 124 ] && result="FAILED (timed out)"
   total=$((total + ${execs:-0}))
   printf '%-44s %12s %8s %6s %7s %6s %7s  %s\n' "$name" "${execs:-?}" "${rate:-?}" "${cov:-?}" "${ft:-?}" \

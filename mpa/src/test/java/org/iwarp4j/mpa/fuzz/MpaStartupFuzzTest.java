@@ -107,7 +107,8 @@ class MpaStartupFuzzTest {
                 }
             }
             b.peerToPeer(true).rtrTypes(types)
-                    .rtrReplyPolicy(data.consumeBoolean() ? RtrReplyPolicy.ALL_SUPPORTED : RtrReplyPolicy.PREFERRED_ONLY);
+                    .rtrReplyPolicy(data.consumeBoolean() ? RtrReplyPolicy.ALL_SUPPORTED
+                            : RtrReplyPolicy.PREFERRED_ONLY);
         }
         try {
             return b.build();
