@@ -63,8 +63,15 @@ public enum DdpError {
         return meaning;
     }
 
+    private String notation;
+
     /** {@code 0x1/0xE/0xCC}, the notation of the IANA registry. */
     public String notation() {
-        return String.format("0x%x/0x%x/0x%02x", LAYER, type.value(), code);
+        String n = notation;
+        if (n == null) { // built once: every rejected segment names its error, and String.format is slow
+            n = String.format("0x%x/0x%x/0x%02x", LAYER, type.value(), code);
+            notation = n;
+        }
+        return n;
     }
 }

@@ -92,7 +92,8 @@ public record RemoteBuffer(Stag stag, long taggedOffset, long length) {
      *
      * @param advert at least 16 octets; the first 16 are read
      * @return the buffer
-     * @throws IllegalArgumentException if fewer than 16 octets are given
+     * @throws IllegalArgumentException if fewer than 16 octets are given, or the advert's Tagged Offset +
+     *                                  length wraps 2^64
      */
     public static RemoteBuffer decode(byte[] advert) {
         if (advert.length < ENCODED_LENGTH) {
@@ -108,6 +109,8 @@ public record RemoteBuffer(Stag stag, long taggedOffset, long length) {
      *
      * @param from at least 16 octets remaining
      * @return the buffer
+     * @throws IllegalArgumentException if fewer than 16 octets remain, or the advert's Tagged Offset +
+     *                                  length wraps 2^64 (no such buffer exists)
      */
     public static RemoteBuffer decode(ByteBuffer from) {
         if (from.remaining() < ENCODED_LENGTH) {

@@ -355,7 +355,9 @@ public final class DdpReceiver {
     private void reject(DdpError error, ByteBuf segment, String detail) {
         stopped = true;
         DdpException exception = DdpException.of(error, segment, detail);
-        LOG.debug("DDP segment rejected, stream stops placing: {}", exception.getMessage());
+        if (LOG.isDebugEnabled()) { // getMessage() formats: not for a disabled log
+            LOG.debug("DDP segment rejected, stream stops placing: {}", exception.getMessage());
+        }
         listener.onSegmentRejected(exception);
     }
 

@@ -6,6 +6,7 @@ import org.iwarp4j.mpa.MpaError;
 
 import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 
 /**
@@ -112,7 +113,8 @@ public record FpduDissector(boolean crcEnabled, boolean markersEnabled, int stre
         long so = Integer.toUnsignedLong(off);
         if (Boolean.FALSE.equals(crcValid)) {
             error = new DissectionError(MpaError.CRC_ERROR, pos, so,
-                    String.format("CRC field 0x%08x, computed 0x%08x", crcField, computed));
+                    "CRC field 0x" + HexFormat.of().toHexDigits((int) crcField) + ", computed 0x"
+                            + HexFormat.of().toHexDigits((int) computed));
         } else {
             for (DissectedMarker m : markers) {
                 if (!m.valid()) {

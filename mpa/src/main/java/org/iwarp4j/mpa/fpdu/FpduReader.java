@@ -6,6 +6,7 @@ import io.netty.buffer.CompositeByteBuf;
 import org.iwarp4j.mpa.MpaError;
 import org.iwarp4j.mpa.MpaException;
 
+import java.util.HexFormat;
 import java.util.zip.CRC32C;
 
 /**
@@ -116,9 +117,11 @@ public final class FpduReader {
                     in.getBytes(start + FpduLayout.LENGTH_FIELD, ulpdu);
                     unverified = new MpaException.UnverifiedFpdu(ulpdu, crcField);
                 }
-                throw fail(MpaError.CRC_ERROR, String.format(
-                        "CRC field 0x%08x, computed 0x%08x over %d octets (ULPDU_Length %d)",
-                        crcField, computed, FpduLayout.crcCoveredLength(wire), ulpduLength), unverified);
+                // Concatenated, not String.format: a peer can make us build this once per connection.
+                HexFormat hex = HexFormat.of();
+                throw fail(MpaError.CRC_ERROR, "CRC field 0x" + hex.toHexDigits((int) crcField) + ", computed 0x"
+                        + hex.toHexDigits((int) computed) + " over " + FpduLayout.crcCoveredLength(wire)
+                        + " octets (ULPDU_Length " + ulpduLength + ")", unverified);
             }
         }
         int inner = 0;

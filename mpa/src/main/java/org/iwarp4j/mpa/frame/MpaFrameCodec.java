@@ -123,10 +123,15 @@ public final class MpaFrameCodec {
 
     private static MpaException badKey(int i, byte b) {
         // RFC 5044 §7.1.1, §7.1.2 rule 5: a wrong key closes the connection with a local error.
-        return invalid(String.format("key octet %d is 0x%02x, expected 0x%02x ('%c')%s", i, b & 0xFF,
-                MpaFrameType.REQUEST.keyOctet(i),
-                (char) MpaFrameType.REQUEST.keyOctet(i),
-                i == MpaFrameType.DISTINGUISHING_KEY_OCTET ? " or 0x70 ('p')" : ""), KEY_OFFSET + i);
+        // Concatenated, not String.format: a peer can make us build this once per connection attempt.
+        int expected = MpaFrameType.REQUEST.keyOctet(i) & 0xFF;
+        return invalid("key octet " + i + " is 0x" + hex2(b & 0xFF) + ", expected 0x" + hex2(expected)
+                + " ('" + (char) expected + "')"
+                + (i == MpaFrameType.DISTINGUISHING_KEY_OCTET ? " or 0x70 ('p')" : ""), KEY_OFFSET + i);
+    }
+
+    private static String hex2(int octet) {
+        return new String(new char[] {Character.forDigit(octet >> 4, 16), Character.forDigit(octet & 0xF, 16)});
     }
 
     private static MpaException invalid(String message, int offset) {

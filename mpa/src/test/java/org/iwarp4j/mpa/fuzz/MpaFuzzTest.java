@@ -3,13 +3,13 @@ package org.iwarp4j.mpa.fuzz;
 import com.code_intelligence.jazzer.api.FuzzedDataProvider;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.PooledByteBufAllocator;
 import org.iwarp4j.mpa.MpaError;
 import org.iwarp4j.mpa.MpaException;
 import org.iwarp4j.mpa.fpdu.FpduDissector;
 import org.iwarp4j.mpa.fpdu.FpduReader;
 import org.iwarp4j.mpa.frame.MpaFrame;
 import org.iwarp4j.mpa.frame.MpaFrameCodec;
+import org.iwarp4j.testkit.fuzz.LeakCheckingAllocator;
 
 import java.util.Arrays;
 
@@ -17,11 +17,12 @@ import java.util.Arrays;
  * Jazzer fuzz targets for the FPDU reader and the Request/Reply parser. In the normal build they run
  * in regression mode over the committed seed corpus
  * ({@code src/test/resources/org/iwarp4j/mpa/fuzz/MpaFuzzTestInputs/<method>/}, built from the
- * golden vectors); {@code JAZZER_FUZZ=1} fuzzes for real.
+ * golden vectors); {@code JAZZER_FUZZ=1} fuzzes for real. Every buffer comes from a
+ * {@link LeakCheckingAllocator}, so an input that leaks one fails at once.
  */
 class MpaFuzzTest {
 
-    private static final PooledByteBufAllocator ALLOC = PooledByteBufAllocator.DEFAULT;
+    private static final LeakCheckingAllocator ALLOC = new LeakCheckingAllocator();
 
     /** Input: flags octet (CRC, markers), 2-octet stream offset, then the stream. */
     @FuzzTest
@@ -48,6 +49,7 @@ class MpaFuzzTest {
         } finally {
             in.release();
         }
+        ALLOC.assertNoLeaks();
         // the dissector must never throw either
         new FpduDissector(crc, markers, offset).dissect(stream);
     }
@@ -71,5 +73,6 @@ class MpaFuzzTest {
         } finally {
             in.release();
         }
+        ALLOC.assertNoLeaks();
     }
 }

@@ -534,14 +534,18 @@ public final class RdmapStream {
     /** The first error wins (RFC 5040 §7.1); later ones are only logged. */
     void fail(RdmapException e) {
         if (state != RdmapStreamState.OPERATIONAL) {
-            LOG.debug("further error after the first one, not reported: {}", e.getMessage());
+            if (LOG.isDebugEnabled()) { // getMessage() formats the Terminate: not for a disabled log
+                LOG.debug("further error after the first one, not reported: {}", e.getMessage());
+            }
             return;
         }
         state = RdmapStreamState.TERMINATING;
         firstError = e;
         receiver.stopPlacement(); // RFC 5041 §7.1: drop every later segment
         transmitter.prepareTerminate(e.terminate());
-        LOG.debug("RDMAP stream fails: {}", e.getMessage());
+        if (LOG.isDebugEnabled()) {
+            LOG.debug("RDMAP stream fails: {}", e.getMessage());
+        }
         listener.onFatalError(e);
         flushAll();
         listener.onTransmitReady();

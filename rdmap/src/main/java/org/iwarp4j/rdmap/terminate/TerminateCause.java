@@ -59,6 +59,8 @@ public enum TerminateCause {
     private final TerminateErrorType errorType;
     private final int code;
     private final String description;
+    /** {@link #toString()}, built once: error paths call it per Terminate, and String.format is slow. */
+    private String text;
 
     TerminateCause(TerminateErrorType errorType, int code, String description) {
         this.errorType = errorType;
@@ -92,7 +94,10 @@ public enum TerminateCause {
     /** E.g. {@code 0x0/0x1/0x00 RDMA Remote Protection Error: Invalid STag}. */
     @Override
     public String toString() {
-        return triple() + " " + layer().displayName() + " " + errorType.displayName() + ": " + description;
+        if (text == null) {
+            text = triple() + " " + layer().displayName() + " " + errorType.displayName() + ": " + description;
+        }
+        return text;
     }
 
     /**

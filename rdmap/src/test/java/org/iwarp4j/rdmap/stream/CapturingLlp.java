@@ -12,9 +12,15 @@ final class CapturingLlp implements LlpSegmentWriter, AutoCloseable {
     int mulpdu;
     final ArrayDeque<ByteBuf> ulpdus = new ArrayDeque<>();
     long written;
+    private final ByteBufAllocator allocator;
 
     CapturingLlp(int mulpdu) {
+        this(mulpdu, ByteBufAllocator.DEFAULT);
+    }
+
+    CapturingLlp(int mulpdu, ByteBufAllocator allocator) {
         this.mulpdu = mulpdu;
+        this.allocator = allocator;
     }
 
     @Override
@@ -25,7 +31,7 @@ final class CapturingLlp implements LlpSegmentWriter, AutoCloseable {
     @Override
     public void writeSegment(ByteBuf header, ByteBuf payload) {
         try {
-            ByteBuf ulpdu = ByteBufAllocator.DEFAULT.buffer(header.readableBytes() + payload.readableBytes());
+            ByteBuf ulpdu = allocator.buffer(header.readableBytes() + payload.readableBytes());
             ulpdu.writeBytes(header, header.readerIndex(), header.readableBytes());
             ulpdu.writeBytes(payload, payload.readerIndex(), payload.readableBytes());
             ulpdus.add(ulpdu);

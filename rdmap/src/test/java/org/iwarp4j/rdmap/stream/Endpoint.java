@@ -14,7 +14,8 @@ final class Endpoint implements AutoCloseable {
 
     static final long PD = 42;
 
-    final TestMemory memory = new TestMemory();
+    final TestMemory memory;
+    private final ByteBufAllocator allocator;
     final RecordingListener listener = new RecordingListener();
     final CapturingLlp llp;
     private final AutoCloseable lowerLayer;
@@ -27,15 +28,24 @@ final class Endpoint implements AutoCloseable {
     }
 
     Endpoint(RdmapStreamConfig config, int mulpdu, AtomicExecutor atomics) {
+        this(config, mulpdu, atomics, ByteBufAllocator.DEFAULT);
+    }
+
+    /** An endpoint whose memory, receives, stream and lower layer all allocate from {@code allocator}. */
+    Endpoint(RdmapStreamConfig config, int mulpdu, AtomicExecutor atomics, ByteBufAllocator allocator) {
+        this.allocator = allocator;
+        this.memory = new TestMemory(allocator);
         this.identity = config.streamIdentity() != null ? config.streamIdentity() : new Object();
-        this.llp = new CapturingLlp(mulpdu);
+        this.llp = new CapturingLlp(mulpdu, allocator);
         this.lowerLayer = llp;
         this.stream = new RdmapStream(config.withProtectionDomain(PD, identity), memory, atomics, llp,
-                ByteBufAllocator.DEFAULT, listener);
+                allocator, listener);
     }
 
     /** An endpoint writing into another lower layer (e.g. {@link MpaLink}), which the caller closes. */
     Endpoint(RdmapStreamConfig config, org.iwarp4j.ddp.send.LlpSegmentWriter lower, AtomicExecutor atomics) {
+        this.allocator = ByteBufAllocator.DEFAULT;
+        this.memory = new TestMemory();
         this.identity = new Object();
         this.llp = new CapturingLlp(0);
         this.lowerLayer = null;
@@ -49,7 +59,7 @@ final class Endpoint implements AutoCloseable {
 
     /** Posts a receive of {@code capacity} octets and returns its buffer. */
     ByteBuf postReceive(long id, int capacity) {
-        ByteBuf buf = ByteBufAllocator.DEFAULT.directBuffer(capacity, capacity);
+        ByteBuf buf = allocator.directBuffer(capacity, capacity);
         buf.setZero(0, capacity);
         receiveBuffers.add(buf);
         stream.postReceive(id, new ByteBufUntaggedBuffer(buf));

@@ -22,16 +22,24 @@ final class TestMemory implements RdmapMemory, AutoCloseable {
     static final int GUARD = 16;
     static final byte GUARD_BYTE = (byte) 0xA5;
 
+    private final ByteBufAllocator allocator;
     private final Map<Integer, TestRegion> regions = new HashMap<>();
     private final List<ByteBuf> arenas = new ArrayList<>();
     final List<Integer> invalidated = new ArrayList<>();
 
+    TestMemory() {
+        this(ByteBufAllocator.DEFAULT);
+    }
+
+    TestMemory(ByteBufAllocator allocator) {
+        this.allocator = allocator;
+    }
+
     TestRegion register(int stag, long base, int length, Set<TaggedBufferAccess> access, long pd) {
-        ByteBuf arena = ByteBufAllocator.DEFAULT.directBuffer(length + 2 * GUARD, length + 2 * GUARD);
-        for (int i = 0; i < arena.capacity(); i++) {
-            arena.setByte(i, GUARD_BYTE);
-        }
-        arena.setZero(GUARD, length);
+        ByteBuf arena = allocator.directBuffer(length + 2 * GUARD, length + 2 * GUARD);
+        byte[] guards = new byte[GUARD];
+        java.util.Arrays.fill(guards, GUARD_BYTE);
+        arena.setBytes(0, guards).setZero(GUARD, length).setBytes(GUARD + length, guards);
         arenas.add(arena);
         TestRegion region = new TestRegion(stag, base, arena.slice(GUARD, length), access, pd);
         regions.put(stag, region);

@@ -1,6 +1,7 @@
 package org.iwarp4j.tools.rping;
 
 import java.io.PrintWriter;
+import java.nio.ByteBuffer;
 import java.util.OptionalInt;
 import java.util.concurrent.CompletableFuture;
 import org.iwarp4j.tools.cli.ConnectionOptions;
@@ -169,7 +170,7 @@ final class RpingServer extends RpingSession {
                 return;
             }
             state = RpingState.RDMA_READ_ADV;
-            RemoteBuffer source = RemoteBuffer.decode(recv.buffer());
+            RemoteBuffer source = advert(recv.buffer());
             debugAdvert(RECEIVED_ADVERT, source);
             checkLength(source, size);
             verbs.read(source, (int) source.length());
@@ -189,7 +190,7 @@ final class RpingServer extends RpingSession {
                 throw new RpingFailure(waitFailed(RpingState.RDMA_WRITE_ADV));
             }
             state = RpingState.RDMA_WRITE_ADV;
-            RemoteBuffer sink = RemoteBuffer.decode(recv.buffer());
+            RemoteBuffer sink = advert(recv.buffer());
             debugAdvert(RECEIVED_ADVERT, sink);
             // rping writes back strlen(rdma_buf) + 1 octets: the string and its NUL.
             int length = Math.min(RpingData.strlen(rdma.buffer(), size) + 1, size);
@@ -203,6 +204,18 @@ final class RpingServer extends RpingSession {
             verbs.sendGoAhead(1);
             debug("server posted go ahead");
             pings++;
+        }
+    }
+
+    /**
+     * The client's advert (STag, TO, length) in the 16 octets of the receive buffer. It comes from the
+     * network: a buffer that cannot exist (TO + length beyond 2^64) is the client's error, said as such.
+     */
+    static RemoteBuffer advert(ByteBuffer received) throws RpingFailure {
+        try {
+            return RemoteBuffer.decode(received);
+        } catch (IllegalArgumentException e) {
+            throw new RpingFailure("the client advertises an impossible buffer: " + e.getMessage());
         }
     }
 
