@@ -33,7 +33,11 @@ final class SoakMemory {
                 direct = pool.getMemoryUsed();
             }
         }
-        samples.add(new Sample((System.nanoTime() - start) / 60e9, heap, direct, rss()));
+        add(new Sample((System.nanoTime() - start) / 60e9, heap, direct, rss()));
+    }
+
+    synchronized void add(Sample s) {
+        samples.add(s);
     }
 
     private static long rss() {
