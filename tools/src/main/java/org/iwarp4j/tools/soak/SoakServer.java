@@ -81,6 +81,14 @@ final class SoakServer {
         }
 
         void bindAndAdvertise() {
+            try {
+                bind();
+            } catch (RuntimeException e) {
+                // The queue pair failed meanwhile (its connection went): its end is reported once, below.
+            }
+        }
+
+        private void bind() {
             qp.postSendAsync(BindMemoryWindow.of(1, window, windowMemory, 0, 4096, Access.REMOTE_READ))
                     .thenCompose(bound -> {
                         advertised = window.stag();
@@ -126,6 +134,16 @@ final class SoakServer {
     }
 
     private void accept(ConnectionRequest request) {
+        try {
+            admit(request);
+        } catch (RuntimeException e) {
+            // A limit of the RNIC, or the request gone: refuse it, say why.
+            out.println("soak server: refused a connection: " + e.getMessage());
+            request.reject(new byte[0]).exceptionally(x -> null);
+        }
+    }
+
+    private void admit(ConnectionRequest request) {
         QueuePair qp = pd.createQueuePair(QueuePairConfig.builder(cq, cq).maxRecvWr(SoakLayout.RECEIVES)
                 .maxSendWr(16).ird(16).ord(4).build());
         Conn c = new Conn(qp);
