@@ -13,11 +13,13 @@ import org.iwarp4j.verbs.cm.Connection;
 import org.iwarp4j.verbs.cm.ConnectionRejectedException;
 import org.iwarp4j.verbs.cm.ListenOptions;
 import org.iwarp4j.verbs.cm.Listener;
+import org.iwarp4j.verbs.cm.TcpKeepalive;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -25,7 +27,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * Limits (docs/guide.md), the ones that keep peers and tools from sizing this side's memory: an RNIC and a
  * listener with small limits, a registration refused before it allocates, a connection beyond the listener's
- * limit rejected with the reason, and the response timeout of a queue pair.
+ * limit rejected with the reason, the response timeout of a queue pair and TCP keepalive.
  */
 public final class PeerLimits {
 
@@ -36,9 +38,10 @@ public final class PeerLimits {
      * @param registrationRefusal the message of the refused registration
      * @param connectionRefusal   the private data of the rejecting MPA Reply the second client got
      * @param responseTimeout     the response timeout of the queue pair configured so
+     * @param keepalive           the TCP keepalive the first client connected with
      */
     public record Observed(RnicAttributes limits, String registrationRefusal, String connectionRefusal,
-                           Duration responseTimeout) {}
+                           Duration responseTimeout, Optional<TcpKeepalive> keepalive) {}
 
     private PeerLimits() {}
 
@@ -83,7 +86,15 @@ public final class PeerLimits {
             // end::response-timeout[]
             QueuePair first = clientPd.createQueuePair(qpConfig);
             QueuePair second = clientPd.createQueuePair(qpConfig);
-            Connection connection = clientRnic.connect(listener.localAddress(), first, ConnectOptions.defaults())
+            // tag::keepalive[]
+            // Off unless asked for: TCP probes a connection idle for 30 s every 5 s, and after 4 unanswered probes
+            // (or sent octets unacknowledged for 20 s) fails it: DisconnectReason.TCP_TIMEOUT.
+            ConnectOptions connectOptions = ConnectOptions.builder()
+                    .keepalive(TcpKeepalive.of(Duration.ofSeconds(30), Duration.ofSeconds(5), 4)
+                            .withUserTimeout(Duration.ofSeconds(20)))
+                    .build();
+            // end::keepalive[]
+            Connection connection = clientRnic.connect(listener.localAddress(), first, connectOptions)
                     .get(10, TimeUnit.SECONDS);
             accepted.get(10, TimeUnit.SECONDS);
             // tag::connection-refused[]
@@ -100,7 +111,7 @@ public final class PeerLimits {
             // end::connection-refused[]
             connection.disconnect().get(10, TimeUnit.SECONDS);
             return new Observed(serverRnic.query(), registrationRefusal, connectionRefusal,
-                    first.config().responseTimeout());
+                    first.config().responseTimeout(), connectOptions.keepalive());
         }
     }
 }

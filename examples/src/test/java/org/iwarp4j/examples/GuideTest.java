@@ -466,6 +466,11 @@ class GuideTest {
         assertThat(o.registrationRefusal()).startsWith("LIMIT_EXCEEDED: ").contains("maxRegisteredBytes = 67108864");
         assertThat(o.connectionRefusal()).isEqualTo("iwarp4j: maxConnections = 1 reached");
         assertThat(o.responseTimeout()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(o.keepalive()).hasValueSatisfying(k -> {
+            assertThat(k.idle()).isEqualTo(Duration.ofSeconds(30));
+            assertThat(k.probes()).isEqualTo(4);
+            assertThat(k.userTimeout()).isEqualTo(Duration.ofSeconds(20));
+        });
     }
 
     @Test

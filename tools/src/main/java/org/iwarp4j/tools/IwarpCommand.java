@@ -10,6 +10,7 @@ import org.iwarp4j.tools.perf.PerfCommand;
 import org.iwarp4j.tools.rdmacm.RdmaClientCommand;
 import org.iwarp4j.tools.rdmacm.RdmaServerCommand;
 import org.iwarp4j.tools.rping.RpingCommand;
+import org.iwarp4j.tools.soak.SoakCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -21,7 +22,7 @@ import picocli.CommandLine.Command;
         versionProvider = IwarpCommand.Version.class,
         description = "iwarp4j: an iWARP stack (RDMAP / DDP / MPA over TCP) in Java.",
         subcommands = {DemoCommand.class, ExplainCommand.class, RpingCommand.class, PerfCommand.class, RdmaServerCommand.class,
-                RdmaClientCommand.class, ConformanceCommand.class, CommandLine.HelpCommand.class})
+                RdmaClientCommand.class, ConformanceCommand.class, SoakCommand.class, CommandLine.HelpCommand.class})
 public final class IwarpCommand implements Runnable {
 
     /** Exit status for a protocol or validation failure (bad bytes, failed verification). */

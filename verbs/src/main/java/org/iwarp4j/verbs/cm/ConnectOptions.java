@@ -25,6 +25,7 @@ import java.util.function.UnaryOperator;
  * @param pcapFile              write this connection's TCP traffic to a pcap file (Wireshark, {@code iwarp explain})
  * @param peerProfile           what to tolerate from the peer ({@link PeerProfile#RFC_STRICT} by default)
  * @param eventListener         hears the {@link CmEvent}s of this connection
+ * @param keepalive             TCP keepalive and {@code TCP_USER_TIMEOUT} ({@link TcpKeepalive}); empty: off
  * @param replyPrivateDataCheck decides whether the private data (ULP part) of an accepting MPA Reply is
  *                              acceptable. When it is not, the Initiator leaves MPA without sending anything
  *                              (RFC 5044 §7.1.2 rule 3), the connect fails with {@link CmEvent.ConnectError}
@@ -33,7 +34,7 @@ import java.util.function.UnaryOperator;
 public record ConnectOptions(MpaOptions mpa, byte[] privateData, OptionalInt ird, OptionalInt ord,
                              Duration connectTimeout, Duration disconnectTimeout, Optional<Path> pcapFile,
                              PeerProfile peerProfile, CmEventListener eventListener,
-                             Predicate<byte[]> replyPrivateDataCheck) {
+                             Optional<TcpKeepalive> keepalive, Predicate<byte[]> replyPrivateDataCheck) {
 
     /** Checks the components. */
     public ConnectOptions {
@@ -47,6 +48,7 @@ public record ConnectOptions(MpaOptions mpa, byte[] privateData, OptionalInt ird
         Objects.requireNonNull(peerProfile, "peerProfile");
         peerProfile.checkPrivateData(privateData, mpa.revision());
         Objects.requireNonNull(eventListener, "eventListener");
+        Objects.requireNonNull(keepalive, "keepalive");
         Objects.requireNonNull(replyPrivateDataCheck, "replyPrivateDataCheck");
     }
 
@@ -101,6 +103,7 @@ public record ConnectOptions(MpaOptions mpa, byte[] privateData, OptionalInt ird
         b.pcapFile = pcapFile;
         b.peerProfile = peerProfile;
         b.eventListener = eventListener;
+        b.keepalive = keepalive;
         b.replyPrivateDataCheck = replyPrivateDataCheck;
         return b;
     }
@@ -116,6 +119,7 @@ public record ConnectOptions(MpaOptions mpa, byte[] privateData, OptionalInt ird
         private Optional<Path> pcapFile = Optional.empty();
         private PeerProfile peerProfile = PeerProfile.RFC_STRICT;
         private CmEventListener eventListener = CmEventListener.NONE;
+        private Optional<TcpKeepalive> keepalive = Optional.empty();
         private Predicate<byte[]> replyPrivateDataCheck = pd -> true;
 
         private Builder() {}
@@ -145,6 +149,8 @@ public record ConnectOptions(MpaOptions mpa, byte[] privateData, OptionalInt ird
         public Builder peerProfile(PeerProfile v) { peerProfile = v; return this; }
         /** @param v default {@link CmEventListener#NONE} @return this */
         public Builder eventListener(CmEventListener v) { eventListener = v; return this; }
+        /** @param v default none (off); {@code null}: off @return this */
+        public Builder keepalive(TcpKeepalive v) { keepalive = Optional.ofNullable(v); return this; }
         /** @param v default: accept any @return this */
         public Builder replyPrivateDataCheck(Predicate<byte[]> v) { replyPrivateDataCheck = v; return this; }
 
@@ -155,7 +161,7 @@ public record ConnectOptions(MpaOptions mpa, byte[] privateData, OptionalInt ird
          */
         public ConnectOptions build() {
             return new ConnectOptions(mpa, privateData, ird, ord, connectTimeout, disconnectTimeout, pcapFile,
-                    peerProfile, eventListener, replyPrivateDataCheck);
+                    peerProfile, eventListener, keepalive, replyPrivateDataCheck);
         }
     }
 }

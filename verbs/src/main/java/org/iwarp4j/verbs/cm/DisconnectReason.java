@@ -21,6 +21,11 @@ public enum DisconnectReason {
     TERMINATE_RECEIVED,
     /** TCP failed: an I/O error, or the peer closed in the middle of an FPDU. */
     TRANSPORT_ERROR,
+    /**
+     * TCP gave up on the peer (ETIMEDOUT): its keepalive probes went unanswered, or octets sent stayed
+     * unacknowledged beyond {@code TCP_USER_TIMEOUT} ({@link TcpKeepalive}) or the kernel's retransmission limit.
+     */
+    TCP_TIMEOUT,
     /** A graceful disconnect did not finish within the disconnect timeout and was made abortive. */
     DISCONNECT_TIMEOUT,
     /**

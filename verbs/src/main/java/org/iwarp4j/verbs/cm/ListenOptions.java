@@ -28,10 +28,12 @@ import java.util.function.UnaryOperator;
  *                          connection: use one listener per capture)
  * @param peerProfile       what to tolerate from peers ({@link PeerProfile#RFC_STRICT} by default)
  * @param eventListener     hears the {@link CmEvent}s of the listener's connections
+ * @param keepalive         TCP keepalive and {@code TCP_USER_TIMEOUT} of every accepted connection
+ *                          ({@link TcpKeepalive}); empty: off
  */
 public record ListenOptions(int backlog, int maxConnections, MpaOptions mpa, int requiredOrd,
                             Duration disconnectTimeout, Optional<Path> pcapFile, PeerProfile peerProfile,
-                            CmEventListener eventListener) {
+                            CmEventListener eventListener, Optional<TcpKeepalive> keepalive) {
 
     /** Checks the components. */
     public ListenOptions {
@@ -49,6 +51,7 @@ public record ListenOptions(int backlog, int maxConnections, MpaOptions mpa, int
         Objects.requireNonNull(pcapFile, "pcapFile");
         Objects.requireNonNull(peerProfile, "peerProfile");
         Objects.requireNonNull(eventListener, "eventListener");
+        Objects.requireNonNull(keepalive, "keepalive");
     }
 
     /**
@@ -79,6 +82,7 @@ public record ListenOptions(int backlog, int maxConnections, MpaOptions mpa, int
         private Optional<Path> pcapFile = Optional.empty();
         private PeerProfile peerProfile = PeerProfile.RFC_STRICT;
         private CmEventListener eventListener = CmEventListener.NONE;
+        private Optional<TcpKeepalive> keepalive = Optional.empty();
 
         private Builder() {}
 
@@ -105,6 +109,8 @@ public record ListenOptions(int backlog, int maxConnections, MpaOptions mpa, int
         public Builder peerProfile(PeerProfile v) { peerProfile = v; return this; }
         /** @param v default {@link CmEventListener#NONE} @return this */
         public Builder eventListener(CmEventListener v) { eventListener = v; return this; }
+        /** @param v default none (off); {@code null}: off @return this */
+        public Builder keepalive(TcpKeepalive v) { keepalive = Optional.ofNullable(v); return this; }
 
         /**
          * Validates and builds.
@@ -113,7 +119,7 @@ public record ListenOptions(int backlog, int maxConnections, MpaOptions mpa, int
          */
         public ListenOptions build() {
             return new ListenOptions(backlog, maxConnections, mpa, requiredOrd, disconnectTimeout, pcapFile,
-                    peerProfile, eventListener);
+                    peerProfile, eventListener, keepalive);
         }
     }
 }

@@ -129,6 +129,8 @@ final class CmEvents {
                     + " in the middle of an FPDU (RFC 5044 §8: TCP connection lost)");
             case RESPONSE_TIMEOUT -> lost(DisconnectReason.RESPONSE_TIMEOUT, ResponseWatchdog.describe(
                     qp == null ? null : qp.config().responseTimeout()));
+            case TCP_TIMEOUT -> lost(DisconnectReason.TCP_TIMEOUT, "TCP gave up on the peer (ETIMEDOUT): keepalive"
+                    + " probes or sent octets went unacknowledged (ConnectOptions/ListenOptions.keepalive)");
             case TRANSPORT_ERROR, SETUP_FAILED -> lost(DisconnectReason.TRANSPORT_ERROR, "the TCP connection failed");
             case TERMINATE_SENT -> terminated(DisconnectReason.TERMINATE_SENT, t == null ? null : Terminates.sent(t));
             case TERMINATE_WITHHELD -> terminated(DisconnectReason.TERMINATE_WITHHELD,

@@ -23,8 +23,10 @@ record ConnectionEnd(Reason reason, Terminate terminate) {
         PEER_CLOSED_INSIDE_FPDU,
         /** The peer reset TCP (RST), a normal way for a peer to disconnect (interop/FINDINGS.md F7). */
         PEER_RESET,
-        /** TCP failed (an I/O error other than a reset). */
+        /** TCP failed (an I/O error other than a reset or a timeout). */
         TRANSPORT_ERROR,
+        /** TCP gave up on the peer (ETIMEDOUT): keepalive or TCP_USER_TIMEOUT expired, or retransmission. */
+        TCP_TIMEOUT,
         /** This side detected an error and sent its Terminate (RFC 5040 §7.1). */
         TERMINATE_SENT,
         /** This side detected an error whose Terminate could not be sent (RFC 5044 §7.1.2 rule 4, or a failure). */

@@ -284,11 +284,12 @@ final class ConnectionLifecycle implements QueuePairEngine.Lifecycle, TransmitPu
 
     /**
      * TCP failed or ended badly, and we close: {@code why} is {@link Reason#PEER_RESET},
-     * {@link Reason#TRANSPORT_ERROR} or {@link Reason#PEER_CLOSED_INSIDE_FPDU} (RFC 5044 §8 code 0x01).
+     * {@link Reason#TRANSPORT_ERROR}, {@link Reason#TCP_TIMEOUT} or {@link Reason#PEER_CLOSED_INSIDE_FPDU}
+     * (RFC 5044 §8 code 0x01).
      */
     void connectionLost(Reason why) {
         if (state != CLOSED) {
-            transportFailed |= why == Reason.TRANSPORT_ERROR;
+            transportFailed |= why == Reason.TRANSPORT_ERROR || why == Reason.TCP_TIMEOUT;
             outcome.decide(why);
             actions.close();
         }

@@ -114,6 +114,7 @@ final class ConnectionManager {
                 .childHandler(new ChannelInitializer<Channel>() {
                     @Override
                     protected void initChannel(Channel ch) {
+                        TcpLiveness.apply(ch, options.keepalive().orElse(null));
                         Admission admission = listener.admit(ch);
                         if (admission != null) {
                             ConnectionPipelines.responder(ch, mpa, sharedPcap, listener, admission);
@@ -192,6 +193,7 @@ final class ConnectionManager {
                 .handler(new ChannelInitializer<Channel>() {
                     @Override
                     protected void initChannel(Channel ch) throws IOException {
+                        TcpLiveness.apply(ch, options.keepalive().orElse(null));
                         ch.closeFuture().addListener(f -> irds.release());
                         ConnectionPipelines.initiator(ch, mpa, pcapFile, handler);
                     }

@@ -256,7 +256,8 @@ final class QueuePairHandler extends ChannelDuplexHandler implements ConnectionR
             }
         } else if (cause instanceof IOException) {
             LOG.debug("connection {}: {}", c.channel(), cause.toString());
-            lifecycle.connectionLost(TcpResets.isPeerReset(cause) ? Reason.PEER_RESET : Reason.TRANSPORT_ERROR);
+            lifecycle.connectionLost(TcpResets.isPeerReset(cause) ? Reason.PEER_RESET
+                    : TcpResets.isTimeout(cause) ? Reason.TCP_TIMEOUT : Reason.TRANSPORT_ERROR);
         } else {
             LOG.warn("unexpected error on {}", c.channel(), cause);
             lifecycle.unexpectedError(streamRunning(), cause.toString());

@@ -18,6 +18,22 @@ final class TcpResets {
     private TcpResets() {
     }
 
+    /** strerror(ETIMEDOUT) of glibc, and its number on Linux (the only OS of the native transports). */
+    private static final String ETIMEDOUT_TEXT = "Connection timed out";
+    private static final int ETIMEDOUT_NEGATIVE = -110;
+
+    /**
+     * Whether TCP gave up on the peer (errno ETIMEDOUT): keepalive probes unanswered, octets unacknowledged beyond
+     * TCP_USER_TIMEOUT or the kernel's retransmission limit.
+     */
+    static boolean isTimeout(Throwable cause) {
+        if (cause instanceof Errors.NativeIoException e) {
+            return e.expectedErr() == ETIMEDOUT_NEGATIVE;
+        }
+        // NIO: a plain IOException with strerror's text, read or write.
+        return cause.getClass() == IOException.class && ETIMEDOUT_TEXT.equals(cause.getMessage());
+    }
+
     static boolean isPeerReset(Throwable cause) {
         if (cause instanceof Errors.NativeIoException e) {
             // epoll (reads and writes): the errno, negated. Only a native transport raises this type, so the
