@@ -58,11 +58,13 @@ final class ConnectionSummary {
         Side toInitiator = new Side();
         Json.Obj request = null;
         Json.Obj reply = null;
+        byte[] i2r = wire.i2r().bytes(); // HalfStream.bytes() copies: once per direction, not once per frame
+        byte[] r2i = wire.r2i().bytes();
         for (int i = 0; i < section.frames().size(); i++) {
             Json.Obj frame = section.frames().get(i).toJson();
             Explainer.Span span = section.spans().get(i);
             String direction = string(frame.get("direction"));
-            HalfStream stream = wire.stream(direction);
+            byte[] stream = "R2I".equals(direction) ? r2i : i2r;
             Side side = "R2I".equals(direction) ? toInitiator : toResponder;
             String type = string(frame.get("type"));
             switch (type == null ? "" : type) {
@@ -162,15 +164,14 @@ final class ConnectionSummary {
         return false;
     }
 
-    private static Json.Obj withOctets(Json.Obj frame, HalfStream stream, Explainer.Span span) {
+    private static Json.Obj withOctets(Json.Obj frame, byte[] stream, Explainer.Span span) {
         List<Json.Member> m = new ArrayList<>(frame.members());
         m.add(member("octets", new Json.Str(HEX.formatHex(octets(stream, span)))));
         return new Json.Obj(m);
     }
 
     /** The octets of one entry in its direction's stream (empty for an error entry). */
-    private static byte[] octets(HalfStream stream, Explainer.Span span) {
-        byte[] all = stream.bytes();
+    private static byte[] octets(byte[] all, Explainer.Span span) {
         int from = (int) Math.min(span.offset(), all.length);
         int to = (int) Math.min(span.offset() + span.length(), all.length);
         return Arrays.copyOfRange(all, from, to);
