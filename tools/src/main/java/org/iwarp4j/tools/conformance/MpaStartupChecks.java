@@ -3,8 +3,11 @@ package org.iwarp4j.tools.conformance;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.List;
 import java.util.function.Function;
 import org.iwarp4j.oracle.DecodedFpdu;
+import org.iwarp4j.oracle.FpduFraming;
+import org.iwarp4j.oracle.FpduStreamDecoder;
 import org.iwarp4j.oracle.FpduTamper;
 import org.iwarp4j.oracle.Hex;
 import org.iwarp4j.oracle.Segment;
@@ -510,14 +513,12 @@ final class MpaStartupChecks {
      * all (RFC 5044 §7.1.2: a bad frame is reported locally and the connection closed).
      */
     static String terminateIn(byte[] octets) {
-        if (octets.length < 2) {
+        FpduStreamDecoder decoder = new FpduStreamDecoder(new FpduFraming(false, false, 0));
+        List<DecodedFpdu> fpdus = decoder.feed(octets);
+        if (fpdus.size() != 1 || decoder.pendingOctets() != 0) {
             return null;
         }
-        int length = (octets[0] & 0xff) << 8 | octets[1] & 0xff;
-        if (octets.length != ((2 + length + 3) & ~3) + 4) {
-            return null;
-        }
-        SegmentView v = SegmentView.parse(Arrays.copyOfRange(octets, 2, 2 + length));
+        SegmentView v = SegmentView.parse(fpdus.get(0).ulpdu());
         if (!v.isTerminate()) {
             return null;
         }
