@@ -105,9 +105,9 @@ public final class SoakCommand implements Callable<Integer> {
                     memory.sample();
                     nextSample = now + sampleEvery;
                     SoakMemory.Sample m = memory.last();
-                    stats.line(String.format("soak client: %.1f min, %s; heap %d MiB, direct %d MiB, rss %d MiB",
-                            (now - start) / 60e9, stats.progress(), m.heap() >> 20, m.direct() >> 20,
-                            m.rss() >> 20));
+                    stats.line(String.format("soak client: %.1f min, %s; heap %d MiB, direct %d MiB, pool %d MiB,"
+                            + " rss %d MiB", (now - start) / 60e9, stats.progress(), m.heap() >> 20,
+                            m.direct() >> 20, m.pool() >> 20, m.rss() >> 20));
                 }
                 if (stats.operations() != lastOps) {
                     lastOps = stats.operations();
