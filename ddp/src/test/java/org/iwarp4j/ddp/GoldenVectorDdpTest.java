@@ -13,6 +13,7 @@ import org.iwarp4j.ddp.memory.TaggedBufferRegistry;
 import org.iwarp4j.ddp.receive.DdpReceiver;
 import org.iwarp4j.ddp.receive.TaggedAdmission;
 import org.iwarp4j.ddp.send.DdpSender;
+import org.iwarp4j.ddp.testing.CapturingLlp;
 import org.iwarp4j.testkit.GoldenVector;
 import org.iwarp4j.testkit.GoldenVectors;
 import org.junit.jupiter.api.Test;

@@ -5,6 +5,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import org.iwarp4j.ddp.receive.DdpReceiver;
 import org.iwarp4j.ddp.send.DdpSender;
+import org.iwarp4j.ddp.testing.CapturingLlp;
 import org.iwarp4j.testkit.GoldenVector;
 import org.iwarp4j.testkit.GoldenVectors;
 import org.junit.jupiter.api.Test;

@@ -2,7 +2,6 @@ package org.iwarp4j.conformance.ddp;
 
 import org.iwarp4j.conformance.Requirement;
 import org.iwarp4j.conformance.support.Bytes;
-import org.iwarp4j.conformance.support.CapturingLlp;
 import org.iwarp4j.conformance.support.DdpRecorder;
 import org.iwarp4j.conformance.support.DdpRecorder.TaggedDelivered;
 import org.iwarp4j.conformance.support.DdpRecorder.TaggedPlaced;
@@ -14,6 +13,7 @@ import org.iwarp4j.ddp.memory.TaggedBufferRegistry;
 import org.iwarp4j.ddp.receive.DdpReceiver;
 import org.iwarp4j.ddp.receive.MsnWrapBridge;
 import org.iwarp4j.ddp.send.DdpSender;
+import org.iwarp4j.ddp.testing.CapturingLlp;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 

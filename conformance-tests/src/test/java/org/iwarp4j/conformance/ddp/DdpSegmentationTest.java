@@ -2,13 +2,13 @@ package org.iwarp4j.conformance.ddp;
 
 import org.iwarp4j.conformance.Requirement;
 import org.iwarp4j.conformance.support.Bytes;
-import org.iwarp4j.conformance.support.CapturingLlp;
 import org.iwarp4j.conformance.support.DdpRecorder;
 import org.iwarp4j.conformance.support.DdpRecorder.UntaggedDelivered;
 import org.iwarp4j.ddp.memory.TaggedBufferRegistry;
 import org.iwarp4j.ddp.receive.DdpReceiver;
 import org.iwarp4j.ddp.send.DdpSender;
 import org.iwarp4j.ddp.send.OutboundMessage;
+import org.iwarp4j.ddp.testing.CapturingLlp;
 import org.iwarp4j.testkit.GoldenVector;
 import org.iwarp4j.testkit.GoldenVectors;
 import org.junit.jupiter.api.DisplayName;

@@ -4,10 +4,10 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import org.iwarp4j.ddp.Bytes;
-import org.iwarp4j.ddp.CapturingLlp;
 import org.iwarp4j.ddp.header.DdpControl;
 import org.iwarp4j.ddp.header.TaggedHeaderFlyweight;
 import org.iwarp4j.ddp.header.UntaggedHeaderFlyweight;
+import org.iwarp4j.ddp.testing.CapturingLlp;
 import org.junit.jupiter.api.Test;
 
 import java.util.Arrays;

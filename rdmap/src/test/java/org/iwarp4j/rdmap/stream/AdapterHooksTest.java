@@ -3,6 +3,7 @@ package org.iwarp4j.rdmap.stream;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import org.iwarp4j.ddp.memory.ByteBufUntaggedBuffer;
+import org.iwarp4j.ddp.testing.CapturingLlp;
 import org.iwarp4j.rdmap.atomic.LockingAtomicExecutor;
 import org.iwarp4j.rdmap.terminate.Terminate;
 import org.iwarp4j.rdmap.wire.RdmapOpcode;
@@ -54,12 +55,12 @@ class AdapterHooksTest {
                 events.add("fatal " + cause.getMessage());
             }
         };
-        try (a; llp; memory) {
+        try (a; memory) {
             b[0] = new RdmapStream(RdmapStreamConfig.defaults().withProtectionDomain(Endpoint.PD, new Object()), memory,
                     new LockingAtomicExecutor(), llp, ByteBufAllocator.DEFAULT, listener);
             a.stream.submit(RdmapOperation.Send.of(1, Endpoint.data(new byte[] {1, 2, 3})));
             a.flush();
-            b[0].receive(a.llp.ulpdus.poll());
+            b[0].receive(a.llp.poll());
             assertThat(events).containsExactly("needed", "recv 9 SUCCESS 3");
             assertThat(buffer.getByte(2)).isEqualTo((byte) 3);
         } finally {

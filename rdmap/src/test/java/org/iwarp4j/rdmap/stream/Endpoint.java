@@ -3,6 +3,8 @@ package org.iwarp4j.rdmap.stream;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import org.iwarp4j.ddp.memory.ByteBufUntaggedBuffer;
+import org.iwarp4j.ddp.send.LlpSegmentWriter;
+import org.iwarp4j.ddp.testing.CapturingLlp;
 import org.iwarp4j.rdmap.atomic.AtomicExecutor;
 import org.iwarp4j.rdmap.atomic.LockingAtomicExecutor;
 
@@ -18,7 +20,6 @@ final class Endpoint implements AutoCloseable {
     private final ByteBufAllocator allocator;
     final RecordingListener listener = new RecordingListener();
     final CapturingLlp llp;
-    private final AutoCloseable lowerLayer;
     final RdmapStream stream;
     final Object identity;
     private final List<ByteBuf> receiveBuffers = new ArrayList<>();
@@ -37,18 +38,16 @@ final class Endpoint implements AutoCloseable {
         this.memory = new TestMemory(allocator);
         this.identity = config.streamIdentity() != null ? config.streamIdentity() : new Object();
         this.llp = new CapturingLlp(mulpdu, allocator);
-        this.lowerLayer = llp;
         this.stream = new RdmapStream(config.withProtectionDomain(PD, identity), memory, atomics, llp,
                 allocator, listener);
     }
 
     /** An endpoint writing into another lower layer (e.g. {@link MpaLink}), which the caller closes. */
-    Endpoint(RdmapStreamConfig config, org.iwarp4j.ddp.send.LlpSegmentWriter lower, AtomicExecutor atomics) {
+    Endpoint(RdmapStreamConfig config, LlpSegmentWriter lower, AtomicExecutor atomics) {
         this.allocator = ByteBufAllocator.DEFAULT;
         this.memory = new TestMemory();
         this.identity = new Object();
         this.llp = new CapturingLlp(0);
-        this.lowerLayer = null;
         this.stream = new RdmapStream(config.withProtectionDomain(PD, identity), memory, atomics, lower,
                 ByteBufAllocator.DEFAULT, listener);
     }
@@ -91,7 +90,6 @@ final class Endpoint implements AutoCloseable {
     @Override
     public void close() {
         stream.close();
-        llp.close();
         memory.close();
         for (ByteBuf b : receiveBuffers) {
             b.release();

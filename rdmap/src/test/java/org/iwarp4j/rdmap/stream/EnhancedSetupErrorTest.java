@@ -2,6 +2,7 @@ package org.iwarp4j.rdmap.stream;
 
 import org.iwarp4j.common.RtrType;
 import io.netty.buffer.ByteBufAllocator;
+import org.iwarp4j.ddp.testing.CapturingLlp;
 import org.iwarp4j.rdmap.atomic.LockingAtomicExecutor;
 import org.iwarp4j.rdmap.terminate.TerminateCause;
 import org.iwarp4j.testkit.FailingAllocator;
@@ -35,34 +36,32 @@ class EnhancedSetupErrorTest {
     @Test
     void aFailedRtrIsReportedAsMpaLocalCatastrophicError() {
         RecordingListener listener = new RecordingListener();
-        try (CapturingLlp llp = new CapturingLlp(1500)) {
-            // allocation 1 is the Write RTR's DDP header
-            RdmapStream s = stream(llp, new FailingAllocator(1), listener);
-            s.sendRtr(RtrType.WRITE);
-            assertThat(drain(s)).isEqualTo(1);
-            assertThat(s.state()).isEqualTo(RdmapStreamState.ERROR);
-            assertThat(s.firstError().cause()).isEqualTo(TerminateCause.MPA_LOCAL_CATASTROPHIC);
-            // untagged QN 2 MSN 1 Terminate: Layer 2 / EType 0 / Code 0x05, M=D=R=0, no header
-            assertThat(Ulpdus.hex(llp.takeBytes())).isEqualTo("41470000000000000002000000010000000020050000");
-            assertThat(llp.takeBytes()).as("nothing after the Terminate").isNull();
-            s.close();
-        }
+        CapturingLlp llp = new CapturingLlp(1500);
+        // allocation 1 is the Write RTR's DDP header
+        RdmapStream s = stream(llp, new FailingAllocator(1), listener);
+        s.sendRtr(RtrType.WRITE);
+        assertThat(drain(s)).isEqualTo(1);
+        assertThat(s.state()).isEqualTo(RdmapStreamState.ERROR);
+        assertThat(s.firstError().cause()).isEqualTo(TerminateCause.MPA_LOCAL_CATASTROPHIC);
+        // untagged QN 2 MSN 1 Terminate: Layer 2 / EType 0 / Code 0x05, M=D=R=0, no header
+        assertThat(Ulpdus.hex(llp.takeBytes())).isEqualTo("41470000000000000002000000010000000020050000");
+        assertThat(llp.takeBytes()).as("nothing after the Terminate").isNull();
+        s.close();
     }
 
     @Test
     void theSameFailureAfterTheRtrIsRdmapLocalCatastrophic() {
         RecordingListener listener = new RecordingListener();
-        try (CapturingLlp llp = new CapturingLlp(1500)) {
-            // allocation 1: the RTR header; allocation 2: the Immediate Data message's RDMAP header
-            RdmapStream s = stream(llp, new FailingAllocator(2), listener);
-            s.sendRtr(RtrType.WRITE);
-            drain(s);
-            assertThat(Ulpdus.hex(llp.takeBytes())).isEqualTo("c140000000010000000000000000");
-            s.submit(new RdmapOperation.ImmediateData(7, 0x1122334455667788L, false, false));
-            drain(s);
-            assertThat(s.firstError().cause()).isEqualTo(TerminateCause.RDMAP_LOCAL_CATASTROPHIC);
-            assertThat(Ulpdus.hex(llp.takeBytes())).isEqualTo("41470000000000000002000000010000000000000000");
-            s.close();
-        }
+        CapturingLlp llp = new CapturingLlp(1500);
+        // allocation 1: the RTR header; allocation 2: the Immediate Data message's RDMAP header
+        RdmapStream s = stream(llp, new FailingAllocator(2), listener);
+        s.sendRtr(RtrType.WRITE);
+        drain(s);
+        assertThat(Ulpdus.hex(llp.takeBytes())).isEqualTo("c140000000010000000000000000");
+        s.submit(new RdmapOperation.ImmediateData(7, 0x1122334455667788L, false, false));
+        drain(s);
+        assertThat(s.firstError().cause()).isEqualTo(TerminateCause.RDMAP_LOCAL_CATASTROPHIC);
+        assertThat(Ulpdus.hex(llp.takeBytes())).isEqualTo("41470000000000000002000000010000000000000000");
+        s.close();
     }
 }

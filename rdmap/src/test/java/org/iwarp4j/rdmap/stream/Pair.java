@@ -28,7 +28,7 @@ final class Pair implements AutoCloseable {
     static boolean transfer(Endpoint from, Endpoint to) {
         boolean moved = from.flush() > 0;
         ByteBuf ulpdu;
-        while ((ulpdu = from.llp.ulpdus.poll()) != null) {
+        while ((ulpdu = from.llp.poll()) != null) {
             to.stream.receive(ulpdu);
             moved = true;
         }

@@ -115,7 +115,7 @@ class RdmapReceiveFuzzTest {
             e.stream.submit(new AtomicFetchAdd(2, 0x99aabbcc, 0x40, 5, 0, false));
             e.stream.submit(new AtomicCompareSwap(3, 0x99aabbcc, 0x48, 0x64, -1L, 0x1111111111111111L, -1L, false));
             e.flush();
-            e.llp.close();
+            e.llp.discard();
         }
 
         void feed(byte[] input) {
@@ -128,12 +128,12 @@ class RdmapReceiveFuzzTest {
                 i += take;
                 e.stream.receive(segment);
                 int terminatesBefore = e.listener.terminatesSent.size();
-                long before = e.llp.written;
+                long before = e.llp.written();
                 e.flush();
                 if (terminatesBefore > 0) {
-                    assertThat(e.llp.written).as("nothing after the Terminate").isEqualTo(before);
+                    assertThat(e.llp.written()).as("nothing after the Terminate").isEqualTo(before);
                 }
-                e.llp.close(); // drop what was sent
+                e.llp.discard(); // drop what was sent
             }
         }
 

@@ -46,7 +46,7 @@ class ZeroLengthWriteTest {
             assertThat(e.flush()).isEqualTo(1);
             assertThat(e.stream.sendZeroLengthWrite()).as("the first completed").isTrue();
             assertThat(e.flush()).isEqualTo(1);
-            assertThat(e.llp.written).isEqualTo(2);
+            assertThat(e.llp.written()).isEqualTo(2);
         }
     }
 
