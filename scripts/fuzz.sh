@@ -63,6 +63,7 @@ fi
 
 modules=$(for t in "${targets[@]}"; do echo "${t%% *}"; done | sort -u | paste -sd, -)
 echo "fuzz.sh: building $modules (mvn -o test-compile)" >&2
+mkdir -p target # the root module writes nothing there itself: a fresh clone has none
 mvn -B -o -q test-compile dependency:build-classpath -Dmdep.outputFile=target/fuzz.cp -Dmdep.includeScope=test \
     -pl "$modules" -am >target/fuzz-build.log 2>&1 \
   || { cat target/fuzz-build.log >&2; echo "fuzz.sh: build failed" >&2; exit 2; }
