@@ -33,20 +33,22 @@ final class DdpView {
         }
         control(l, f.control());
         if (f instanceof DdpFields.Tagged t) {
-            l.field("RsvdULP", String.format("0x%02x", t.rdmapControl()), Rfc.DDP_TAGGED,
+            l.field("RsvdULP", Values.hex(t.rdmapControl(), 2), Rfc.DDP_TAGGED,
                     "8 bits DDP passes up untouched: RDMAP's control field (" + Rfc.RDMAP_CONTROL + ")",
-                    "rsvdUlp", Json.str(String.format("0x%02x", t.rdmapControl())));
+                    "rsvdUlp", Json.str(Values.hex(t.rdmapControl(), 2)));
             tagged(l, t, copied);
         } else if (f instanceof DdpFields.Untagged u) {
-            String rsvdUlp = String.format("0x%02x%08x", u.rdmapControl(), u.rsvdUlpWord());
-            l.field("RsvdULP", String.format("0x%02x %08x", u.rdmapControl(), u.rsvdUlpWord()), Rfc.DDP_UNTAGGED,
+            String control = Values.hex(u.rdmapControl(), 2);
+            String word = Values.hex(u.rsvdUlpWord(), 8).substring(2);
+            String rsvdUlp = control + word;
+            l.field("RsvdULP", control + " " + word, Rfc.DDP_UNTAGGED,
                     "40 bits DDP passes up untouched: RDMAP's control field and Invalidate STag (" + Rfc.RDMAP_CONTROL + ")",
                     "rsvdUlp", Json.str(rsvdUlp));
             untagged(l, u);
         } else {
             if (f.rdmapControl() >= 0) {
-                l.field("RsvdULP[0:7]", String.format("0x%02x", f.rdmapControl()), Rfc.DDP_CONTROL,
-                        "RDMAP's control field", "rsvdUlp", Json.str(String.format("0x%02x", f.rdmapControl())));
+                l.field("RsvdULP[0:7]", Values.hex(f.rdmapControl(), 2), Rfc.DDP_CONTROL,
+                        "RDMAP's control field", "rsvdUlp", Json.str(Values.hex(f.rdmapControl(), 2)));
             }
             l.row("Header", f.segmentLength() + " of " + f.headerLength() + " octets", f.tagged() ? Rfc.DDP_TAGGED : Rfc.DDP_UNTAGGED,
                     "CUT SHORT: every segment carries its complete DDP header");

@@ -26,7 +26,7 @@ final class ErrorView {
                 .json("message", Json.str(message))
                 .json("terminate", triple(TerminateLayer.LLP.value(), 0, error.code(), null));
         l.row("Layer", "MPA", "RFC 5040 §4.8", "Terminate Layer 0x2 (LLP), Error Type 0x0");
-        l.row("Code", String.format("0x%02x", error.code()), Rfc.MPA_ERRORS, error.description());
+        l.row("Code", Values.hex(error.code(), 2), Rfc.MPA_ERRORS, error.description());
         l.row("Found", message, "", "");
         if (consequence != null) {
             l.note(consequence);

@@ -23,7 +23,7 @@ final class FpduView {
                 .json("type", Json.str("fpdu"))
                 .json("offset", Json.num(offset));
         if (markers) {
-            l.row("From SeqStart", String.format("0x%x (%d)", d.streamOffset(), d.streamOffset()), Rfc.MPA_MARKERS,
+            l.row("From SeqStart", Values.hexAndDecimal(d.streamOffset(), 1), Rfc.MPA_MARKERS,
                     "where the FPDU starts, counted from SeqStart; a marker sits at every multiple of 512");
         }
         List<DissectedMarker> inner = new ArrayList<>();
@@ -35,7 +35,7 @@ final class FpduView {
             }
         }
         int ulpduLength = d.ulpduLength();
-        l.field("ULPDU_Length", String.format("0x%04x (%d)", ulpduLength, ulpduLength), Rfc.MPA_FPDU,
+        l.field("ULPDU_Length", Values.hexAndDecimal(ulpduLength, 4), Rfc.MPA_FPDU,
                 "octets of ULPDU; PAD, CRC and markers are not counted", "ulpduLength", Json.num(ulpduLength));
         if (ulpduLength > Mulpdu.MAX) {
             l.note(String.format("ULPDU_Length %d exceeds %d, the largest MULPDU a conforming sender uses (%s)",
@@ -51,8 +51,8 @@ final class FpduView {
         l.field("PAD", Origin.octets(d.padLength()), Rfc.MPA_FPDU,
                 "makes 2 + ULPDU_Length + PAD a multiple of 4; sent as zeros, covered by the CRC",
                 "padLength", Json.num(d.padLength()));
-        l.field("CRC", String.format("0x%08x", d.crcField()), Rfc.MPA_CRC, crcVerdict(d),
-                "crc", Json.str(String.format("0x%08x", d.crcField())));
+        l.field("CRC", Values.hex(d.crcField(), 8), Rfc.MPA_CRC, crcVerdict(d),
+                "crc", Json.str(Values.hex(d.crcField(), 8)));
         l.json("crcValid", Json.boolOrNull(d.crcValid()));
         List<Json> markerJson = new ArrayList<>();
         for (DissectedMarker m : d.markers()) {

@@ -255,7 +255,7 @@ public final class LadderPage {
         Layer tcp = new Layer(String.format("TCP  %s offset %d, %d octets from tcp seq 0x%08x (%s → %s)",
                 p.direction(), offset, octets.length, stream.sequenceAt(offset), stream.source(),
                 stream.destination()), null);
-        tcp.row("Sequence", String.format("0x%08x", stream.sequenceAt(offset)), "RFC 9293 §3.1",
+        tcp.row("Sequence", Values.hex(stream.sequenceAt(offset), 8), "RFC 9293 §3.1",
                 "sequence number of the first octet shown");
         String carried = frames.isEmpty() ? "none" : String.join(", ", frames.stream().map(String::valueOf).toList());
         tcp.row("pcap frames", carried, "", "the captured packets that carried these octets (first copy)");

@@ -46,10 +46,10 @@ final class RdmapHeaderView {
         boolean cmpSwap = op == AtomicOpcode.CMP_SWAP;
         Layer l = new Layer("Atomic Request header  " + AtomicRequestHeader.LENGTH + " octets (" + Rfc.ATOMIC_REQUEST + ")", "atomic");
         int reserved = buffer.getInt(index + AtomicRequestHeader.AOPCODE_OFFSET) >>> 4;
-        l.field("Reserved", String.format("0x%07x", reserved), Rfc.ATOMIC_REQUEST, reserved == 0
+        l.field("Reserved", Values.hex(reserved, 7), Rfc.ATOMIC_REQUEST, reserved == 0
                 ? "28 bits: sent as 0, ignored" : "28 bits, NOT 0: senders send 0, receivers ignore it",
                 "reserved", Json.num(reserved));
-        l.field("AOpCode", String.format("0x%x", code), Rfc.ATOMIC_REQUEST, op == null
+        l.field("AOpCode", Values.hex(code, 1), Rfc.ATOMIC_REQUEST, op == null
                         ? (code == 1 ? "reserved" : "not assigned") + ": a responder reports an unexpected opcode (0x0/0x2/0x06)"
                         : op == AtomicOpcode.FETCH_ADD ? "FetchAdd: add to the 64-bit word, return what it held (" + Rfc.ATOMIC_SEMANTICS + ")"
                         : "CmpSwap: compare the 64-bit word, swap if equal, return what it held (" + Rfc.ATOMIC_SEMANTICS + ")",

@@ -111,7 +111,7 @@ final class RdmapView {
                 "rv", Json.num(rv));
         l.field("Rsv", Integer.toString(rsv), Rfc.RDMAP_CONTROL, rsv == 0 ? "reserved: sent as 0, ignored"
                 : "reserved, NOT 0: senders send 0, receivers ignore it", "rsv", Json.num(rsv));
-        l.field("Opcode", String.format("0x%x", code), opcodeRfc(opcode), meaning(opcode, code),
+        l.field("Opcode", Values.hex(code, 1), opcodeRfc(opcode), meaning(opcode, code),
                 "opcode", opcode == null ? Json.Null.NULL : Json.str(opcode.name()));
         l.json("opcodeCode", Json.num(code));
         if (f instanceof DdpFields.Untagged u) {

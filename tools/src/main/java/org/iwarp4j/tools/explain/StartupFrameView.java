@@ -44,14 +44,14 @@ final class StartupFrameView {
                         : f.enhanced() ? "Private Data starts with 4 octets of enhanced connection data"
                         : "no enhanced connection data",
                 "s", Json.bool(f.enhanced()));
-        l.row("Res", String.format("0x%x", f.reservedBits()), Rfc.ENHANCED_FRAME, f.reservedBits() == 0
+        l.row("Res", Values.hex(f.reservedBits(), 1), Rfc.ENHANCED_FRAME, f.reservedBits() == 0
                 ? "reserved: sent as 0, not checked"
                 : "reserved, not 0: not checked (Linux siw uses 0x8 privately)");
         l.field("Rev", Integer.toString(f.revision()), f.revision() == 1 ? Rfc.MPA_FRAME : Rfc.ENHANCED_FRAME, f.revision() == 1
                         ? "MPA revision 1 (RFC 5044)" : "MPA revision " + f.revision() + " (RFC 6581 enhanced connection setup)",
                 "rev", Json.num(f.revision()));
         int pdLength = f.privateDataLength();
-        l.field("PD_Length", String.format("0x%04x (%d)", pdLength, pdLength), Rfc.MPA_FRAME,
+        l.field("PD_Length", Values.hexAndDecimal(pdLength, 4), Rfc.MPA_FRAME,
                 "octets of Private Data that follow (at most 512)", "pdLength", Json.num(pdLength));
         EnhancedConnectionData e = f.enhancedData();
         if (e != null) {

@@ -99,17 +99,17 @@ final class TerminateView {
                 + " F1: octet 0 = EType<<4 | Layer, octet 2 = R<<2 | D<<1 | M"
                 : "RFC layout: octet 0 = Layer<<4 | EType, octet 1 = Error Code, octet 2 = M D R in its top bits");
         TerminateLayer layer = TerminateLayer.fromValue(t.layer());
-        l.row("Layer", String.format("0x%x", t.layer()), Rfc.RDMAP_TERMINATE, layer == null ? "not an assigned layer"
+        l.row("Layer", Values.hex(t.layer(), 1), Rfc.RDMAP_TERMINATE, layer == null ? "not an assigned layer"
                 : layer.displayName() + ": " + switch (layer) {
                     case RDMAP -> "RDMAP found the error";
                     case DDP -> "DDP found the error";
                     case LLP -> "the lower layer (MPA) found the error";
                 });
         TerminateErrorType type = TerminateErrorType.of(t.layer(), t.errorType());
-        l.row("EType", String.format("0x%x", t.errorType()), Rfc.RDMAP_TERMINATE,
+        l.row("EType", Values.hex(t.errorType(), 1), Rfc.RDMAP_TERMINATE,
                 type == null ? "not an error type of this layer" : type.displayName());
         TerminateCause cause = t.cause();
-        l.row("Error Code", String.format("0x%02x", t.errorCode()), codeRfc(t.layer()), cause == null
+        l.row("Error Code", Values.hex(t.errorCode(), 2), codeRfc(t.layer()), cause == null
                 ? "NOT a registered Layer/EType/Code (" + t.describe() + ")" : cause.triple() + " " + cause.description());
         l.row("M", bit(t.m()), Rfc.RDMAP_TERMINATE, t.m() ? "the DDP Segment Length is valid" : "no valid DDP Segment Length");
         l.row("D", bit(t.d()), Rfc.RDMAP_TERMINATE, t.d() ? "the DDP Segment Length and the Terminated DDP Header follow"

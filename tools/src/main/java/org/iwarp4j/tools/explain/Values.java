@@ -14,12 +14,43 @@ final class Values {
 
     /** {@code 0x1a2b3c4d}. */
     static String stag(int stag) {
-        return String.format("0x%08x", stag);
+        return hex(stag, 8);
     }
 
     /** {@code 0x0000000000100040}: a Tagged Offset or any other 64-bit value. */
     static String hex64(long value) {
-        return String.format("0x%016x", value);
+        return hex(value, 16);
+    }
+
+    /**
+     * {@code 0x} and the value's hex digits (two's complement, as {@code %x} writes an int), at least {@code digits}
+     * of them. Not {@code String.format}: explain writes thousands of these per capture.
+     */
+    static String hex(int value, int digits) {
+        return padded(Integer.toHexString(value), digits);
+    }
+
+    /** The same for a 64-bit value ({@code %x} of a long). */
+    static String hex(long value, int digits) {
+        return padded(Long.toHexString(value), digits);
+    }
+
+    /** {@code 0x0040 (64)}: hex with at least {@code digits} digits, then the signed decimal. */
+    static String hexAndDecimal(int value, int digits) {
+        return hex(value, digits) + " (" + value + ")";
+    }
+
+    /** The same for a 64-bit value. */
+    static String hexAndDecimal(long value, int digits) {
+        return hex(value, digits) + " (" + value + ")";
+    }
+
+    private static String padded(String hexDigits, int digits) {
+        StringBuilder b = new StringBuilder(2 + Math.max(digits, hexDigits.length())).append("0x");
+        for (int i = hexDigits.length(); i < digits; i++) {
+            b.append('0');
+        }
+        return b.append(hexDigits).toString();
     }
 
     /** The usual split of an STag (Linux siw, iwarp4j): {@code index 0x1a2b3c, key 0x4d}. */

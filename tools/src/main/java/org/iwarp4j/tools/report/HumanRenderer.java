@@ -1,5 +1,6 @@
 package org.iwarp4j.tools.report;
 
+import java.util.HexFormat;
 import java.util.List;
 
 /**
@@ -12,6 +13,7 @@ public final class HumanRenderer {
     private static final int INDENT = 2;
     private static final int MAX_VALUE_COLUMN = 26;
     private static final int DUMP_WIDTH = 16;
+    private static final HexFormat HEX = HexFormat.of();
     /** Octets a dump shows unless asked for all: enough for every header, short enough to read. */
     public static final int DEFAULT_DUMP_LIMIT = 64;
 
@@ -101,12 +103,18 @@ public final class HumanRenderer {
         for (int at = 0; at < shown; at += DUMP_WIDTH) {
             int n = Math.min(DUMP_WIDTH, bytes.length - at);
             StringBuilder line = new StringBuilder(indent);
-            line.append(String.format("%04x ", at));
+            // HexFormat, not String.format: a dump is most of an explanation's octets (and of a fuzzer's time).
+            String offset = Integer.toHexString(at);
+            line.append("0".repeat(Math.max(0, 4 - offset.length()))).append(offset).append(' ');
             for (int i = 0; i < DUMP_WIDTH; i++) {
                 if (i == DUMP_WIDTH / 2) {
                     line.append(' ');
                 }
-                line.append(i < n ? String.format(" %02x", bytes[at + i] & 0xff) : "   ");
+                if (i < n) {
+                    line.append(' ').append(HEX.toHexDigits(bytes[at + i]));
+                } else {
+                    line.append("   ");
+                }
             }
             line.append("  |");
             for (int i = 0; i < n; i++) {
