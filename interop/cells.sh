@@ -640,7 +640,7 @@ cell_iwarp_mpa_from_siw_markers_refused() {
 # ---------------------------------------------------------------------------------- errors across the wire
 # to-siw: iwarp commits the error (--inject), siw detects it, sends its Terminate (bit-mirrored, FINDINGS F1)
 # and closes; iwarp must report siw's Layer/EType/Code. from-siw: iwarp makes siw commit it (--inject
-# peer-*), detects it and sends its own Terminate (RFC layout, errors.md §5).
+# peer-*), detects it and sends its own Terminate (RFC layout, docs/protocol/errors.md §5).
 # siw's kernel log since a mark: siw reports every Terminate it receives ("siw: got TERMINATE. layer L, type
 # E, code C"), read with its own bit-mirrored bitfields (FINDINGS F1)
 dmesg_mark() { DMARK=$(G "dmesg | wc -l"); }

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Copies the shared golden vectors (../shared/spec/vectors) into testkit, so that a clean clone
+# Copies the golden vectors of the project's spec digest (a directory outside the clone: the
+# argument, else where the project's machines keep the digest) into testkit, so that a clean clone
 # tests against them without the shared folder, and regenerates the index the loader reads.
 # The copy is never edited by hand: VectorsCopyTest fails if it drifts from the shared original.
 set -euo pipefail

@@ -7,7 +7,7 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 /**
- * The requirement IDs of {@code shared/spec/requirements.md} (e.g. {@code "MPA-17"}) that a test method
+ * The requirement IDs of docs/protocol/requirements.md (e.g. {@code "MPA-17"}) that a test method
  * verifies. {@link RequirementCoverageTest} reads these reflectively: every MPA-nn and DDP-nn ID must be
  * cited by at least one enabled test or be listed in {@code EXCLUSIONS.md}, never both; and the test's
  * {@code @DisplayName} must name every ID it cites.

@@ -11,7 +11,8 @@ import java.util.regex.Pattern;
 
 /**
  * The numbered requirements of {@code requirements.md} (a copy in this module's test resources, checked
- * against {@code shared/spec/requirements.md} by {@link RequirementsCopyTest}): one table row per ID.
+ * against the digest's original by {@link RequirementsCopyTest}; see docs/protocol/requirements.md): one table
+ * row per ID.
  */
 public final class RequirementCatalog {
 

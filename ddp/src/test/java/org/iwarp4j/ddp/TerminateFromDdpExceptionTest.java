@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The conversion a ULP does from a {@link DdpException} to a Terminate (RFC 5040 §4.8, rdmap.md §2.5) is
+ * The conversion a ULP does from a {@link DdpException} to a Terminate (RFC 5040 §4.8, docs/protocol/rdmap.md §2.5) is
  * mechanical: the RDMA Write of {@code fpdu-rdma-write}, received against a region one octet too short,
  * yields the exception from which the exact Terminate of {@code fpdu-terminate-ddp-tagged-bounds} is
  * built and sent through the DDP sender (QN 2, MSN 1).
@@ -25,7 +25,7 @@ class TerminateFromDdpExceptionTest {
         ByteBuf t = ByteBufAllocator.DEFAULT.buffer(4 + 2 + 18);
         t.writeByte(e.layer() << 4 | e.errorType());
         t.writeByte(e.errorCode());
-        t.writeByte(e.hasTerminatedDdpHeader() ? 0xC0 : 0x00); // M = D = 1 together (errors.md E5)
+        t.writeByte(e.hasTerminatedDdpHeader() ? 0xC0 : 0x00); // M = D = 1 together (docs/protocol/errors.md E5)
         t.writeByte(0);
         if (e.hasTerminatedDdpHeader()) {
             t.writeShort(e.ddpSegmentLength());

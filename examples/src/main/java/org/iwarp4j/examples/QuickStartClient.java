@@ -86,6 +86,8 @@ public final class QuickStartClient {
             // Write returns data placed after that Write's (RFC 5040 §5.5).
             CompletableFuture<WorkCompletion> read = qp.postSendAsync(
                     RdmaRead.of(2, local.sge(128, greeting.length), remote));
+            // end::client[]
+            // tag::client-more[]
             // A Send consumes the receive the server posted (RFC 5040 §5.3).
             CompletableFuture<WorkCompletion> send = qp.postSendAsync(Send.of(3, local.sge(64, message.length)));
             // Atomics (RFC 7306 §5) on the 8-octet word at COUNTER_OFFSET: add 5, then swap 5 for 42.
@@ -102,6 +104,6 @@ public final class QuickStartClient {
             return new Result(new String(readBack, StandardCharsets.UTF_8),
                     add.join().atomicOriginalValue().orElseThrow(), swap.join().atomicOriginalValue().orElseThrow());
         }
-        // end::client[]
+        // end::client-more[]
     }
 }

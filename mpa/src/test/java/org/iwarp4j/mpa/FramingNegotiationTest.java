@@ -25,7 +25,7 @@ class FramingNegotiationTest {
 
     @Test
     void markersFollowThePeersMBitPerDirection() {
-        // RFC 5044 §7.1.1, mpa.md §7.3: Request M=1, Reply M=0 → only the Responder inserts markers.
+        // RFC 5044 §7.1.1, docs/protocol/mpa.md §7.3: Request M=1, Reply M=0 → only the Responder inserts markers.
         MpaFrame request = frame(MpaFrameType.REQUEST, true, false);
         MpaFrame reply = frame(MpaFrameType.REPLY, false, false);
         assertThat(FramingNegotiation.senderInsertsMarkers(request)).as("Responder→Initiator").isTrue();

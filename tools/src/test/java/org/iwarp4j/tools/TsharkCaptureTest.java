@@ -21,13 +21,13 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The captures of {@code iwarp demo --pcap} and {@code iwarp rping --pcap} (both ends) decoded by Wireshark's
  * own iWARP dissectors: every FPDU has its DDP/RDMAP layer, every CRC is "Good CRC32", nothing is malformed,
- * no expert item of severity Error (as tshark-check.md checks the golden pcaps). Runs where tshark is
- * installed ({@code .ci/run} installs it); elsewhere it is skipped with that reason.
+ * no expert item of severity Error (as the golden pcaps were checked, testkit/src/main/resources/vectors/README.md).
+ * Runs where tshark is installed ({@code .ci/run} installs it); elsewhere it is skipped with that reason.
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class TsharkCaptureTest {
 
-    /** Wireshark's heuristic RPC-over-RDMA and SMB Direct dissectors claim Send payloads (tshark-check.md). */
+    /** Wireshark's heuristic RPC-over-RDMA and SMB Direct dissectors claim Send payloads. */
     private static final List<String> DISABLE = List.of("--disable-protocol", "rpcordma", "--disable-protocol", "smb_direct");
     private static final Pattern GOOD_CRC = Pattern.compile("name=\"iwarp_mpa\\.crc_check\"[^>]*\\(Good CRC32\\)");
 

@@ -162,7 +162,7 @@ class AccessViolationTest {
     void writeWithoutTheRemoteWriteRight(Transport t) throws Exception {
         try (Peers p = new Peers(t)) {
             Mem target = p.server.region(4096, Access.LOCAL_WRITE, Access.REMOTE_READ);
-            // RFC 5041 has no code for a missing right: Invalid STag, like siw (errors.md §5)
+            // RFC 5041 has no code for a missing right: Invalid STag, like siw (docs/protocol/errors.md §5)
             writeViolation(p, target.stag(), target.address(), 64, 0x00);
         }
     }

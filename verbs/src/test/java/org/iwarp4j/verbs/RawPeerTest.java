@@ -28,7 +28,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A hand-written peer on a plain socket that speaks the wire format the way Linux siw does
- * (siw-interop.md): MPA Rev 2 with the enhanced block, FPDUs built octet by octet. Checks what our
+ * (docs/protocol/siw-interop.md): MPA Rev 2 with the enhanced block, FPDUs built octet by octet. Checks what our
  * Responder puts on the wire: the Reply, the Terminate after a CRC error (siw-interop §F: LLP 0x2/0x0/0x02,
  * QN 2, MSN 1, then close), and the teardown after the peer's half-close (§A).
  */

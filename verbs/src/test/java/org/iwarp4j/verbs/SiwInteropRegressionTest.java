@@ -39,7 +39,7 @@ class SiwInteropRegressionTest {
     /** rping's go-ahead as siw sends it: a Send of 16 zero octets, QN 0, MSN 1 (FINDINGS C7). */
     private static final String SIW_GO_AHEAD = "4143" + "00000000" + "00000000" + "00000001" + "00000000"
             + "00000000000000000000000000000000";
-    /** The zero-length RDMA Write of the nudge: STag 1, TO 0 (the Write RTR's format, mpa.md §8.3). */
+    /** The zero-length RDMA Write of the nudge: STag 1, TO 0 (the Write RTR's format, docs/protocol/mpa.md §8.3). */
     private static final String ZERO_LENGTH_WRITE = "c140" + "00000001" + "0000000000000000";
     /** siw rping -c's Request with peer_to_peer=Y: A=1, C and D offered (cell iwarp-mpa-from-siw-p2p-send-rtr). */
     private static final String SIW_P2P_REQUEST = "4d504120494420526571204672616d65" + "100200048001c001";

@@ -178,8 +178,8 @@ class DdpErrorTest {
     }
 
     /**
-     * DDP-31 (RFC 5041 §7.2; errors.md §3): errors carry the RFC 5041 EType/Code numbers — Layer 0x1; EType
-     * 0x0 local catastrophic, 0x1 tagged (codes 0x00–0x04), 0x2 untagged (codes 0x01–0x06).
+     * DDP-31 (RFC 5041 §7.2; docs/protocol/errors.md §3): errors carry the RFC 5041 EType/Code numbers — Layer
+     * 0x1; EType 0x0 local catastrophic, 0x1 tagged (codes 0x00–0x04), 0x2 untagged (codes 0x01–0x06).
      */
     @Test
     @Requirement("DDP-31")

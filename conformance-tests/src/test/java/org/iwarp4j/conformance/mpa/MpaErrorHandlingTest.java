@@ -51,7 +51,7 @@ class MpaErrorHandlingTest {
     }
 
     /**
-     * MPA-43 (RFC 5044 §8; errors.md §4): MPA detects TCP loss (0x01), CRC errors (0x02), marker/length
+     * MPA-43 (RFC 5044 §8; docs/protocol/errors.md §4): MPA detects TCP loss (0x01), CRC errors (0x02), marker/length
      * mismatches (0x03) and invalid Request/Reply frames (0x04) and reports the code, as Terminate
      * Layer 2 / EType 0 / code. Each condition is produced by the scripted peer over a real socket.
      */
@@ -106,7 +106,7 @@ class MpaErrorHandlingTest {
 
     /**
      * MPA-43 (RFC 5044 §8, RFC 6581 §8): the MPA error codes and their Terminate Layer/EType/Code values
-     * are those of the IANA "MPA Errors" registry (errors.md §4): Layer 0x2, EType 0x0, codes 0x01–0x07.
+     * are those of the IANA "MPA Errors" registry (docs/protocol/errors.md §4): Layer 0x2, EType 0x0, codes 0x01–0x07.
      */
     @Test
     @Requirement("MPA-43")

@@ -21,7 +21,7 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Every DDP error code of RFC 5041 §7.2 (errors.md §3): detected, reported once with the exact offending
+ * Every DDP error code of RFC 5041 §7.2 (docs/protocol/errors.md §3): detected, reported once with the exact offending
  * header and segment length, the target memory untouched, and every later segment dropped (RFC 5041 §7.1).
  */
 class DdpErrorCodesTest {
@@ -188,7 +188,8 @@ class DdpErrorCodesTest {
 
     @Test
     void toWrapForAnAccessWhoseEndReaches2To64() {
-        // ddp.md §7: TO 0xFFFFFFFFFFFFFF00 + 256 octets = 2^64 wraps, although the last octet is in the region.
+        // docs/protocol/ddp.md §7: TO 0xFFFFFFFFFFFFFF00 + 256 octets = 2^64 wraps, although the last octet is in
+        // the region.
         regions.put(0x400, ByteBufTaggedBuffer.writable(0x400, 0xFFFFFFFFFFFFF000L, regionMemory, PD));
         expectRejected(SegmentBytes.write(true, 0x400, 0xFFFFFFFFFFFFFF00L, new byte[256]), DdpError.TO_WRAP);
     }

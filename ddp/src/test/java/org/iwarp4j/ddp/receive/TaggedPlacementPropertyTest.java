@@ -82,7 +82,7 @@ class TaggedPlacementPropertyTest {
                 (region, delta, absolute, length, rr) -> new AccessSpec(region, delta, absolute, length, rr));
     }
 
-    /** The RFC's rules, written again from ddp.md §6/§7 with exact arithmetic: the expected error or null. */
+    /** The RFC's rules, written again from docs/protocol/ddp.md §6/§7 with exact arithmetic: the error or null. */
     private static DdpError model(RegionSpec r, long to, int length, TaggedBufferAccess required) {
         // The wrap needs no state and is decided first (RFC 5041 §7.1 gives no order; DdpReceiver's choice).
         if (length > 0 && unsigned(to).add(BigInteger.valueOf(length)).compareTo(TWO_64) >= 0) {

@@ -20,7 +20,7 @@ import static org.quicktheories.generators.SourceDSL.longs;
 /** Property tests of the FPDU codec (RFC 5044 §4.1–§4.4, §6, §8). */
 class FpduPropertyTest {
 
-    /** Reference marker placement: the byte-by-byte algorithm of mpa.md §4.3 (iwarpgen.py). */
+    /** Reference marker placement: the byte-by-byte algorithm of docs/protocol/mpa.md §4.3 (iwarpgen.py). */
     static byte[] referenceEncode(int streamOffset, byte[] ulpdu) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         int pos = streamOffset;

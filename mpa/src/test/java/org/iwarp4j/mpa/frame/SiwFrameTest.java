@@ -15,7 +15,7 @@ import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The frames Linux siw really sent in the siw lab (siw-interop.md §B), copied under test resources. */
+/** The frames Linux siw really sent in the siw lab (docs/protocol/siw-interop.md §B), copied under test resources. */
 class SiwFrameTest {
 
     static byte[] resource(String name) {

@@ -9,7 +9,7 @@ import static org.quicktheories.generators.SourceDSL.longs;
 /** RFC 7306 §5.1 atomic arithmetic against bit-by-bit reference definitions [EXT-06]. */
 class AtomicMathTest {
 
-    /** rdmap.md §2.9: the RFC's bit-serial definition of the masked add. */
+    /** docs/protocol/rdmap.md §2.9: the RFC's bit-serial definition of the masked add. */
     static long referenceMaskedAdd(long orig, long add, long mask) {
         long r = 0;
         long c = 0;

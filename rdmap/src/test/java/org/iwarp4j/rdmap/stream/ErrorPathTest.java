@@ -22,7 +22,7 @@ import static org.iwarp4j.rdmap.stream.Ulpdus.hex;
 import static org.iwarp4j.rdmap.stream.Ulpdus.terminate;
 
 /**
- * Every detection → Terminate row of errors.md §5 that reaches RDMAP (RFC 5040 §7.1/§7.2, RFC 5041 §7,
+ * Every detection → Terminate row of docs/protocol/errors.md §5 that reaches RDMAP (RFC 5040 §7.1/§7.2, RFC 5041 §7,
  * RFC 7306 §8, RFC 6581 §8): the exact Terminate octets (Layer/EType/Code, M/D/R, copied headers), memory
  * untouched, nothing sent after the Terminate [RDMAP-19], outstanding work flushed [RDMAP-29], first error
  * wins [RDMAP-30].
@@ -138,7 +138,7 @@ class ErrorPathTest {
         Object[][] cases = {
                 // STag unknown → Invalid STag
                 {Ulpdus.tagged(true, 0x40, 0x0bad0bad, 0x100000, payload), TerminateCause.DDP_INVALID_STAG, "00"},
-                // a region the peer may not write (REMOTE_READ only) → Invalid STag (errors.md §5, siw)
+                // a region the peer may not write (REMOTE_READ only) → Invalid STag (docs/protocol/errors.md §5, siw)
                 {Ulpdus.tagged(true, 0x40, 0x11223344, 0x4000, payload), TerminateCause.DDP_INVALID_STAG, "00"},
                 // TO + length beyond the region
                 {Ulpdus.tagged(true, 0x40, 0x1a2b3c4d, 0x100000 + 60, payload), TerminateCause.DDP_BASE_OR_BOUNDS_VIOLATION, "01"},
@@ -440,7 +440,7 @@ class ErrorPathTest {
 
     @Test
     void immediateDataOfTheWrongLength() {
-        // RFC 7306 §6.2 [EXT-02]: exactly 8 octets; the RFC names no code: 0x0/0x2/0xFF (errors.md §5)
+        // RFC 7306 §6.2 [EXT-02]: exactly 8 octets; the RFC names no code: 0x0/0x2/0xFF (docs/protocol/errors.md §5)
         for (int length : new int[] {0, 7, 9}) {
             try (Subject s = new Subject()) {
                 s.e.postReceive(1, 16);

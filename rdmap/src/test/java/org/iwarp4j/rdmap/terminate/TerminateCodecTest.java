@@ -15,7 +15,7 @@ import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Terminate header encoding and lenient decoding, RFC 5040 §4.8 [RDMAP-07..12], siw-interop.md §F. */
+/** Terminate header encoding and lenient decoding, RFC 5040 §4.8 [RDMAP-07..12], docs/protocol/siw-interop.md §F. */
 class TerminateCodecTest {
 
     private static final int UNTAGGED_DDP_HEADER = 18;
@@ -173,7 +173,7 @@ class TerminateCodecTest {
     }
 
     /**
-     * The Terminates Linux siw sent in the interop lab (interop FINDINGS.md F2, bytes after the untagged
+     * The Terminates Linux siw sent in the interop lab (interop/FINDINGS.md F2, bytes after the untagged
      * DDP header), with the context they arrived in.
      */
     @Test

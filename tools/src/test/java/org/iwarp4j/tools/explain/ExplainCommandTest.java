@@ -49,10 +49,10 @@ class ExplainCommandTest {
                 .endsWith("2 frames (1 MPA Request, 1 FPDU), no errors.\n");
     }
 
-    /** The README's layered examples are excerpts of what explain prints: every line shown is printed as shown. */
+    /** docs/tools.md's layered examples are excerpts of what explain prints: every line shown is printed as shown. */
     @Test
     void theReadmesLayeredExamplesAreWhatExplainPrints() throws Exception {
-        String readme = Files.readString(Path.of("..", "README.md"));
+        String readme = Files.readString(Path.of("..", "docs", "tools.md"));
         List<String> blocks = new java.util.ArrayList<>();
         java.util.regex.Matcher m = java.util.regex.Pattern.compile("```(json)?\n(.*?)```", java.util.regex.Pattern.DOTALL).matcher(
                 readme.substring(readme.indexOf("Each FPDU nests its DDP segment")));

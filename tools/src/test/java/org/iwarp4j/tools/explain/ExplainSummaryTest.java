@@ -14,7 +14,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@code explain --pcap FILE --summary}: one object per connection, judged against what siw put on the wire in the
- * lab's recorded captures, as the fixtures (decoded independently when they were recorded) and FINDINGS.md state it.
+ * lab's recorded captures, as the fixtures (decoded independently when they were recorded) and interop/FINDINGS.md
+ * state it.
  */
 class ExplainSummaryTest {
 

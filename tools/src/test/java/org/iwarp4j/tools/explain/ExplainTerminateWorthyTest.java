@@ -36,12 +36,12 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Headers a receiver answers with a Terminate — golden vectors changed by hand, one field each — give an
  * {@code error} entry with that Terminate's Layer/EType/Code and exit status 1. The expected triples
- * are those of errors.md §5; each variant is also fed to the real stack ({@link RdmapStream}, RFC 7306
+ * are those of docs/protocol/errors.md §5; each variant is also fed to the real stack ({@link RdmapStream}, RFC 7306
  * on), which must answer with the same Terminate: explain decides with the stack's checks.
  */
 class ExplainTerminateWorthyTest {
 
-    /** A damaged segment and the Terminate errors.md §5 says a receiver answers it with. */
+    /** A damaged segment and the Terminate docs/protocol/errors.md §5 says a receiver answers it with. */
     record Variant(String name, byte[] ulpdu, int layer, int etype, int code) {
         @Override
         public String toString() {
@@ -94,7 +94,8 @@ class ExplainTerminateWorthyTest {
                 new Variant("Read Request on QN 0", withInt(readRequest, QN_OFFSET, 0), 0, 2, 0x06),
                 new Variant("Terminate opcode on QN 0", with(send, 1, 0x47), 0, 2, 0x06),
                 new Variant("Atomic Response on QN 1", withInt(atomicResponse, QN_OFFSET, 1), 0, 2, 0x06),
-                // RFC 7306 §6.2 [EXT-02]: exactly 8 octets of Immediate Data (errors.md §5: 0x0/0x2/0xFF).
+                // RFC 7306 §6.2 [EXT-02]: exactly 8 octets of Immediate Data (docs/protocol/errors.md §5:
+                // 0x0/0x2/0xFF).
                 new Variant("Immediate Data of 7 octets", Arrays.copyOf(immediate, immediate.length - 1), 0, 2, 0xff),
                 new Variant("Immediate Data of 9 octets", Arrays.copyOf(immediate, immediate.length + 1), 0, 2, 0xff),
                 new Variant("Immediate Data with L=0", with(immediate, 0, 0x01), 0, 2, 0xff),

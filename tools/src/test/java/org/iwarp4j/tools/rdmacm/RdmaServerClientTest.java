@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code iwarp rdma-client} against {@code iwarp rdma-server} (siw-interop.md §I). */
+/** {@code iwarp rdma-client} against {@code iwarp rdma-server} (docs/protocol/siw-interop.md §I). */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class RdmaServerClientTest {
 

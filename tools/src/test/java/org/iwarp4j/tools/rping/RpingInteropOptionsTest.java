@@ -15,7 +15,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 /**
  * The options the siw interop matrix drives (interop/cells.sh), iwarp against iwarp in this JVM: MPA
  * revision, peer-to-peer RTRs, IRD/ORD, private data, rejects, and {@code --inject}, whose Terminates both
- * sides must name with the right Layer/EType/Code (errors.md §5) and exit status.
+ * sides must name with the right Layer/EType/Code (docs/protocol/errors.md §5) and exit status.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class RpingInteropOptionsTest {
