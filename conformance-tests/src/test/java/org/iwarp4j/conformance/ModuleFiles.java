@@ -10,7 +10,7 @@ import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** The module's own files ({@code EXCLUSIONS.md}, {@code PENDING-RDMAP.md}) and the shared spec, if present. */
+/** The module's own files ({@code EXCLUSIONS.md}) and the shared spec, if present. */
 final class ModuleFiles {
 
     private static final Pattern ROW = Pattern.compile("^\\|\\s*((?:MPA|DDP|RDMAP|EXT)-\\d+)\\s*\\|(.*)\\|\\s*$");
@@ -24,7 +24,7 @@ final class ModuleFiles {
 
     /**
      * ID → the rest of its table row, for every {@code | ID | … |} row of a markdown file of this module;
-     * empty if the file does not exist (PENDING-RDMAP.md is deleted once nothing is pending).
+     * empty if the file does not exist.
      */
     static Map<String, String> tableRows(String fileName) {
         Path file = moduleDir().resolve(fileName);

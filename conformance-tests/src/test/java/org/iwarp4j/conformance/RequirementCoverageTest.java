@@ -1,47 +1,38 @@
 package org.iwarp4j.conformance;
 
 import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestReporter;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The coverage meta-test: every MPA-nn and DDP-nn requirement of requirements.md is cited by an enabled
- * test ({@link Requirement}) or excluded with a reason in {@code EXCLUSIONS.md}, never both. RDMAP-nn and
- * EXT-nn are reported as pending until {@link #RDMAP_COVERED} is flipped.
+ * The coverage meta-test: every requirement of requirements.md (MPA-nn, DDP-nn, RDMAP-nn, EXT-nn) is cited by
+ * an enabled test ({@link Requirement}) or excluded with a reason in {@code EXCLUSIONS.md}, never both.
  */
 class RequirementCoverageTest {
 
-    /**
-     * {@code true} since the RDMAP/verbs conformance tests exist: every RDMAP-nn and EXT-nn ID must also be
-     * cited or excluded, and PENDING-RDMAP.md (partly covered IDs) is gone.
-     */
-    static final boolean RDMAP_COVERED = true;
-
-    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(RequirementCoverageTest.class);
+    private static final Logger LOG = LoggerFactory.getLogger(RequirementCoverageTest.class);
 
     @Test
-    @DisplayName("every MPA-nn and DDP-nn requirement is cited by a test or excluded, never both")
+    @DisplayName("every requirement is cited by a test or excluded, never both")
     void everyRequirementIsCoveredOrExcluded(TestReporter reporter) {
         RequirementCatalog catalog = RequirementCatalog.load();
         RequirementScanner.Result scan = RequirementScanner.scan();
         Map<String, String> exclusions = ModuleFiles.tableRows("EXCLUSIONS.md");
-        Set<String> partial = ModuleFiles.tableRows("PENDING-RDMAP.md").keySet();
-        CoverageAudit audit = CoverageAudit.audit(catalog.entries().keySet(), scan.citations(), exclusions, partial,
-                RDMAP_COVERED);
+        CoverageAudit audit = CoverageAudit.audit(catalog.entries().keySet(), scan.citations(), exclusions);
 
-        Map<String, String> summary = new java.util.LinkedHashMap<>();
+        Map<String, String> summary = new LinkedHashMap<>();
         summary.put("covered", audit.covered().size() + " IDs by " + scan.citingTests() + " test methods");
         summary.put("excluded (EXCLUSIONS.md)", orNone(String.join(", ", audit.excluded().keySet())));
-        summary.put("partly covered, rest for RDMAP/verbs (PENDING-RDMAP.md)", orNone(String.join(", ", new TreeSet<>(partial))));
-        summary.put("pending (RDMAP_COVERED=" + RDMAP_COVERED + ")", audit.pending().size() + " IDs: "
-                + orNone(String.join(", ", audit.pending())));
         summary.forEach((k, v) -> {
             reporter.publishEntry(k, v);
             LOG.info("requirement coverage — {}: {}", k, v);
@@ -49,8 +40,7 @@ class RequirementCoverageTest {
 
         assertThat(scan.problems()).as("misused @Requirement annotations").isEmpty();
         assertThat(audit.problems()).as("requirement coverage").isEmpty();
-        assertThat(audit.pending()).as("only RDMAP/EXT IDs may be pending")
-                .allMatch(id -> id.startsWith("RDMAP-") || id.startsWith("EXT-"));
+        assertThat(audit.covered().size() + audit.excluded().size()).isEqualTo(catalog.entries().size());
     }
 
     private static String orNone(String s) {
@@ -58,26 +48,24 @@ class RequirementCoverageTest {
     }
 
     @Test
-    @DisplayName("the audit fails uncovered, doubly-accounted and unknown IDs and keeps RDMAP/EXT pending")
+    @DisplayName("the audit fails uncovered, doubly-accounted and unknown IDs, of every block")
     void auditRules() {
         Set<String> catalog = Set.of("MPA-01", "MPA-02", "DDP-01", "RDMAP-01", "EXT-01");
-        CoverageAudit ok = CoverageAudit.audit(catalog, Map.of("MPA-01", List.of("T#a"), "DDP-01", List.of("T#b")),
-                Map.of("MPA-02", "out of scope"), Set.of(), false);
+        CoverageAudit ok = CoverageAudit.audit(catalog, Map.of("MPA-01", List.of("T#a"), "DDP-01", List.of("T#b"),
+                "RDMAP-01", List.of("T#c"), "EXT-01", List.of("T#d")), Map.of("MPA-02", "out of scope"));
         assertThat(ok.problems()).isEmpty();
-        assertThat(ok.pending()).containsExactly("EXT-01", "RDMAP-01");
-        assertThat(ok.covered()).containsOnlyKeys("MPA-01", "DDP-01");
+        assertThat(ok.covered()).containsOnlyKeys("MPA-01", "DDP-01", "RDMAP-01", "EXT-01");
+        assertThat(ok.excluded()).containsOnlyKeys("MPA-02");
 
         CoverageAudit bad = CoverageAudit.audit(catalog,
                 Map.of("MPA-01", List.of("T#a"), "MPA-99", List.of("T#c")),
-                Map.of("MPA-01", "also excluded"), Set.of("MPA-02"), false);
+                Map.of("MPA-01", "also excluded", "DDP-77", "gone"));
         assertThat(bad.problems()).anyMatch(p -> p.startsWith("MPA-01 is both cited"))
                 .anyMatch(p -> p.startsWith("MPA-99 is cited") && p.contains("not in requirements.md"))
-                .anyMatch(p -> p.startsWith("MPA-02 is listed in PENDING-RDMAP.md") && p.contains("no test cites it"))
-                .anyMatch(p -> p.startsWith("DDP-01 is neither cited"));
-
-        CoverageAudit strict = CoverageAudit.audit(catalog, Map.of("MPA-01", List.of("T#a"), "DDP-01", List.of("T#b")),
-                Map.of("MPA-02", "out of scope"), Set.of(), true);
-        assertThat(strict.problems()).anyMatch(p -> p.startsWith("RDMAP-01 is neither cited"))
+                .anyMatch(p -> p.startsWith("DDP-77 is excluded") && p.contains("not in requirements.md"))
+                .anyMatch(p -> p.startsWith("MPA-02 is neither cited"))
+                .anyMatch(p -> p.startsWith("DDP-01 is neither cited"))
+                .anyMatch(p -> p.startsWith("RDMAP-01 is neither cited"))
                 .anyMatch(p -> p.startsWith("EXT-01 is neither cited"));
     }
 
@@ -104,7 +92,7 @@ class RequirementCoverageTest {
         void notATest() { }
 
         @Test
-        @org.junit.jupiter.api.Disabled
+        @Disabled
         @Requirement("MPA-01")
         @DisplayName("MPA-01: x")
         void disabled() { }

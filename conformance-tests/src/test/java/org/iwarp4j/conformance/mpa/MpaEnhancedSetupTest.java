@@ -285,7 +285,7 @@ class MpaEnhancedSetupTest {
      * connection. MPA's part: the negotiated values, the hand-off {@code requiredTerminate = 0x06}, and that
      * a Terminate handed down as the first FPDU goes out first and byte-exact (golden vector
      * fpdu-terminate-insufficient-ird). Building and sending it, and ending the connection, is RDMAP's
-     * (PENDING-RDMAP.md).
+     * (its own tests, under the same requirement ID).
      */
     @Test
     @Requirement("MPA-69")
@@ -421,7 +421,7 @@ class MpaEnhancedSetupTest {
      * hands up is one both sides accept (a Read RTR only with ORD ≥ 1); with no usable type (or a Reply
      * without A=1) it hands up {@code requiredTerminate = 0x07} instead; and the RTR handed down first goes
      * out first, byte for byte (golden vector fpdu-rtr-zero-length-write). Building the RTR or the
-     * Terminate is RDMAP's (PENDING-RDMAP.md).
+     * Terminate is RDMAP's (its own tests, under the same requirement ID).
      */
     @Test
     @Requirement("MPA-74")
@@ -471,7 +471,7 @@ class MpaEnhancedSetupTest {
      * MPA-75 (RFC 6581 §5): the Initiator lets no other FPDU go out before the RTR. MPA's part: nothing the
      * layer above writes before Full Operation is queued or sent (the write fails, the wire stays empty), so
      * nothing can overtake the RTR; after it, FPDUs leave in the order they were handed down. Delaying the
-     * user's "connected" until the RTR is sent is the verbs layer's (PENDING-RDMAP.md).
+     * user's "connected" until the RTR is sent is the verbs layer's (its tests, under the same ID).
      */
     @Test
     @Requirement("MPA-75")

@@ -266,8 +266,8 @@ class MpaStartupRulesTest {
     /**
      * MPA-39 (RFC 5044 §7.1.2 rule 10, SHOULD): implementations time out the complete startup exchange. An
      * Initiator without a Reply and a Responder whose application never decides both fail exactly at the
-     * startup timeout (fake clock) and close the connection. (ULP timeouts for FPDUs/messages: RDMAP/verbs,
-     * see PENDING-RDMAP.md.)
+     * startup timeout (fake clock) and close the connection. (ULP timeouts for FPDUs/messages are the verbs
+     * layer's: QueuePairConfig.responseTimeout and its tests.)
      */
     @Test
     @Requirement("MPA-39")

@@ -53,8 +53,6 @@ final class RepositoryReferences {
     static final Map<String, String> NOT_REFERENCES = Map.of(
             "results.md", "a file run-matrix.sh writes into its --out directory",
             "conformance-siw.md", "a file the matrix writes into its --out directory (docs/conformance-siw.md is one)",
-            "PENDING-RDMAP.md", "deleted; the coverage code of conformance-tests still reads it when present (dead"
-                    + " code, issue 14 item 4)",
             "shared/spec/requirements.md", "the digest's original outside the clone, which RequirementsCopyTest"
                     + " compares the pinned copy with when a machine has it");
 
