@@ -6,37 +6,17 @@ import io.netty.buffer.ByteBuf;
  * What the tagged and the untagged DDP header share: the DDP Control Field (octet 0) and the first
  * octet of RsvdULP (octet 1), which RDMAP uses as its control field (RFC 5041 §4.2, §4.3; RFC 5040 §4.1).
  *
- * <p>A flyweight: {@link #wrap(ByteBuf, int)} points it at the first octet of a DDP header inside a buffer;
- * accessors read and write there with absolute indexes (they never move reader or writer indexes). One
- * instance can be reused for every segment. Network byte order.
+ * <p>A flyweight ({@link HeaderFlyweight}): {@link #wrap(ByteBuf, int)} points it at the first octet of a DDP
+ * header inside a buffer.
  *
  * @param <F> the concrete flyweight, so that fluent setters return it
  */
-public abstract class DdpHeaderFlyweight<F extends DdpHeaderFlyweight<F>> {
+public abstract class DdpHeaderFlyweight<F extends DdpHeaderFlyweight<F>> extends HeaderFlyweight<F> {
 
     /** Octet 0: the DDP Control Field (RFC 5041 §4.1). */
     public static final int CONTROL_OFFSET = 0;
     /** Octet 1: RsvdULP (tagged: all of it; untagged: its first 8 bits) — RDMAP's control field. */
     public static final int RSVD_ULP_OFFSET = 1;
-
-    protected ByteBuf buffer;
-    protected int index;
-
-    /** Points this flyweight at the DDP header that starts at {@code index} of {@code buffer}. */
-    @SuppressWarnings("unchecked")
-    public F wrap(ByteBuf buffer, int index) {
-        this.buffer = buffer;
-        this.index = index;
-        return (F) this;
-    }
-
-    public ByteBuf buffer() {
-        return buffer;
-    }
-
-    public int index() {
-        return index;
-    }
 
     /** The length of this header in octets (14 tagged, 18 untagged). */
     public abstract int headerLength();

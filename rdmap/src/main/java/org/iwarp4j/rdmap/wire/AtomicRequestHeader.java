@@ -1,5 +1,7 @@
 package org.iwarp4j.rdmap.wire;
 
+import org.iwarp4j.ddp.header.HeaderFlyweight;
+
 /**
  * Flyweight of the Atomic Request header, RFC 7306 §5.2.1 (Fig 4): 52 octets after the untagged DDP
  * header (QN 1, shared with Read Requests [EXT-08]) of an Atomic Request.
@@ -44,75 +46,75 @@ public final class AtomicRequestHeader extends HeaderFlyweight<AtomicRequestHead
 
     /** The raw 4-bit AOpCode (may be reserved/unassigned; see {@link AtomicOpcode#fromCode}). */
     public int atomicOpcodeCode() {
-        return buffer.getInt(offset + AOPCODE_OFFSET) & AOPCODE_MASK;
+        return buffer.getInt(index + AOPCODE_OFFSET) & AOPCODE_MASK;
     }
 
     /** Writes the whole first word: 28 reserved zero bits and the AOpCode. */
     public AtomicRequestHeader atomicOpcode(AtomicOpcode opcode) {
-        buffer.setInt(offset + AOPCODE_OFFSET, opcode.code());
+        buffer.setInt(index + AOPCODE_OFFSET, opcode.code());
         return this;
     }
 
     public int requestId() {
-        return buffer.getInt(offset + REQUEST_ID_OFFSET);
+        return buffer.getInt(index + REQUEST_ID_OFFSET);
     }
 
     public AtomicRequestHeader requestId(int id) {
-        buffer.setInt(offset + REQUEST_ID_OFFSET, id);
+        buffer.setInt(index + REQUEST_ID_OFFSET, id);
         return this;
     }
 
     public int remoteStag() {
-        return buffer.getInt(offset + REMOTE_STAG_OFFSET);
+        return buffer.getInt(index + REMOTE_STAG_OFFSET);
     }
 
     public AtomicRequestHeader remoteStag(int stag) {
-        buffer.setInt(offset + REMOTE_STAG_OFFSET, stag);
+        buffer.setInt(index + REMOTE_STAG_OFFSET, stag);
         return this;
     }
 
     public long remoteTaggedOffset() {
-        return buffer.getLong(offset + REMOTE_TO_OFFSET);
+        return buffer.getLong(index + REMOTE_TO_OFFSET);
     }
 
     public AtomicRequestHeader remoteTaggedOffset(long to) {
-        buffer.setLong(offset + REMOTE_TO_OFFSET, to);
+        buffer.setLong(index + REMOTE_TO_OFFSET, to);
         return this;
     }
 
     public long addOrSwapData() {
-        return buffer.getLong(offset + ADD_OR_SWAP_DATA_OFFSET);
+        return buffer.getLong(index + ADD_OR_SWAP_DATA_OFFSET);
     }
 
     public AtomicRequestHeader addOrSwapData(long value) {
-        buffer.setLong(offset + ADD_OR_SWAP_DATA_OFFSET, value);
+        buffer.setLong(index + ADD_OR_SWAP_DATA_OFFSET, value);
         return this;
     }
 
     public long addOrSwapMask() {
-        return buffer.getLong(offset + ADD_OR_SWAP_MASK_OFFSET);
+        return buffer.getLong(index + ADD_OR_SWAP_MASK_OFFSET);
     }
 
     public AtomicRequestHeader addOrSwapMask(long value) {
-        buffer.setLong(offset + ADD_OR_SWAP_MASK_OFFSET, value);
+        buffer.setLong(index + ADD_OR_SWAP_MASK_OFFSET, value);
         return this;
     }
 
     public long compareData() {
-        return buffer.getLong(offset + COMPARE_DATA_OFFSET);
+        return buffer.getLong(index + COMPARE_DATA_OFFSET);
     }
 
     public AtomicRequestHeader compareData(long value) {
-        buffer.setLong(offset + COMPARE_DATA_OFFSET, value);
+        buffer.setLong(index + COMPARE_DATA_OFFSET, value);
         return this;
     }
 
     public long compareMask() {
-        return buffer.getLong(offset + COMPARE_MASK_OFFSET);
+        return buffer.getLong(index + COMPARE_MASK_OFFSET);
     }
 
     public AtomicRequestHeader compareMask(long value) {
-        buffer.setLong(offset + COMPARE_MASK_OFFSET, value);
+        buffer.setLong(index + COMPARE_MASK_OFFSET, value);
         return this;
     }
 }

@@ -1,5 +1,7 @@
 package org.iwarp4j.rdmap.wire;
 
+import org.iwarp4j.ddp.header.HeaderFlyweight;
+
 /**
  * Flyweight of the Atomic Response header, RFC 7306 §5.2.2 (Fig 6): 12 octets after the untagged DDP
  * header (QN 3) of an Atomic Response. (RFC 7306 §4 calls it "32 bytes"; Figure 6, the vectors and
@@ -24,20 +26,20 @@ public final class AtomicResponseHeader extends HeaderFlyweight<AtomicResponseHe
     public static final int LENGTH = 12;
 
     public int originalRequestId() {
-        return buffer.getInt(offset + ORIGINAL_REQUEST_ID_OFFSET);
+        return buffer.getInt(index + ORIGINAL_REQUEST_ID_OFFSET);
     }
 
     public AtomicResponseHeader originalRequestId(int id) {
-        buffer.setInt(offset + ORIGINAL_REQUEST_ID_OFFSET, id);
+        buffer.setInt(index + ORIGINAL_REQUEST_ID_OFFSET, id);
         return this;
     }
 
     public long originalRemoteData() {
-        return buffer.getLong(offset + ORIGINAL_REMOTE_DATA_OFFSET);
+        return buffer.getLong(index + ORIGINAL_REMOTE_DATA_OFFSET);
     }
 
     public AtomicResponseHeader originalRemoteData(long value) {
-        buffer.setLong(offset + ORIGINAL_REMOTE_DATA_OFFSET, value);
+        buffer.setLong(index + ORIGINAL_REMOTE_DATA_OFFSET, value);
         return this;
     }
 }

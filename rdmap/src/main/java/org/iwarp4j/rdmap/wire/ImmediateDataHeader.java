@@ -1,5 +1,7 @@
 package org.iwarp4j.rdmap.wire;
 
+import org.iwarp4j.ddp.header.HeaderFlyweight;
+
 /**
  * Flyweight of the Immediate Data header, RFC 7306 §6.2 (Fig 7): exactly 8 octets of ULP data after the
  * untagged DDP header (QN 0) of an Immediate Data or Immediate Data with SE message [EXT-02].
@@ -22,11 +24,11 @@ public final class ImmediateDataHeader extends HeaderFlyweight<ImmediateDataHead
     public static final int LENGTH = 8;
 
     public long immediateData() {
-        return buffer.getLong(offset + IMMEDIATE_DATA_OFFSET);
+        return buffer.getLong(index + IMMEDIATE_DATA_OFFSET);
     }
 
     public ImmediateDataHeader immediateData(long data) {
-        buffer.setLong(offset + IMMEDIATE_DATA_OFFSET, data);
+        buffer.setLong(index + IMMEDIATE_DATA_OFFSET, data);
         return this;
     }
 }

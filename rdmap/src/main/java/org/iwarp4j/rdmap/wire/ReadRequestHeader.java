@@ -1,5 +1,7 @@
 package org.iwarp4j.rdmap.wire;
 
+import org.iwarp4j.ddp.header.HeaderFlyweight;
+
 /**
  * Flyweight of the RDMA Read Request header, RFC 5040 §4.4 (Fig 7). It follows the untagged DDP header
  * (QN 1) of a Read Request [RDMAP-05], and is also the "Terminated RDMA Header" of a Terminate
@@ -38,48 +40,48 @@ public final class ReadRequestHeader extends HeaderFlyweight<ReadRequestHeader> 
     public static final int LENGTH = 28;
 
     public int sinkStag() {
-        return buffer.getInt(offset + SINK_STAG_OFFSET);
+        return buffer.getInt(index + SINK_STAG_OFFSET);
     }
 
     public ReadRequestHeader sinkStag(int stag) {
-        buffer.setInt(offset + SINK_STAG_OFFSET, stag);
+        buffer.setInt(index + SINK_STAG_OFFSET, stag);
         return this;
     }
 
     public long sinkTaggedOffset() {
-        return buffer.getLong(offset + SINK_TO_OFFSET);
+        return buffer.getLong(index + SINK_TO_OFFSET);
     }
 
     public ReadRequestHeader sinkTaggedOffset(long to) {
-        buffer.setLong(offset + SINK_TO_OFFSET, to);
+        buffer.setLong(index + SINK_TO_OFFSET, to);
         return this;
     }
 
     /** The RDMA Read Message Size as an unsigned 32-bit value in an {@code int}. */
     public int messageSize() {
-        return buffer.getInt(offset + MESSAGE_SIZE_OFFSET);
+        return buffer.getInt(index + MESSAGE_SIZE_OFFSET);
     }
 
     public ReadRequestHeader messageSize(int size) {
-        buffer.setInt(offset + MESSAGE_SIZE_OFFSET, size);
+        buffer.setInt(index + MESSAGE_SIZE_OFFSET, size);
         return this;
     }
 
     public int sourceStag() {
-        return buffer.getInt(offset + SOURCE_STAG_OFFSET);
+        return buffer.getInt(index + SOURCE_STAG_OFFSET);
     }
 
     public ReadRequestHeader sourceStag(int stag) {
-        buffer.setInt(offset + SOURCE_STAG_OFFSET, stag);
+        buffer.setInt(index + SOURCE_STAG_OFFSET, stag);
         return this;
     }
 
     public long sourceTaggedOffset() {
-        return buffer.getLong(offset + SOURCE_TO_OFFSET);
+        return buffer.getLong(index + SOURCE_TO_OFFSET);
     }
 
     public ReadRequestHeader sourceTaggedOffset(long to) {
-        buffer.setLong(offset + SOURCE_TO_OFFSET, to);
+        buffer.setLong(index + SOURCE_TO_OFFSET, to);
         return this;
     }
 }

@@ -1,5 +1,7 @@
 package org.iwarp4j.rdmap.wire;
 
+import org.iwarp4j.ddp.header.HeaderFlyweight;
+
 /**
  * Flyweight of the Terminate header, RFC 5040 §4.8 (Fig 8), in the RFC layout. It follows the untagged
  * DDP header (QN 2, MSN 1, MO 0) of the Terminate message.
@@ -55,51 +57,51 @@ public final class TerminateHeader extends HeaderFlyweight<TerminateHeader> {
     public static final int MAX_LENGTH = CONTROL_LENGTH + 2 + UNTAGGED_DDP_HEADER_LENGTH + ReadRequestHeader.LENGTH;
 
     public int layer() {
-        return (buffer.getUnsignedByte(offset + LAYER_ETYPE_OFFSET) >>> 4) & 0x0F;
+        return (buffer.getUnsignedByte(index + LAYER_ETYPE_OFFSET) >>> 4) & 0x0F;
     }
 
     public int errorType() {
-        return buffer.getUnsignedByte(offset + LAYER_ETYPE_OFFSET) & 0x0F;
+        return buffer.getUnsignedByte(index + LAYER_ETYPE_OFFSET) & 0x0F;
     }
 
     public int errorCode() {
-        return buffer.getUnsignedByte(offset + ERROR_CODE_OFFSET);
+        return buffer.getUnsignedByte(index + ERROR_CODE_OFFSET);
     }
 
     public boolean m() {
-        return (buffer.getUnsignedByte(offset + FLAGS_OFFSET) & FLAG_M) != 0;
+        return (buffer.getUnsignedByte(index + FLAGS_OFFSET) & FLAG_M) != 0;
     }
 
     public boolean d() {
-        return (buffer.getUnsignedByte(offset + FLAGS_OFFSET) & FLAG_D) != 0;
+        return (buffer.getUnsignedByte(index + FLAGS_OFFSET) & FLAG_D) != 0;
     }
 
     public boolean r() {
-        return (buffer.getUnsignedByte(offset + FLAGS_OFFSET) & FLAG_R) != 0;
+        return (buffer.getUnsignedByte(index + FLAGS_OFFSET) & FLAG_R) != 0;
     }
 
     /** Writes the whole Terminate Control word (reserved bits zero). */
     public TerminateHeader control(int layer, int errorType, int errorCode, boolean m, boolean d, boolean r) {
-        buffer.setByte(offset + LAYER_ETYPE_OFFSET, ((layer & 0x0F) << 4) | (errorType & 0x0F));
-        buffer.setByte(offset + ERROR_CODE_OFFSET, errorCode);
-        buffer.setByte(offset + FLAGS_OFFSET, (m ? FLAG_M : 0) | (d ? FLAG_D : 0) | (r ? FLAG_R : 0));
-        buffer.setByte(offset + FLAGS_OFFSET + 1, 0);
+        buffer.setByte(index + LAYER_ETYPE_OFFSET, ((layer & 0x0F) << 4) | (errorType & 0x0F));
+        buffer.setByte(index + ERROR_CODE_OFFSET, errorCode);
+        buffer.setByte(index + FLAGS_OFFSET, (m ? FLAG_M : 0) | (d ? FLAG_D : 0) | (r ? FLAG_R : 0));
+        buffer.setByte(index + FLAGS_OFFSET + 1, 0);
         return this;
     }
 
     /** The DDP Segment Length (only meaningful when D=1; the field is absent otherwise). */
     public int ddpSegmentLength() {
-        return buffer.getUnsignedShort(offset + DDP_SEGMENT_LENGTH_OFFSET);
+        return buffer.getUnsignedShort(index + DDP_SEGMENT_LENGTH_OFFSET);
     }
 
     public TerminateHeader ddpSegmentLength(int length) {
-        buffer.setShort(offset + DDP_SEGMENT_LENGTH_OFFSET, length);
+        buffer.setShort(index + DDP_SEGMENT_LENGTH_OFFSET, length);
         return this;
     }
 
     /** Length of the copied DDP header, from its own T bit: 14 (tagged) or 18 (untagged). Needs D=1. */
     public int terminatedDdpHeaderLength() {
-        return ddpHeaderLength(buffer.getUnsignedByte(offset + TERMINATED_DDP_HEADER_OFFSET));
+        return ddpHeaderLength(buffer.getUnsignedByte(index + TERMINATED_DDP_HEADER_OFFSET));
     }
 
     /** Offset (relative to the header) of the Terminated RDMA Header, given the D flag. */
