@@ -1,5 +1,6 @@
 package org.iwarp4j.testkit;
 
+import java.io.ByteArrayOutputStream;
 import java.util.HexFormat;
 import java.util.List;
 
@@ -29,7 +30,7 @@ public record ConversationStream(String name, String description, List<Segment> 
 
     /** All octets one direction sent, in order. */
     public byte[] bytes(Direction direction) {
-        var out = new java.io.ByteArrayOutputStream();
+        var out = new ByteArrayOutputStream();
         for (Segment s : segments(direction)) {
             out.writeBytes(s.payload());
         }

@@ -1,5 +1,6 @@
 package org.iwarp4j.testkit;
 
+import java.util.Collections;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -18,7 +19,7 @@ import java.util.NoSuchElementException;
 public record GoldenVector(String name, String group, String kind, Map<String, String> fields) {
 
     public GoldenVector {
-        fields = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(fields));
+        fields = Collections.unmodifiableMap(new LinkedHashMap<>(fields));
     }
 
     /** The exact octets of the vector ({@code hex}). */

@@ -12,6 +12,7 @@ import java.lang.ref.ReferenceQueue;
 import java.lang.ref.WeakReference;
 import java.lang.reflect.Field;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Fails a test when a Netty {@link ByteBuf} became unreachable without being released.
@@ -32,7 +33,7 @@ import java.util.List;
 public final class LeakDetectionExtension implements BeforeAllCallback, AfterEachCallback, AfterAllCallback {
 
     private static final int GC_ROUNDS = 2;
-    private static final long REFERENCE_PROCESSING_TIMEOUT_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(5);
+    private static final long REFERENCE_PROCESSING_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(5);
     static final String EACH_TEST_PROPERTY = "iwarp.leakCheck.eachTest";
 
     @Override

@@ -3,6 +3,7 @@ package org.iwarp4j.ddp.receive;
 import org.iwarp4j.ddp.DdpError;
 import org.iwarp4j.ddp.memory.UntaggedBuffer;
 
+import java.lang.reflect.Array;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -157,7 +158,7 @@ final class UntaggedQueue {
     }
 
     private <A> A unroll(A from, A to) {
-        int length = java.lang.reflect.Array.getLength(from);
+        int length = Array.getLength(from);
         int first = length - head;
         System.arraycopy(from, head, to, 0, first);
         System.arraycopy(from, 0, to, first, head);

@@ -5,6 +5,7 @@ import io.netty.buffer.ByteBufAllocator;
 import org.iwarp4j.ddp.header.TaggedHeaderFlyweight;
 import org.iwarp4j.ddp.header.UntaggedHeaderFlyweight;
 
+import java.util.Arrays;
 import java.util.Objects;
 
 /**
@@ -50,7 +51,7 @@ public final class DdpSender {
         this.llp = Objects.requireNonNull(llp, "llp");
         this.allocator = Objects.requireNonNull(allocator, "allocator");
         this.nextMsn = new int[queueCount];
-        java.util.Arrays.fill(nextMsn, 1); // RFC 5041 §4.3: the first message on each queue has MSN 1
+        Arrays.fill(nextMsn, 1); // RFC 5041 §4.3: the first message on each queue has MSN 1
     }
 
     /**

@@ -3,6 +3,7 @@ package org.iwarp4j.mpa.fpdu;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * One FPDU as decoded by the {@link FpduDissector}: every field an analyst needs.
@@ -44,13 +45,13 @@ public record DissectedFpdu(int inputOffset, long streamOffset, int wireLength, 
         return o instanceof DissectedFpdu d && inputOffset == d.inputOffset && streamOffset == d.streamOffset
                 && wireLength == d.wireLength && ulpduLength == d.ulpduLength && padLength == d.padLength
                 && crcField == d.crcField && computedCrc == d.computedCrc
-                && java.util.Objects.equals(crcValid, d.crcValid) && markers.equals(d.markers)
-                && Arrays.equals(ulpdu, d.ulpdu) && java.util.Objects.equals(error, d.error);
+                && Objects.equals(crcValid, d.crcValid) && markers.equals(d.markers)
+                && Arrays.equals(ulpdu, d.ulpdu) && Objects.equals(error, d.error);
     }
 
     @Override
     public int hashCode() {
-        return java.util.Objects.hash(inputOffset, streamOffset, wireLength, ulpduLength, crcField) * 31
+        return Objects.hash(inputOffset, streamOffset, wireLength, ulpduLength, crcField) * 31
                 + Arrays.hashCode(ulpdu);
     }
 

@@ -2,9 +2,11 @@ package org.iwarp4j.mpa.frame;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
 
 import java.util.Arrays;
 import java.util.HexFormat;
+import java.util.Objects;
 
 /**
  * An MPA Request or Reply frame (RFC 5044 §7.1.1, RFC 6581 §6), immutable.
@@ -119,7 +121,7 @@ public record MpaFrame(MpaFrameType type, boolean markers, boolean crc, boolean 
 
     /** The frame's exact octets. */
     public byte[] toByteArray() {
-        ByteBuf buf = io.netty.buffer.Unpooled.buffer(length());
+        ByteBuf buf = Unpooled.buffer(length());
         encode(buf);
         return ByteBufUtil.getBytes(buf);
     }
@@ -133,13 +135,13 @@ public record MpaFrame(MpaFrameType type, boolean markers, boolean crc, boolean 
     public boolean equals(Object o) {
         return o instanceof MpaFrame f && type == f.type && markers == f.markers && crc == f.crc
                 && rejected == f.rejected && enhanced == f.enhanced && reservedBits == f.reservedBits
-                && revision == f.revision && java.util.Objects.equals(enhancedData, f.enhancedData)
+                && revision == f.revision && Objects.equals(enhancedData, f.enhancedData)
                 && Arrays.equals(privateData, f.privateData);
     }
 
     @Override
     public int hashCode() {
-        return java.util.Objects.hash(type, markers, crc, rejected, enhanced, reservedBits, revision, enhancedData)
+        return Objects.hash(type, markers, crc, rejected, enhanced, reservedBits, revision, enhancedData)
                 * 31 + Arrays.hashCode(privateData);
     }
 

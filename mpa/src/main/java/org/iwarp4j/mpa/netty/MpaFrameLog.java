@@ -1,5 +1,6 @@
 package org.iwarp4j.mpa.netty;
 
+import org.iwarp4j.mpa.fpdu.FpduLayout;
 import org.iwarp4j.mpa.fpdu.FpduReader;
 import org.iwarp4j.mpa.fpdu.FpduWriter;
 import org.iwarp4j.mpa.frame.MpaFrame;
@@ -52,7 +53,7 @@ public final class MpaFrameLog {
     }
 
     private static int pad(int ulpduLength) {
-        return org.iwarp4j.mpa.fpdu.FpduLayout.padLength(ulpduLength);
+        return FpduLayout.padLength(ulpduLength);
     }
 
     private static String hex8(int v) {

@@ -7,6 +7,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPromise;
 import io.netty.handler.codec.ByteToMessageDecoder;
 import io.netty.util.ReferenceCountUtil;
+import io.netty.util.concurrent.Future;
 import io.netty.util.concurrent.ScheduledFuture;
 import org.iwarp4j.mpa.MpaConfig;
 import org.iwarp4j.mpa.MpaError;
@@ -20,9 +21,11 @@ import org.iwarp4j.mpa.fpdu.FpduReader;
 import org.iwarp4j.mpa.fpdu.FpduWriter;
 import org.iwarp4j.mpa.frame.MpaFrame;
 import org.iwarp4j.mpa.frame.MpaFrameCodec;
+import org.iwarp4j.mpa.frame.MpaFrameType;
 import org.iwarp4j.mpa.startup.InitiatorStartup;
 import org.iwarp4j.mpa.startup.ResponderStartup;
 
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -69,8 +72,8 @@ public final class MpaStartupHandler extends ChannelDuplexHandler {
     private int emss;
 
     public MpaStartupHandler(MpaRole role, MpaConfig config) {
-        this.role = java.util.Objects.requireNonNull(role, "role");
-        this.config = java.util.Objects.requireNonNull(config, "config");
+        this.role = Objects.requireNonNull(role, "role");
+        this.config = Objects.requireNonNull(config, "config");
     }
 
     /** An Initiator's handler (sends the MPA Request). */
@@ -202,7 +205,7 @@ public final class MpaStartupHandler extends ChannelDuplexHandler {
         try {
             responder.onRequest(request);
         } catch (MpaException e) {
-            fail(request.type() == org.iwarp4j.mpa.frame.MpaFrameType.REPLY
+            fail(request.type() == MpaFrameType.REPLY
                     ? MpaStartupFailedEvent.Reason.ROLE_CONFLICT : MpaStartupFailedEvent.Reason.INVALID_FRAME, e, true);
             return;
         }
@@ -283,7 +286,7 @@ public final class MpaStartupHandler extends ChannelDuplexHandler {
         return promise;
     }
 
-    private static void relay(io.netty.util.concurrent.Future<?> f, ChannelPromise promise) {
+    private static void relay(Future<?> f, ChannelPromise promise) {
         if (f.isSuccess()) {
             promise.trySuccess();
         } else {

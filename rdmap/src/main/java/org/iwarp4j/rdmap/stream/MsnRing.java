@@ -1,5 +1,7 @@
 package org.iwarp4j.rdmap.stream;
 
+import java.util.Arrays;
+
 /**
  * The slots posted on one untagged queue, oldest first, findable by MSN. Slots are posted (and get
  * consecutive MSNs, RFC 5041 §4.3) and delivered in the same order, so the slot for {@code msn} is at
@@ -70,7 +72,7 @@ final class MsnRing<T extends PostedSlot> {
     }
 
     void clear() {
-        java.util.Arrays.fill(items, null); // a no-op on NONE
+        Arrays.fill(items, null); // a no-op on NONE
         head = 0;
         size = 0;
     }

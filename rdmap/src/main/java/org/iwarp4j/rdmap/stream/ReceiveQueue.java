@@ -8,6 +8,7 @@ import org.iwarp4j.rdmap.terminate.TerminateCause;
 import org.iwarp4j.rdmap.wire.RdmapOpcode;
 
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -186,7 +187,7 @@ final class ReceiveQueue {
     /** The stream failed: every posted receive completes FLUSHED, oldest first. */
     void flush(List<UntaggedBuffer> removed) {
         posted.clear();
-        List<UntaggedBuffer> all = new java.util.ArrayList<>(removed);
+        List<UntaggedBuffer> all = new ArrayList<>(removed);
         if (held != null) {
             all.addAll(held);
             held.clear();

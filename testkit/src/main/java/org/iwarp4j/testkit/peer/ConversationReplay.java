@@ -8,6 +8,7 @@ import org.iwarp4j.oracle.Hex;
 import org.iwarp4j.testkit.ConversationStream;
 import org.iwarp4j.testkit.ConversationStream.Direction;
 
+import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumMap;
@@ -86,7 +87,7 @@ public record ConversationReplay(String name, StartupFrame request, StartupFrame
     }
 
     private static byte[] directionBytes(List<ConversationStream.Segment> segments, Direction d) {
-        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
         segments.stream().filter(s -> s.direction() == d).forEach(s -> out.writeBytes(s.payload()));
         return out.toByteArray();
     }

@@ -15,6 +15,7 @@ import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Future;
@@ -191,7 +192,7 @@ public final class ScriptedPeer implements AutoCloseable {
     /** Send octets in pieces of the given sizes (each written and flushed separately; the rest goes last). */
     public ScriptedPeer sendInPieces(byte[] octets, int... pieceSizes) {
         return add(new ScriptStep.SendPieces(octets.clone(), pieceSizes.clone(),
-                "send " + octets.length + " octets in pieces " + java.util.Arrays.toString(pieceSizes)));
+                "send " + octets.length + " octets in pieces " + Arrays.toString(pieceSizes)));
     }
 
     /** Send an MPA frame and remember it for the Full Operation framing. */

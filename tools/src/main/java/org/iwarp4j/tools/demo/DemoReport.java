@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.iwarp4j.tools.report.HumanRenderer;
+import org.iwarp4j.tools.report.Json;
 import org.iwarp4j.tools.report.Layer;
 import org.iwarp4j.verbs.cm.ConnectionParameters;
 
@@ -18,7 +19,7 @@ final class DemoReport {
 
     private static final String RULE = "-".repeat(100);
     private static final int DUMP_OCTETS = 48;
-    private static final Pattern DECIMAL_IN_PARENS = java.util.regex.Pattern.compile("0x[0-9a-f]+ \\((\\d+)\\)");
+    private static final Pattern DECIMAL_IN_PARENS = Pattern.compile("0x[0-9a-f]+ \\((\\d+)\\)");
 
     private final PrintWriter out;
     private final boolean fields;
@@ -233,7 +234,7 @@ final class DemoReport {
     }
 
     private static String flag(Layer frame, String key) {
-        return frame.member(key) instanceof org.iwarp4j.tools.report.Json.Bool b && b.value() ? "1" : "0";
+        return frame.member(key) instanceof Json.Bool b && b.value() ? "1" : "0";
     }
 
     private static String onOff(boolean b) {

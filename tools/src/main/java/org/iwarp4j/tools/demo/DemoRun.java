@@ -7,6 +7,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -355,7 +356,7 @@ final class DemoRun implements AutoCloseable {
     private static boolean equal(ByteBuffer buffer, int offset, byte[] expected) {
         byte[] actual = new byte[expected.length];
         buffer.get(offset, actual);
-        return java.util.Arrays.equals(actual, expected);
+        return Arrays.equals(actual, expected);
     }
 
     private static byte[] text(String phrase, int length) {

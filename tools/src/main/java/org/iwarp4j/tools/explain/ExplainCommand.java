@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.iwarp4j.rdmap.terminate.TerminateLayout;
 import org.iwarp4j.tools.IwarpCommand;
@@ -273,7 +274,7 @@ public final class ExplainCommand implements Callable<Integer> {
     static final class TerminateLayoutConverter implements CommandLine.ITypeConverter<TerminateLayout> {
         @Override
         public TerminateLayout convert(String value) {
-            return switch (value.toLowerCase(java.util.Locale.ROOT)) {
+            return switch (value.toLowerCase(Locale.ROOT)) {
                 case "rfc" -> TerminateLayout.RFC;
                 case "siw" -> TerminateLayout.SIW_MIRRORED;
                 default -> throw new CommandLine.TypeConversionException("'" + value + "' is not a layout: rfc or siw");

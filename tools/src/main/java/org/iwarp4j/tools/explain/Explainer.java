@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import org.iwarp4j.mpa.frame.MpaFrameType;
 import org.iwarp4j.rdmap.terminate.TerminateDecoder;
@@ -131,7 +132,7 @@ public final class Explainer {
                 capture.file().records().size(), capture.file().linkType(), connections, connections == 1 ? "" : "s"));
         List<String> warnings = new ArrayList<>(capture.file().warnings());
         if (!capture.skipped().isEmpty()) {
-            Map<String, TreeSet<Integer>> byReason = new java.util.TreeMap<>();
+            Map<String, TreeSet<Integer>> byReason = new TreeMap<>();
             for (PacketDecoder.Skipped s : capture.skipped()) {
                 byReason.computeIfAbsent(s.reason(), r -> new TreeSet<>()).add(s.frame());
             }

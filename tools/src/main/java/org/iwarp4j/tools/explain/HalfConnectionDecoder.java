@@ -3,6 +3,7 @@ package org.iwarp4j.tools.explain;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import org.iwarp4j.mpa.MpaError;
 import org.iwarp4j.mpa.MpaException;
@@ -55,7 +56,7 @@ final class HalfConnectionDecoder {
     /** The entries in stream order (an error after the frame it concerns). */
     List<Entry> entries() {
         List<Entry> sorted = new ArrayList<>(entries);
-        sorted.sort(java.util.Comparator.comparingLong(Entry::offset)); // stable
+        sorted.sort(Comparator.comparingLong(Entry::offset)); // stable
         return sorted;
     }
 

@@ -3,6 +3,7 @@ package org.iwarp4j.tools.explain;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Locale;
 import org.iwarp4j.common.RtrType;
 import org.iwarp4j.mpa.frame.EnhancedConnectionData;
 import org.iwarp4j.mpa.frame.MpaFrame;
@@ -88,7 +89,7 @@ final class StartupFrameView {
                 "ord", Json.num(e.ord()));
         List<Json> rtr = new ArrayList<>();
         for (RtrType t : e.rtrFlags()) {
-            rtr.add(Json.str(t.name().toLowerCase(java.util.Locale.ROOT)));
+            rtr.add(Json.str(t.name().toLowerCase(Locale.ROOT)));
         }
         l.json("rtr", Json.arr(rtr));
     }

@@ -1,5 +1,8 @@
 package org.iwarp4j.tools.report;
 
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+
 /**
  * Writes {@link Json} values as RFC 8259 text: compact, members in order, strings escaped so that any
  * Java string (including control characters and lone surrogates) comes out as valid JSON.
@@ -22,7 +25,7 @@ public final class JsonWriter {
         } else if (value instanceof Json.Num n) {
             out.append(n.value());
         } else if (value instanceof Json.Real r) {
-            out.append(java.math.BigDecimal.valueOf(r.value()).setScale(6, java.math.RoundingMode.HALF_EVEN)
+            out.append(BigDecimal.valueOf(r.value()).setScale(6, RoundingMode.HALF_EVEN)
                     .stripTrailingZeros().toPlainString());
         } else if (value instanceof Json.Bool b) {
             out.append(b.value());

@@ -2,6 +2,7 @@ package org.iwarp4j.tools.rping;
 
 import java.io.PrintWriter;
 import java.time.Duration;
+import java.util.Collections;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import org.iwarp4j.tools.cli.Stacks;
@@ -142,7 +143,7 @@ abstract class RpingSession implements AutoCloseable {
             if (copies == 1) {
                 qp.postSend(sendRequest);
             } else {
-                qp.postSend(java.util.Collections.nCopies(copies, sendRequest));
+                qp.postSend(Collections.nCopies(copies, sendRequest));
             }
         }
 

@@ -4,7 +4,9 @@ import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -223,7 +225,7 @@ final class SoakClient implements Runnable {
                             window = null;
                         } else if (kind == 1) {
                             wr = new Send(++wrId, List.of(local.memory.sge(lo, len)),
-                                    java.util.Set.of(SendFlag.SIGNALED, SendFlag.SOLICITED));
+                                    Set.of(SendFlag.SIGNALED, SendFlag.SOLICITED));
                         } else {
                             wr = Send.of(++wrId, local.memory.sge(lo, len));
                         }
@@ -250,7 +252,7 @@ final class SoakClient implements Runnable {
                     case 5, 6 -> {
                         int len = Math.min(length, SoakLayout.READ_LANE);
                         int from = random.nextInt(SoakLayout.READ_LANE - len + 1);
-                        byte[] expected = java.util.Arrays.copyOfRange(lane, from, from + len);
+                        byte[] expected = Arrays.copyOfRange(lane, from, from + len);
                         ops.add(new Op(local.qp.postSendAsync(RdmaRead.of(++wrId, local.memory.sge(lo, len),
                                 shared.slice(from, len))), wc -> verify(lo, expected, "Read of the read lane")));
                     }

@@ -2,6 +2,7 @@ package org.iwarp4j.tools.soak;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.Arrays;
 import java.util.SplittableRandom;
 
 /**
@@ -71,6 +72,6 @@ final class SoakLayout {
     static int mismatch(ByteBuffer memory, int offset, byte[] expected) {
         byte[] got = new byte[expected.length];
         memory.duplicate().get(offset, got);
-        return java.util.Arrays.mismatch(got, expected);
+        return Arrays.mismatch(got, expected);
     }
 }

@@ -1,5 +1,6 @@
 package org.iwarp4j.verbs.cm;
 
+import java.net.InetSocketAddress;
 import java.util.Objects;
 import java.util.OptionalInt;
 
@@ -61,7 +62,7 @@ public final class ConnectionRejectedException extends Exception {
      * @param remoteAddress the Responder's address
      * @return the {@link CmEvent.Rejected} with the same values and this message as its reason
      */
-    public CmEvent.Rejected toEvent(java.net.InetSocketAddress remoteAddress) {
+    public CmEvent.Rejected toEvent(InetSocketAddress remoteAddress) {
         return new CmEvent.Rejected(remoteAddress, privateData, ird, ord, getMessage());
     }
 }

@@ -5,6 +5,7 @@ import org.iwarp4j.mpa.frame.EnhancedConnectionData;
 import org.iwarp4j.rdmap.terminate.Terminate;
 import org.iwarp4j.verbs.QueuePairState;
 import org.iwarp4j.verbs.TerminateException;
+import org.iwarp4j.verbs.TerminateInfo;
 import org.iwarp4j.verbs.cm.CmEvent;
 import org.iwarp4j.verbs.cm.CmEventListener;
 import org.iwarp4j.verbs.cm.Connection;
@@ -148,7 +149,7 @@ final class CmEvents {
         return new CmEvent.Disconnected(connection, reason, Optional.of(new ConnectionLostException(message, null)));
     }
 
-    private CmEvent.Disconnected terminated(DisconnectReason reason, org.iwarp4j.verbs.TerminateInfo info) {
+    private CmEvent.Disconnected terminated(DisconnectReason reason, TerminateInfo info) {
         return info == null ? lost(reason, "a Terminate ended the connection")
                 : new CmEvent.Disconnected(connection, reason, Optional.of(new TerminateException(info)));
     }

@@ -1,6 +1,7 @@
 package org.iwarp4j.verbs.internal;
 
 import org.iwarp4j.rdmap.RdmapException;
+import org.iwarp4j.rdmap.stream.OperationStatus;
 import org.iwarp4j.rdmap.stream.RdmapStream;
 import org.iwarp4j.rdmap.terminate.Terminate;
 import org.iwarp4j.rdmap.terminate.TerminateCause;
@@ -79,7 +80,7 @@ final class Completions {
         return received == null ? null : Terminates.received(received);
     }
 
-    CompletionStatus sendStatus(org.iwarp4j.rdmap.stream.OperationStatus s, CompletionOpcode opcode) {
+    CompletionStatus sendStatus(OperationStatus s, CompletionOpcode opcode) {
         return switch (s) {
             case SUCCESS -> CompletionStatus.SUCCESS;
             case REMOTE_ACCESS_ERROR, REMOTE_OPERATION_ERROR -> remote(stream.terminateReceived());
@@ -99,7 +100,7 @@ final class Completions {
         };
     }
 
-    CompletionStatus receiveStatus(org.iwarp4j.rdmap.stream.OperationStatus s) {
+    CompletionStatus receiveStatus(OperationStatus s) {
         return switch (s) {
             case SUCCESS -> CompletionStatus.SUCCESS;
             case REMOTE_ACCESS_ERROR, REMOTE_OPERATION_ERROR -> remote(stream.terminateReceived());

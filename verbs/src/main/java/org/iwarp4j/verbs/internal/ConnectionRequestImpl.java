@@ -13,6 +13,7 @@ import org.iwarp4j.verbs.cm.ConnectionFailedException;
 import org.iwarp4j.verbs.cm.ConnectionRequest;
 
 import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 import java.util.OptionalInt;
 import java.util.Set;
@@ -133,7 +134,7 @@ final class ConnectionRequestImpl implements ConnectionRequest {
             String reason = "iwarp4j: " + limit.reached();
             LOG.warn("{}: MPA Request refused with R=1: {} (RnicConfig)", channel, reason);
             result.completeExceptionally(limit.refusal(null, "accepting with IRD " + ird));
-            refuse(reason.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            refuse(reason.getBytes(StandardCharsets.US_ASCII));
             return result;
         }
         if (!qp.claim()) {

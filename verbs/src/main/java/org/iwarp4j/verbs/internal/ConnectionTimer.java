@@ -2,6 +2,7 @@ package org.iwarp4j.verbs.internal;
 
 import java.time.Duration;
 import java.util.EnumSet;
+import java.util.function.Consumer;
 
 /** The timers of {@link ConnectionLifecycle}: one per purpose, each armed at most once at a time. */
 enum ConnectionTimer {
@@ -20,10 +21,10 @@ enum ConnectionTimer {
     static final class Armed {
         private final EnumSet<ConnectionTimer> armed = EnumSet.noneOf(ConnectionTimer.class);
         private final LifecycleActions actions;
-        private final java.util.function.Consumer<ConnectionTimer> fired;
+        private final Consumer<ConnectionTimer> fired;
 
         /** {@code fired}: what to run when a timer runs out. */
-        Armed(LifecycleActions actions, java.util.function.Consumer<ConnectionTimer> fired) {
+        Armed(LifecycleActions actions, Consumer<ConnectionTimer> fired) {
             this.actions = actions;
             this.fired = fired;
         }

@@ -1,5 +1,6 @@
 package org.iwarp4j.verbs.internal;
 
+import org.iwarp4j.rdmap.stream.OperationStatus;
 import org.iwarp4j.rdmap.stream.RdmapStream;
 import org.iwarp4j.rdmap.wire.RdmapOpcode;
 import org.iwarp4j.verbs.CompletionStatus;
@@ -73,14 +74,14 @@ final class PostedReceives {
     }
 
     /** RDMAP completed the oldest posted receive. */
-    void onComplete(long wrId, org.iwarp4j.rdmap.stream.OperationStatus rdmapStatus, RdmapOpcode opcode, int length,
+    void onComplete(long wrId, OperationStatus rdmapStatus, RdmapOpcode opcode, int length,
                     int invalidatedStag, long immediate) {
         if (head < tail) {
             ring[(int) (head % ring.length)].release();
             head++;
         }
         // the queue pair's receive slot stays taken until the completion is polled (Completions.receive)
-        if (rdmapStatus == org.iwarp4j.rdmap.stream.OperationStatus.LOCAL_ERROR) {
+        if (rdmapStatus == OperationStatus.LOCAL_ERROR) {
             // RDMAP reports the receive an erroneous message consumed just before it fails the stream;
             // the completion waits for that (onFatalError) so that it can carry the Terminate.
             pendingErrorWrId = wrId;

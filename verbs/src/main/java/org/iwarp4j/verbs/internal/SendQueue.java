@@ -2,6 +2,7 @@ package org.iwarp4j.verbs.internal;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import org.iwarp4j.rdmap.stream.OperationStatus;
 import org.iwarp4j.rdmap.stream.RdmapOperation;
 import org.iwarp4j.rdmap.stream.RdmapStream;
 import org.iwarp4j.rdmap.stream.RdmapStreamState;
@@ -124,7 +125,7 @@ final class SendQueue {
     }
 
     /** RDMAP completed its oldest outstanding operation. */
-    void onRdmapComplete(org.iwarp4j.rdmap.stream.OperationStatus rdmapStatus, long originalValue) {
+    void onRdmapComplete(OperationStatus rdmapStatus, long originalValue) {
         if (rdmapNext < head) {
             rdmapNext = head; // everything retired is done; its ring slots may already hold newer requests
         }
