@@ -5,6 +5,10 @@ import org.junit.jupiter.api.DisplayName;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.annotation.Annotation;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.net.URISyntaxException;
@@ -34,8 +38,8 @@ final class RequirementScanner {
             "com.code_intelligence.jazzer.junit.FuzzTest");
 
     /** Marks classes of deliberately wrong examples (the scanner's own tests): never scanned. */
-    @java.lang.annotation.Retention(java.lang.annotation.RetentionPolicy.RUNTIME)
-    @java.lang.annotation.Target(java.lang.annotation.ElementType.TYPE)
+    @Retention(RetentionPolicy.RUNTIME)
+    @Target(ElementType.TYPE)
     @interface NotScanned {}
 
     /** ID → tests citing it ({@code Class#method}), and every misuse found. */

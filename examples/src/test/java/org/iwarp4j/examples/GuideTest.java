@@ -4,10 +4,12 @@ import org.iwarp4j.common.RtrType;
 import org.iwarp4j.verbs.AsyncEvent;
 import org.iwarp4j.verbs.CompletionOpcode;
 import org.iwarp4j.verbs.CompletionStatus;
+import org.iwarp4j.verbs.QueuePairState;
 import org.iwarp4j.verbs.TerminateException;
 import org.iwarp4j.verbs.TerminateInfo;
 import org.iwarp4j.verbs.VerbsException;
 import org.iwarp4j.verbs.WorkCompletion;
+import org.iwarp4j.verbs.cm.CmEvent;
 import org.iwarp4j.verbs.cm.ConnectionLostException;
 import org.iwarp4j.verbs.cm.DisconnectReason;
 import org.junit.jupiter.api.Test;
@@ -394,7 +396,7 @@ class GuideTest {
                 .containsExactly(layer, type, code);
     }
 
-    private static TerminateInfo terminateOf(org.iwarp4j.verbs.cm.CmEvent.Disconnected end) {
+    private static TerminateInfo terminateOf(CmEvent.Disconnected end) {
         assertThat(end.cause()).as(end.toString()).containsInstanceOf(TerminateException.class);
         return ((TerminateException) end.cause().orElseThrow()).terminate();
     }
@@ -446,9 +448,9 @@ class GuideTest {
         assertThat(o.rnic().maxWorkRequests()).isEqualTo(1024);
         assertThat(o.rnic().maxIrdOrd()).isEqualTo(8);
         assertThat(o.refused()).isEqualTo(VerbsException.Reason.LIMIT_EXCEEDED);
-        assertThat(o.idle().state()).isEqualTo(org.iwarp4j.verbs.QueuePairState.IDLE);
+        assertThat(o.idle().state()).isEqualTo(QueuePairState.IDLE);
         assertThat(List.of(o.idle().ird(), o.idle().ord(), o.idle().maxSendWr())).containsExactly(4, 8, 1024);
-        assertThat(o.connected().state()).isEqualTo(org.iwarp4j.verbs.QueuePairState.RTS);
+        assertThat(o.connected().state()).isEqualTo(QueuePairState.RTS);
         assertThat(List.of(o.connected().ird(), o.connected().ord())).containsExactly(4, 8);
         assertThat(o.parameters().mpaRevision()).isEqualTo(2);
         assertThat(o.parameters().crc()).isTrue();

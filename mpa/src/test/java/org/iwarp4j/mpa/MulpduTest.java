@@ -1,5 +1,6 @@
 package org.iwarp4j.mpa;
 
+import org.iwarp4j.mpa.fpdu.FpduLayout;
 import org.iwarp4j.testkit.GoldenVector;
 import org.iwarp4j.testkit.GoldenVectors;
 import org.junit.jupiter.api.Test;
@@ -53,7 +54,7 @@ class MulpduTest {
             if (raw >= 128 && raw <= 64768) {
                 assertThat(reported).isEqualTo(raw);
                 // an FPDU carrying a MULPDU-sized ULPDU fits EMSS: 2 + MULPDU + PAD + 4 (+ markers) ≤ EMSS
-                int plain = 2 + raw + org.iwarp4j.mpa.fpdu.FpduLayout.padLength(raw) + 4;
+                int plain = 2 + raw + FpduLayout.padLength(raw) + 4;
                 int markerOctets = markers ? 4 * ((emss + 511) / 512) : 0;
                 assertThat(plain + markerOctets).isLessThanOrEqualTo(emss);
             }

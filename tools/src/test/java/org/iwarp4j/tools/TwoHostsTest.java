@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -193,7 +194,7 @@ class TwoHostsTest {
             return new Result(process.waitFor(), out.get(30, TimeUnit.SECONDS), err.get(30, TimeUnit.SECONDS));
         }
 
-        private static CompletableFuture<String> collect(java.io.InputStream in, String readyLine, CountDownLatch ready) {
+        private static CompletableFuture<String> collect(InputStream in, String readyLine, CountDownLatch ready) {
             CompletableFuture<String> f = new CompletableFuture<>();
             Thread t = new Thread(() -> {
                 StringBuilder b = new StringBuilder();
@@ -237,7 +238,7 @@ class TwoHostsTest {
         return new Result(p.waitFor(), out.get(), err.get());
     }
 
-    private static String read(java.io.InputStream in) {
+    private static String read(InputStream in) {
         try {
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {

@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Timeout;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -90,7 +91,7 @@ class BackpressureTest {
             Mem remote = p.server.region(64, Access.LOCAL_WRITE, Access.REMOTE_WRITE);
             CompletableFuture<WorkCompletion> ok = p.client.qp.postSendAsync(
                     SendWorkRequest.RdmaWrite.of(1, src.sge(0, 64), remote.region().remoteBuffer())
-                            .withFlags(java.util.Set.of())); // reported even unsignaled
+                            .withFlags(Set.of())); // reported even unsignaled
             WorkCompletion wc = ok.get(20, TimeUnit.SECONDS);
             assertThat(wc.status()).isEqualTo(CompletionStatus.SUCCESS);
             assertThat(wc.opcode()).isEqualTo(CompletionOpcode.RDMA_WRITE);

@@ -13,6 +13,7 @@ import org.iwarp4j.verbs.cm.ConnectionRejectedException;
 import org.iwarp4j.verbs.cm.ConnectionRequest;
 import org.iwarp4j.verbs.cm.ListenOptions;
 import org.iwarp4j.verbs.cm.Listener;
+import org.iwarp4j.verbs.cm.PeerProfile;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -22,24 +23,28 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class ConnectionManagerTest {
 
-    static java.util.stream.Stream<Transport> transports() {
+    static Stream<Transport> transports() {
         return Peers.transports();
     }
 
@@ -129,7 +134,7 @@ class ConnectionManagerTest {
             ProtectionDomain pd = client.allocateProtectionDomain();
             CompletionQueue cq = client.createCompletionQueue(8);
             QueuePair cqp = pd.createQueuePair(QueuePairConfig.builder(cq, cq).build());
-            MemoryRegion buf = pd.register(java.nio.ByteBuffer.allocateDirect(16), Set.of(Access.LOCAL_WRITE));
+            MemoryRegion buf = pd.register(ByteBuffer.allocateDirect(16), Set.of(Access.LOCAL_WRITE));
             cqp.postReceive(ReceiveWorkRequest.of(5, Sge.of(buf)));
             CompletableFuture<byte[]> requestData = new CompletableFuture<>();
             Listener listener = server.listen(ANY_LOOPBACK, ListenOptions.defaults(), request -> {
@@ -278,7 +283,7 @@ class ConnectionManagerTest {
             Mem remote = p.server.region(1 << 17, Access.LOCAL_WRITE, Access.REMOTE_WRITE, Access.REMOTE_READ);
             Mem src = p.client.region(1 << 17);
             byte[] data = new byte[100_000];
-            new java.util.Random(3).nextBytes(data);
+            new Random(3).nextBytes(data);
             src.put(0, data);
             Mem sink = p.client.region(1 << 17, Access.LOCAL_WRITE);
             p.client.post(new SendWorkRequest.RdmaWrite(1, List.of(src.sge(0, data.length)), remote.stag(),
@@ -311,7 +316,7 @@ class ConnectionManagerTest {
             String text = "";
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
             while (!text.contains("sent after the listener closed") && System.nanoTime() < deadline) {
-                java.util.concurrent.locks.LockSupport.parkNanos(1_000_000); // poll gently: the machine is shared
+                LockSupport.parkNanos(1_000_000); // poll gently: the machine is shared
                 text = new String(Files.readAllBytes(file), StandardCharsets.ISO_8859_1);
             }
             assertThat(text).contains("MPA ID Req Frame").contains("sent after the listener closed");
@@ -398,10 +403,10 @@ class ConnectionManagerTest {
     @ParameterizedTest
     @MethodSource("transports")
     void privateDataBeyondWhatThePeerTakesIsRefusedUpFront(Transport t) throws Exception {
-        assertThatThrownBy(() -> ConnectOptions.builder().peerProfile(org.iwarp4j.verbs.cm.PeerProfile.LINUX_SIW)
+        assertThatThrownBy(() -> ConnectOptions.builder().peerProfile(PeerProfile.LINUX_SIW)
                 .privateData(new byte[253]).build()).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("PD_Length 257").hasMessageContaining("linux-siw");
-        assertThat(ConnectOptions.builder().peerProfile(org.iwarp4j.verbs.cm.PeerProfile.LINUX_SIW)
+        assertThat(ConnectOptions.builder().peerProfile(PeerProfile.LINUX_SIW)
                 .privateData(new byte[252]).build().privateData()).hasSize(252);
         // a Reply to a revision 1 Request may carry 512 octets (no enhanced block); to revision 2, 508
         try (Rnic server = rnic(t, "s"); Rnic client = rnic(t, "c")) {

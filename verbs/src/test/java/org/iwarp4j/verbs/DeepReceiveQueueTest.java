@@ -1,6 +1,8 @@
 package org.iwarp4j.verbs;
 
 import org.iwarp4j.verbs.Peers.Mem;
+import org.iwarp4j.verbs.cm.AcceptOptions;
+import org.iwarp4j.verbs.cm.ConnectOptions;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -8,6 +10,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -19,7 +22,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class DeepReceiveQueueTest {
 
-    static java.util.stream.Stream<Transport> transports() {
+    static Stream<Transport> transports() {
         return Peers.transports();
     }
 
@@ -30,7 +33,7 @@ class DeepReceiveQueueTest {
     @MethodSource("transports")
     void burstsOfReceivesCompleteInOrderWithTheirMessages(Transport t) throws Exception {
         try (Peers p = new Peers(t, s -> s.maxRecvWr(DEPTH), c -> c.maxSendWr(DEPTH),
-                org.iwarp4j.verbs.cm.ConnectOptions.defaults(), org.iwarp4j.verbs.cm.AcceptOptions.defaults(),
+                ConnectOptions.defaults(), AcceptOptions.defaults(),
                 x -> { })) {
             // the server receives: the client sends first (an MPA Responder holds its FPDUs until then)
             Mem inbox = p.server.region(DEPTH * SLOT, Access.LOCAL_WRITE);

@@ -7,6 +7,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.LongStream;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -16,7 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class DisconnectTest {
 
-    static java.util.stream.Stream<Transport> transports() {
+    static Stream<Transport> transports() {
         return Peers.transports();
     }
 
@@ -51,7 +53,7 @@ class DisconnectTest {
         }
         List<WorkCompletion> writes = Completions.await(p.client.sendCq, WRITES);
         assertThat(writes).extracting(WorkCompletion::wrId).as("in posting order")
-                .isEqualTo(java.util.stream.LongStream.range(0, WRITES).boxed().toList());
+                .isEqualTo(LongStream.range(0, WRITES).boxed().toList());
         int firstFlushed = WRITES;
         for (int i = 0; i < WRITES; i++) {
             CompletionStatus s = writes.get(i).status();

@@ -3,12 +3,19 @@ package org.iwarp4j.verbs;
 import org.iwarp4j.verbs.cm.AcceptOptions;
 import org.iwarp4j.verbs.cm.CmEvent;
 import org.iwarp4j.verbs.cm.ConnectOptions;
+import org.iwarp4j.verbs.cm.DisconnectReason;
+import org.iwarp4j.verbs.cm.ListenOptions;
 import org.iwarp4j.verbs.cm.Listener;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -40,7 +47,7 @@ class EventLoopBlockingTest {
                     .hasMessageContaining("event loop").hasMessageContaining("deadlock");
             // the loop was not blocked: the disconnect it asked for went through
             assertThat(p.clientConnection.closeFuture().get(20, TimeUnit.SECONDS).reason())
-                    .isEqualTo(org.iwarp4j.verbs.cm.DisconnectReason.LOCAL_DISCONNECT);
+                    .isEqualTo(DisconnectReason.LOCAL_DISCONNECT);
         }
     }
 
@@ -57,7 +64,7 @@ class EventLoopBlockingTest {
                     thrown.complete(t);
                 }
             });
-            p.client.post(SendWorkRequest.ImmediateData.of(1, 7).withFlags(java.util.Set.of(SendFlag.SIGNALED)));
+            p.client.post(SendWorkRequest.ImmediateData.of(1, 7).withFlags(Set.of(SendFlag.SIGNALED)));
             assertThat(thrown.get(20, TimeUnit.SECONDS)).isInstanceOf(IllegalStateException.class);
         }
     }
@@ -70,8 +77,8 @@ class EventLoopBlockingTest {
             p.client.sendCq.arm(NotifyMode.NEXT, q -> {
                 q.poll(WorkCompletion.array(16)); // empty now: a blocking poll would have to wait
                 poll.complete(catchThrowable(() -> q.poll(WorkCompletion.array(1), Duration.ofSeconds(5))));
-                listen.complete(catchThrowable(() -> p.clientRnic.listen(new java.net.InetSocketAddress(0),
-                        org.iwarp4j.verbs.cm.ListenOptions.defaults(), r -> { })));
+                listen.complete(catchThrowable(() -> p.clientRnic.listen(new InetSocketAddress(0),
+                        ListenOptions.defaults(), r -> { })));
             });
             p.client.post(SendWorkRequest.ImmediateData.of(1, 7));
             assertThat(poll.get(20, TimeUnit.SECONDS)).isInstanceOf(IllegalStateException.class)
@@ -82,7 +89,7 @@ class EventLoopBlockingTest {
             CompletableFuture<Object> done = new CompletableFuture<>();
             p.client.sendCq.arm(NotifyMode.NEXT, q -> {
                 try {
-                    done.complete(p.clientRnic.connect(new java.net.InetSocketAddress(1), p.client.qp,
+                    done.complete(p.clientRnic.connect(new InetSocketAddress(1), p.client.qp,
                             ConnectOptions.defaults()).handle((c, t) -> t).join());
                 } catch (Throwable t) {
                     done.completeExceptionally(t);
@@ -97,8 +104,8 @@ class EventLoopBlockingTest {
     @Test
     void everyWaitRefusesOnTheLoopOnlyWhenItWouldHaveToWait() throws Exception {
         try (Peers p = new Peers(Transport.NIO)) {
-            Listener listener = p.clientRnic.listen(new java.net.InetSocketAddress(
-                    java.net.InetAddress.getLoopbackAddress(), 0), org.iwarp4j.verbs.cm.ListenOptions.defaults());
+            Listener listener = p.clientRnic.listen(new InetSocketAddress(
+                    InetAddress.getLoopbackAddress(), 0), ListenOptions.defaults());
             CompletionChannel idle = p.clientRnic.createCompletionChannel();
             // a channel with an event pending: a queue armed on it gets the flush of a closed queue pair's receive
             CompletionChannel busy = p.clientRnic.createCompletionChannel();
@@ -108,14 +115,14 @@ class EventLoopBlockingTest {
             cq.arm(NotifyMode.NEXT);
             idleQp.close();
             assertThat(busy.pending()).isEqualTo(1);
-            CompletableFuture<java.util.List<Object>> seen = new CompletableFuture<>();
-            p.client.sendCq.arm(NotifyMode.NEXT, q -> seen.complete(java.util.Arrays.asList(
+            CompletableFuture<List<Object>> seen = new CompletableFuture<>();
+            p.client.sendCq.arm(NotifyMode.NEXT, q -> seen.complete(Arrays.asList(
                     catchThrowable(() -> idle.take(Duration.ofSeconds(5))),
                     catchThrowable(() -> listener.take(Duration.ofSeconds(5))),
                     catchThrowable(p.clientRnic::close),
                     tryTake(busy))));
-            p.client.post(SendWorkRequest.ImmediateData.of(1, 7).withFlags(java.util.Set.of(SendFlag.SIGNALED)));
-            java.util.List<Object> r = seen.get(20, TimeUnit.SECONDS);
+            p.client.post(SendWorkRequest.ImmediateData.of(1, 7).withFlags(Set.of(SendFlag.SIGNALED)));
+            List<Object> r = seen.get(20, TimeUnit.SECONDS);
             assertThat((Throwable) r.get(0)).isInstanceOf(IllegalStateException.class)
                     .hasMessageContaining("CompletionChannel.take");
             assertThat((Throwable) r.get(1)).isInstanceOf(IllegalStateException.class)

@@ -1,6 +1,7 @@
 package org.iwarp4j.verbs;
 
 import org.iwarp4j.verbs.SendWorkRequest.RdmaRead;
+import org.iwarp4j.verbs.cm.AcceptOptions;
 import org.iwarp4j.verbs.cm.CmEvent;
 import org.iwarp4j.verbs.cm.ConnectOptions;
 import org.iwarp4j.verbs.cm.Connection;
@@ -23,7 +24,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLongArray;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -133,7 +136,7 @@ class KeepaliveTest {
                 MemoryRegion shared = spd.allocateRegion(4096, Access.LOCAL_WRITE, Access.REMOTE_READ);
                 Listener listener = server.listen(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
                         ListenOptions.defaults(), request -> request.accept(spd.createQueuePair(
-                                QueuePairConfig.builder(scq, scq).build()), org.iwarp4j.verbs.cm.AcceptOptions
+                                QueuePairConfig.builder(scq, scq).build()), AcceptOptions
                                 .withPrivateData(shared.remoteBuffer().encode())));
                 ProtectionDomain pd = client.allocateProtectionDomain();
                 CompletionQueue cq = client.createCompletionQueue(64);
@@ -162,7 +165,7 @@ class KeepaliveTest {
                     throw new IllegalStateException("no GO");
                 }
                 long go = System.nanoTime();
-                var ended = new java.util.concurrent.atomic.AtomicLongArray(names.length);
+                var ended = new AtomicLongArray(names.length);
                 for (int i = 0; i < names.length; i++) {
                     int n = i;
                     ends.get(i).thenRun(() -> ended.set(n, System.nanoTime()));
@@ -185,7 +188,7 @@ class KeepaliveTest {
                 }
                 if (read != null) {
                     WorkCompletion wc = read.handle((w, e) -> w != null ? w : ((WorkCompletionException)
-                            (e instanceof java.util.concurrent.CompletionException ? e.getCause() : e)).completion())
+                            (e instanceof CompletionException ? e.getCause() : e)).completion())
                             .get(10, TimeUnit.SECONDS);
                     System.out.println("userTimeout read " + wc.status());
                 }

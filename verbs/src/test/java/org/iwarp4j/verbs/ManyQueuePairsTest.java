@@ -11,19 +11,24 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** 200 queue pairs in one JVM with concurrent mixed traffic, every byte verified, bounded time. */
 class ManyQueuePairsTest {
 
-    static java.util.stream.Stream<Transport> transports() {
+    static Stream<Transport> transports() {
         return Peers.transports();
     }
 
@@ -69,21 +74,21 @@ class ManyQueuePairsTest {
             }
             assertThat(acceptedCopy).hasSize(QUEUE_PAIRS);
             CompletableFuture.allOf(acceptedCopy.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
-            java.util.Map<InetSocketAddress, QueuePair> serverByPeer = new java.util.HashMap<>();
+            Map<InetSocketAddress, QueuePair> serverByPeer = new HashMap<>();
             for (CompletableFuture<Connection> f : acceptedCopy) {
                 serverByPeer.put(f.get().remoteAddress(), f.get().queuePair());
             }
 
-            java.nio.ByteBuffer src = java.nio.ByteBuffer.allocateDirect(2 * MixedTraffic.SLOT);
-            Mem source = new Mem(cpd.register(src, java.util.Set.of()), src);
+            ByteBuffer src = ByteBuffer.allocateDirect(2 * MixedTraffic.SLOT);
+            Mem source = new Mem(cpd.register(src, Set.of()), src);
             MixedTraffic traffic = new MixedTraffic(42, source, clientCq, serverCq, true);
             for (QueuePair cqp : clientList) {
                 QueuePair sqp = serverByPeer.get(cqp.connection().orElseThrow().localAddress());
-                java.nio.ByteBuffer tb = java.nio.ByteBuffer.allocateDirect(MixedTraffic.SLOT);
-                java.nio.ByteBuffer sb = java.nio.ByteBuffer.allocateDirect(MixedTraffic.SLOT);
-                Mem target = new Mem(spd.register(tb, java.util.Set.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE,
+                ByteBuffer tb = ByteBuffer.allocateDirect(MixedTraffic.SLOT);
+                ByteBuffer sb = ByteBuffer.allocateDirect(MixedTraffic.SLOT);
+                Mem target = new Mem(spd.register(tb, Set.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE,
                         Access.REMOTE_READ, Access.REMOTE_ATOMIC)), tb);
-                Mem sink = new Mem(cpd.register(sb, java.util.Set.of(Access.LOCAL_WRITE)), sb);
+                Mem sink = new Mem(cpd.register(sb, Set.of(Access.LOCAL_WRITE)), sb);
                 traffic.add(new MixedTraffic.Flow(cqp, sqp, new Mem[] {target}, new Mem[] {sink}, OPERATIONS_EACH));
             }
             long start = System.nanoTime();

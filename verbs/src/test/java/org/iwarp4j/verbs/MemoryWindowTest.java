@@ -1,6 +1,7 @@
 package org.iwarp4j.verbs;
 
 import org.iwarp4j.verbs.Peers.Mem;
+import org.iwarp4j.verbs.cm.DisconnectReason;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -9,6 +10,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
@@ -84,8 +86,8 @@ class MemoryWindowTest {
             // a Read completes with the peer's verdict; a Write completed when TCP took it (RFC 5040 §5.5)
             assertThat(wc.status()).as(wc.toString()).isIn(CompletionStatus.REMOTE_ACCESS_ERROR,
                     beyond ? CompletionStatus.REMOTE_ACCESS_ERROR : CompletionStatus.SUCCESS);
-            var end = p.clientConnection.closeFuture().get(20, java.util.concurrent.TimeUnit.SECONDS);
-            assertThat(end.reason()).isEqualTo(org.iwarp4j.verbs.cm.DisconnectReason.TERMINATE_RECEIVED);
+            var end = p.clientConnection.closeFuture().get(20, TimeUnit.SECONDS);
+            assertThat(end.reason()).isEqualTo(DisconnectReason.TERMINATE_RECEIVED);
             TerminateInfo t = ((TerminateException) end.cause().orElseThrow()).terminate();
             // a Read beyond: RFC 5040 §7.2 RDMAP Remote Protection, base or bounds violation (0x0/0x1/0x01); a
             // Write without the right: a DDP tagged buffer error (RFC 5041 §7.1), Invalid STag, as for a region

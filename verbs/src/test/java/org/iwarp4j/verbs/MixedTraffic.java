@@ -6,6 +6,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Optional;
@@ -88,7 +89,7 @@ final class MixedTraffic {
     private final Map<QueuePair, Flow> byServer = new IdentityHashMap<>();
     private final List<Flow> flows = new ArrayList<>();
     private long nextId = 1;
-    private final Map<Long, Op> ops = new java.util.HashMap<>();
+    private final Map<Long, Op> ops = new HashMap<>();
     long bytesVerified;
     int operationsDone;
 

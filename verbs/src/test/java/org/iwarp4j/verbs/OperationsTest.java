@@ -1,23 +1,27 @@
 package org.iwarp4j.verbs;
 
 import org.iwarp4j.verbs.Peers.Mem;
+import org.iwarp4j.verbs.cm.AcceptOptions;
+import org.iwarp4j.verbs.cm.ConnectOptions;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Every send operation end to end over loopback TCP, on NIO and epoll. */
 class OperationsTest {
 
-    static java.util.stream.Stream<Transport> transports() {
+    static Stream<Transport> transports() {
         return Peers.transports();
     }
 
@@ -226,8 +230,8 @@ class OperationsTest {
     @ParameterizedTest
     @MethodSource("transports")
     void unsignaledRequestsCompleteSilentlyAndSignalAllSignalsEverything(Transport transport) throws Exception {
-        try (Peers p = new Peers(transport, s -> { }, c -> c.maxSendWr(8), org.iwarp4j.verbs.cm.ConnectOptions.defaults(),
-                org.iwarp4j.verbs.cm.AcceptOptions.defaults(), x -> { })) {
+        try (Peers p = new Peers(transport, s -> { }, c -> c.maxSendWr(8), ConnectOptions.defaults(),
+                AcceptOptions.defaults(), x -> { })) {
             Mem target = p.server.region(4096, Access.LOCAL_WRITE, Access.REMOTE_WRITE);
             Mem src = p.client.region(4096);
             // 100 unsignaled Writes through an 8-deep send queue: slots are freed without completions.
@@ -241,8 +245,8 @@ class OperationsTest {
             assertThat(only.wrId()).isEqualTo(1000);
             assertThat(p.client.sendCq.size()).isZero();
         }
-        try (Peers p = new Peers(transport, s -> { }, c -> c.signalAll(true), org.iwarp4j.verbs.cm.ConnectOptions.defaults(),
-                org.iwarp4j.verbs.cm.AcceptOptions.defaults(), x -> { })) {
+        try (Peers p = new Peers(transport, s -> { }, c -> c.signalAll(true), ConnectOptions.defaults(),
+                AcceptOptions.defaults(), x -> { })) {
             Mem target = p.server.region(4096, Access.LOCAL_WRITE, Access.REMOTE_WRITE);
             Mem src = p.client.region(4096);
             for (int i = 0; i < 5; i++) {
@@ -257,8 +261,8 @@ class OperationsTest {
     @ParameterizedTest
     @MethodSource("transports")
     void localAndRdmaOperationsCompleteInPostingOrderThroughASmallSendQueue(Transport transport) throws Exception {
-        try (Peers p = new Peers(transport, s -> { }, c -> c.maxSendWr(3), org.iwarp4j.verbs.cm.ConnectOptions.defaults(),
-                org.iwarp4j.verbs.cm.AcceptOptions.defaults(), x -> { })) {
+        try (Peers p = new Peers(transport, s -> { }, c -> c.maxSendWr(3), ConnectOptions.defaults(),
+                AcceptOptions.defaults(), x -> { })) {
             Mem target = p.server.region(4096, Access.LOCAL_WRITE, Access.REMOTE_WRITE);
             Mem src = p.client.region(4096);
             MemoryRegion fr = p.client.pd.allocateFastRegistration(4096);
@@ -277,8 +281,8 @@ class OperationsTest {
             }
             // then local invalidates and Writes back to back through the 3-deep queue: the ring wraps many times. A
             // request keeps its slot until its completion is polled (as in libibverbs): poll when the queue is full.
-            List<Long> expected = new java.util.ArrayList<>();
-            List<WorkCompletion> rest = new java.util.ArrayList<>();
+            List<Long> expected = new ArrayList<>();
+            List<WorkCompletion> rest = new ArrayList<>();
             for (int i = 0; i < 40; i++) {
                 SendWorkRequest wr = i % 2 == 0 ? new SendWorkRequest.LocalInvalidate(id, fr.stag(), SIGNALED)
                         : new SendWorkRequest.RdmaWrite(id, List.of(src.sge(0, 100)), target.stag(), target.address(),

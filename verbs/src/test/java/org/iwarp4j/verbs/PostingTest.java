@@ -3,6 +3,9 @@ package org.iwarp4j.verbs;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import org.iwarp4j.verbs.Peers.Mem;
+import org.iwarp4j.verbs.cm.ConnectionRequest;
+import org.iwarp4j.verbs.cm.ConnectionRequestHandler;
+import org.iwarp4j.verbs.cm.ListenOptions;
 import org.iwarp4j.verbs.netty.NettyVerbs;
 import org.iwarp4j.verbs.cm.AcceptOptions;
 import org.iwarp4j.verbs.cm.ConnectOptions;
@@ -10,13 +13,18 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import java.lang.management.ManagementFactory;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -24,7 +32,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 class PostingTest {
 
-    static java.util.stream.Stream<Transport> transports() {
+    static Stream<Transport> transports() {
         return Peers.transports();
     }
 
@@ -128,9 +136,9 @@ class PostingTest {
         try (Peers p = new Peers(t)) {
             Mem recv = p.server.region(64, Access.LOCAL_WRITE);
             p.server.receive(1, recv.sge(0, 64));
-            java.nio.ByteBuffer heap = java.nio.ByteBuffer.wrap("copied when posted".getBytes(StandardCharsets.US_ASCII));
+            ByteBuffer heap = ByteBuffer.wrap("copied when posted".getBytes(StandardCharsets.US_ASCII));
             p.client.post(SendWorkRequest.Send.inline(1, heap));
-            java.util.Arrays.fill(heap.array(), (byte) 'x'); // the post returned: the buffer is ours again
+            Arrays.fill(heap.array(), (byte) 'x'); // the post returned: the buffer is ours again
             WorkCompletion wc = Completions.one(p.server.recvCq);
             assertThat(wc.byteLength()).isEqualTo(18);
             assertThat(new String(recv.bytes(0, 18), StandardCharsets.US_ASCII)).isEqualTo("copied when posted");
@@ -139,7 +147,7 @@ class PostingTest {
                     List.of(Sge.inline(heap)), Set.of()))).getMessage()).contains("needs SendFlag.INLINE");
             // and never as a receive
             assertThat(catchThrowableOfType(VerbsException.class, () -> p.server.qp.postReceive(
-                    ReceiveWorkRequest.of(3, Sge.inline(java.nio.ByteBuffer.allocate(8))))).reason())
+                    ReceiveWorkRequest.of(3, Sge.inline(ByteBuffer.allocate(8))))).reason())
                     .isEqualTo(VerbsException.Reason.INVALID_SGE);
         }
     }
@@ -257,7 +265,7 @@ class PostingTest {
     @MethodSource("transports")
     void executingAPreparedSendAllocatesNothingOnTheCallersThread(Transport t) throws Exception {
         com.sun.management.ThreadMXBean threads =
-                (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+                (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         long self = Thread.currentThread().getId();
         try (Peers p = new Peers(t, s -> { }, c -> c.maxSendWr(4096), ConnectOptions.defaults(),
                 AcceptOptions.defaults(), x -> { })) {
@@ -303,12 +311,12 @@ class PostingTest {
             assertThat(catchThrowableOfType(VerbsException.class, () -> a.postReceive(ReceiveWorkRequest.of(1,
                     recv.sge(0, 8)))).reason()).isEqualTo(VerbsException.Reason.WRONG_STATE);
             List<QueuePair> servers = List.of(a, b);
-            var listener = p.serverRnic.listen(new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0),
-                    org.iwarp4j.verbs.cm.ListenOptions.defaults(), new org.iwarp4j.verbs.cm.ConnectionRequestHandler() {
+            var listener = p.serverRnic.listen(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+                    ListenOptions.defaults(), new ConnectionRequestHandler() {
                         int next;
 
                         @Override
-                        public void onConnectionRequest(org.iwarp4j.verbs.cm.ConnectionRequest request) {
+                        public void onConnectionRequest(ConnectionRequest request) {
                             request.accept(servers.get(next++), AcceptOptions.defaults());
                         }
                     });
@@ -349,8 +357,8 @@ class PostingTest {
                     event.complete(ev);
                 }
             });
-            var listener = p.serverRnic.listen(new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0),
-                    org.iwarp4j.verbs.cm.ListenOptions.defaults(), r -> {
+            var listener = p.serverRnic.listen(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+                    ListenOptions.defaults(), r -> {
                         try {
                             r.accept(p.server.pd.createQueuePair(p.server.qpConfig().build()), AcceptOptions.defaults());
                         } catch (VerbsException e) {

@@ -7,6 +7,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.time.Duration;
+import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
@@ -55,7 +56,7 @@ class QueueSizingTest {
             assertThat(client2.sendQueueAvailable()).isEqualTo(4);
             // an unsignaled success has no completion: its slot frees when it completes
             assertThat(client2.tryPostSend(SendWorkRequest.RdmaWrite.of(100, src.sge(0, 64),
-                    remote.region().remoteBuffer()).withFlags(java.util.Set.of()))).isTrue();
+                    remote.region().remoteBuffer()).withFlags(Set.of()))).isTrue();
             long until = System.nanoTime() + Duration.ofSeconds(20).toNanos();
             while (client2.sendQueueAvailable() < 4 && System.nanoTime() < until) {
                 Thread.sleep(5);

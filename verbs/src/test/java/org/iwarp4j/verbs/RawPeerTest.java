@@ -14,15 +14,20 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.io.DataInputStream;
+import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -34,7 +39,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class RawPeerTest {
 
-    static java.util.stream.Stream<Transport> transports() {
+    static Stream<Transport> transports() {
         return Peers.transports();
     }
 
@@ -87,7 +92,7 @@ class RawPeerTest {
         byte[] header = in.readNBytes(20);
         int pdLength = (header[18] & 0xFF) << 8 | (header[19] & 0xFF);
         byte[] pd = in.readNBytes(pdLength);
-        assertThat(new String(header, 0, 16, java.nio.charset.StandardCharsets.US_ASCII)).isEqualTo("MPA ID Rep Frame");
+        assertThat(new String(header, 0, 16, StandardCharsets.US_ASCII)).isEqualTo("MPA ID Rep Frame");
         assertThat(header[16] & 0x10).as("enhanced (S) set, siw-interop §B1").isEqualTo(0x10);
         assertThat(header[16] & 0x20).as("not rejected").isZero();
         assertThat(header[17]).as("Rev 2").isEqualTo((byte) 2);
@@ -109,7 +114,7 @@ class RawPeerTest {
         b.putInt(0).putInt(qn).putInt(msn).putInt(0);
         b.put(payload);
         b.put(new byte[pad]);
-        int crc = (int) Crc32c.compute(java.util.Arrays.copyOf(b.array(), 2 + ulpdu + pad));
+        int crc = (int) Crc32c.compute(Arrays.copyOf(b.array(), 2 + ulpdu + pad));
         b.order(ByteOrder.LITTLE_ENDIAN).putInt(badCrc ? ~crc : crc);
         return b.array();
     }
@@ -118,11 +123,11 @@ class RawPeerTest {
     @MethodSource("transports")
     void validSendFromAHandWrittenPeer(Transport t) throws Exception {
         try (Server server = new Server(t); Socket s = open(server)) {
-            s.getOutputStream().write(sendFpdu(1, "from siw".getBytes(java.nio.charset.StandardCharsets.US_ASCII), false));
+            s.getOutputStream().write(sendFpdu(1, "from siw".getBytes(StandardCharsets.US_ASCII), false));
             WorkCompletion wc = Completions.one(server.side.recvCq);
             assertThat(wc.status()).isEqualTo(CompletionStatus.SUCCESS);
             assertThat(wc.byteLength()).isEqualTo(8);
-            assertThat(new String(server.recv.bytes(0, 8), java.nio.charset.StandardCharsets.US_ASCII))
+            assertThat(new String(server.recv.bytes(0, 8), StandardCharsets.US_ASCII))
                     .isEqualTo("from siw");
             // siw-interop §A: a half-close from the peer tears the whole connection down
             s.shutdownOutput();
@@ -140,7 +145,7 @@ class RawPeerTest {
             s.getOutputStream().write(sendFpdu(1, new byte[] {1, 2, 3}, true));
             // RFC 5044 §7.1.2 rule 4: no FPDU (not even a Terminate) before one was validated; just the close
             assertThat(s.getInputStream().read()).isEqualTo(-1);
-            java.util.List<WorkCompletion> wcs = Completions.await(server.side.recvCq, 2);
+            List<WorkCompletion> wcs = Completions.await(server.side.recvCq, 2);
             // ... and the completions say so: the Terminate was withheld, not sent (issue 13)
             assertThat(wcs).extracting(WorkCompletion::status).containsOnly(CompletionStatus.TERMINATE_WITHHELD);
             assertThat(wcs.get(0).terminate().orElseThrow().errorCode()).isEqualTo(2);
@@ -222,7 +227,7 @@ class RawPeerTest {
                     out.write(late);
                     Thread.sleep(50);
                 }
-            }).isInstanceOf(java.io.IOException.class);
+            }).isInstanceOf(IOException.class);
         }
     }
 }

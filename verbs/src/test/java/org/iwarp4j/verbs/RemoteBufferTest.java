@@ -5,6 +5,8 @@ import org.junit.jupiter.api.Test;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.HexFormat;
+import java.util.List;
+import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
@@ -80,7 +82,7 @@ class RemoteBufferTest {
         assertThat(w.remoteStag()).isEqualTo(remote.stag());
         assertThat(w.remoteAddress()).isEqualTo(0x1000);
         assertThat(w.flags()).containsExactly(SendFlag.SIGNALED);
-        assertThat(w.withFlags(java.util.Set.of()).flags()).isEmpty();
+        assertThat(w.withFlags(Set.of()).flags()).isEmpty();
         assertThatIllegalArgumentException().isThrownBy(() -> SendWorkRequest.AtomicFetchAdd.of(1, remote.slice(28, 4),
                 1)).withMessageContaining("does not fit");
     }
@@ -92,7 +94,7 @@ class RemoteBufferTest {
         assertThat(add.addMask()).isEqualTo(1L << 31);
         assertThat(add.addData()).isEqualTo(5);
         SendWorkRequest.AtomicCompareSwap cas = SendWorkRequest.AtomicCompareSwap.of(2, word, 7, 9).withMasks(0xFF, 0xF0);
-        assertThat(java.util.List.of(cas.compareMask(), cas.swapMask(), cas.compareData(), cas.swapData()))
+        assertThat(List.of(cas.compareMask(), cas.swapMask(), cas.compareData(), cas.swapData()))
                 .containsExactly(0xFFL, 0xF0L, 7L, 9L);
         assertThat(SendWorkRequest.AtomicCompareSwap.of(3, word, 7, 9).compareMask()).as("plain: all ones").isEqualTo(-1L);
     }

@@ -5,6 +5,7 @@ import org.iwarp4j.testkit.peer.ScriptedPeer;
 import org.iwarp4j.verbs.SendWorkRequest.AtomicFetchAdd;
 import org.iwarp4j.verbs.SendWorkRequest.RdmaRead;
 import org.iwarp4j.verbs.SendWorkRequest.Send;
+import org.iwarp4j.verbs.cm.AcceptOptions;
 import org.iwarp4j.verbs.cm.CmEvent;
 import org.iwarp4j.verbs.cm.ConnectOptions;
 import org.iwarp4j.verbs.cm.ConnectionLostException;
@@ -137,7 +138,7 @@ class SilentPeerTest {
     @Test
     void anIdleConnectionThatOwesNothingIsNeverTimedOut() throws Exception {
         try (Peers peers = new Peers(Transport.NIO, s -> { }, c -> c.responseTimeout(Duration.ofMillis(200)),
-                ConnectOptions.defaults(), org.iwarp4j.verbs.cm.AcceptOptions.defaults(), p -> { })) {
+                ConnectOptions.defaults(), AcceptOptions.defaults(), p -> { })) {
             Peers.Mem served = peers.server.region(64, Access.REMOTE_READ);
             Peers.Mem sink = peers.client.region(64, Access.LOCAL_WRITE);
             // Idle for many timeouts: nothing outstanding, nothing to notice.

@@ -1,5 +1,6 @@
 package org.iwarp4j.verbs;
 
+import java.time.Duration;
 import org.iwarp4j.common.RtrType;
 import org.iwarp4j.verbs.Peers.Mem;
 import org.iwarp4j.verbs.cm.AcceptOptions;
@@ -25,7 +26,7 @@ class WhoSendsFirstTest {
             Mem recv = p.client.region(8, Access.LOCAL_WRITE);
             p.client.receive(1, recv.sge(0, 8));
             p.server.post(SendWorkRequest.Send.of(1, p.server.region(8).sge(0, 8)));
-            assertThat(p.client.recvCq.take(java.time.Duration.ofMillis(300))).as("held").isEmpty();
+            assertThat(p.client.recvCq.take(Duration.ofMillis(300))).as("held").isEmpty();
             assertThat(p.server.sendCq.size()).as("not completed either").isZero();
             // the client speaks first: the hold lifts, the server's Send goes out
             p.server.receive(1, p.server.region(8, Access.LOCAL_WRITE).sge(0, 8));
@@ -47,7 +48,7 @@ class WhoSendsFirstTest {
             assertThat(Completions.one(p.client.recvCq).status()).as("the RTR released the server").isEqualTo(
                     CompletionStatus.SUCCESS);
             assertThat(p.serverConnection.sendsHeld()).isFalse();
-            assertThat(p.server.sendCq.poll(WorkCompletion.array(1), java.time.Duration.ofSeconds(20))).isEqualTo(1);
+            assertThat(p.server.sendCq.poll(WorkCompletion.array(1), Duration.ofSeconds(20))).isEqualTo(1);
         }
     }
 }

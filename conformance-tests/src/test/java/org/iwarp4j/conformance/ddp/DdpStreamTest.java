@@ -10,6 +10,7 @@ import org.iwarp4j.conformance.support.Embedded;
 import org.iwarp4j.conformance.support.EmbeddedPair;
 import org.iwarp4j.conformance.support.MpaLlp;
 import org.iwarp4j.conformance.support.TestRegion;
+import org.iwarp4j.ddp.DdpError;
 import org.iwarp4j.ddp.memory.TaggedBufferRegistry;
 import org.iwarp4j.ddp.memory.UntaggedBuffer;
 import org.iwarp4j.ddp.receive.DdpReceiver;
@@ -25,6 +26,8 @@ import org.iwarp4j.oracle.FpduTamper;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
+import java.lang.reflect.Method;
+import java.util.Arrays;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -99,7 +102,7 @@ class DdpStreamTest {
             s.initiatorDdp.untagged(0, 0x43, 0, Bytes.direct(send)).writeAll();
             s.flush();
             assertThat(s.initiatorLlp.writes()).hasSize(4 + 3).allMatch(f -> f.isSuccess());
-            assertThat(java.util.Arrays.copyOf(s.region.content(), 5000)).isEqualTo(write);
+            assertThat(Arrays.copyOf(s.region.content(), 5000)).isEqualTo(write);
             assertThat(s.ulp.all(TaggedDelivered.class)).containsExactly(new TaggedDelivered(0x40, 0x2a, 0x40000, 5000));
             UntaggedDelivered d = s.ulp.all(UntaggedDelivered.class).get(0);
             assertThat(d.length()).isEqualTo(3000);
@@ -147,7 +150,7 @@ class DdpStreamTest {
         try (Stream s = new Stream(MpaConfig.defaults(), MpaConfig.defaults())) {
             s.initiatorDdp.tagged(0x40, 0x99, 0, Bytes.direct(Bytes.pattern(10, 0))).writeAll();
             s.flush();
-            assertThat(s.ulp.rejection().error()).isEqualTo(org.iwarp4j.ddp.DdpError.INVALID_STAG);
+            assertThat(s.ulp.rejection().error()).isEqualTo(DdpError.INVALID_STAG);
             assertThat(s.pair.responder.isOpen()).isTrue();
             var responderSender = s.pair.responderProbe.awaitEstablished().sender();
             MpaLlp back = new MpaLlp(responderSender, s.pair.responder);
@@ -205,7 +208,7 @@ class DdpStreamTest {
             ulp.post(rx, 1, 16);
             rx.receive(Bytes.direct(untagged(true, 0x43, 0, 1, 0, Bytes.pattern(16, 0))));
             rx.receive(Bytes.direct(untagged(true, 0x43, 9, 1, 0, Bytes.pattern(4, 0))));
-            assertThat(ulp.rejection().error()).isEqualTo(org.iwarp4j.ddp.DdpError.INVALID_QN);
+            assertThat(ulp.rejection().error()).isEqualTo(DdpError.INVALID_QN);
             List<UntaggedBuffer> outstanding = rx.removePosted(0);
             assertThat(outstanding).hasSize(1);
             assertThat(rx.removePosted(1)).hasSize(1);
@@ -215,7 +218,7 @@ class DdpStreamTest {
             sender.untagged(2, 0x47, 0, Bytes.direct(new byte[4])).writeAll();
             assertThat(llp.segments).hasSize(1);
         }
-        assertThat(java.util.Arrays.stream(DdpReceiver.class.getMethods()).map(java.lang.reflect.Method::getName))
+        assertThat(Arrays.stream(DdpReceiver.class.getMethods()).map(Method::getName))
                 .as("DDP offers no way to tear a stream down by itself").noneMatch(n -> n.contains("close") || n.contains("teardown"));
     }
 }

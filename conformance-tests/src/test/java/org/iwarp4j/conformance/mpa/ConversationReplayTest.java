@@ -14,6 +14,7 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import java.util.ArrayList;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -30,7 +31,7 @@ class ConversationReplayTest {
 
     /** The golden conversations and every MPA connection of the Linux siw rping capture in samples/. */
     static List<ConversationStream> streams() {
-        List<ConversationStream> all = new java.util.ArrayList<>(GoldenVectors.streams());
+        List<ConversationStream> all = new ArrayList<>(GoldenVectors.streams());
         List<ConversationStream> siw = CaptureStreams.conversations("siw-rping-crc.pcap",
                 CaptureStreams.sample("siw-rping-crc.pcap"));
         assertThat(siw).as("the siw capture holds an MPA connection").isNotEmpty();

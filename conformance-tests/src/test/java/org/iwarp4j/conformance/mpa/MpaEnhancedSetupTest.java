@@ -15,6 +15,7 @@ import org.iwarp4j.mpa.MpaRejection;
 import org.iwarp4j.mpa.RtrReplyPolicy;
 import org.iwarp4j.common.RtrType;
 import org.iwarp4j.mpa.netty.MpaConnectRequest;
+import org.iwarp4j.mpa.netty.MpaEstablishedEvent;
 import org.iwarp4j.mpa.netty.MpaRejectedEvent;
 import org.iwarp4j.mpa.netty.MpaStartupFailedEvent;
 import org.iwarp4j.testkit.GoldenVectors;
@@ -24,6 +25,7 @@ import org.iwarp4j.oracle.StartupFrame.Enhanced;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
+import java.util.Arrays;
 import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -302,7 +304,7 @@ class MpaEnhancedSetupTest {
         var terminate = GoldenVectors.named("fpdu-terminate-insufficient-ird");
         StackProbe short_ = new StackProbe();
         short_.onEvent(e -> {
-            if (e instanceof org.iwarp4j.mpa.netty.MpaEstablishedEvent est && est.parameters().requiredTerminate() != null) {
+            if (e instanceof MpaEstablishedEvent est && est.parameters().requiredTerminate() != null) {
                 short_.channel().writeAndFlush(Bytes.direct(terminate.hex("ulpdu_hex")));
             }
         });
@@ -454,7 +456,7 @@ class MpaEnhancedSetupTest {
         var rtr = GoldenVectors.named("fpdu-rtr-zero-length-write");
         StackProbe w = new StackProbe();
         w.onEvent(e -> {
-            if (e instanceof org.iwarp4j.mpa.netty.MpaEstablishedEvent est && est.parameters().rtr() == RtrType.WRITE) {
+            if (e instanceof MpaEstablishedEvent est && est.parameters().rtr() == RtrType.WRITE) {
                 w.channel().write(Bytes.direct(rtr.hex("ulpdu_hex")));
                 w.channel().writeAndFlush(Bytes.direct(Bytes.ascii("a Send after the RTR")));
             }
@@ -463,7 +465,7 @@ class MpaEnhancedSetupTest {
         Embedded.outbound(ch);
         Embedded.inbound(ch, enhancedReply(new Enhanced(true, false, 8, true, false, 8)).toBytes());
         byte[] out = Embedded.outbound(ch);
-        assertThat(java.util.Arrays.copyOf(out, rtr.bytes().length)).isEqualTo(rtr.bytes());
+        assertThat(Arrays.copyOf(out, rtr.bytes().length)).isEqualTo(rtr.bytes());
         ch.finishAndReleaseAll();
     }
 
@@ -490,7 +492,7 @@ class MpaEnhancedSetupTest {
         Embedded.sendUlpdu(ch, rtr.hex("ulpdu_hex"));
         Embedded.sendUlpdu(ch, Bytes.ascii("then a Send"));
         byte[] out = Embedded.outbound(ch);
-        assertThat(java.util.Arrays.copyOf(out, rtr.bytes().length)).isEqualTo(rtr.bytes());
+        assertThat(Arrays.copyOf(out, rtr.bytes().length)).isEqualTo(rtr.bytes());
         assertThat(request).hasSize(24);
         ch.finishAndReleaseAll();
     }

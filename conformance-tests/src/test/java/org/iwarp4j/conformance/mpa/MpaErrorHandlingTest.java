@@ -23,6 +23,7 @@ import org.junit.jupiter.api.Test;
 
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.Consumer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -89,7 +90,7 @@ class MpaErrorHandlingTest {
     }
 
     /** Stack = Initiator with markers asked by the peer; after its first FPDU, the peer runs {@code script}. */
-    private static MpaException stackErrorAfter(java.util.function.Consumer<ScriptedPeer> script) {
+    private static MpaException stackErrorAfter(Consumer<ScriptedPeer> script) {
         try (ScriptedPeer peer = ScriptedPeer.server(); LoopbackStack stack = new LoopbackStack()) {
             peer.expectMpaRequest().withMarkers(true).respond(StartupFrame.reply().crc(true).markers(true))
                     .expectFpduWithUlpdu(Bytes.ascii("first"));

@@ -21,6 +21,7 @@ import org.iwarp4j.oracle.FpduTamper;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
+import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -207,7 +208,7 @@ class MpaFramingTest {
         for (boolean markers : new boolean[] {false, true}) {
             FpduFraming tx = new FpduFraming(true, markers, 0);
             List<byte[]> ulpdus = new ArrayList<>();
-            java.io.ByteArrayOutputStream stream = new java.io.ByteArrayOutputStream();
+            ByteArrayOutputStream stream = new ByteArrayOutputStream();
             for (int i = 0; i < 40; i++) {
                 byte[] u = new byte[i * 37 % 700];
                 for (int k = 0; k + 3 < u.length; k += 8) {

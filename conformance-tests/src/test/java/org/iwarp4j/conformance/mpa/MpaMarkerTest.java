@@ -12,6 +12,7 @@ import org.iwarp4j.mpa.MpaConfig;
 import org.iwarp4j.mpa.MpaError;
 import org.iwarp4j.mpa.MpaParameters;
 import org.iwarp4j.mpa.fpdu.Crc32c;
+import org.iwarp4j.mpa.fpdu.FpduWriter;
 import org.iwarp4j.testkit.GoldenVector;
 import org.iwarp4j.testkit.GoldenVectors;
 import org.iwarp4j.oracle.DecodedFpdu;
@@ -36,7 +37,7 @@ class MpaMarkerTest {
     /** The stack's wire for {@code n} random ULPDUs framed from stream offset {@code start}, and the ULPDUs. */
     private static List<byte[]> stackStream(int start, int n, long seed, ByteArrayOutputStream wire) {
         Random r = new Random(seed);
-        org.iwarp4j.mpa.fpdu.FpduWriter w = new org.iwarp4j.mpa.fpdu.FpduWriter(true, true, 0xFFFF, start);
+        FpduWriter w = new FpduWriter(true, true, 0xFFFF, start);
         List<byte[]> ulpdus = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             byte[] u = Bytes.random(r, r.nextInt(1800));

@@ -15,6 +15,7 @@ import org.iwarp4j.mpa.Mulpdu;
 import org.iwarp4j.mpa.fpdu.FpduLayout;
 import org.iwarp4j.mpa.fpdu.FpduWriter;
 import org.iwarp4j.mpa.netty.MpaEstablishedEvent;
+import org.iwarp4j.oracle.StartupFrame;
 import org.iwarp4j.testkit.GoldenVectors;
 import org.iwarp4j.oracle.DecodedFpdu;
 import org.iwarp4j.oracle.FpduFraming;
@@ -205,7 +206,7 @@ class MpaMulpduTest {
         }
         StackProbe probe = new StackProbe();
         EmbeddedChannel ch = Embedded.responder(MpaConfig.builder().revision(1).build(), probe);
-        Embedded.inbound(ch, org.iwarp4j.oracle.StartupFrame.request().crc(true).markers(true).toBytes());
+        Embedded.inbound(ch, StartupFrame.request().crc(true).markers(true).toBytes());
         int frame = Embedded.outbound(ch).length;
         Embedded.inbound(ch, new FpduFraming(true, false, 0).encode(new byte[20])); // releases the Responder hold
         FpduStreamDecoder oracle = new FpduStreamDecoder(new FpduFraming(true, true, 0));

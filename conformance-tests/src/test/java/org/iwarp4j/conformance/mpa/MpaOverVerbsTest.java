@@ -31,12 +31,17 @@ import org.iwarp4j.verbs.cm.PeerProfile;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.iwarp4j.conformance.support.RdmapUlpdus.readRequest;
@@ -52,9 +57,9 @@ class MpaOverVerbsTest {
 
     private static final byte[] P8 = Bytes.pattern(8, 0x61);
 
-    private static Throwable failure(java.util.concurrent.CompletableFuture<?> f) {
+    private static Throwable failure(CompletableFuture<?> f) {
         try {
-            f.get(VerbsStack.WAIT.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+            f.get(VerbsStack.WAIT.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
             return e.getCause();
         } catch (Exception e) {
@@ -140,7 +145,7 @@ class MpaOverVerbsTest {
             peer.expectMpaRequest().respond(StartupFrame.reply().crc(true).enhanced(PeerScripts.block(4, 4))
                     .privateData(Bytes.ascii("wrong app"))).expectFin().start();
             Throwable t = failure(stack.connect(peer.address(), ConnectOptions.builder()
-                    .replyPrivateDataCheck(pd -> new String(pd, java.nio.charset.StandardCharsets.US_ASCII).equals("v1"))));
+                    .replyPrivateDataCheck(pd -> new String(pd, StandardCharsets.US_ASCII).equals("v1"))));
             assertThat(t).isInstanceOf(ConnectionFailedException.class);
             assertThat(((ConnectionFailedException) t).kind()).isEqualTo(ConnectionFailedException.Kind.CONNECT_ERROR);
             peer.waitForScriptToComplete(VerbsStack.WAIT);
@@ -165,8 +170,8 @@ class MpaOverVerbsTest {
             + "negotiated values in the connection parameters")
     void irdOrdReachTheUser() throws Exception {
         try (VerbsStack server = new VerbsStack(b -> b.ird(8).ord(8)); VerbsStack client = new VerbsStack(b -> b.ird(3).ord(5))) {
-            java.util.concurrent.CompletableFuture<int[]> seen = new java.util.concurrent.CompletableFuture<>();
-            var listener = server.rnic.listen(new InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0),
+            CompletableFuture<int[]> seen = new CompletableFuture<>();
+            var listener = server.rnic.listen(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
                     ListenOptions.defaults(), r -> {
                         seen.complete(new int[] {r.ird().orElse(-1), r.ord().orElse(-1)});
                         r.accept(server.qp, AcceptOptions.defaults());
@@ -205,15 +210,15 @@ class MpaOverVerbsTest {
             // graceful disconnect, which finishes the message in progress, cannot end by itself: at the disconnect
             // timeout it is made abortive (checked at the stack; the peer would read its unread octets first).
             int size = 16 << 20;
-            java.util.concurrent.CompletableFuture<Void> ended = new java.util.concurrent.CompletableFuture<>();
+            CompletableFuture<Void> ended = new CompletableFuture<>();
             var firstSegment = peer.expectFpdu().received();
             peer.waitFor(ended, "the stack's disconnect to end").start();
             stack.connect(peer.address(), ConnectOptions.builder().disconnectTimeout(shortWait));
             stack.connected();
             Region big = stack.region(size, Access.LOCAL_WRITE);
             stack.post(new SendWorkRequest.RdmaWrite(1, List.of(big.sge(0, size)), new Stag(0x200), 0, Set.of()));
-            firstSegment.get(VerbsStack.WAIT.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
-            stack.connected().disconnect().get(VerbsStack.WAIT.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+            firstSegment.get(VerbsStack.WAIT.toMillis(), TimeUnit.MILLISECONDS);
+            stack.connected().disconnect().get(VerbsStack.WAIT.toMillis(), TimeUnit.MILLISECONDS);
             ended.complete(null);
             CmEvent.Disconnected end = stack.disconnected();
             assertThat(end.reason()).as("made abortive").isEqualTo(DisconnectReason.DISCONNECT_TIMEOUT);
@@ -239,7 +244,7 @@ class MpaOverVerbsTest {
             Region sink = stack.region(16, Access.LOCAL_WRITE);
             long posted = System.nanoTime();
             stack.post(new SendWorkRequest.RdmaRead(1, List.of(sink.sge(0, 16)), new Stag(0x200), 0, Set.of()));
-            readRequest.get(VerbsStack.WAIT.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+            readRequest.get(VerbsStack.WAIT.toMillis(), TimeUnit.MILLISECONDS);
             WorkCompletion wc = stack.sendCompletion();
             assertThat(wc.status()).isEqualTo(CompletionStatus.RESPONSE_TIMEOUT);
             assertThat(Duration.ofNanos(System.nanoTime() - posted)).as("not before the timeout")
@@ -453,7 +458,7 @@ class MpaOverVerbsTest {
             peer.start();
             stack.connect(peer.address(), ConnectOptions.builder().mpa(m -> m.emss(1460)));
             stack.connected();
-            java.util.concurrent.atomic.AtomicInteger payload = new java.util.concurrent.atomic.AtomicInteger();
+            AtomicInteger payload = new AtomicInteger();
             int chunk = stack.connected().parameters().mulpdu() - 14;
             int segments = (big.length + chunk - 1) / chunk;
             for (int i = 0; i < segments; i++) {

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 
@@ -75,7 +76,7 @@ class MpaSegmentationTest {
     void anySegmentation() {
         Stream s = initiatorStream();
         int[] ones = new int[s.octets().length];
-        java.util.Arrays.fill(ones, 1);
+        Arrays.fill(ones, 1);
         feedAndCheck(s, ones);
         feedAndCheck(s, new int[] {s.octets().length});
         Random r = new Random(5044);

@@ -9,6 +9,7 @@ import org.iwarp4j.conformance.support.LoopbackStack;
 import org.iwarp4j.conformance.support.StackProbe;
 import org.iwarp4j.mpa.MpaConfig;
 import org.iwarp4j.mpa.MpaError;
+import org.iwarp4j.mpa.MpaRole;
 import org.iwarp4j.mpa.netty.MpaConnectRequest;
 import org.iwarp4j.mpa.netty.MpaEstablishedEvent;
 import org.iwarp4j.mpa.netty.MpaRejectedEvent;
@@ -188,7 +189,7 @@ class MpaStartupRulesTest {
             peer.expectMpaRequest().respond(StartupFrame.reply().crc(true)).expectFpduWithUlpdu(Bytes.ascii("go")).start();
             StackProbe p = stack.initiator(peer.address(), REV1, new StackProbe().sendOnEstablished(Bytes.ascii("go")));
             peer.waitForScriptToComplete(StackProbe.WAIT);
-            assertThat(p.awaitEstablished().parameters().role()).isEqualTo(org.iwarp4j.mpa.MpaRole.INITIATOR);
+            assertThat(p.awaitEstablished().parameters().role()).isEqualTo(MpaRole.INITIATOR);
         }
     }
 

@@ -1,5 +1,6 @@
 package org.iwarp4j.conformance.rdmap;
 
+import io.netty.buffer.ByteBuf;
 import org.iwarp4j.conformance.Requirement;
 import org.iwarp4j.conformance.support.Bytes;
 import org.iwarp4j.conformance.support.RdmapEngine;
@@ -13,6 +14,7 @@ import org.iwarp4j.rdmap.stream.RdmapStreamState;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
+import java.nio.ByteBuffer;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -28,7 +30,7 @@ class EngineRulesTest {
         return RdmapStreamConfig.defaults().withReadDepths(ird, ord);
     }
 
-    private static io.netty.buffer.ByteBuf data(byte[] b) {
+    private static ByteBuf data(byte[] b) {
         return Bytes.ALLOC.directBuffer(b.length).writeBytes(b);
     }
 
@@ -72,7 +74,7 @@ class EngineRulesTest {
             requester.deliverTo(responder);
             assertThat(responder.pump()).as("two Read Responses").isEqualTo(2);
             byte[] firstResponse = responder.wire.get(0);
-            assertThat(java.nio.ByteBuffer.wrap(firstResponse).getLong(8)).as("first response: first request's sink TO")
+            assertThat(ByteBuffer.wrap(firstResponse).getLong(8)).as("first response: first request's sink TO")
                     .isEqualTo(0x1000);
             // deliver only the first response
             List<byte[]> second = List.of(responder.wire.get(1));

@@ -31,6 +31,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -78,7 +79,7 @@ class LoopbackTest {
             }
             Set<Long> seen = new HashSet<>();
             for (CompletableFuture<List<Long>> r : runs) {
-                for (long v : r.get(30, java.util.concurrent.TimeUnit.SECONDS)) {
+                for (long v : r.get(30, TimeUnit.SECONDS)) {
                     assertThat(seen.add(v)).as("original value %d seen twice: an update was lost", v).isTrue();
                 }
             }

@@ -4,6 +4,7 @@ import org.iwarp4j.conformance.Requirement;
 import org.iwarp4j.conformance.support.Bytes;
 import org.iwarp4j.conformance.support.DdpSegments;
 import org.iwarp4j.conformance.support.PeerScripts;
+import org.iwarp4j.conformance.support.RdmapUlpdus;
 import org.iwarp4j.conformance.support.VerbsStack;
 import org.iwarp4j.conformance.support.VerbsStack.Region;
 import org.iwarp4j.oracle.DecodedFpdu;
@@ -21,7 +22,9 @@ import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -118,7 +121,7 @@ class RequesterWireTest {
                 segments.add(peer.expectFpdu().received());
             }
             peer.expectFpdu().withUlpdu(write(0x1a2b3c4d, to, new byte[0])).and()
-                    .expectFpdu().withUlpdu(write(0x1a2b3c4d, to + 64, java.util.Arrays.copyOf(payload, 16))).and()
+                    .expectFpdu().withUlpdu(write(0x1a2b3c4d, to + 64, Arrays.copyOf(payload, 16))).and()
                     .expectFpdu().withUlpdu(untaggedQn0(IMMEDIATE, 0, 1, ByteBuffer.allocate(8).putLong(99L).array()));
             await(peer);
             ByteArrayOutputStream joined = new ByteArrayOutputStream();
@@ -151,8 +154,8 @@ class RequesterWireTest {
             stack.post(new SendWorkRequest.RdmaRead(2, List.of(sink.sge(0, 0)), new Stag(0x11223344), 0x4000, Set.of()));
             byte[] rr1 = readRequest(1, sink.stagValue(), sink.to(8), 100, 0x11223344, 0x4000);
             byte[] rr2 = readRequest(2, sink.stagValue(), sink.to(0), 0, 0x11223344, 0x4000);
-            byte[] first = DdpSegments.tagged(false, 0x42, sink.stagValue(), sink.to(8), java.util.Arrays.copyOf(remoteData, 60));
-            byte[] second = readResponse(sink.stagValue(), sink.to(68), java.util.Arrays.copyOfRange(remoteData, 60, 100));
+            byte[] first = DdpSegments.tagged(false, 0x42, sink.stagValue(), sink.to(8), Arrays.copyOf(remoteData, 60));
+            byte[] second = readResponse(sink.stagValue(), sink.to(68), Arrays.copyOfRange(remoteData, 60, 100));
             peer.expectFpdu().withUlpdu(rr1).and().expectFpdu().withUlpdu(rr2).and()
                     .sendFpdu(first).waitFor(firstHalfChecked, "the test saw the first half placed")
                     .sendFpdu(second).sendFpdu(readResponse(sink.stagValue(), sink.to(0), new byte[0]));
@@ -276,9 +279,9 @@ class RequesterWireTest {
             int faId = ByteBuffer.wrap(faU).getInt(22);
             int csId = ByteBuffer.wrap(csU).getInt(22);
             // golden fpdu-atomic-fetchadd-request / -cmpswap-request with this stack's request ids
-            assertThat(faU).isEqualTo(org.iwarp4j.conformance.support.RdmapUlpdus.atomicRequest(2, 0, faId, 0x99aabbcc,
+            assertThat(faU).isEqualTo(RdmapUlpdus.atomicRequest(2, 0, faId, 0x99aabbcc,
                     0x40, 5, 0, 0, -1L));
-            assertThat(csU).isEqualTo(org.iwarp4j.conformance.support.RdmapUlpdus.atomicRequest(3, 2, csId, 0x99aabbcc,
+            assertThat(csU).isEqualTo(RdmapUlpdus.atomicRequest(3, 2, csId, 0x99aabbcc,
                     0x48, 0x1111111111111111L, -1L, 0x64, -1L));
             assertThat(faId).isNotEqualTo(csId);
             assertThat(result.bytes(0, 16)).as("nothing written before the responses").containsOnly(0);
@@ -292,8 +295,8 @@ class RequesterWireTest {
             assertThat(wcs.get(2).opcode()).isEqualTo(CompletionOpcode.ATOMIC_CMP_SWAP);
             assertThat(wcs.get(2).atomicOriginalValue()).hasValue(0x64);
             // RnicConfig default atomic byte order: little-endian
-            assertThat(result.buf().order(java.nio.ByteOrder.LITTLE_ENDIAN).getLong(0)).isEqualTo(100);
-            assertThat(result.buf().order(java.nio.ByteOrder.LITTLE_ENDIAN).getLong(8)).isEqualTo(0x64);
+            assertThat(result.buf().order(ByteOrder.LITTLE_ENDIAN).getLong(0)).isEqualTo(100);
+            assertThat(result.buf().order(ByteOrder.LITTLE_ENDIAN).getLong(8)).isEqualTo(0x64);
         }
     }
 }

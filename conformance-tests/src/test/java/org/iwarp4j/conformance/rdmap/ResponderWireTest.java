@@ -2,6 +2,7 @@ package org.iwarp4j.conformance.rdmap;
 
 import org.iwarp4j.conformance.Requirement;
 import org.iwarp4j.conformance.support.Bytes;
+import org.iwarp4j.conformance.support.DdpSegments;
 import org.iwarp4j.conformance.support.PeerScripts;
 import org.iwarp4j.conformance.support.VerbsStack;
 import org.iwarp4j.conformance.support.VerbsStack.Region;
@@ -19,12 +20,14 @@ import org.iwarp4j.verbs.cm.ListenOptions;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
+import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -55,7 +58,7 @@ class ResponderWireTest {
         final Region sink = stack.region(64, Access.LOCAL_WRITE, Access.REMOTE_WRITE);
         final Region word = stack.region(64, Access.LOCAL_WRITE, Access.REMOTE_ATOMIC);
         final Region recv = stack.region(128, Access.LOCAL_WRITE);
-        final java.net.InetSocketAddress address;
+        final InetSocketAddress address;
 
         Subject() {
             for (int i = 0; i < 256; i++) {
@@ -132,8 +135,8 @@ class ResponderWireTest {
     void deliveryOfSendsAndImmediateData() {
         try (Subject s = new Subject(); ScriptedPeer peer = s.peer()) {
             byte[] five = Bytes.ascii("five!");
-            byte[] rsvSet = org.iwarp4j.conformance.support.DdpSegments.untagged(
-                    org.iwarp4j.conformance.support.DdpSegments.control(false, true, 0, 1), 0x70 | SEND_SE, 0xdeadbeef, 0, 4, 0,
+            byte[] rsvSet = DdpSegments.untagged(
+                    DdpSegments.control(false, true, 0, 1), 0x70 | SEND_SE, 0xdeadbeef, 0, 4, 0,
                     Bytes.pattern(20, 1));
             peer.send(PeerScripts.fpdus(untaggedQn0(SEND, 0x5e6f7081, 1, five), untaggedQn0(SEND, 0, 2, new byte[0]),
                     untaggedQn0(IMMEDIATE, 0x11111111, 3, Bytes.pattern(8, 0xa0)), rsvSet)).start();
@@ -159,7 +162,7 @@ class ResponderWireTest {
         try (Subject s = new Subject()) {
             MemoryRegion fr = s.stack.pd.allocateFastRegistration(64);
             Stag stag = fr.stag().withNextKey();
-            java.util.concurrent.CompletableFuture<Void> registered = new java.util.concurrent.CompletableFuture<>();
+            CompletableFuture<Void> registered = new CompletableFuture<>();
             AtomicReference<Boolean> validAtCompletion = new AtomicReference<>();
             try (ScriptedPeer peer = s.peer()) {
                 peer.sendFpdu(untaggedQn0(SEND, 0, 1, Bytes.ascii("hi")))

@@ -1,7 +1,9 @@
 package org.iwarp4j.conformance.rdmap;
 
 import org.iwarp4j.conformance.Requirement;
+import org.iwarp4j.conformance.support.Bytes;
 import org.iwarp4j.conformance.support.PeerScripts;
+import org.iwarp4j.conformance.support.RdmapUlpdus;
 import org.iwarp4j.conformance.support.VerbsStack;
 import org.iwarp4j.conformance.support.VerbsStack.Region;
 import org.iwarp4j.testkit.GoldenVectors;
@@ -20,6 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.function.Function;
@@ -65,7 +68,7 @@ class TerminateWireTest {
         final Region foreign;
         final Region recv;
         final Region revoked;
-        final java.net.InetSocketAddress address;
+        final InetSocketAddress address;
 
         Subject(boolean rfc7306, int ird) {
             stack = new VerbsStack(b -> b.rfc7306(rfc7306).ird(ird));
@@ -140,7 +143,7 @@ class TerminateWireTest {
         }
     }
 
-    private static final byte[] P16 = org.iwarp4j.conformance.support.Bytes.pattern(16, 0x10);
+    private static final byte[] P16 = Bytes.pattern(16, 0x10);
 
     static Case ddp(String name, int etype, int code, Function<Subject, byte[]> offending) {
         return new Case(name, offending, seg -> terminateFor(1, etype, code, seg, false));
@@ -219,13 +222,13 @@ class TerminateWireTest {
     void goldenReadRequestTerminate() {
         byte[] request = GoldenVectors.named("fpdu-terminate-rr-invalid-stag").hex("term.terminated_ddp_header_hex");
         byte[] rdmaHeader = GoldenVectors.named("fpdu-terminate-rr-invalid-stag").hex("term.terminated_rdma_header_hex");
-        byte[] offending = org.iwarp4j.conformance.support.Bytes.concat(request, rdmaHeader);
+        byte[] offending = Bytes.concat(request, rdmaHeader);
         byte[] expectedFpdu = GoldenVectors.named("fpdu-terminate-rr-invalid-stag").bytes();
         try (Subject s = new Subject(); ScriptedPeer peer = PeerScripts.initiator(s.address, 4, 4)) {
             // MSN 1-3: zero-length Reads, which are not validated and answered by zero-length Read Responses
             for (int msn = 1; msn <= 3; msn++) {
                 peer.sendFpdu(readRequest(msn, 0x77, 0x1000L * msn, 0, 0xdeadbe00, 0));
-                peer.expectFpdu().withUlpdu(org.iwarp4j.conformance.support.RdmapUlpdus.readResponse(0x77,
+                peer.expectFpdu().withUlpdu(RdmapUlpdus.readResponse(0x77,
                         0x1000L * msn, new byte[0])).and();
             }
             peer.sendFpdu(offending).expectBytes(expectedFpdu, "the golden Terminate FPDU").expectFin().start();
@@ -275,7 +278,7 @@ class TerminateWireTest {
                         s -> tagged(true, control(SEND), s.sink.stagValue(), s.sink.to(0), P16)),
                 rdmap("Read Request opcode on QN 0 -> 0x0/0x2/0x06", 2, 0x06, false,
                         s -> untagged(true, control(0x1), 0, 1, 0,
-                                org.iwarp4j.conformance.support.RdmapUlpdus.readRequestHeader(1, 0, 0, 1, 0))),
+                                RdmapUlpdus.readRequestHeader(1, 0, 0, 1, 0))),
                 rdmap("Send opcode on QN 1 -> 0x0/0x2/0x06", 2, 0x06, false,
                         s -> untagged(true, control(SEND), 1, 1, 0, P16)));
     }
@@ -297,7 +300,7 @@ class TerminateWireTest {
     void rfc7306OpcodeOnAPlainStream() {
         try (Subject s = new Subject(false, 4)) {
             run(rdmap("opcode 8 without RFC 7306", 2, 0x06, false,
-                    x -> org.iwarp4j.conformance.support.RdmapUlpdus.immediate(1, 42)), s);
+                    x -> RdmapUlpdus.immediate(1, 42)), s);
         }
     }
 
@@ -338,7 +341,7 @@ class TerminateWireTest {
             s.atomic.buf().putLong(8, 0x0102030405060708L);
             for (int msn = 1; msn <= 6; msn++) {
                 peer.sendFpdu(readRequest(msn, 0x77, 0, 0, 0, 0))
-                        .expectFpdu().withUlpdu(org.iwarp4j.conformance.support.RdmapUlpdus.readResponse(0x77, 0,
+                        .expectFpdu().withUlpdu(RdmapUlpdus.readResponse(0x77, 0,
                                 new byte[0]));
             }
             peer.sendFpdu(atomicRequest(7, 0, 1, s.atomic.stagValue(), s.atomic.to(9), 5, 0, 0, -1L))

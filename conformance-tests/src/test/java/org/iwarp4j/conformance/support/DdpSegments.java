@@ -1,6 +1,7 @@
 package org.iwarp4j.conformance.support;
 
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 
 /**
  * DDP segments built octet by octet from RFC 5041 §4 (independently of the ddp module's flyweights), for
@@ -95,6 +96,6 @@ public final class DdpSegments {
 
     public static byte[] payloadOf(byte[] s) {
         int h = isTagged(s) ? TAGGED_HEADER : UNTAGGED_HEADER;
-        return java.util.Arrays.copyOfRange(s, h, s.length);
+        return Arrays.copyOfRange(s, h, s.length);
     }
 }

@@ -2,12 +2,14 @@ package org.iwarp4j.conformance.support;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.embedded.EmbeddedChannel;
 import org.iwarp4j.mpa.MpaConfig;
 import org.iwarp4j.mpa.netty.MpaStartupHandler;
 
 import java.io.ByteArrayOutputStream;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 
 /** The stack on an {@link EmbeddedChannel} with a frozen clock: deterministic, no sockets, no sleeps. */
@@ -54,7 +56,7 @@ public final class Embedded {
         int at = 0;
         for (int i = 0; at < octets.length; i++) {
             int n = i < sizes.length ? Math.min(sizes[i], octets.length - at) : octets.length - at;
-            byte[] piece = java.util.Arrays.copyOfRange(octets, at, at + n);
+            byte[] piece = Arrays.copyOfRange(octets, at, at + n);
             inbound(ch, piece);
             at += n;
         }
@@ -68,8 +70,8 @@ public final class Embedded {
     }
 
     /** Writes and flushes one ULPDU (a pooled copy) from above MPA. */
-    public static io.netty.channel.ChannelFuture sendUlpdu(EmbeddedChannel ch, byte[] ulpdu) {
-        io.netty.channel.ChannelFuture f = ch.writeAndFlush(Bytes.direct(ulpdu));
+    public static ChannelFuture sendUlpdu(EmbeddedChannel ch, byte[] ulpdu) {
+        ChannelFuture f = ch.writeAndFlush(Bytes.direct(ulpdu));
         ch.runPendingTasks();
         return f;
     }

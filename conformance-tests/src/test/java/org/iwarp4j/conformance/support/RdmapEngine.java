@@ -17,6 +17,7 @@ import org.iwarp4j.rdmap.stream.RdmapStreamConfig;
 import org.iwarp4j.rdmap.terminate.Terminate;
 import org.iwarp4j.rdmap.wire.RdmapOpcode;
 
+import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashMap;
@@ -116,7 +117,7 @@ public final class RdmapEngine implements LlpSegmentWriter, RdmapMemory, RdmapLi
 
     @Override
     public void writeSegment(ByteBuf header, ByteBuf payload) {
-        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
         writer.write(header, payload, Bytes.ALLOC, (part, last) -> out.writeBytes(Bytes.drain(part)));
         wire.add(out.toByteArray());
         produced++;

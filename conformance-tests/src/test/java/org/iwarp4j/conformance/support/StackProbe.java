@@ -3,6 +3,7 @@ package org.iwarp4j.conformance.support;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.socket.ChannelInputShutdownEvent;
@@ -67,7 +68,7 @@ public final class StackProbe extends ChannelInboundHandlerAdapter {
     }
 
     /** Writes and flushes one ULPDU from above MPA (any thread). */
-    public io.netty.channel.ChannelFuture send(byte[] ulpdu) {
+    public ChannelFuture send(byte[] ulpdu) {
         return channel.writeAndFlush(Bytes.direct(ulpdu));
     }
 

@@ -33,6 +33,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
@@ -242,13 +244,13 @@ public final class VerbsStack implements AutoCloseable {
     }
 
     /** Waits (bounded) until {@code condition} holds. */
-    public static void awaitTrue(java.util.function.BooleanSupplier condition, String what) {
+    public static void awaitTrue(BooleanSupplier condition, String what) {
         long deadline = System.nanoTime() + WAIT.toNanos();
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() > deadline) {
                 throw new AssertionError("timed out waiting for " + what);
             }
-            java.util.concurrent.locks.LockSupport.parkNanos(100_000); // poll gently: the machine is shared
+            LockSupport.parkNanos(100_000); // poll gently: the machine is shared
         }
     }
 

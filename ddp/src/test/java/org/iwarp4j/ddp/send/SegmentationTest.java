@@ -10,7 +10,9 @@ import org.iwarp4j.ddp.header.UntaggedHeaderFlyweight;
 import org.iwarp4j.ddp.testing.CapturingLlp;
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -133,8 +135,8 @@ class SegmentationTest {
 
     @Test
     void headerBuffersLeaveTheLowerLayersHeadroomAndTailroomAroundTheHeader() {
-        java.util.List<int[]> rooms = new java.util.ArrayList<>(); // {readerIndex, writableBytes}
-        java.util.List<byte[]> segments = new java.util.ArrayList<>();
+        List<int[]> rooms = new ArrayList<>(); // {readerIndex, writableBytes}
+        List<byte[]> segments = new ArrayList<>();
         LlpSegmentWriter roomy = new LlpSegmentWriter() {
             @Override
             public int mulpdu() {

@@ -10,6 +10,7 @@ import org.iwarp4j.testkit.GoldenVectors;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.zip.CRC32C;
@@ -33,8 +34,8 @@ class Crc32cTest {
         ByteBuf heap = TestBuffers.heap(input);
         CompositeByteBuf composite = TestBuffers.ALLOC.compositeDirectBuffer();
         int half = input.length / 2;
-        composite.addComponent(true, TestBuffers.direct(java.util.Arrays.copyOfRange(input, 0, half)));
-        composite.addComponent(true, TestBuffers.heap(java.util.Arrays.copyOfRange(input, half, input.length)));
+        composite.addComponent(true, TestBuffers.direct(Arrays.copyOfRange(input, 0, half)));
+        composite.addComponent(true, TestBuffers.heap(Arrays.copyOfRange(input, half, input.length)));
         try {
             assertThat(Crc32c.compute(direct, direct.readerIndex(), input.length)).isEqualTo(expected);
             assertThat(Crc32c.compute(heap, heap.readerIndex(), input.length)).isEqualTo(expected);

@@ -9,6 +9,7 @@ import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 
@@ -62,8 +63,8 @@ class FpduPropertyTest {
     static byte[] encode(boolean crc, boolean markers, int off, byte[] ulpdu, int split) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         FpduWriter w = new FpduWriter(crc, markers, 65535, off);
-        w.write(TestBuffers.direct(java.util.Arrays.copyOf(ulpdu, split)),
-                TestBuffers.heap(java.util.Arrays.copyOfRange(ulpdu, split, ulpdu.length)), TestBuffers.ALLOC,
+        w.write(TestBuffers.direct(Arrays.copyOf(ulpdu, split)),
+                TestBuffers.heap(Arrays.copyOfRange(ulpdu, split, ulpdu.length)), TestBuffers.ALLOC,
                 (part, last) -> {
                     out.writeBytes(ByteBufUtil.getBytes(part));
                     part.release();

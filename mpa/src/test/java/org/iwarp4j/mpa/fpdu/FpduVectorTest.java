@@ -10,6 +10,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -112,8 +113,8 @@ class FpduVectorTest {
         for (int split = 0; split <= ulpdu.length; split += 7) {
             FpduWriter w = new FpduWriter(true, markers(v), FpduLayout.MAX_ULPDU_LENGTH_FIELD, streamOffset(v));
             CompositeByteBuf out = TestBuffers.ALLOC.compositeBuffer(Integer.MAX_VALUE);
-            ByteBuf header = TestBuffers.direct(java.util.Arrays.copyOfRange(ulpdu, 0, split));
-            ByteBuf payload = TestBuffers.heap(java.util.Arrays.copyOfRange(ulpdu, split, ulpdu.length));
+            ByteBuf header = TestBuffers.direct(Arrays.copyOfRange(ulpdu, 0, split));
+            ByteBuf payload = TestBuffers.heap(Arrays.copyOfRange(ulpdu, split, ulpdu.length));
             w.write(header, payload, TestBuffers.ALLOC, (part, last) -> out.addComponent(true, part));
             assertThat(ByteBufUtil.getBytes(out)).as("split at %d", split).isEqualTo(v.bytes());
             out.release();
@@ -126,7 +127,7 @@ class FpduVectorTest {
         FpduWriter w = new FpduWriter(false, markers(v), FpduLayout.MAX_ULPDU_LENGTH_FIELD, streamOffset(v));
         byte[] wire = TestBuffers.drain(w.encode(TestBuffers.direct(v.hex("ulpdu_hex")), TestBuffers.ALLOC));
         byte[] expected = v.bytes();
-        java.util.Arrays.fill(expected, expected.length - 4, expected.length, (byte) 0);
+        Arrays.fill(expected, expected.length - 4, expected.length, (byte) 0);
         assertThat(wire).isEqualTo(expected);
         // RFC 5044 §4.1: with CRCs off any value is accepted
         byte[] garbage = v.bytes();

@@ -7,6 +7,7 @@ import org.iwarp4j.testkit.GoldenVectors;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import java.util.Arrays;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -84,7 +85,7 @@ class MpaFrameVectorTest {
     void everyProperPrefixNeedsMore(GoldenVector v) {
         byte[] all = v.bytes();
         for (int n = 0; n < all.length; n++) {
-            ByteBuf in = TestBuffers.heap(java.util.Arrays.copyOf(all, n));
+            ByteBuf in = TestBuffers.heap(Arrays.copyOf(all, n));
             try {
                 assertThat(MpaFrameCodec.parse(in)).as("prefix of %d octets", n).isNull();
                 assertThat(in.readerIndex()).isZero();

@@ -2,8 +2,10 @@ package org.iwarp4j.mpa.netty;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelPromise;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -15,9 +17,9 @@ final class Collector extends ChannelInboundHandlerAdapter {
     final List<byte[]> ulpdus = new ArrayList<>();
     final List<Throwable> errors = new ArrayList<>();
     Consumer<Object> onEvent = e -> { };
-    io.netty.channel.Channel channel;
+    Channel channel;
 
-    io.netty.channel.ChannelPromise ctxPromise() {
+    ChannelPromise ctxPromise() {
         return channel.newPromise();
     }
 

@@ -14,6 +14,7 @@ import org.iwarp4j.mpa.fpdu.FpduDissector;
 import org.iwarp4j.mpa.frame.EnhancedConnectionData;
 import org.iwarp4j.mpa.frame.MpaFrame;
 import org.iwarp4j.mpa.frame.MpaFrameCodec;
+import org.iwarp4j.mpa.frame.MpaFrameType;
 import org.iwarp4j.testkit.ConversationStream;
 import org.iwarp4j.testkit.ConversationStream.Direction;
 import org.iwarp4j.testkit.GoldenVectors;
@@ -53,7 +54,8 @@ class ConversationStreamTest {
                 .privateData(f.privateData()).autoAccept(autoAccept);
         EnhancedConnectionData d = f.enhancedData();
         if (d != null) {
-            b.ird(d.ird()).irdLimit(d.ird()).ord(d.ord()).peerToPeer(d.peerToPeer() && f.type() == org.iwarp4j.mpa.frame.MpaFrameType.REQUEST);
+            b.ird(d.ird()).irdLimit(d.ird()).ord(d.ord())
+                    .peerToPeer(d.peerToPeer() && f.type() == MpaFrameType.REQUEST);
             if (d.peerToPeer()) {
                 b.rtrTypes(new ArrayList<>(d.rtrFlags()));
             }

@@ -21,10 +21,12 @@ import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import org.iwarp4j.mpa.MpaConfig;
 import org.iwarp4j.mpa.MpaParameters;
+import org.iwarp4j.mpa.Mulpdu;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 import java.net.InetSocketAddress;
+import java.util.Arrays;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -42,7 +44,7 @@ class LoopbackTest {
 
     private static final int COUNT = 10_000;
     /** EMSS 9000 (jumbo frames) with markers: MULPDU 8922 (RFC 5044 §4.5), the same on both peers. */
-    private static final int MULPDU = org.iwarp4j.mpa.Mulpdu.of(9000, true);
+    private static final int MULPDU = Mulpdu.of(9000, true);
 
     @Test
     void nio() throws Exception {
@@ -109,7 +111,7 @@ class LoopbackTest {
                 expected.nextBytes(want);
                 byte[] got = new byte[b.readableBytes()];
                 b.readBytes(got);
-                if (!java.util.Arrays.equals(want, got)) {
+                if (!Arrays.equals(want, got)) {
                     failure.compareAndSet(null, new AssertionError("ULPDU " + received + " differs: " + got.length
                             + " octets, expected " + n));
                     done.countDown();
@@ -121,7 +123,6 @@ class LoopbackTest {
                 b.release();
             }
         }
-
 
         @Override
         public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {

@@ -2,6 +2,7 @@ package org.iwarp4j.mpa.netty;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.embedded.EmbeddedChannel;
 import org.iwarp4j.mpa.MpaConfig;
@@ -10,13 +11,17 @@ import org.iwarp4j.mpa.MpaParameters;
 import org.iwarp4j.mpa.MpaRole;
 import org.iwarp4j.mpa.TestBuffers;
 import org.iwarp4j.mpa.fpdu.FpduWriter;
+import org.iwarp4j.mpa.frame.EnhancedConnectionData;
 import org.iwarp4j.mpa.frame.MpaFrame;
 import org.iwarp4j.mpa.frame.MpaFrameCodec;
+import org.iwarp4j.mpa.frame.MpaFrameType;
 import org.iwarp4j.mpa.startup.InitiatorStartup;
 import org.junit.jupiter.api.Test;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HexFormat;
@@ -30,7 +35,7 @@ class MpaStartupHandlerTest {
     private static final HexFormat HEX = HexFormat.of();
 
     static byte[] out(EmbeddedChannel ch) {
-        java.io.ByteArrayOutputStream o = new java.io.ByteArrayOutputStream();
+        ByteArrayOutputStream o = new ByteArrayOutputStream();
         ByteBuf b;
         while ((b = ch.readOutbound()) != null) {
             o.writeBytes(ByteBufUtil.getBytes(b));
@@ -44,7 +49,7 @@ class MpaStartupHandlerTest {
     }
 
     static byte[] concat(byte[]... parts) {
-        java.io.ByteArrayOutputStream o = new java.io.ByteArrayOutputStream();
+        ByteArrayOutputStream o = new ByteArrayOutputStream();
         for (byte[] p : parts) {
             o.writeBytes(p);
         }
@@ -55,7 +60,7 @@ class MpaStartupHandlerTest {
         try (InputStream in = MpaStartupHandlerTest.class.getResourceAsStream("/org/iwarp4j/mpa/siw/" + name)) {
             return HEX.parseHex(new String(in.readAllBytes(), StandardCharsets.US_ASCII).trim());
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            throw new UncheckedIOException(e);
         }
     }
 
@@ -65,8 +70,8 @@ class MpaStartupHandlerTest {
         EmbeddedChannel ch = new EmbeddedChannel(MpaStartupHandler.initiator(MpaConfig.defaults()), up);
         byte[] request = out(ch);
         assertThat(request).hasSize(24);
-        MpaFrame reply = MpaFrame.enhanced(org.iwarp4j.mpa.frame.MpaFrameType.REPLY, false, true, false,
-                new org.iwarp4j.mpa.frame.EnhancedConnectionData(false, false, 16, false, false, 16), "hi".getBytes());
+        MpaFrame reply = MpaFrame.enhanced(MpaFrameType.REPLY, false, true, false,
+                new EnhancedConnectionData(false, false, 16, false, false, 16), "hi".getBytes());
         byte[] f1 = fpdu(true, false, 0, "first".getBytes());
         byte[] f2 = fpdu(true, false, f1.length, "second ulpdu".getBytes());
         ch.writeInbound(TestBuffers.direct(concat(reply.toByteArray(), f1, f2)));
@@ -86,7 +91,7 @@ class MpaStartupHandlerTest {
         EmbeddedChannel ch = new EmbeddedChannel(MpaStartupHandler.initiator(
                 MpaConfig.builder().revision(1).rejectDataBeforeReply(true).build()), up);
         out(ch);
-        MpaFrame reply = MpaFrame.rev1(org.iwarp4j.mpa.frame.MpaFrameType.REPLY, false, true, false, "hi".getBytes());
+        MpaFrame reply = MpaFrame.rev1(MpaFrameType.REPLY, false, true, false, "hi".getBytes());
         ch.writeInbound(TestBuffers.direct(concat(reply.toByteArray(), fpdu(true, false, 0, "early".getBytes()))));
         MpaStartupFailedEvent failed = up.single(MpaStartupFailedEvent.class);
         assertThat(failed.cause().error()).isEqualTo(MpaError.INVALID_STARTUP_FRAME);
@@ -126,7 +131,7 @@ class MpaStartupHandlerTest {
         InitiatorStartup peer = new InitiatorStartup(MpaConfig.defaults(), 1460);
         ch.writeInbound(TestBuffers.direct(peer.request().toByteArray()));
         byte[] replyBytes = out(ch);
-        MpaFrame reply = MpaFrameCodec.parse(io.netty.buffer.Unpooled.wrappedBuffer(replyBytes));
+        MpaFrame reply = MpaFrameCodec.parse(Unpooled.wrappedBuffer(replyBytes));
         assertThat(replyBytes).hasSize(reply.length()); // only the Reply, no FPDU
         ch.writeOutbound(TestBuffers.direct("later".getBytes()));
         assertThat(out(ch)).isEmpty();
@@ -277,7 +282,7 @@ class MpaStartupHandlerTest {
         MpaConfig ic = MpaConfig.builder().ird(4).ord(2).privateData("hello".getBytes()).build();
         ch.writeInbound(TestBuffers.direct(new InitiatorStartup(ic, 1460).request().toByteArray()));
         ch.runPendingTasks();
-        MpaFrame reply = MpaFrameCodec.parse(io.netty.buffer.Unpooled.wrappedBuffer(out(ch)));
+        MpaFrame reply = MpaFrameCodec.parse(Unpooled.wrappedBuffer(out(ch)));
         assertThat(reply.privateData()).isEqualTo("welcome".getBytes());
         assertThat(reply.enhancedData().ird()).isEqualTo(2);
         assertThat(reply.enhancedData().ord()).isEqualTo(4); // ORD 8 capped at the Initiator's IRD 4
@@ -319,7 +324,7 @@ class MpaStartupHandlerTest {
         EmbeddedChannel ch = new EmbeddedChannel(MpaStartupHandler.responder(
                 MpaConfig.builder().requiredOrd(8).ord(8).build()), up);
         ch.writeInbound(TestBuffers.direct(siw("siw-mpa-request.hex"))); // siw: IRD 1, ORD 1
-        MpaFrame reply = MpaFrameCodec.parse(io.netty.buffer.Unpooled.wrappedBuffer(out(ch)));
+        MpaFrame reply = MpaFrameCodec.parse(Unpooled.wrappedBuffer(out(ch)));
         assertThat(reply.rejected()).isTrue();
         assertThat(reply.enhancedData().ord()).isEqualTo(8);
         assertThat(up.single(MpaRejectedEvent.class).rejection().reason()).isEqualTo(MpaError.INSUFFICIENT_IRD);
@@ -332,7 +337,7 @@ class MpaStartupHandlerTest {
         Collector up = new Collector();
         EmbeddedChannel ch = new EmbeddedChannel(MpaStartupHandler.responder(MpaConfig.defaults()), up);
         ch.writeInbound(TestBuffers.direct(siw("siw-mpa-request.hex")));
-        MpaFrame reply = MpaFrameCodec.parse(io.netty.buffer.Unpooled.wrappedBuffer(out(ch)));
+        MpaFrame reply = MpaFrameCodec.parse(Unpooled.wrappedBuffer(out(ch)));
         assertThat(reply.revision()).isEqualTo(2);
         assertThat(reply.enhancedData()).isNotNull(); // siw needs Rev 2 + S in the Reply
         assertThat(reply.enhancedData().ord()).isEqualTo(1); // ≤ siw's IRD 1

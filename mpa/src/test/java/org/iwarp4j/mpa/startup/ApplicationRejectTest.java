@@ -1,8 +1,10 @@
 package org.iwarp4j.mpa.startup;
 
+import io.netty.buffer.Unpooled;
 import org.iwarp4j.mpa.MpaConfig;
 import org.iwarp4j.mpa.MpaRejection;
 import org.iwarp4j.mpa.frame.EnhancedConnectionData;
+import org.iwarp4j.mpa.frame.MpaFrameCodec;
 import org.junit.jupiter.api.Test;
 
 import java.util.HexFormat;
@@ -22,8 +24,8 @@ class ApplicationRejectTest {
     @Test
     void anApplicationRejectOfAnIrd1InitiatorCarriesAnOrdItCanMeet() {
         ResponderStartup r = new ResponderStartup(MpaConfig.builder().ird(16).ord(16).build(), 1460);
-        r.onRequest(org.iwarp4j.mpa.frame.MpaFrameCodec.parse(
-                io.netty.buffer.Unpooled.wrappedBuffer(HexFormat.of().parseHex(SIW_REQUEST))));
+        r.onRequest(MpaFrameCodec.parse(
+                Unpooled.wrappedBuffer(HexFormat.of().parseHex(SIW_REQUEST))));
         MpaRejection rej = r.reject(new byte[] {1, 2, 3, 4, 5}, -1);
         EnhancedConnectionData d = rej.reply().enhancedData();
         assertThat(rej.reply().rejected()).isTrue();

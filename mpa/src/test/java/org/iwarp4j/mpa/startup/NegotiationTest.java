@@ -6,6 +6,7 @@ import org.iwarp4j.mpa.MpaException;
 import org.iwarp4j.mpa.MpaParameters;
 import org.iwarp4j.mpa.MpaRejection;
 import org.iwarp4j.mpa.MpaRole;
+import org.iwarp4j.mpa.Mulpdu;
 import org.iwarp4j.mpa.RtrReplyPolicy;
 import org.iwarp4j.common.RtrType;
 import org.iwarp4j.mpa.StartupOutcome;
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Set;
 
@@ -94,7 +96,7 @@ class NegotiationTest {
         assertThat(i.txMarkers()).isEqualTo(rc.markers());
         assertThat(r.rxMarkers()).isEqualTo(rc.markers());
         assertThat(i.revision()).isEqualTo(ic.revision());
-        assertThat(i.mulpdu()).isEqualTo(org.iwarp4j.mpa.Mulpdu.of(1460, i.txMarkers()));
+        assertThat(i.mulpdu()).isEqualTo(Mulpdu.of(1460, i.txMarkers()));
 
         if (request.enhancedData() == null) {
             assertThat(i.requiredTerminate()).isNull();
@@ -180,12 +182,12 @@ class NegotiationTest {
                 .ird(16).ord(8).privateData("p2p-hello".getBytes()).build();
         MpaConfig rc = MpaConfig.builder().rtrTypes(RtrType.READ).ird(8).ord(4).privateData("p2p-ok".getBytes()).build();
         InitiatorStartup i = new InitiatorStartup(ic, 1460);
-        assertThat(java.util.HexFormat.of().formatHex(i.request().toByteArray()))
+        assertThat(HexFormat.of().formatHex(i.request().toByteArray()))
                 .isEqualTo("4d504120494420526571204672616d655002000dc010c0087032702d68656c6c6f");
         ResponderStartup r = new ResponderStartup(rc, 1460);
         r.onRequest(i.request());
         MpaFrame reply = r.accept(r.defaultAcceptance()).reply();
-        assertThat(java.util.HexFormat.of().formatHex(reply.toByteArray()))
+        assertThat(HexFormat.of().formatHex(reply.toByteArray()))
                 .isEqualTo("4d504120494420526570204672616d655002000a800840047032702d6f6b");
         MpaParameters p = (MpaParameters) i.onReply(reply);
         assertThat(p.rtr()).isEqualTo(RtrType.READ);
@@ -253,7 +255,7 @@ class NegotiationTest {
         ResponderStartup r1 = new ResponderStartup(MpaConfig.defaults(), 1460);
         r1.onRequest(i1.request());
         MpaRejection rej1 = r1.reject("rejected: unknown service".getBytes(), -1);
-        assertThat(rej1.reply().toByteArray()).isEqualTo(java.util.HexFormat.of().parseHex(
+        assertThat(rej1.reply().toByteArray()).isEqualTo(HexFormat.of().parseHex(
                 "4d504120494420526570204672616d656001001972656a65637465643a20756e6b6e6f776e2073657276696365"));
         assertThat(((MpaRejection) i1.onReply(rej1.reply())).reason()).isNull();
     }

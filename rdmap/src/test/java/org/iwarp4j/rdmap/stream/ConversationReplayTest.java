@@ -19,6 +19,7 @@ import org.iwarp4j.testkit.GoldenVectors;
 import org.junit.jupiter.api.Test;
 
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
@@ -77,7 +78,7 @@ class ConversationReplayTest {
                     RdmapOpcode.SEND_WITH_INVALIDATE, RdmapOpcode.SEND_WITH_SE, RdmapOpcode.SEND_WITH_SE_AND_INVALIDATE,
                     RdmapOpcode.IMMEDIATE_DATA, RdmapOpcode.IMMEDIATE_DATA_WITH_SE);
             assertThat(l.receives.get(0).length()).isEqualTo(13);
-            assertThat(receives.get(0).toString(0, 13, java.nio.charset.StandardCharsets.US_ASCII))
+            assertThat(receives.get(0).toString(0, 13, StandardCharsets.US_ASCII))
                     .isEqualTo("Hello, iWARP!");
             assertThat(l.receives.get(1).invalidatedStag()).isEqualTo(0x5e6f7081);
             assertThat(l.receives.get(3).invalidatedStag()).isEqualTo(0x0badcafe);
@@ -118,7 +119,7 @@ class ConversationReplayTest {
             RecordingListener l = initiator.listener;
             assertThat(l.receives).containsExactly(new ReceiveCompletion(500, OperationStatus.SUCCESS, RdmapOpcode.SEND,
                     12, 0, 0));
-            assertThat(receive.toString(0, 12, java.nio.charset.StandardCharsets.US_ASCII)).isEqualTo("Hi initiator");
+            assertThat(receive.toString(0, 12, StandardCharsets.US_ASCII)).isEqualTo("Hi initiator");
             assertThat(l.terminatesReceived).hasSize(1);
             assertThat(l.terminatesReceived.get(0).cause()).isEqualTo(TerminateCause.RDMAP_INVALID_STAG);
             assertThat(initiator.stream.state()).isEqualTo(RdmapStreamState.ERROR);

@@ -7,10 +7,12 @@ import org.iwarp4j.rdmap.stream.RdmapOperation.RdmaWrite;
 import org.iwarp4j.rdmap.stream.RdmapOperation.Send;
 import org.iwarp4j.rdmap.stream.RecordingListener.SendCompletion;
 import org.iwarp4j.rdmap.terminate.TerminateCause;
+import org.iwarp4j.rdmap.terminate.TerminateLayout;
 import org.iwarp4j.testkit.GoldenVectors;
 import org.junit.jupiter.api.Test;
 
 import java.util.EnumSet;
+import java.util.HexFormat;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -524,7 +526,7 @@ class ErrorPathTest {
                 s.e.stream.submit(new RdmaRead(2, 0x5, 0, 8, 0x9, 0, false));
                 s.e.postReceive(10, 8);
                 assertThat(s.e.stream.writeNextSegment()).isTrue(); // Write in progress
-                byte[] term = Ulpdus.untagged(true, 0x47, 0, 2, 1, 0, java.util.HexFormat.of().parseHex(control));
+                byte[] term = Ulpdus.untagged(true, 0x47, 0, 2, 1, 0, HexFormat.of().parseHex(control));
                 s.e.stream.receive(Conversations.segment(term));
                 assertThat(s.e.stream.state()).isEqualTo(RdmapStreamState.ERROR);
                 assertThat(s.e.listener.terminatesReceived).hasSize(1);
@@ -551,7 +553,7 @@ class ErrorPathTest {
                 // written, but the lower layer has not acknowledged anything yet
             }
             byte[] writeHeader = Ulpdus.tagged(true, 0x40, 0x42, 0x1000, new byte[0]);
-            byte[] body = java.util.HexFormat.of().parseHex("1101c000" + "004e" + hex(writeHeader));
+            byte[] body = HexFormat.of().parseHex("1101c000" + "004e" + hex(writeHeader));
             s.e.stream.receive(Conversations.segment(Ulpdus.untagged(true, 0x47, 0, 2, 1, 0, body)));
             assertThat(s.e.listener.sends).extracting(SendCompletion::status).containsExactly(
                     OperationStatus.FLUSHED, OperationStatus.REMOTE_ACCESS_ERROR, OperationStatus.FLUSHED);
@@ -563,7 +565,7 @@ class ErrorPathTest {
             assertThat(s.feed()).hasSize(2); // the Send is complete now, the Read waits for its response
             // the peer had no QN-1 buffer for our Read Request (QN 1, MSN 1): a DDP untagged-buffer error
             byte[] rrHeader = Ulpdus.untagged(true, 0x41, 0, 1, 1, 0, new byte[0]);
-            byte[] body = java.util.HexFormat.of().parseHex("1202c000" + "002e" + hex(rrHeader));
+            byte[] body = HexFormat.of().parseHex("1202c000" + "002e" + hex(rrHeader));
             s.e.stream.receive(Conversations.segment(Ulpdus.untagged(true, 0x47, 0, 2, 1, 0, body)));
             assertThat(s.e.listener.sends).extracting(SendCompletion::status)
                     .containsExactly(OperationStatus.SUCCESS, OperationStatus.REMOTE_ACCESS_ERROR);
@@ -579,11 +581,11 @@ class ErrorPathTest {
             s.e.stream.submit(new RdmaRead(2, 0x5, 0x10, 8, 0x9, 0x20, false));
             assertThat(s.feed()).hasSize(2);
             byte[] rr = Ulpdus.readRequest(8, 0x5, 0x10, 8, 0x9, 0x20); // MSN field = the size, as siw writes it
-            byte[] body = java.util.HexFormat.of().parseHex("10000700" + "0000" + hex(rr));
+            byte[] body = HexFormat.of().parseHex("10000700" + "0000" + hex(rr));
             s.e.stream.receive(Conversations.segment(Ulpdus.untagged(true, 0x47, 0, 2, 1, 0, body)));
             assertThat(s.e.stream.terminateReceived().cause()).isEqualTo(TerminateCause.RDMAP_INVALID_STAG);
             assertThat(s.e.stream.terminateReceived().layout())
-                    .isEqualTo(org.iwarp4j.rdmap.terminate.TerminateLayout.SIW_MIRRORED);
+                    .isEqualTo(TerminateLayout.SIW_MIRRORED);
             assertThat(s.e.listener.sends).extracting(SendCompletion::status)
                     .containsExactly(OperationStatus.SUCCESS, OperationStatus.REMOTE_ACCESS_ERROR);
         }
@@ -595,12 +597,12 @@ class ErrorPathTest {
             s.e.stream.submit(new RdmapOperation.ImmediateData(1, 42, false, false));
             assertThat(s.feed()).hasSize(1);
             s.e.stream.receive(Conversations.segment(Ulpdus.untagged(true, 0x47, 0, 2, 1, 0,
-                    java.util.HexFormat.of().parseHex("20060000"))));
+                    HexFormat.of().parseHex("20060000"))));
             assertThat(s.e.stream.terminateReceived().cause()).isEqualTo(TerminateCause.RDMAP_UNEXPECTED_OPCODE);
         }
         try (Subject s = new Subject()) { // as a responder's first message, the same octets are RFC 6581's
             s.e.stream.receive(Conversations.segment(Ulpdus.untagged(true, 0x47, 0, 2, 1, 0,
-                    java.util.HexFormat.of().parseHex("20060000"))));
+                    HexFormat.of().parseHex("20060000"))));
             assertThat(s.e.stream.terminateReceived().cause()).isEqualTo(TerminateCause.MPA_INSUFFICIENT_IRD);
         }
     }

@@ -2,6 +2,9 @@ package org.iwarp4j.rdmap.stream;
 
 import org.iwarp4j.common.RtrType;
 import io.netty.buffer.ByteBuf;
+import org.iwarp4j.ddp.send.LlpSegmentWriter;
+import org.iwarp4j.ddp.send.OutboundMessage;
+import org.iwarp4j.rdmap.atomic.LockingAtomicExecutor;
 import org.iwarp4j.rdmap.stream.RdmapOperation.AtomicCompareSwap;
 import org.iwarp4j.rdmap.stream.RdmapOperation.AtomicFetchAdd;
 import org.iwarp4j.rdmap.stream.RdmapOperation.ImmediateData;
@@ -14,8 +17,12 @@ import org.iwarp4j.rdmap.stream.RecordingListener.SendCompletion;
 import org.iwarp4j.rdmap.wire.RdmapOpcode;
 import org.junit.jupiter.api.Test;
 
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
+import java.util.List;
+import java.util.function.Consumer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -76,11 +83,11 @@ class RdmapStreamTest {
     private record ResponseSegment(long payloadAddress, byte[] data) {}
 
     /** The segments a Read Request of {@code length} octets draws at {@code mulpdu}. */
-    private static java.util.List<ResponseSegment> readResponseSegments(int length, int mulpdu,
-            java.util.function.Consumer<TestRegion> afterFirstSegment, long[] regionBase) {
-        java.util.List<ResponseSegment> segments = new java.util.ArrayList<>();
+    private static List<ResponseSegment> readResponseSegments(int length, int mulpdu,
+            Consumer<TestRegion> afterFirstSegment, long[] regionBase) {
+        List<ResponseSegment> segments = new ArrayList<>();
         int ddpHeader = 14; // RFC 5041 §4.3: a tagged DDP header; a Read Response has no RDMAP header of its own
-        org.iwarp4j.ddp.send.LlpSegmentWriter inspecting = new org.iwarp4j.ddp.send.LlpSegmentWriter() {
+        LlpSegmentWriter inspecting = new LlpSegmentWriter() {
             @Override
             public int mulpdu() {
                 return mulpdu;
@@ -100,7 +107,7 @@ class RdmapStreamTest {
             }
         };
         try (Endpoint e = new Endpoint(RdmapStreamConfig.defaults(), inspecting,
-                new org.iwarp4j.rdmap.atomic.LockingAtomicExecutor())) {
+                new LockingAtomicExecutor())) {
             TestRegion source = e.memory.register(0x2000, 0x4000, 2048, EnumSet.of(REMOTE_READ), Endpoint.PD);
             source.memory.setBytes(0, Endpoint.pattern(2048, 5));
             regionBase[0] = source.memory.memoryAddress();
@@ -118,9 +125,9 @@ class RdmapStreamTest {
     void largeReadResponsePayloadsAreSlicesOfTheRegisteredMemory() {
         // zero-copy above both copy limits: each segment's payload is a retained slice of the source region
         int perSegment = 600 - 14;
-        assertThat(perSegment).isGreaterThan(org.iwarp4j.ddp.send.OutboundMessage.INLINE_PAYLOAD_LIMIT);
+        assertThat(perSegment).isGreaterThan(OutboundMessage.INLINE_PAYLOAD_LIMIT);
         long[] region = new long[1];
-        java.util.List<ResponseSegment> segments = readResponseSegments(3 * perSegment, 600, r -> { }, region);
+        List<ResponseSegment> segments = readResponseSegments(3 * perSegment, 600, r -> { }, region);
         assertThat(segments).hasSize(3);
         byte[] memory = Endpoint.pattern(2048, 5);
         for (int k = 0; k < 3; k++) {
@@ -136,7 +143,7 @@ class RdmapStreamTest {
         // the memory after the first segment does not reach the later ones
         long[] region = new long[1];
         byte[] before = Endpoint.pattern(2048, 5);
-        java.util.List<ResponseSegment> segments = readResponseSegments(Responder.COPIED_RESPONSE_LIMIT, 200,
+        List<ResponseSegment> segments = readResponseSegments(Responder.COPIED_RESPONSE_LIMIT, 200,
                 r -> r.memory.setZero(0, 2048), region);
         assertThat(segments).hasSize(3); // 512 octets: 186, 186, 140
         int at = 100;
@@ -175,8 +182,8 @@ class RdmapStreamTest {
                     new ReceiveCompletion(101, OperationStatus.SUCCESS, RdmapOpcode.SEND, 5, 0, 0),
                     new ReceiveCompletion(102, OperationStatus.SUCCESS, RdmapOpcode.SEND_WITH_SE, 7, 0, 0),
                     new ReceiveCompletion(103, OperationStatus.SUCCESS, RdmapOpcode.SEND, 0, 0, 0));
-            assertThat(r1.toString(0, 5, java.nio.charset.StandardCharsets.US_ASCII)).isEqualTo("first");
-            assertThat(r2.toString(0, 7, java.nio.charset.StandardCharsets.US_ASCII)).isEqualTo("second!");
+            assertThat(r1.toString(0, 5, StandardCharsets.US_ASCII)).isEqualTo("first");
+            assertThat(r2.toString(0, 7, StandardCharsets.US_ASCII)).isEqualTo("second!");
             assertThat(r3.getByte(0)).isZero();
             assertThat(p.a.listener.sends).extracting(SendCompletion::id).containsExactly(1L, 2L, 3L);
             assertThat(p.a.listener.sends).extracting(SendCompletion::type)
@@ -336,7 +343,7 @@ class RdmapStreamTest {
                 assertThat(p.b.listener.rtrsReceived).as(chosen.name()).containsExactly(chosen);
                 assertThat(p.b.listener.receives).as(chosen.name()).containsExactly(
                         new ReceiveCompletion(1, OperationStatus.SUCCESS, RdmapOpcode.SEND, 5, 0, 0));
-                assertThat(r1.toString(0, 5, java.nio.charset.StandardCharsets.US_ASCII)).isEqualTo("first");
+                assertThat(r1.toString(0, 5, StandardCharsets.US_ASCII)).isEqualTo("first");
                 assertThat(p.a.listener.rtrsSent).containsExactly(chosen);
                 assertThat(p.a.listener.sends).containsExactly(
                         new SendCompletion(7, OperationType.SEND, OperationStatus.SUCCESS, 5, 0));

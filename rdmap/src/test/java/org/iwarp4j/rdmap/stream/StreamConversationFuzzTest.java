@@ -13,6 +13,7 @@ import org.iwarp4j.rdmap.stream.RdmapOperation.RdmaWrite;
 import org.iwarp4j.rdmap.stream.RdmapOperation.Send;
 import org.iwarp4j.testkit.fuzz.LeakCheckingAllocator;
 
+import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.Map;
@@ -90,7 +91,7 @@ class StreamConversationFuzzTest {
                 if (!e.memory.guardsIntact()) {
                     throw new AssertionError("a write outside a region");
                 }
-                if (!java.util.Arrays.equals(readOnly.bytes(), readOnlyBefore)) {
+                if (!Arrays.equals(readOnly.bytes(), readOnlyBefore)) {
                     throw new AssertionError("the read-only region was written");
                 }
                 for (Throwable t : e.listener.fatalErrors) {

@@ -19,9 +19,12 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumSet;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Random;
+import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.iwarp4j.ddp.memory.TaggedBufferAccess.LOCAL_WRITE;
@@ -187,7 +190,7 @@ class StreamModelPropertyTest {
          * so a ULP that needs the Read to see the old data fences the Write; the model does the same.
          */
         private boolean overlapsPendingRead(Side self, int off, int len) {
-            java.util.Set<Long> done = new java.util.HashSet<>();
+            Set<Long> done = new HashSet<>();
             for (RecordingListener.SendCompletion c : self.endpoint.listener.sends) {
                 done.add(c.id());
             }
@@ -388,7 +391,7 @@ class StreamModelPropertyTest {
         }
 
         private static void assertSame(String what, byte[] actual, byte[] model) {
-            int mismatch = java.util.Arrays.mismatch(actual, model);
+            int mismatch = Arrays.mismatch(actual, model);
             if (mismatch >= 0) {
                 int to = Math.min(model.length, mismatch + 16);
                 throw new AssertionError(what + " differs from the model at offset " + mismatch + ": actual "

@@ -6,6 +6,7 @@ import org.iwarp4j.ddp.memory.TaggedBuffer;
 import org.iwarp4j.ddp.memory.TaggedBufferAccess;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
@@ -38,7 +39,7 @@ final class TestMemory implements RdmapMemory, AutoCloseable {
     TestRegion register(int stag, long base, int length, Set<TaggedBufferAccess> access, long pd) {
         ByteBuf arena = allocator.directBuffer(length + 2 * GUARD, length + 2 * GUARD);
         byte[] guards = new byte[GUARD];
-        java.util.Arrays.fill(guards, GUARD_BYTE);
+        Arrays.fill(guards, GUARD_BYTE);
         arena.setBytes(0, guards).setZero(GUARD, length).setBytes(GUARD + length, guards);
         arenas.add(arena);
         TestRegion region = new TestRegion(stag, base, arena.slice(GUARD, length), access, pd);

@@ -3,6 +3,7 @@ package org.iwarp4j.rdmap.terminate;
 import com.code_intelligence.jazzer.api.FuzzedDataProvider;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
 import org.iwarp4j.testkit.fuzz.LeakCheckingAllocator;
 
 /**
@@ -56,7 +57,7 @@ class TerminateDecoderFuzzTest {
                 throw new AssertionError("re-decoded " + again + " from " + t);
             }
             if (t.notes().isEmpty() && written == length
-                    && !io.netty.buffer.ByteBufUtil.equals(in, 0, out, 0, written)) {
+                    && !ByteBufUtil.equals(in, 0, out, 0, written)) {
                 throw new AssertionError("a Terminate without notes re-encodes differently: " + t);
             }
         } finally {

@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -138,7 +139,7 @@ class FpduFramingTest {
     @Test
     void streamDecoderTakesAnySplit() {
         FpduFraming tx = new FpduFraming(true, true, 0);
-        java.io.ByteArrayOutputStream all = new java.io.ByteArrayOutputStream();
+        ByteArrayOutputStream all = new ByteArrayOutputStream();
         List<byte[]> ulpdus = new ArrayList<>();
         Random r = new Random(1);
         for (int i = 0; i < 30; i++) {

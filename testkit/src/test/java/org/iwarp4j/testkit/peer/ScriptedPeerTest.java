@@ -15,6 +15,7 @@ import java.net.Socket;
 import java.net.SocketException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
@@ -338,7 +339,7 @@ class ScriptedPeerTest {
     @Test
     void replayFailsOnTheFirstWrongSegment() throws Exception {
         ConversationStream s = GoldenVectors.stream("conv-rev2-p2p-send-rtr");
-        List<ConversationStream.Segment> tampered = new java.util.ArrayList<>(s.segments());
+        List<ConversationStream.Segment> tampered = new ArrayList<>(s.segments());
         ConversationStream.Segment third = tampered.get(2);
         byte[] p = third.payload().clone();
         p[p.length - 1] ^= 1;

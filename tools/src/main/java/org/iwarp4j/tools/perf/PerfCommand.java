@@ -1,6 +1,7 @@
 package org.iwarp4j.tools.perf;
 
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -9,6 +10,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
 import org.iwarp4j.tools.IwarpCommand;
 import org.iwarp4j.tools.cli.Stacks;
 import org.iwarp4j.tools.perf.conn.ConnectCommand;
@@ -159,7 +161,7 @@ public final class PerfCommand implements Runnable {
                 }
                 return List.of();
             }
-            PrintWriter quiet = new PrintWriter(java.io.OutputStream.nullOutputStream());
+            PrintWriter quiet = new PrintWriter(OutputStream.nullOutputStream());
             try (PerftestPeer s = new PerftestPeer(config, quiet, false)) {
                 int port = s.listen(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
                 CompletableFuture<Void> served = CompletableFuture.runAsync(() -> {
@@ -179,7 +181,7 @@ public final class PerfCommand implements Runnable {
                 }
                 try {
                     Stacks.get(served, 30);
-                } catch (java.util.concurrent.ExecutionException e) {
+                } catch (ExecutionException e) {
                     throw new PerfFailure("server: " + Stacks.describe(e.getCause()));
                 }
                 return results;

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import org.iwarp4j.tools.cli.Stacks;
 import org.iwarp4j.tools.cli.Termination;
 import org.iwarp4j.tools.report.Json;
@@ -163,7 +164,7 @@ final class PerfRunner {
             List<PerfResult> results = client(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
             try {
                 Stacks.get(served, 30);
-            } catch (java.util.concurrent.ExecutionException e) {
+            } catch (ExecutionException e) {
                 throw new PerfFailure("server: " + Stacks.describe(e.getCause()));
             }
             return results;

@@ -7,7 +7,10 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.iwarp4j.testkit.GoldenVectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -53,8 +56,8 @@ class ExplainCommandTest {
     @Test
     void theReadmesLayeredExamplesAreWhatExplainPrints() throws Exception {
         String readme = Files.readString(Path.of("..", "docs", "tools.md"));
-        List<String> blocks = new java.util.ArrayList<>();
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("```(json)?\n(.*?)```", java.util.regex.Pattern.DOTALL).matcher(
+        List<String> blocks = new ArrayList<>();
+        Matcher m = Pattern.compile("```(json)?\n(.*?)```", Pattern.DOTALL).matcher(
                 readme.substring(readme.indexOf("Each FPDU nests its DDP segment")));
         while (m.find() && blocks.size() < 3) {
             blocks.add(m.group(2));

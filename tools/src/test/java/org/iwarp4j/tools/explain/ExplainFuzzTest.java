@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import org.iwarp4j.tools.pcap.Capture;
 import org.iwarp4j.tools.pcap.PcapFormatException;
+import org.iwarp4j.tools.report.HumanRenderer;
 import org.iwarp4j.tools.report.JsonRenderer;
 import org.iwarp4j.tools.report.TinyJson;
 
@@ -44,6 +45,6 @@ class ExplainFuzzTest {
     private static void check(Explanation e) {
         List<Map<String, Object>> entries = TinyJson.parseArrayOfObjects(JsonRenderer.render(e.frames()));
         assertThat(entries.stream().filter(x -> x.get("type").equals("error")).count()).isEqualTo(e.errors());
-        assertThat(ExplainCommand.human(e, new org.iwarp4j.tools.report.HumanRenderer(64))).endsWith(e.summary() + "\n");
+        assertThat(ExplainCommand.human(e, new HumanRenderer(64))).endsWith(e.summary() + "\n");
     }
 }

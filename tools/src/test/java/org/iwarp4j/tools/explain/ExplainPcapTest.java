@@ -2,10 +2,12 @@ package org.iwarp4j.tools.explain;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -203,7 +205,7 @@ class ExplainPcapTest {
                 int ulpduLength = ((Long) e.get("ulpduLength")).intValue();
                 length = 2 + ulpduLength + ((Long) e.get("padLength")).intValue() + 4 + 4 * markers.size();
                 byte[] wire = Arrays.copyOfRange(stream, off, off + length);
-                java.io.ByteArrayOutputStream plain = new java.io.ByteArrayOutputStream();
+                ByteArrayOutputStream plain = new ByteArrayOutputStream();
                 int next = 0;
                 for (Map<String, Object> m : markers) {
                     int mo = ((Long) m.get("offset")).intValue();
@@ -220,7 +222,7 @@ class ExplainPcapTest {
             } else {
                 length = 20 + ((Long) e.get("pdLength")).intValue();
                 String key = e.get("type").equals("mpa-request") ? "MPA ID Req Frame" : "MPA ID Rep Frame";
-                assertThat(new String(stream, off, 16, java.nio.charset.StandardCharsets.US_ASCII)).as(what).isEqualTo(key);
+                assertThat(new String(stream, off, 16, StandardCharsets.US_ASCII)).as(what).isEqualTo(key);
                 int ulpStart = off + 20 + (e.containsKey("ird") ? 4 : 0);
                 assertThat(HexFormat.of().formatHex(stream, ulpStart, off + length)).as(what).isEqualTo(e.get("privateData"));
             }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -71,7 +72,7 @@ class PacketDecoderTest {
         // A 2-octet segment makes a 56-octet frame, padded to 60 by Ethernet; IP Total Length says where it ends.
         byte[] frame = PcapBuilder.ethernet().tcp(V4_A, V4_B, 5, TcpSegment.ACK, new byte[] {9, 8}).build();
         PcapFile f = PcapFile.parse(frame);
-        byte[] padded = java.util.Arrays.copyOf(f.records().get(0).data(), 60);
+        byte[] padded = Arrays.copyOf(f.records().get(0).data(), 60);
         byte[] file = PcapBuilder.ethernet().record(padded).build();
         assertThat(Capture.read(file).connections().get(0).from(V4_A).bytes()).containsExactly(9, 8);
     }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -51,7 +52,7 @@ class PerftestProtocolTest {
             "send -q 2 -s 1024", "atomic -A CMP_AND_SWAP", "write --latency -s 64", "send --latency -s 64",
             "write --latency -a -n 5", "send --latency -a -n 5"})
     void loopbackOverPerftestsExchange(String test) {
-        List<String> args = new java.util.ArrayList<>(List.of("perf", "--loopback", "--protocol", "perftest"));
+        List<String> args = new ArrayList<>(List.of("perf", "--loopback", "--protocol", "perftest"));
         args.addAll(1, List.of(test.split(" ")));
         if (!test.contains("-n")) {
             args.addAll(List.of("-n", "200"));

@@ -3,6 +3,7 @@ package org.iwarp4j.tools.perf;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
@@ -40,7 +41,7 @@ class PerftestWireTest {
     @Test
     void aVersionMessageOfAnotherLengthOrWithoutNulIsRefused() {
         assertThatThrownBy(() -> PerftestWire.decodeVersion(new byte[15])).hasMessageContaining("15 octets, not 16");
-        byte[] noNul = "6.066666666666666".substring(0, 16).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        byte[] noNul = "6.066666666666666".substring(0, 16).getBytes(StandardCharsets.US_ASCII);
         assertThatThrownBy(() -> PerftestWire.decodeVersion(noNul)).hasMessageContaining("no NUL");
         byte[] control = new byte[16];
         control[0] = '6';

@@ -2,6 +2,7 @@ package org.iwarp4j.tools.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -26,7 +27,7 @@ class HumanRendererTest {
 
     @Test
     void dumpsOctetsWithOffsetsAndPrintableAscii() {
-        byte[] bytes = "MPA ID Req Frame\u0000\u00ffxyz".getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
+        byte[] bytes = "MPA ID Req Frame\u0000\u00ffxyz".getBytes(StandardCharsets.ISO_8859_1);
         Layer frame = new Layer("f", null).dump("Private Data", bytes, "RFC 5044 §7.1.1", "for the ULP");
         assertThat(HumanRenderer.render(List.of(frame))).isEqualTo("""
                 f

@@ -2,6 +2,7 @@ package org.iwarp4j.tools.rping;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -195,7 +196,7 @@ class RpingTest {
     private Path writeResource(String name) throws Exception {
         Path f = dir.resolve(name);
         try (var in = RpingTest.class.getResourceAsStream("/org/iwarp4j/tools/explain/siw/" + name)) {
-            java.nio.file.Files.write(f, in.readAllBytes());
+            Files.write(f, in.readAllBytes());
         }
         return f;
     }

@@ -4,6 +4,7 @@ import org.iwarp4j.verbs.VerbsException;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -108,7 +109,7 @@ class ResourceLimitTest {
         ResourceLimit limit = new ResourceLimit("maxThings", 1000);
         AtomicInteger granted = new AtomicInteger();
         CountDownLatch start = new CountDownLatch(1);
-        List<Thread> threads = new java.util.ArrayList<>();
+        List<Thread> threads = new ArrayList<>();
         for (int t = 0; t < 4; t++) {
             Thread th = new Thread(() -> {
                 try {

@@ -5,6 +5,7 @@ import org.iwarp4j.verbs.internal.ConnectionLifecycle.Role;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -62,7 +63,7 @@ class ResponseWatchdogTest {
                 .checkAssert((gapMs, jitter) -> {
                     ResponseWatchdog w = new ResponseWatchdog(Duration.ofMillis(TIMEOUT_MS));
                     // An FPDU at least every gap < timeout: a long Read Response, or other traffic ahead of it.
-                    List<Long> fpdus = new java.util.ArrayList<>();
+                    List<Long> fpdus = new ArrayList<>();
                     for (long t = jitter; t < 60_000; t += gapMs) {
                         fpdus.add(t);
                     }

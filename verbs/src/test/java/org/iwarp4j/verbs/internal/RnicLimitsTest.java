@@ -8,6 +8,7 @@ import org.iwarp4j.verbs.MemoryRegion;
 import org.iwarp4j.verbs.ProtectionDomain;
 import org.iwarp4j.verbs.QueuePair;
 import org.iwarp4j.verbs.QueuePairConfig;
+import org.iwarp4j.verbs.QueuePairState;
 import org.iwarp4j.verbs.ReceiveWorkRequest;
 import org.iwarp4j.verbs.Rnic;
 import org.iwarp4j.verbs.RnicConfig;
@@ -325,7 +326,7 @@ class RnicLimitsTest {
                     e -> assertThat(e.reason()).isEqualTo(VerbsException.Reason.LIMIT_EXCEEDED))
                     .hasMessageContaining("maxInboundReadsAndAtomics = 8");
             assertThat(qp.state()).as("nothing was started: the queue pair may connect later")
-                    .isEqualTo(org.iwarp4j.verbs.QueuePairState.IDLE);
+                    .isEqualTo(QueuePairState.IDLE);
             Connection c = client.connect(listener.localAddress(), qp, ConnectOptions.builder().ird(8).build())
                     .get(20, TimeUnit.SECONDS);
             assertThat(c.parameters().ird()).isEqualTo(8);

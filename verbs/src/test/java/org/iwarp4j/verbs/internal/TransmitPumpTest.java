@@ -7,6 +7,7 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOutboundHandlerAdapter;
 import io.netty.channel.ChannelPromise;
 import io.netty.channel.embedded.EmbeddedChannel;
+import org.iwarp4j.ddp.memory.TaggedBuffer;
 import org.iwarp4j.mpa.fpdu.FpduWriter;
 import org.iwarp4j.mpa.netty.FpduEncoder;
 import org.iwarp4j.rdmap.atomic.LockingAtomicExecutor;
@@ -192,12 +193,12 @@ class TransmitPumpTest {
 
     private static final class NoMemory implements RdmapMemory {
         @Override
-        public org.iwarp4j.ddp.memory.TaggedBuffer lookup(int stag) {
+        public TaggedBuffer lookup(int stag) {
             return null;
         }
 
         @Override
-        public boolean invalidate(org.iwarp4j.ddp.memory.TaggedBuffer buffer) {
+        public boolean invalidate(TaggedBuffer buffer) {
             return false;
         }
     }

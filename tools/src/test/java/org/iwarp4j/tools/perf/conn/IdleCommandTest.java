@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assumptions.assumeThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -133,7 +134,7 @@ class IdleCommandTest {
 
     @Test
     void theChildGetsTheHeapAndCollectorOptionsOnly() {
-        assertThat(AcceptorControl.heapOptions(java.util.List.of("-Xmx2g", "-Dio.netty.x=1", "-XX:+UseSerialGC",
+        assertThat(AcceptorControl.heapOptions(List.of("-Xmx2g", "-Dio.netty.x=1", "-XX:+UseSerialGC",
                 "-XX:StartFlightRecording=filename=a.jfr", "-XX:MaxHeapFreeRatio=30",
                 "-agentlib:jdwp=transport=dt_socket",
                 "-Xss512k", "-XX:NativeMemoryTracking=summary")))
