@@ -35,13 +35,27 @@ import org.iwarp4j.rdmap.wire.ReadRequestHeader;
  */
 final class InboundDispatcher implements DdpReceiveListener {
 
-    private final RdmapStream stream;
-    private final Requester requester;
-    private final Responder responder;
-    private final ReceiveQueue receives;
+    private final RdmapStreamConfig config;
+    private final RdmapListener listener;
+    private final FrameLog frames;
+    private final StreamFailures failures;
+    private final InboundEvents events;
+    // Set once by serve: DDP's receiver needs this dispatcher first, and these need the receiver.
+    private Requester requester;
+    private Responder responder;
+    private ReceiveQueue receives;
 
-    InboundDispatcher(RdmapStream stream, Requester requester, Responder responder, ReceiveQueue receives) {
-        this.stream = stream;
+    InboundDispatcher(RdmapStreamConfig config, RdmapListener listener, FrameLog frames, StreamFailures failures,
+                      InboundEvents events) {
+        this.config = config;
+        this.listener = listener;
+        this.frames = frames;
+        this.failures = failures;
+        this.events = events;
+    }
+
+    /** The parts the segments go to, made after DDP's receiver (which is made with this dispatcher). */
+    void serve(Requester requester, Responder responder, ReceiveQueue receives) {
         this.requester = requester;
         this.responder = responder;
         this.receives = receives;
@@ -50,16 +64,16 @@ final class InboundDispatcher implements DdpReceiveListener {
     @Override
     public TaggedAdmission admitTaggedSegment(int rsvdUlp, int stag, long to, int payloadLength, boolean last,
                                               ByteBuf segment) {
-        if (!stream.operational()) {
+        if (!events.operational()) {
             return TaggedAdmission.REJECT;
         }
-        stream.segmentArriving(true, rsvdUlp, 0, 0, 0, payloadLength, last);
+        events.segmentArriving(true, rsvdUlp, 0, 0, 0, payloadLength, last);
         RdmapOpcode opcode = checkControl(rsvdUlp, segment);
         if (opcode == null) {
             return TaggedAdmission.REJECT;
         }
         if (!opcode.tagged()) {
-            stream.failIncoming(TerminateCause.RDMAP_UNEXPECTED_OPCODE, segment, opcode + " on a tagged segment");
+            failures.failIncoming(TerminateCause.RDMAP_UNEXPECTED_OPCODE, segment, opcode + " on a tagged segment");
             return TaggedAdmission.REJECT;
         }
         if (opcode == RdmapOpcode.RDMA_READ_RESPONSE) {
@@ -72,13 +86,13 @@ final class InboundDispatcher implements DdpReceiveListener {
     @Override
     public UntaggedAdmission admitUntaggedSegment(int rsvdUlp, int rsvdUlpWord, int qn, int msn, int mo,
                                                   int payloadLength, boolean last, ByteBuf segment) {
-        if (!stream.operational()) {
+        if (!events.operational()) {
             return UntaggedAdmission.REJECT;
         }
-        stream.segmentArriving(false, rsvdUlp, qn, msn, mo, payloadLength, last);
+        events.segmentArriving(false, rsvdUlp, qn, msn, mo, payloadLength, last);
         if (qn == RdmapOpcode.QN_TERMINATE && RdmapControl.opcodeCode(rsvdUlp) == RdmapOpcode.TERMINATE.code()) {
             // RFC 5040 §5.4: a Terminate ends the stream; read it leniently, whatever else is wrong with it.
-            stream.terminateReceived(segment, msn, payloadLength);
+            events.terminateReceived(segment, msn, payloadLength);
             return UntaggedAdmission.REJECT;
         }
         RdmapOpcode opcode = checkControl(rsvdUlp, segment);
@@ -86,7 +100,7 @@ final class InboundDispatcher implements DdpReceiveListener {
             return UntaggedAdmission.REJECT;
         }
         if (opcode.tagged() || opcode.queueNumber() != qn) {
-            stream.failIncoming(TerminateCause.RDMAP_UNEXPECTED_OPCODE, segment,
+            failures.failIncoming(TerminateCause.RDMAP_UNEXPECTED_OPCODE, segment,
                     opcode + " on untagged queue " + Integer.toUnsignedString(qn));
             return UntaggedAdmission.REJECT;
         }
@@ -94,7 +108,7 @@ final class InboundDispatcher implements DdpReceiveListener {
             case IMMEDIATE_DATA, IMMEDIATE_DATA_WITH_SE -> {
                 // RFC 7306 §6.2 [EXT-02]: exactly 8 octets after the untagged header.
                 if (!wholeHeader(mo, payloadLength, last, ImmediateDataHeader.LENGTH)) {
-                    stream.failIncoming(TerminateCause.RDMAP_REMOTE_OPERATION_UNSPECIFIED, segment,
+                    failures.failIncoming(TerminateCause.RDMAP_REMOTE_OPERATION_UNSPECIFIED, segment,
                             "Immediate Data must carry exactly 8 octets in one segment, got MO " + mo + " length "
                                     + payloadLength + (last ? " L" : ""));
                     return UntaggedAdmission.REJECT;
@@ -106,7 +120,7 @@ final class InboundDispatcher implements DdpReceiveListener {
             case RDMA_READ_REQUEST, ATOMIC_REQUEST -> {
                 int length = opcode == RdmapOpcode.RDMA_READ_REQUEST ? ReadRequestHeader.LENGTH : AtomicRequestHeader.LENGTH;
                 if (!wholeHeader(mo, payloadLength, last, length)) {
-                    stream.failIncoming(TerminateCause.RDMAP_REMOTE_OPERATION_UNSPECIFIED, segment, opcode
+                    failures.failIncoming(TerminateCause.RDMAP_REMOTE_OPERATION_UNSPECIFIED, segment, opcode
                             + " needs its " + length + "-octet header in one segment, got MO " + mo + " length "
                             + payloadLength);
                     return UntaggedAdmission.REJECT;
@@ -115,7 +129,7 @@ final class InboundDispatcher implements DdpReceiveListener {
             }
             case ATOMIC_RESPONSE -> {
                 if (!wholeHeader(mo, payloadLength, last, AtomicResponseHeader.LENGTH)) {
-                    stream.failIncoming(TerminateCause.RDMAP_REMOTE_OPERATION_UNSPECIFIED, segment,
+                    failures.failIncoming(TerminateCause.RDMAP_REMOTE_OPERATION_UNSPECIFIED, segment,
                             "Atomic Response needs its 12-octet header in one segment, got MO " + mo + " length "
                                     + payloadLength);
                     return UntaggedAdmission.REJECT;
@@ -124,7 +138,7 @@ final class InboundDispatcher implements DdpReceiveListener {
             }
             default -> {
                 // TERMINATE elsewhere than on QN 2 was rejected above by the queue check.
-                stream.failIncoming(TerminateCause.RDMAP_UNEXPECTED_OPCODE, segment, opcode + " unexpected");
+                failures.failIncoming(TerminateCause.RDMAP_UNEXPECTED_OPCODE, segment, opcode + " unexpected");
                 return UntaggedAdmission.REJECT;
             }
         }
@@ -139,13 +153,13 @@ final class InboundDispatcher implements DdpReceiveListener {
     private RdmapOpcode checkControl(int rsvdUlp, ByteBuf segment) {
         // RFC 5040 §4.1 [RDMAP-01]: RV must be 01b; Rsv is ignored [RDMAP-02].
         if (RdmapControl.version(rsvdUlp) != RdmapControl.RDMAP_VERSION) {
-            stream.failIncoming(TerminateCause.RDMAP_INVALID_VERSION, segment,
+            failures.failIncoming(TerminateCause.RDMAP_INVALID_VERSION, segment,
                     "RV=" + RdmapControl.version(rsvdUlp));
             return null;
         }
         RdmapOpcode opcode = RdmapControl.opcode(rsvdUlp);
-        if (opcode == null || (opcode.isRfc7306() && !stream.config().rfc7306())) {
-            stream.failIncoming(TerminateCause.RDMAP_UNEXPECTED_OPCODE, segment, "opcode 0x"
+        if (opcode == null || (opcode.isRfc7306() && !config.rfc7306())) {
+            failures.failIncoming(TerminateCause.RDMAP_UNEXPECTED_OPCODE, segment, "opcode 0x"
                     + Integer.toHexString(RdmapControl.opcodeCode(rsvdUlp))
                     + (opcode == null ? " is not assigned" : " needs RFC 7306, which is not enabled"));
             return null;
@@ -156,16 +170,16 @@ final class InboundDispatcher implements DdpReceiveListener {
     @Override
     public void onTaggedMessageDelivered(int rsvdUlp, int stag, long firstTo, long messageLength) {
         RdmapOpcode opcode = RdmapControl.opcode(rsvdUlp);
-        stream.frames().tagged(false, opcode, stag, firstTo, messageLength);
+        frames.tagged(false, opcode, stag, firstTo, messageLength);
         if (opcode == RdmapOpcode.RDMA_READ_RESPONSE) {
             requester.onReadResponseDelivered();
         } else {
-            stream.listener().onRdmaWritePlaced(stag, firstTo, messageLength);
+            listener.onRdmaWritePlaced(stag, firstTo, messageLength);
             if (messageLength == 0) {
-                stream.rtrReceived(RtrType.WRITE);
+                events.rtrReceived(RtrType.WRITE);
             }
         }
-        stream.messageReceived();
+        events.messageReceived();
     }
 
     @Override
@@ -178,7 +192,7 @@ final class InboundDispatcher implements DdpReceiveListener {
                 responder.onDelivered((ControlSlot) buffer, msn, opcode);
                 if (opcode == RdmapOpcode.RDMA_READ_REQUEST
                         && ((ControlSlot) buffer).bytes.getInt(ReadRequestHeader.MESSAGE_SIZE_OFFSET) == 0) {
-                    stream.rtrReceived(RtrType.READ);
+                    events.rtrReceived(RtrType.READ);
                 }
             }
             case RdmapOpcode.QN_ATOMIC_RESPONSE -> requester.onAtomicResponseDelivered((ControlSlot) buffer, msn);
@@ -186,11 +200,11 @@ final class InboundDispatcher implements DdpReceiveListener {
                 // QN 2: Terminates are handled at admission and never delivered.
             }
         }
-        stream.messageReceived();
+        events.messageReceived();
     }
 
     @Override
     public void onSegmentRejected(DdpException error) {
-        stream.failFromDdp(error);
+        failures.failFromDdp(error);
     }
 }

@@ -24,7 +24,9 @@ import org.iwarp4j.rdmap.wire.TerminateHeader;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.EnumSet;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * One RDMAP stream (RFC 5040 + RFC 7306) over one DDP stream: the pure protocol core of an iWARP queue
@@ -86,7 +88,7 @@ public final class RdmapStream {
     private Terminate terminateSent;
     private Terminate terminateReceived;
     private RdmapException firstError;
-    private java.util.Set<RtrType> expectedRtr;
+    private Set<RtrType> expectedRtr;
     private boolean firstMessageSeen;
 
     /**
@@ -108,12 +110,16 @@ public final class RdmapStream {
         this.frames = new FrameLog(config.streamIdentity());
         int queues = config.rfc7306() ? DdpReceiver.QUEUES_RFC7306 : DdpReceiver.QUEUES_RFC5040;
         this.sender = new DdpSender(this.llp, allocator, queues);
-        this.requester = new Requester(this, config.sendQueueDepth(), config.ord());
-        this.responder = new Responder(this, config.ird());
-        this.receives = new ReceiveQueue(this, config.receiveQueueDepth());
-        InboundDispatcher dispatcher = new InboundDispatcher(this, requester, responder, receives);
+        // Each part gets the resources it uses and, of the stream itself, only the narrow view it needs.
+        Parts parts = new Parts();
+        InboundDispatcher dispatcher = new InboundDispatcher(config, listener, frames, parts, parts);
         this.receiver = new DdpReceiver(memory, config.protectionDomain(), config.streamIdentity(), queues, dispatcher);
-        this.transmitter = new Transmitter(this, requester, responder);
+        this.requester = new Requester(config, sender, receiver, allocator, listener, frames, parts, parts);
+        this.responder = new Responder(config, memory, atomics, sender, receiver, allocator, listener, frames, parts,
+                parts);
+        this.receives = new ReceiveQueue(config, memory, receiver, listener, frames, parts, parts);
+        dispatcher.serve(requester, responder, receives);
+        this.transmitter = new Transmitter(parts, parts, parts, requester, responder);
         responder.start(config.ird());
         // RFC 5040 §5.4: RDMAP MUST guarantee that a Terminate can be placed: one QN 2 buffer, always.
         receiver.post(RdmapOpcode.QN_TERMINATE, new ControlSlot(TerminateHeader.MAX_LENGTH));
@@ -288,22 +294,22 @@ public final class RdmapStream {
      * Send RTR (QN 0, MSN 1) an internal receive absorbs it, so the RTR never consumes a user receive and
      * the peer's first real Send (MSN 2) lands in the first user receive. Call before {@link #postReceive}.
      */
-    public void expectRtr(java.util.Set<RtrType> possible) {
+    public void expectRtr(Set<RtrType> possible) {
         if (possible.isEmpty()) {
             throw new IllegalArgumentException("no RTR type");
         }
         if (receives.posted() > 0 || firstMessageSeen) {
             throw new IllegalStateException("expectRtr must come before the first postReceive and the first message");
         }
-        expectedRtr = java.util.EnumSet.copyOf(possible);
+        expectedRtr = EnumSet.copyOf(possible);
         if (expectedRtr.contains(RtrType.SEND)) {
             receives.hold();
         }
     }
 
-    /** {@link #expectRtr(java.util.Set)} for exactly one type. */
+    /** {@link #expectRtr(Set)} for exactly one type. */
     public void expectRtr(RtrType type) {
-        expectRtr(java.util.EnumSet.of(type));
+        expectRtr(EnumSet.of(type));
     }
 
     /**
@@ -380,10 +386,7 @@ public final class RdmapStream {
         if (state != RdmapStreamState.OPERATIONAL && state != RdmapStreamState.TERMINATING) {
             return;
         }
-        state = RdmapStreamState.ERROR;
-        receiver.stopPlacement();
-        transmitter.abandonAll();
-        sender.shutdown();
+        stop(RdmapStreamState.ERROR);
         listener.onFatalError(cause);
         flushAll();
     }
@@ -393,10 +396,7 @@ public final class RdmapStream {
         if (state == RdmapStreamState.CLOSED) {
             return;
         }
-        receiver.stopPlacement();
-        transmitter.abandonAll();
-        sender.shutdown();
-        state = RdmapStreamState.CLOSED;
+        stop(RdmapStreamState.CLOSED);
         flushAll();
     }
 
@@ -410,101 +410,125 @@ public final class RdmapStream {
         return responder.pending();
     }
 
-    // ------------------------------------------------------------------ collaborators
+    // ------------------------------------------------------------------ the parts' view of the stream
 
-    RdmapMemory memory() {
-        return memory;
-    }
-
-    AtomicExecutor atomics() {
-        return atomics;
-    }
-
-    ByteBufAllocator allocator() {
-        return allocator;
-    }
-
-    RdmapListener listener() {
-        return listener;
-    }
-
-    DdpSender sender() {
-        return sender;
-    }
-
+    /** DDP's receiver, for tests that look at what is posted on a queue. */
     DdpReceiver receiver() {
         return receiver;
     }
 
-    FrameLog frames() {
-        return frames;
+    /**
+     * The stream as its parts see it: each part is given only the interfaces it uses (the send side's progress,
+     * the inbound side's events, the failures, the Terminate), never the stream.
+     */
+    private final class Parts implements StreamFailures, SendProgress, InboundEvents, TerminateWriter {
+
+        @Override
+        public boolean operational() {
+            return state == RdmapStreamState.OPERATIONAL;
+        }
+
+        @Override
+        public long segmentsProduced() {
+            return llp.produced();
+        }
+
+        @Override
+        public long segmentsAcknowledged() {
+            return segmentsAcknowledged;
+        }
+
+        @Override
+        public void transmitReady() {
+            RdmapStream.this.transmitReady();
+        }
+
+        @Override
+        public void messageReceived() {
+            firstMessageSeen = true;
+        }
+
+        @Override
+        public void rtrReceived(RtrType type) {
+            if (!firstMessageSeen && expectedRtr != null && expectedRtr.contains(type)) {
+                listener.onRtrReceived(type);
+            }
+        }
+
+        /** The first admitted segment tells whether held receives follow a Send RTR (see {@link #expectRtr(Set)}). */
+        @Override
+        public void segmentArriving(boolean tagged, int rdmapControl, int qn, int msn, int mo, int payloadLength,
+                                    boolean last) {
+            if (receives.holding()) {
+                boolean sendRtr = !tagged && qn == RdmapOpcode.QN_SEND && msn == 1 && mo == 0 && payloadLength == 0
+                        && last && RdmapControl.opcodeCode(rdmapControl) == RdmapOpcode.SEND.code();
+                receives.release(sendRtr);
+            }
+        }
+
+        @Override
+        public void failIncoming(TerminateCause cause, ByteBuf segment, String detail) {
+            int length = segment.readableBytes();
+            int headerLength = TerminateHeader.ddpHeaderLength(segment.getUnsignedByte(segment.readerIndex()));
+            byte[] header = null;
+            if (length >= headerLength) {
+                header = new byte[headerLength];
+                segment.getBytes(segment.readerIndex(), header);
+            }
+            failWithHeader(cause, length, header, null, detail);
+        }
+
+        @Override
+        public void failCaptured(TerminateCause cause, PostedSlot slot, byte[] readRequestHeader, String detail) {
+            failWithHeader(cause, slot.capturedSegmentLength(), slot.capturedHeader(), readRequestHeader, detail);
+        }
+
+        @Override
+        public void failWithHeader(TerminateCause cause, int segmentLength, byte[] ddpHeader, byte[] readRequestHeader,
+                                   String detail) {
+            fail(new RdmapException(Terminate.forIncomingMessage(cause, segmentLength, ddpHeader, readRequestHeader),
+                    detail));
+        }
+
+        @Override
+        public void failLocal(TerminateCause cause, String detail) {
+            RdmapStream.this.failLocal(cause, detail);
+        }
+
+        @Override
+        public void failFromDdp(DdpException e) {
+            TerminateCause cause = TerminateCause.of(e.layer(), e.errorType(), e.errorCode());
+            if (cause == null) {
+                cause = TerminateCause.DDP_LOCAL_CATASTROPHIC;
+            }
+            byte[] header = e.hasTerminatedDdpHeader() ? e.terminatedDdpHeader() : null;
+            fail(new RdmapException(Terminate.forIncomingMessage(cause, e.ddpSegmentLength(), header, null),
+                    e.getMessage()));
+        }
+
+        @Override
+        public TerminateCause localCatastrophicCause() {
+            return RdmapStream.this.localCatastrophicCause();
+        }
+
+        @Override
+        public void writeTerminate(Terminate terminate) {
+            RdmapStream.this.writeTerminate(terminate);
+        }
+
+        @Override
+        public void terminateReceived(ByteBuf segment, int msn, int payloadLength) {
+            RdmapStream.this.terminateReceived(segment, msn, payloadLength);
+        }
     }
 
-    boolean operational() {
-        return state == RdmapStreamState.OPERATIONAL;
-    }
-
-    long segmentsProduced() {
-        return llp.produced();
-    }
-
-    long segmentsAcknowledged() {
-        return segmentsAcknowledged;
-    }
-
-    void transmitReady() {
+    private void transmitReady() {
         if (state == RdmapStreamState.OPERATIONAL || transmitter.terminatePending()) {
             listener.onTransmitReady();
         }
     }
 
-    void messageReceived() {
-        firstMessageSeen = true;
-    }
-
-    void rtrReceived(RtrType type) {
-        if (!firstMessageSeen && expectedRtr != null && expectedRtr.contains(type)) {
-            listener.onRtrReceived(type);
-        }
-    }
-
-    /**
-     * Called before any check of each admitted segment: the first one tells whether held receives follow
-     * a Send RTR (see {@link #expectRtr(java.util.Set)}).
-     */
-    void segmentArriving(boolean tagged, int rdmapControl, int qn, int msn, int mo, int payloadLength,
-                         boolean last) {
-        if (receives.holding()) {
-            boolean sendRtr = !tagged && qn == RdmapOpcode.QN_SEND && msn == 1 && mo == 0 && payloadLength == 0
-                    && last && RdmapControl.opcodeCode(rdmapControl) == RdmapOpcode.SEND.code();
-            receives.release(sendRtr);
-        }
-    }
-
     // ------------------------------------------------------------------ errors
-
-    /** An error in an incoming segment that is still at hand: copies its DDP header (Fig 10). */
-    void failIncoming(TerminateCause cause, ByteBuf segment, String detail) {
-        int length = segment.readableBytes();
-        int headerLength = TerminateHeader.ddpHeaderLength(segment.getUnsignedByte(segment.readerIndex()));
-        byte[] header = null;
-        if (length >= headerLength) {
-            header = new byte[headerLength];
-            segment.getBytes(segment.readerIndex(), header);
-        }
-        failWithHeader(cause, length, header, null, detail);
-    }
-
-    /** An error in a delivered message whose DDP header was captured at admission. */
-    void failCaptured(TerminateCause cause, PostedSlot slot, byte[] readRequestHeader, String detail) {
-        failWithHeader(cause, slot.capturedSegmentLength(), slot.capturedHeader(), readRequestHeader, detail);
-    }
-
-    void failWithHeader(TerminateCause cause, int segmentLength, byte[] ddpHeader, byte[] readRequestHeader,
-                        String detail) {
-        fail(new RdmapException(Terminate.forIncomingMessage(cause, segmentLength, ddpHeader, readRequestHeader),
-                detail));
-    }
 
     /**
      * The cause of a local failure (an exception while building, writing or processing a message):
@@ -512,27 +536,16 @@ public final class RdmapStream {
      * "Local catastrophic error" 0x2/0x0/0x05 (RFC 6581 §8, §9.3 [MPA-76]); afterwards RDMAP's Local
      * Catastrophic Error 0x0/0x0/0x00 (RFC 5040 §4.8).
      */
-    TerminateCause localCatastrophicCause() {
+    private TerminateCause localCatastrophicCause() {
         return requester.rtrUnsent() ? TerminateCause.MPA_LOCAL_CATASTROPHIC : TerminateCause.RDMAP_LOCAL_CATASTROPHIC;
     }
 
-    void failLocal(TerminateCause cause, String detail) {
+    private void failLocal(TerminateCause cause, String detail) {
         fail(RdmapException.local(cause, detail));
     }
 
-    /** DDP rejected a segment (RFC 5041 §7.1): its Terminate carries DDP's error and header. */
-    void failFromDdp(DdpException e) {
-        TerminateCause cause = TerminateCause.of(e.layer(), e.errorType(), e.errorCode());
-        if (cause == null) {
-            cause = TerminateCause.DDP_LOCAL_CATASTROPHIC;
-        }
-        byte[] header = e.hasTerminatedDdpHeader() ? e.terminatedDdpHeader() : null;
-        fail(new RdmapException(Terminate.forIncomingMessage(cause, e.ddpSegmentLength(), header, null),
-                e.getMessage()));
-    }
-
     /** The first error wins (RFC 5040 §7.1); later ones are only logged. */
-    void fail(RdmapException e) {
+    private void fail(RdmapException e) {
         if (state != RdmapStreamState.OPERATIONAL) {
             if (LOG.isDebugEnabled()) { // getMessage() formats the Terminate: not for a disabled log
                 LOG.debug("further error after the first one, not reported: {}", e.getMessage());
@@ -552,7 +565,7 @@ public final class RdmapStream {
     }
 
     /** Writes our one Terminate (QN 2, MSN 1) and shuts the send side [RDMAP-19]. */
-    void writeTerminate(Terminate terminate) {
+    private void writeTerminate(Terminate terminate) {
         ByteBuf body = allocator.buffer(terminate.encodedLength());
         try {
             TerminateEncoder.encode(terminate, body);
@@ -575,7 +588,7 @@ public final class RdmapStream {
     }
 
     /** A Terminate arrived on QN 2 (called at admission with the whole segment). */
-    void terminateReceived(ByteBuf segment, int msn, int payloadLength) {
+    private void terminateReceived(ByteBuf segment, int msn, int payloadLength) {
         Terminate t = TerminateDecoder.decode(segment, segment.readerIndex() + 18, payloadLength,
                 config.peerTerminateLayout(), !firstMessageSeen && llp.produced() == 0
                         ? TerminateDecoder.Phase.SETUP : TerminateDecoder.Phase.RUNNING);
@@ -586,14 +599,23 @@ public final class RdmapStream {
         if (state != RdmapStreamState.OPERATIONAL && state != RdmapStreamState.TERMINATING) {
             return;
         }
-        state = RdmapStreamState.ERROR;
-        receiver.stopPlacement();
         // RFC 5040 §5.4: the receiver of a Terminate may stop sending; it never answers with its own.
-        transmitter.abandonAll();
-        sender.shutdown();
+        stop(RdmapStreamState.ERROR);
         requester.attribute(t);
         listener.onTerminateReceived(t);
         flushAll();
+    }
+
+    /**
+     * The one way a stream stops (a close, a lost connection, a Terminate received): it enters {@code next},
+     * places nothing more (RFC 5041 §7.1), abandons a partly written message and shuts DDP's send side. The caller
+     * then tells the listener and flushes what was outstanding.
+     */
+    private void stop(RdmapStreamState next) {
+        state = next;
+        receiver.stopPlacement();
+        transmitter.abandonAll();
+        sender.shutdown();
     }
 
     private void flushAll() {

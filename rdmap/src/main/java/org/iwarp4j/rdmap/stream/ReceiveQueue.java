@@ -4,6 +4,7 @@ import org.iwarp4j.common.RtrType;
 import io.netty.buffer.ByteBuf;
 import org.iwarp4j.ddp.memory.TaggedBuffer;
 import org.iwarp4j.ddp.memory.UntaggedBuffer;
+import org.iwarp4j.ddp.receive.DdpReceiver;
 import org.iwarp4j.rdmap.terminate.TerminateCause;
 import org.iwarp4j.rdmap.wire.RdmapOpcode;
 
@@ -22,7 +23,13 @@ import java.util.List;
  */
 final class ReceiveQueue {
 
-    private final RdmapStream stream;
+    private final RdmapStreamConfig config;
+    private final RdmapMemory memory;
+    private final DdpReceiver receiver;
+    private final RdmapListener listener;
+    private final FrameLog frames;
+    private final StreamFailures failures;
+    private final InboundEvents events;
     private final MsnRing<ReceiveSlot> posted = new MsnRing<>();
     private final ArrayDeque<ReceiveSlot> free = new ArrayDeque<>();
     private final int depth;
@@ -30,9 +37,16 @@ final class ReceiveQueue {
     /** Responder awaiting an RFC 6581 RTR that may be a Send: receives wait here until the first segment. */
     private ArrayDeque<ReceiveSlot> held;
 
-    ReceiveQueue(RdmapStream stream, int depth) {
-        this.stream = stream;
-        this.depth = depth;
+    ReceiveQueue(RdmapStreamConfig config, RdmapMemory memory, DdpReceiver receiver, RdmapListener listener,
+                 FrameLog frames, StreamFailures failures, InboundEvents events) {
+        this.config = config;
+        this.memory = memory;
+        this.receiver = receiver;
+        this.listener = listener;
+        this.frames = frames;
+        this.failures = failures;
+        this.events = events;
+        this.depth = config.receiveQueueDepth();
     }
 
     int posted() {
@@ -54,7 +68,7 @@ final class ReceiveQueue {
     }
 
     private void postToDdp(ReceiveSlot slot) {
-        slot.msn = stream.receiver().post(RdmapOpcode.QN_SEND, slot);
+        slot.msn = receiver.post(RdmapOpcode.QN_SEND, slot);
         posted.add(slot);
     }
 
@@ -100,7 +114,7 @@ final class ReceiveQueue {
         ReceiveSlot slot = posted.find(msn);
         if (slot == null && isNextUnposted(msn)) {
             // A shared receive queue supplies receives on demand, as the message arrives.
-            stream.listener().onReceiveNeeded();
+            listener.onReceiveNeeded();
             slot = posted.find(msn);
         }
         if (slot == null) {
@@ -117,7 +131,7 @@ final class ReceiveQueue {
     /** Whether {@code msn} is the MSN the next posted receive would get (RFC 5041 §4.3). */
     private boolean isNextUnposted(int msn) {
         int qn = RdmapOpcode.QN_SEND;
-        return msn == stream.receiver().expectedMsn(qn) + stream.receiver().postedCount(qn);
+        return msn == receiver.expectedMsn(qn) + receiver.postedCount(qn);
     }
 
     /** A Send variant or Immediate Data message was delivered into {@code slot}. */
@@ -130,7 +144,7 @@ final class ReceiveQueue {
         long immediateData = slot.immediateData;
         long id = slot.workRequestId;
         boolean rtr = slot.rtr;
-        FrameLog log = stream.frames();
+        FrameLog log = frames;
         if (immediate) {
             log.immediateData(false, opcode, msn, immediateData);
         } else if (opcode.carriesInvalidateStag()) {
@@ -147,19 +161,19 @@ final class ReceiveQueue {
             int segmentLength = slot.capturedSegmentLength();
             recycle(slot);
             if (!rtr) {
-                stream.listener().onReceiveComplete(id, OperationStatus.LOCAL_ERROR, opcode, length, invalidateStag, 0);
+                listener.onReceiveComplete(id, OperationStatus.LOCAL_ERROR, opcode, length, invalidateStag, 0);
             }
-            stream.failWithHeader(TerminateCause.RDMAP_STAG_CANNOT_BE_INVALIDATED, segmentLength, header, null,
+            failures.failWithHeader(TerminateCause.RDMAP_STAG_CANNOT_BE_INVALIDATED, segmentLength, header, null,
                     String.format("Send with Invalidate names STag 0x%08x, which this stream may not invalidate",
                             invalidateStag));
             return;
         }
         recycle(slot);
         if (rtr) {
-            stream.rtrReceived(RtrType.SEND);
+            events.rtrReceived(RtrType.SEND);
             return;
         }
-        stream.listener().onReceiveComplete(id, OperationStatus.SUCCESS, opcode, immediate ? 0 : length,
+        listener.onReceiveComplete(id, OperationStatus.SUCCESS, opcode, immediate ? 0 : length,
                 opcode.carriesInvalidateStag() ? invalidateStag : 0, immediate ? immediateData : 0);
     }
 
@@ -168,15 +182,15 @@ final class ReceiveQueue {
      * stream); RFC 5040 §8.1.1: the memory owner may still refuse remote invalidation.
      */
     private boolean invalidate(int stag) {
-        TaggedBuffer buffer = stream.memory().lookup(stag);
-        if (buffer == null || !buffer.isValid() || buffer.protectionDomain() != stream.config().protectionDomain()) {
+        TaggedBuffer buffer = memory.lookup(stag);
+        if (buffer == null || !buffer.isValid() || buffer.protectionDomain() != config.protectionDomain()) {
             return false;
         }
         Object bound = buffer.associatedStream();
-        if (bound != null && bound != stream.config().streamIdentity()) {
+        if (bound != null && bound != config.streamIdentity()) {
             return false;
         }
-        return stream.memory().invalidate(buffer);
+        return memory.invalidate(buffer);
     }
 
     private void recycle(ReceiveSlot slot) {
@@ -199,7 +213,7 @@ final class ReceiveQueue {
                 recycle(slot);
                 if (!rtr) {
                     userPosted--;
-                    stream.listener().onReceiveComplete(id, OperationStatus.FLUSHED, null, 0, 0, 0);
+                    listener.onReceiveComplete(id, OperationStatus.FLUSHED, null, 0, 0, 0);
                 }
             }
         }

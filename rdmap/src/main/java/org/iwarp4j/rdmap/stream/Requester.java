@@ -2,10 +2,13 @@ package org.iwarp4j.rdmap.stream;
 
 import org.iwarp4j.common.RtrType;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import org.iwarp4j.ddp.header.TaggedHeaderFlyweight;
 import org.iwarp4j.ddp.header.UntaggedHeaderFlyweight;
+import org.iwarp4j.ddp.receive.DdpReceiver;
 import org.iwarp4j.ddp.receive.TaggedAdmission;
+import org.iwarp4j.ddp.send.DdpSender;
 import org.iwarp4j.ddp.send.OutboundMessage;
 import org.iwarp4j.rdmap.terminate.Terminate;
 import org.iwarp4j.rdmap.terminate.TerminateCause;
@@ -47,7 +50,14 @@ import java.util.ArrayDeque;
  */
 final class Requester implements TransmitSource {
 
-    private final RdmapStream stream;
+    private final RdmapStreamConfig config;
+    private final DdpSender sender;
+    private final DdpReceiver receiver;
+    private final ByteBufAllocator allocator;
+    private final RdmapListener listener;
+    private final FrameLog frames;
+    private final StreamFailures failures;
+    private final SendProgress progress;
     /** Entries by sequence number (mask {@link #ringMask}); grows by doubling up to {@link #ringLimit}. */
     private SendWork[] ring;
     private int ringMask;
@@ -76,8 +86,18 @@ final class Requester implements TransmitSource {
     /** The ring's first size (a power of two). */
     static final int INITIAL_RING = 16;
 
-    Requester(RdmapStream stream, int sendQueueDepth, int ord) {
-        this.stream = stream;
+    Requester(RdmapStreamConfig config, DdpSender sender, DdpReceiver receiver, ByteBufAllocator allocator,
+              RdmapListener listener, FrameLog frames, StreamFailures failures, SendProgress progress) {
+        this.config = config;
+        this.sender = sender;
+        this.receiver = receiver;
+        this.allocator = allocator;
+        this.listener = listener;
+        this.frames = frames;
+        this.failures = failures;
+        this.progress = progress;
+        int sendQueueDepth = config.sendQueueDepth();
+        int ord = config.ord();
         // The internal entries (the RTR, one zero-length Write) never count against the caller's queue depth: room
         // for depth + 2, rounded up to a power of two so that an entry is found with a mask rather than a division.
         // The ring starts small and doubles when the queue outgrows it (room), and entries are made as the queue
@@ -211,7 +231,7 @@ final class Requester implements TransmitSource {
         if (next.awaitsResponse) {
             // RFC 5040 §6.1 [RDMAP-16]: never more than ORD outstanding. The Read RTR takes an ORD slot
             // too (RFC 6581 §9.2: a zero-length Read); MPA made sure the peer's IRD is at least 1 for it.
-            int limit = next.rtr != null ? Math.max(1, stream.config().ord()) : stream.config().ord();
+            int limit = next.rtr != null ? Math.max(1, config.ord()) : config.ord();
             return orqSize < limit;
         }
         return true;
@@ -241,7 +261,7 @@ final class Requester implements TransmitSource {
             } catch (RuntimeException e) {
                 w.failure = OperationStatus.LOCAL_ERROR;
                 current = null;
-                stream.failLocal(stream.localCatastrophicCause(),
+                failures.failLocal(failures.localCatastrophicCause(),
                         "cannot build the message of work request " + w.workRequestId + ": " + e);
                 return;
             }
@@ -262,11 +282,11 @@ final class Requester implements TransmitSource {
             return;
         }
         w.transmitted = true;
-        w.lastSegment = stream.segmentsProduced();
+        w.lastSegment = progress.segmentsProduced();
         started++;
         current = null;
         if (w.rtr != null && !w.zeroLengthWrite) {
-            stream.listener().onRtrSent(w.rtr);
+            listener.onRtrSent(w.rtr);
         }
         tryComplete();
     }
@@ -284,7 +304,7 @@ final class Requester implements TransmitSource {
             ByteBuf data = takeData(w);
             w.requestQueue = RdmapOpcode.QN_SEND;
             // RFC 5040 §4.1 [RDMAP-04]: the Invalidate STag is 0 unless this is a "with Invalidate" Send.
-            return stream.sender().untagged(RdmapOpcode.QN_SEND, RdmapControl.encode(opcode),
+            return sender.untagged(RdmapOpcode.QN_SEND, RdmapControl.encode(opcode),
                     send.invalidate() ? send.invalidateStag() : 0, data, takeSpare(w));
         }
         if (op instanceof RdmapOperation.ImmediateData imm) {
@@ -311,18 +331,18 @@ final class Requester implements TransmitSource {
         return switch (w.rtr) {
             case SEND -> {
                 w.requestQueue = RdmapOpcode.QN_SEND;
-                yield stream.sender().untagged(RdmapOpcode.QN_SEND, RdmapControl.encode(RdmapOpcode.SEND), 0,
+                yield sender.untagged(RdmapOpcode.QN_SEND, RdmapControl.encode(RdmapOpcode.SEND), 0,
                         Unpooled.EMPTY_BUFFER);
             }
             // siw: a non-zero STag (1) and TO 0; RFC 5041 §5.2 forbids checking them at the sink.
-            case WRITE -> stream.sender().tagged(RdmapControl.encode(RdmapOpcode.RDMA_WRITE), RdmapStream.RTR_STAG, 0,
+            case WRITE -> sender.tagged(RdmapControl.encode(RdmapOpcode.RDMA_WRITE), RdmapStream.RTR_STAG, 0,
                     Unpooled.EMPTY_BUFFER);
             case READ -> readRequest(w, 0, 0, 0, RdmapStream.RTR_STAG, 0);
         };
     }
 
     private OutboundMessage tagged(SendWork w, RdmapOpcode opcode, int stag, long to) {
-        return stream.sender().tagged(RdmapControl.encode(opcode), stag, to, takeData(w), takeSpare(w));
+        return sender.tagged(RdmapControl.encode(opcode), stag, to, takeData(w), takeSpare(w));
     }
 
     private static OutboundMessage takeSpare(SendWork w) {
@@ -333,18 +353,18 @@ final class Requester implements TransmitSource {
 
     private OutboundMessage immediate(SendWork w, long data, boolean solicited) {
         RdmapOpcode opcode = solicited ? RdmapOpcode.IMMEDIATE_DATA_WITH_SE : RdmapOpcode.IMMEDIATE_DATA;
-        ByteBuf header = stream.allocator().buffer(ImmediateDataHeader.LENGTH);
+        ByteBuf header = allocator.buffer(ImmediateDataHeader.LENGTH);
         header.writeLong(data);
         w.requestQueue = RdmapOpcode.QN_SEND;
-        return stream.sender().untagged(RdmapOpcode.QN_SEND, RdmapControl.encode(opcode), 0, header, takeSpare(w));
+        return sender.untagged(RdmapOpcode.QN_SEND, RdmapControl.encode(opcode), 0, header, takeSpare(w));
     }
 
     private OutboundMessage readRequest(SendWork w, int sinkStag, long sinkTo, long length, int srcStag, long srcTo) {
-        ByteBuf header = stream.allocator().buffer(ReadRequestHeader.LENGTH);
+        ByteBuf header = allocator.buffer(ReadRequestHeader.LENGTH);
         header.writerIndex(ReadRequestHeader.LENGTH);
         readRequestHeader.wrap(header, 0).sinkStag(sinkStag).sinkTaggedOffset(sinkTo).messageSize((int) length)
                 .sourceStag(srcStag).sourceTaggedOffset(srcTo);
-        OutboundMessage m = stream.sender().untagged(RdmapOpcode.QN_READ_REQUEST,
+        OutboundMessage m = sender.untagged(RdmapOpcode.QN_READ_REQUEST,
                 RdmapControl.encode(RdmapOpcode.RDMA_READ_REQUEST), 0, header, takeSpare(w));
         w.requestQueue = RdmapOpcode.QN_READ_REQUEST;
         w.sinkStag = sinkStag;
@@ -363,15 +383,15 @@ final class Requester implements TransmitSource {
             slot = new ControlSlot(AtomicResponseHeader.LENGTH);
         }
         slot.clearCapture();
-        slot.msn = stream.receiver().post(RdmapOpcode.QN_ATOMIC_RESPONSE, slot);
+        slot.msn = receiver.post(RdmapOpcode.QN_ATOMIC_RESPONSE, slot);
         postedResponseSlots.add(slot);
         w.atomicRequestId = nextAtomicRequestId++;
-        ByteBuf header = stream.allocator().buffer(AtomicRequestHeader.LENGTH);
+        ByteBuf header = allocator.buffer(AtomicRequestHeader.LENGTH);
         header.writerIndex(AtomicRequestHeader.LENGTH);
         atomicRequestHeader.wrap(header, 0).atomicOpcode(opcode).requestId(w.atomicRequestId).remoteStag(stag)
                 .remoteTaggedOffset(to).addOrSwapData(data).addOrSwapMask(mask).compareData(compare)
                 .compareMask(compareMask);
-        OutboundMessage m = stream.sender().untagged(RdmapOpcode.QN_READ_REQUEST,
+        OutboundMessage m = sender.untagged(RdmapOpcode.QN_READ_REQUEST,
                 RdmapControl.encode(RdmapOpcode.ATOMIC_REQUEST), 0, header, takeSpare(w));
         w.requestQueue = RdmapOpcode.QN_READ_REQUEST;
         pushOutstanding(w);
@@ -412,7 +432,7 @@ final class Requester implements TransmitSource {
     }
 
     private void logOutbound(SendWork w, OutboundMessage m) {
-        FrameLog log = stream.frames();
+        FrameLog log = frames;
         if (w.requestQueue >= 0) {
             w.requestMsn = m.msn();
         }
@@ -468,25 +488,25 @@ final class Requester implements TransmitSource {
     TaggedAdmission admitReadResponse(int stag, long to, int payloadLength, boolean last, ByteBuf segment) {
         SendWork head = outstandingHead();
         if (head == null || !head.isRead()) {
-            stream.failIncoming(TerminateCause.RDMAP_UNEXPECTED_OPCODE, segment,
+            failures.failIncoming(TerminateCause.RDMAP_UNEXPECTED_OPCODE, segment,
                     head == null ? "Read Response with no Read outstanding" : "Read Response while an Atomic is the oldest outstanding request");
             return TaggedAdmission.REJECT;
         }
         if (payloadLength > 0) {
             if (stag != head.sinkStag) {
-                stream.failIncoming(TerminateCause.DDP_INVALID_STAG, segment, String.format(
+                failures.failIncoming(TerminateCause.DDP_INVALID_STAG, segment, String.format(
                         "Read Response STag 0x%08x, the Read's sink STag is 0x%08x", stag, head.sinkStag));
                 return TaggedAdmission.REJECT;
             }
             if (to != head.expectedTaggedOffset || payloadLength > head.remaining) {
-                stream.failIncoming(TerminateCause.DDP_BASE_OR_BOUNDS_VIOLATION, segment, String.format(
+                failures.failIncoming(TerminateCause.DDP_BASE_OR_BOUNDS_VIOLATION, segment, String.format(
                         "Read Response TO 0x%x length %d, expected TO 0x%x with %d octets left", to,
                         payloadLength, head.expectedTaggedOffset, head.remaining));
                 return TaggedAdmission.REJECT;
             }
         }
         if (last && head.remaining != payloadLength) {
-            stream.failIncoming(TerminateCause.DDP_BASE_OR_BOUNDS_VIOLATION, segment, "Read Response ends "
+            failures.failIncoming(TerminateCause.DDP_BASE_OR_BOUNDS_VIOLATION, segment, "Read Response ends "
                     + (head.remaining - payloadLength) + " octets short of the requested size");
             return TaggedAdmission.REJECT;
         }
@@ -505,7 +525,7 @@ final class Requester implements TransmitSource {
         popOutstanding();
         head.responseDone = true;
         tryComplete();
-        stream.transmitReady(); // an ORD slot or a fence may have opened
+        progress.transmitReady(); // an ORD slot or a fence may have opened
     }
 
     /** Remembers the DDP header of an incoming Atomic Response segment (for a Terminate about it). */
@@ -523,16 +543,16 @@ final class Requester implements TransmitSource {
         atomicResponseHeader.wrap(slot.bytes, 0);
         int requestId = atomicResponseHeader.originalRequestId();
         long original = atomicResponseHeader.originalRemoteData();
-        stream.frames().atomicResponse(false, msn, requestId, original);
+        frames.atomicResponse(false, msn, requestId, original);
         SendWork head = outstandingHead();
         if (head == null || !head.isAtomic()) {
-            stream.failCaptured(TerminateCause.RDMAP_UNEXPECTED_OPCODE, slot, null,
+            failures.failCaptured(TerminateCause.RDMAP_UNEXPECTED_OPCODE, slot, null,
                     "Atomic Response while " + (head == null ? "nothing" : "a Read") + " is the oldest outstanding request");
             return;
         }
         if (requestId != head.atomicRequestId) {
             head.failure = OperationStatus.LOCAL_ERROR;
-            stream.failCaptured(TerminateCause.RDMAP_REMOTE_OPERATION_UNSPECIFIED, slot, null,
+            failures.failCaptured(TerminateCause.RDMAP_REMOTE_OPERATION_UNSPECIFIED, slot, null,
                     "Atomic Response for request " + Integer.toUnsignedString(requestId) + ", expected "
                             + Integer.toUnsignedString(head.atomicRequestId));
             return;
@@ -541,14 +561,14 @@ final class Requester implements TransmitSource {
         head.atomicOriginalValue = original;
         head.responseDone = true;
         tryComplete();
-        stream.transmitReady();
+        progress.transmitReady();
     }
 
     // ------------------------------------------------------------------ completions
 
     /** Reports every completed entry from the oldest forward, stopping at the first incomplete one. */
     void tryComplete() {
-        long acked = stream.segmentsAcknowledged();
+        long acked = progress.segmentsAcknowledged();
         while (completed < started) {
             SendWork w = slot(completed);
             if (!w.isComplete(acked)) {
@@ -569,7 +589,7 @@ final class Requester implements TransmitSource {
         if (rtr != null) {
             internal--;
         } else {
-            stream.listener().onSendComplete(id, type, status, length, status == OperationStatus.SUCCESS ? original : 0);
+            listener.onSendComplete(id, type, status, length, status == OperationStatus.SUCCESS ? original : 0);
         }
     }
 
@@ -629,7 +649,7 @@ final class Requester implements TransmitSource {
      * attributed to with its status, all others FLUSHED — releasing data DDP never took.
      */
     void flush() {
-        long acked = stream.segmentsAcknowledged();
+        long acked = progress.segmentsAcknowledged();
         if (current != null && current.message != null) {
             current.message.abandon();
             current.message = null;

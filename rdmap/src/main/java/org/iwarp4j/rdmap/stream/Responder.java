@@ -1,11 +1,15 @@
 package org.iwarp4j.rdmap.stream;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import org.iwarp4j.ddp.memory.TaggedAccessCheck;
 import org.iwarp4j.ddp.memory.TaggedBuffer;
 import org.iwarp4j.ddp.memory.TaggedBufferAccess;
+import org.iwarp4j.ddp.receive.DdpReceiver;
+import org.iwarp4j.ddp.send.DdpSender;
 import org.iwarp4j.ddp.send.OutboundMessage;
+import org.iwarp4j.rdmap.atomic.AtomicExecutor;
 import org.iwarp4j.rdmap.atomic.AtomicMath;
 import org.iwarp4j.rdmap.terminate.TerminateCause;
 import org.iwarp4j.rdmap.wire.AtomicOpcode;
@@ -40,7 +44,16 @@ final class Responder implements TransmitSource {
     /** Largest RDMAP header on QN 1: the Atomic Request (52); a Read Request is 28. */
     static final int SLOT_CAPACITY = AtomicRequestHeader.LENGTH;
 
-    private final RdmapStream stream;
+    private final RdmapStreamConfig config;
+    private final RdmapMemory memory;
+    private final AtomicExecutor atomics;
+    private final DdpSender sender;
+    private final DdpReceiver receiver;
+    private final ByteBufAllocator allocator;
+    private final RdmapListener listener;
+    private final FrameLog frames;
+    private final StreamFailures failures;
+    private final SendProgress progress;
     private final MsnRing<ControlSlot> posted = new MsnRing<>();
     private final InboundRequest[] queue;
     private int head;
@@ -56,8 +69,20 @@ final class Responder implements TransmitSource {
     private final ReadRequestHeader readRequestHeader = new ReadRequestHeader();
     private final AtomicRequestHeader atomicRequestHeader = new AtomicRequestHeader();
 
-    Responder(RdmapStream stream, int ird) {
-        this.stream = stream;
+    Responder(RdmapStreamConfig config, RdmapMemory memory, AtomicExecutor atomics, DdpSender sender,
+              DdpReceiver receiver, ByteBufAllocator allocator, RdmapListener listener, FrameLog frames,
+              StreamFailures failures, SendProgress progress) {
+        this.config = config;
+        this.memory = memory;
+        this.atomics = atomics;
+        this.sender = sender;
+        this.receiver = receiver;
+        this.allocator = allocator;
+        this.listener = listener;
+        this.frames = frames;
+        this.failures = failures;
+        this.progress = progress;
+        int ird = config.ird();
         // An entry is made when a request first needs it (onDelivered) and reused from then on: a stream the
         // peer never reads from holds none of its IRD entries.
         this.queue = new InboundRequest[Math.max(ird, 1)];
@@ -78,8 +103,8 @@ final class Responder implements TransmitSource {
      * all IRD at the start would have provided for it.
      */
     private void provision(int msn) {
-        int next = stream.receiver().expectedMsn(RdmapOpcode.QN_READ_REQUEST)
-                + stream.receiver().postedCount(RdmapOpcode.QN_READ_REQUEST);
+        int next = receiver.expectedMsn(RdmapOpcode.QN_READ_REQUEST)
+                + receiver.postedCount(RdmapOpcode.QN_READ_REQUEST);
         int ahead = msn - next; // serial arithmetic (RFC 5041 §4.3: MSNs wrap at 2^32)
         while (ahead >= 0 && slotsMade < slotLimit) {
             slotsMade++;
@@ -90,7 +115,7 @@ final class Responder implements TransmitSource {
 
     private void post(ControlSlot slot) {
         slot.clearCapture();
-        slot.msn = stream.receiver().post(RdmapOpcode.QN_READ_REQUEST, slot);
+        slot.msn = receiver.post(RdmapOpcode.QN_READ_REQUEST, slot);
         posted.add(slot);
     }
 
@@ -128,7 +153,7 @@ final class Responder implements TransmitSource {
         boolean accepted = opcode == RdmapOpcode.ATOMIC_REQUEST ? acceptAtomic(r, slot) : acceptRead(r, slot);
         if (accepted) {
             size++;
-            stream.transmitReady();
+            progress.transmitReady();
         } else {
             r.reset();
         }
@@ -141,7 +166,7 @@ final class Responder implements TransmitSource {
         r.size = Integer.toUnsignedLong(h.messageSize());
         r.sourceStag = h.sourceStag();
         r.sourceTaggedOffset = h.sourceTaggedOffset();
-        stream.frames().readRequest(false, r.msn, r.sinkStag, r.sinkTaggedOffset, r.size, r.sourceStag,
+        frames.readRequest(false, r.msn, r.sinkStag, r.sinkTaggedOffset, r.size, r.sourceStag,
                 r.sourceTaggedOffset);
         if (r.size > 0) {
             // RFC 5040 §7.2 [RDMAP-31]: the source TO + size must not wrap. Checked first, as the sink's wrap
@@ -162,16 +187,16 @@ final class Responder implements TransmitSource {
             }
             // RFC 5040 §5.2 / §7.2 [RDMAP-31]: source STag valid, bound to this stream, remote-read access,
             // TO and TO + size inside the region.
-            TaggedBuffer source = stream.memory().lookup(r.sourceStag);
+            TaggedBuffer source = memory.lookup(r.sourceStag);
             TaggedAccessCheck.Outcome outcome = TaggedAccessCheck.check(source, r.sourceTaggedOffset, r.size,
-                    TaggedBufferAccess.REMOTE_READ, stream.config().protectionDomain(), stream.config().streamIdentity());
+                    TaggedBufferAccess.REMOTE_READ, config.protectionDomain(), config.streamIdentity());
             if (outcome != TaggedAccessCheck.Outcome.OK) {
                 failRead(r, remoteProtectionCause(outcome), 0, "Read Request source " + describe(r) + ": " + outcome);
                 return false;
             }
             r.source = source;
         }
-        stream.listener().onReadRequestArrived(r.sinkStag, r.sinkTaggedOffset, r.size, r.sourceStag,
+        listener.onReadRequestArrived(r.sinkStag, r.sinkTaggedOffset, r.size, r.sourceStag,
                 r.sourceTaggedOffset);
         return true;
     }
@@ -188,32 +213,33 @@ final class Responder implements TransmitSource {
         r.addOrSwapMask = h.addOrSwapMask();
         r.compareData = h.compareData();
         r.compareMask = h.compareMask();
-        stream.frames().atomicRequest(false, r.msn, r.atomicOpcode, aopcode, r.requestId, r.remoteStag,
+        frames.atomicRequest(false, r.msn, r.atomicOpcode, aopcode, r.requestId, r.remoteStag,
                 r.remoteTaggedOffset, r.addOrSwapData, r.addOrSwapMask, r.compareData, r.compareMask);
         if (r.atomicOpcode == null) {
             // RFC 7306 §5.2.1 [EXT-10]: an unknown AOpCode is an error; reported as Unexpected OpCode.
-            stream.failCaptured(TerminateCause.RDMAP_UNEXPECTED_OPCODE, slot, null, "Atomic Request with AOpCode " + aopcode);
+            failures.failCaptured(TerminateCause.RDMAP_UNEXPECTED_OPCODE, slot, null,
+                    "Atomic Request with AOpCode " + aopcode);
             return false;
         }
         if (!AtomicMath.isAligned(r.remoteTaggedOffset)) {
             // RFC 7306 §5.1, §8.2 [EXT-04]: not performed, memory untouched, Remote Operation / 0x07.
-            stream.failCaptured(TerminateCause.RDMAP_CATASTROPHIC_LOCALIZED, slot, null, String.format(
+            failures.failCaptured(TerminateCause.RDMAP_CATASTROPHIC_LOCALIZED, slot, null, String.format(
                     "Atomic Request target TO 0x%x is not 8-octet aligned", r.remoteTaggedOffset));
             return false;
         }
         // RFC 7306 §8.2: the target is validated as a Read's source; TaggedAccessCheck decides a wrap (only
         // TO 0xFFFFFFFFFFFFFFF8 once aligned: its 8 octets end at 2^64) first, from the octets alone.
-        TaggedBuffer target = stream.memory().lookup(r.remoteStag);
+        TaggedBuffer target = memory.lookup(r.remoteStag);
         TaggedAccessCheck.Outcome outcome = TaggedAccessCheck.check(target, r.remoteTaggedOffset, 8,
-                TaggedBufferAccess.REMOTE_ATOMIC, stream.config().protectionDomain(), stream.config().streamIdentity());
+                TaggedBufferAccess.REMOTE_ATOMIC, config.protectionDomain(), config.streamIdentity());
         if (outcome != TaggedAccessCheck.Outcome.OK) {
             // RFC 7306 §8.2: validated like a Read source; Fig 10 copies no RDMA header for it.
-            stream.failCaptured(remoteProtectionCause(outcome), slot, null, String.format(
+            failures.failCaptured(remoteProtectionCause(outcome), slot, null, String.format(
                     "Atomic Request target STag 0x%08x TO 0x%x: %s", r.remoteStag, r.remoteTaggedOffset, outcome));
             return false;
         }
         r.target = target;
-        stream.listener().onAtomicRequestArrived(r.atomicOpcode, r.remoteStag, r.remoteTaggedOffset);
+        listener.onAtomicRequestArrived(r.atomicOpcode, r.remoteStag, r.remoteTaggedOffset);
         return true;
     }
 
@@ -242,7 +268,7 @@ final class Responder implements TransmitSource {
                     .messageSize((int) (r.size - sent))
                     .sourceTaggedOffset(r.sourceTaggedOffset + sent);
         }
-        stream.failCaptured(cause, r.slot, rdmaHeader, detail);
+        failures.failCaptured(cause, r.slot, rdmaHeader, detail);
     }
 
     private static String describe(InboundRequest r) {
@@ -293,7 +319,7 @@ final class Responder implements TransmitSource {
         boolean first = !m.isStarted();
         m.writeNextSegment();
         if (first && !r.atomic) {
-            stream.frames().tagged(true, RdmapOpcode.RDMA_READ_RESPONSE, r.sinkStag, r.sinkTaggedOffset, r.size);
+            frames.tagged(true, RdmapOpcode.RDMA_READ_RESPONSE, r.sinkStag, r.sinkTaggedOffset, r.size);
         }
         if (m.isDone()) {
             spare = m;
@@ -319,7 +345,7 @@ final class Responder implements TransmitSource {
             if (r.size <= COPIED_RESPONSE_LIMIT) {
                 // A small response is copied into a pooled buffer now: a slice would be a heap object per Read
                 // (the segments copy so few octets next to their headers anyway).
-                payload = stream.allocator().directBuffer((int) r.size);
+                payload = allocator.directBuffer((int) r.size);
                 r.source.memory().getBytes(offset, payload, 0, (int) r.size);
                 payload.writerIndex((int) r.size);
             } else {
@@ -328,7 +354,7 @@ final class Responder implements TransmitSource {
             }
         }
         // RFC 5040 §4.5 [RDMAP-06]: STag and first TO are the request's Data Sink STag and TO.
-        message = stream.sender().tagged(RdmapControl.encode(RdmapOpcode.RDMA_READ_RESPONSE), r.sinkStag,
+        message = sender.tagged(RdmapControl.encode(RdmapOpcode.RDMA_READ_RESPONSE), r.sinkStag,
                 r.sinkTaggedOffset, payload, takeSpare());
         return true;
     }
@@ -336,21 +362,21 @@ final class Responder implements TransmitSource {
     private boolean startAtomicResponse(InboundRequest r) {
         TaggedBuffer target = r.target;
         if (!target.isValid()) {
-            stream.failCaptured(TerminateCause.RDMAP_INVALID_STAG, r.slot, null, String.format(
+            failures.failCaptured(TerminateCause.RDMAP_INVALID_STAG, r.slot, null, String.format(
                     "Atomic target STag 0x%08x became invalid before the operation", r.remoteStag));
             return false;
         }
         int index = (int) (r.remoteTaggedOffset - target.baseTaggedOffset());
         long original = r.atomicOpcode == AtomicOpcode.FETCH_ADD
-                ? stream.atomics().fetchAdd(target.memory(), index, r.addOrSwapData, r.addOrSwapMask)
-                : stream.atomics().compareSwap(target.memory(), index, r.compareData, r.compareMask,
+                ? atomics.fetchAdd(target.memory(), index, r.addOrSwapData, r.addOrSwapMask)
+                : atomics.compareSwap(target.memory(), index, r.compareData, r.compareMask,
                         r.addOrSwapData, r.addOrSwapMask);
-        ByteBuf header = stream.allocator().buffer(AtomicResponseHeader.LENGTH);
+        ByteBuf header = allocator.buffer(AtomicResponseHeader.LENGTH);
         header.writeInt(r.requestId).writeLong(original);
         // RFC 7306 §5.2.2: untagged QN 3; its MSN is the position of the request among atomic requests.
-        message = stream.sender().untagged(RdmapOpcode.QN_ATOMIC_RESPONSE,
+        message = sender.untagged(RdmapOpcode.QN_ATOMIC_RESPONSE,
                 RdmapControl.encode(RdmapOpcode.ATOMIC_RESPONSE), 0, header, takeSpare());
-        stream.frames().atomicResponse(true, stream.sender().nextMsn(RdmapOpcode.QN_ATOMIC_RESPONSE), r.requestId,
+        frames.atomicResponse(true, sender.nextMsn(RdmapOpcode.QN_ATOMIC_RESPONSE), r.requestId,
                 original);
         return true;
     }

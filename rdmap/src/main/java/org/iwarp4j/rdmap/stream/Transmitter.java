@@ -23,7 +23,9 @@ import org.iwarp4j.rdmap.terminate.Terminate;
  */
 final class Transmitter {
 
-    private final RdmapStream stream;
+    private final SendProgress progress;
+    private final TerminateWriter terminates;
+    private final StreamFailures failures;
     private final TransmitSource requests;
     private final TransmitSource responses;
     private TransmitSource active;
@@ -31,8 +33,11 @@ final class Transmitter {
     private OutboundMessage draining;
     private Terminate pendingTerminate;
 
-    Transmitter(RdmapStream stream, TransmitSource requests, TransmitSource responses) {
-        this.stream = stream;
+    Transmitter(SendProgress progress, TerminateWriter terminates, StreamFailures failures, TransmitSource requests,
+                TransmitSource responses) {
+        this.progress = progress;
+        this.terminates = terminates;
+        this.failures = failures;
         this.requests = requests;
         this.responses = responses;
     }
@@ -41,7 +46,7 @@ final class Transmitter {
         if (pendingTerminate != null) {
             return true;
         }
-        return stream.operational() && (active != null || requests.canWrite() || responses.canWrite());
+        return progress.operational() && (active != null || requests.canWrite() || responses.canWrite());
     }
 
     /** A message is partly written: its source, or the untagged message drained before a Terminate. */
@@ -56,9 +61,9 @@ final class Transmitter {
     /** Writes at most one segment; true if one was handed to the lower layer. */
     boolean writeNextSegment() {
         for (int attempt = 0; attempt < 3; attempt++) {
-            long before = stream.segmentsProduced();
+            long before = progress.segmentsProduced();
             step();
-            if (stream.segmentsProduced() != before) {
+            if (progress.segmentsProduced() != before) {
                 return true;
             }
             if (!hasPending()) {
@@ -77,10 +82,10 @@ final class Transmitter {
             draining = null;
             Terminate t = pendingTerminate;
             pendingTerminate = null;
-            stream.writeTerminate(t);
+            terminates.writeTerminate(t);
             return;
         }
-        if (!stream.operational()) {
+        if (!progress.operational()) {
             return;
         }
         if (active == null) {
@@ -106,7 +111,7 @@ final class Transmitter {
                 m.abandon();
             }
             active = null;
-            stream.failLocal(stream.localCatastrophicCause(), "cannot write a segment: " + e);
+            failures.failLocal(failures.localCatastrophicCause(), "cannot write a segment: " + e);
             return;
         }
         if (active == source && !source.hasMessageInProgress()) {
