@@ -57,6 +57,10 @@ public final class ConnOptions {
             description = "server: the address to listen on (default ${DEFAULT-VALUE})")
     String bind;
 
+    @Option(names = "--exit-after", paramLabel = "N", defaultValue = "0",
+            description = "server: end once N connections have ended (default: run until stopped)")
+    long exitAfter;
+
     @Option(names = "--control", hidden = true,
             description = "server: driven through stdin by the process that started it (iwarp perf idle --loopback)")
     boolean control;

@@ -62,9 +62,6 @@ public final class ConnectCommand implements Callable<Integer> {
                     + "at most N)")
     int batch;
 
-    @Option(names = "--exit-after", paramLabel = "N", defaultValue = "0",
-            description = "server: end once N connections have ended (default: run until stopped)")
-    long exitAfter;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -79,7 +76,7 @@ public final class ConnectCommand implements Callable<Integer> {
         if (warmup < 0 || batch < 1) {
             throw new CommandLine.ParameterException(cl, "--warmup must be 0 or more and --batch 1 or more");
         }
-        return ServerMode.serveOrRun("connect", options, cl, exitAfter, this::run);
+        return ServerMode.serveOrRun("connect", options, cl, options.exitAfter, this::run);
     }
 
     private void run(CommandLine cl, PrintWriter out) throws Exception {

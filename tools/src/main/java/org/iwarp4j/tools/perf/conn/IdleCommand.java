@@ -80,9 +80,6 @@ public final class IdleCommand implements Callable<Integer> {
                     + "jcmd PID GC.class_histogram (default ${DEFAULT-VALUE})")
     int holdSeconds;
 
-    @Option(names = "--exit-after", paramLabel = "N", defaultValue = "0",
-            description = "server: end once N connections have ended (default: run until stopped)")
-    long exitAfter;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -106,7 +103,7 @@ public final class IdleCommand implements Callable<Integer> {
         if (sameJvm && !options.loopback) {
             throw new CommandLine.ParameterException(cl, "--same-jvm goes with --loopback");
         }
-        return ServerMode.serveOrRun("idle", options, cl, exitAfter, this::run);
+        return ServerMode.serveOrRun("idle", options, cl, options.exitAfter, this::run);
     }
 
     private void run(CommandLine cl, PrintWriter out) throws Exception {
