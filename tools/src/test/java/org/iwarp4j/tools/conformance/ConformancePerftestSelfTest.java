@@ -105,7 +105,8 @@ class ConformancePerftestSelfTest {
     void perfReadAndSendServersMeetTheirNeeds() throws Exception {
         Map<String, Object> read = conformance("read", "3", "4", "6");
         assertThat(total(read, "failed")).as(ids(read, "failed").toString()).isZero();
-        assertThat(check(read, "answers a Read Request running 8 octets past the buffer")).containsEntry("status", "passed");
+        assertThat(check(read, "answers a Read Request running 8 octets past the buffer"))
+                .containsEntry("status", "passed");
         Map<String, Object> send = conformance("send", "5", "6");
         assertThat(total(send, "failed")).as(ids(send, "failed").toString()).isZero();
         assertThat(check(send, "answers a Send longer than its receive buffer")).containsEntry("status", "passed");
