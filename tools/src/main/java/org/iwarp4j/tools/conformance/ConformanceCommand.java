@@ -38,8 +38,8 @@ import picocli.CommandLine.Option;
                 "  iwarp conformance --target 192.0.2.1:7174 --app rping --profile siw --junit-xml siw.xml",
                 "  iwarp conformance --role initiator --target 0.0.0.0:7174 --app rping   # then, on the peer:",
                 "      while true; do rping -c -a <this host> -C 1; done",
-                "  iwarp conformance --target 192.0.2.1:18515 --app perftest --perftest read --perftest-size 64"
-                        + "   # against: while true; do ib_read_bw -R -s 64; done",
+                "  iwarp conformance --target 192.0.2.1:18515 --app perftest --perftest read --perftest-size 64",
+                "      # against, on the peer: while true; do ib_read_bw -R -s 64; done",
                 "  iwarp conformance --list",
                 "",
                 "Exit status: 0 when every check that ran passed (known deviations of --profile and skipped checks "
