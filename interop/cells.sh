@@ -114,28 +114,29 @@ cell_siw_rping_guest() { guest_rping_pair 10 64; local rc=$?; detail "$(head -1 
 cell siw-rping-guest-crc sanity 60 "siw<->siw rping inside the guest with mpa_crc_required=Y"
 cell_siw_rping_guest_crc() { siwparam mpa_crc_required=Y || return $?; guest_rping_pair 10 64; local rc=$?; detail "$(head -1 "$CDIR/$CELL.guest.txt")"; return $rc; }
 
-perftest_pair() {   # perftest_pair TOOL : -R (rdma_cm) server and client in the guest, 64 KiB messages
+perftest_pair() {   # perftest_pair TOOL [SIZE [N2]] : -R (rdma_cm) server and client in the guest, SIZE (64 KiB)
   # perftest's own BW figure relies on TSC calibration, which fails under TCG ("Correlation
   # coefficient r^2 < 0.9" -> 0.00 MB/s), so the figure is also taken from the wall clock: two runs
-  # (-n 50 and -n 1050) and (1000 x 64 KiB) / (t_1050 - t_50), which cancels connection setup.
+  # (-n 50 and -n N2, default 1050) and ((N2 - 50) x SIZE) / (t_N2 - t_50), which cancels connection setup.
+  local size=${2:-65536} n2=${3:-1050}
   G "one() {
-       timeout 60 $1 -R -d siw0 -s 65536 -n \$1 -F > /tmp/pt-s.log 2>&1 < /dev/null & SP=\$!
+       timeout 60 $1 -R -d siw0 -s $size -n \$1 -F > /tmp/pt-s.log 2>&1 < /dev/null & SP=\$!
        for i in \$(seq 100); do ss -Hltn '( sport = :18515 )' | grep -q . && break; sleep 0.05; done
        T0=\$(date +%s.%N)
-       timeout 60 $1 -R -d siw0 -s 65536 -n \$1 -F $GIP > /tmp/pt-c.log 2>&1 < /dev/null; CRC=\$?
+       timeout 60 $1 -R -d siw0 -s $size -n \$1 -F $GIP > /tmp/pt-c.log 2>&1 < /dev/null; CRC=\$?
        T1=\$(date +%s.%N); wait \$SP; SRC=\$?
        echo \"n=\$1 client rc=\$CRC server rc=\$SRC seconds=\$(echo \"\$T1 - \$T0\" | bc -l 2>/dev/null || awk \"BEGIN{print \$T1-\$T0}\")\"
        grep -A1 '#bytes' /tmp/pt-c.log | tail -1
        [ \$CRC = 0 ] && [ \$SRC = 0 ]
      }
-     one 50 && one 1050" > "$CDIR/$CELL.guest.txt" 2>&1
+     one 50 && one $n2" > "$CDIR/$CELL.guest.txt" 2>&1
   local rc=$?
   local line
-  line=$(awk '/^n=50 /{for(i=1;i<=NF;i++) if($i ~ /^seconds=/){split($i,a,"="); t1=a[2]}}
-              /^n=1050 /{for(i=1;i<=NF;i++) if($i ~ /^seconds=/){split($i,a,"="); t2=a[2]}}
-              $1 == 65536 {pt=$4}
-              END { if (t2 > t1) printf "%.0f MB/s (wall clock, 1000 x 64 KiB in %.2f s); perftest itself printed %s MB/s", 1000*65536/1e6/(t2-t1), t2-t1, pt; else print "?" }' "$CDIR/$CELL.guest.txt")
-  detail "$1 -R -s 65536, siw<->siw in the guest (TCG): $line"
+  line=$(awk -v size="$size" -v n2="$n2" '/^n=50 /{for(i=1;i<=NF;i++) if($i ~ /^seconds=/){split($i,a,"="); t1=a[2]}}
+              $1 == "n=" n2 {for(i=1;i<=NF;i++) if($i ~ /^seconds=/){split($i,a,"="); t2=a[2]}}
+              $1 == size {pt=$4; mr=$5}
+              END { n = n2 - 50; if (t2 > t1) printf "%.1f MB/s, %.0f messages/s (wall clock, %d x %d octets in %.2f s); perftest itself printed %s MB/s, %s Mpps", n*size/1e6/(t2-t1), n/(t2-t1), n, size, t2-t1, pt, mr; else print "?" }' "$CDIR/$CELL.guest.txt")
+  detail "$1 -R -s $size, siw<->siw in the guest (TCG): $line"
   [ $rc = 0 ]
 }
 cell siw-perftest-write sanity 90 "reference figure: ib_write_bw -R inside the guest"
@@ -144,6 +145,14 @@ cell siw-perftest-read sanity 90 "reference figure: ib_read_bw -R inside the gue
 cell_siw_perftest_read() { perftest_pair ib_read_bw; }
 cell siw-perftest-send sanity 90 "reference figure: ib_send_bw -R inside the guest"
 cell_siw_perftest_send() { perftest_pair ib_send_bw; }
+# the same at the sizes of the perftest-* cells' small messages (64 B, 4 KiB), so that iwarp's figures there
+# (perftest-*-to-siw-s64, -s4096) sit beside siw's own; more messages in the second run, small ones being quick
+# (the second run's -n: ib_write_bw -s 64 runs 5000 Writes in about the time its connection setup varies by)
+for t in write:64:20050 write:4096:3050 read:64:5050 read:4096:3050 send:64:5050 send:4096:3050; do
+  v=${t%%:*}; s=${t#*:}; n2=${s#*:}; s=${s%%:*}
+  eval "cell siw-perftest-$v-s$s sanity 90 \"reference figure: ib_${v}_bw -R -s $s inside the guest, beside perftest-${v}-bw-to-siw-s$s\""
+  eval "cell_siw_perftest_${v}_s$s() { perftest_pair ib_${v}_bw $s $n2; }"
+done
 
 cell tcp-host-to-guest sanity 30 "plain TCP host -> guest over the tap (nc)"
 cell_tcp_host_to_guest() {
@@ -926,13 +935,13 @@ CONF_WAIT_MS=${SIWLAB_CONF_TIMEOUT_MS:-8000}
 # deviations siw shows now and then, in different checks from run to run (FINDINGS C11)
 CONF_RACY_TAGS="zero-read-answered-with-data"
 CONF_PORT=7180
-# conf_run TAG ARGS... : the tool against $GIP:$CONF_PORT (JSON to $CELL.TAG.json, JUnit XML to $CELL.TAG.junit.xml);
+# conf_run TAG ARGS... : the tool (--app $CONF_APP, default rping) against $GIP:$CONF_PORT (JSON to $CELL.TAG.json, JUnit XML to $CELL.TAG.junit.xml);
 # sets CONFRC
 conf_run() {
   local tag=$1 target="${CONF_HOST:-$GIP}:$CONF_PORT" role=${CONF_ROLE:-responder}; shift
-  echo "\$ iwarp conformance --target $target --role $role --app rping --timeout $CONF_WAIT_MS $*" >> "$CDIR/$CELL.iwarp.txt"
+  echo "\$ iwarp conformance --target $target --role $role --app ${CONF_APP:-rping} --timeout $CONF_WAIT_MS $*" >> "$CDIR/$CELL.iwarp.txt"
   timeout -k 3 "${CONF_SECS:-200}" java $IW_JAVA_OPTS -jar "$IWARP_JAR" conformance --target "$target" \
-    --role "$role" --app rping --timeout "$CONF_WAIT_MS" --json --junit-xml "$CDIR/$CELL.$tag.junit.xml" "$@" \
+    --role "$role" --app "${CONF_APP:-rping}" --timeout "$CONF_WAIT_MS" --json --junit-xml "$CDIR/$CELL.$tag.junit.xml" "$@" \
     > "$CDIR/$CELL.$tag.json" 2> "$CDIR/$CELL.$tag.err"
   CONFRC=$?
   echo "  (exit status $CONFRC)" >> "$CDIR/$CELL.iwarp.txt"
@@ -1062,6 +1071,58 @@ cell_conformance_siw_responder_p2p() {
   siwparam peer_to_peer=Y || return $?
   conf_cell "${CONF_GROUPS_RESPONDER%% 3 *}" "reply-echoes-reserved-bits ird-ord-3fff-clamped private-data-limit-256 accepts-rev-0"
 }
+
+# --app perftest: the checks that need a buffer of the peer's, against siw's perftest servers -- ib_write_bw -R (its
+# buffer is remote-writable), ib_read_bw -R (readable; its test connection has IRD = out_reads, so the checks that
+# need an answer run too), ib_send_bw -R (posted receives) -- each -s 64 in a loop in the guest: a perftest server
+# serves one client, and each check is one run (the tool opens perftest's control connection, exchanges its
+# messages up to the server's pingpong_dest, runs the check on the test connection; docs/perftest-wire.md).
+# conf_pt_cell TOOL TEST "CHECKS" "EXPECTED TAGS" : --profile siw; exit 0, the tags measured, and no check skipped
+# because perftest's exchange broke (every check reached the server's buffer)
+conf_pt_cell() {
+  local tool=$1 test=$2 checks=$3 want=$4 line rc
+  need_jar || return 1
+  CONF_PORT=18515
+  dmesg_mark
+  # (timeout --foreground: a plain timeout puts perftest in a process group of its own, which gstop's kill of the
+  # loop's group would miss, and the server left behind would answer the next cell's first connection)
+  G "cat > /tmp/ptloop.sh" <<EOF
+while true; do timeout --foreground 60 $tool -R -d siw0 -s 64 -n 1000 -F > /tmp/ptrun.log 2>&1; echo "$tool exit \$? at \$(date +%T.%N)"; grep -i 'fail\|error\|couldn\|unable\|status' /tmp/ptrun.log | tail -2 | sed 's/^/  /'; done
+EOF
+  # the last cell's perftest may still hold the port for a moment after its loop was stopped
+  G "for i in \$(seq 50); do ss -Hltn '( sport = :18515 )' | grep -q . || exit 0; sleep 0.1; done; exit 1" ||
+    note "port 18515 still bound in the guest before the loop started"
+  cap_start "tcp port 18515"
+  gstart ptloop 240 "sh /tmp/ptloop.sh"
+  gwait_listen 18515 || note "siw $tool did not listen on 18515"
+  CONF_APP=perftest CONF_SECS=220 conf_run all --only "$checks" --profile siw --perftest "$test" --perftest-size 64 \
+    --perftest-iterations 1000
+  gstop ptloop
+  G "for i in \$(seq 50); do pgrep -x $tool > /dev/null || exit 0; sleep 0.1; done; exit 1" ||
+    note "$tool still running in the guest 5 s after its loop was stopped"
+  cap_stop
+  glog ptloop > "$CDIR/$CELL.siw.txt"
+  mv "$CDIR/$CELL.all.json" "$CDIR/$CELL.json"
+  line=$(conf_eval "$CDIR/$CELL.json" "$want"); rc=$?
+  [ "$CONFRC" = 0 ] || { line="iwarp conformance exit status $CONFRC; $line"; rc=1; }
+  if grep -q "perftest's control exchange" "$CDIR/$CELL.json"; then
+    line="$line; perftest's exchange BROKE: $(grep -o "perftest's control exchange[^\"]*" "$CDIR/$CELL.json" | sort | uniq -c | head -3)"
+    rc=1
+  fi
+  detail "siw $tool -R -s 64 in a loop ($(grep -c ' exit ' "$CDIR/$CELL.siw.txt") runs), --app perftest --perftest $test --profile siw: $line"
+  return $rc
+}
+cell conformance-siw-perftest-write iwarp 150 "iwarp conformance --app perftest --perftest write --profile siw against siw's ib_write_bw -R in a loop: the Write checks at its buffer (4.2-4.6)"
+cell_conformance_siw_perftest_write() { conf_pt_cell ib_write_bw write 4.2,4.3,4.4,4.5,4.6 "$CONF_PT_TAGS_WRITE"; }
+cell conformance-siw-perftest-read iwarp 200 "iwarp conformance --app perftest --perftest read --profile siw against siw's ib_read_bw -R in a loop: the checks at its buffer (3.5, 4.2-4.6, 4.12, 4.13, 6.17-6.20, 6.22)"
+cell_conformance_siw_perftest_read() { conf_pt_cell ib_read_bw read 3.5,4.2,4.3,4.4,4.5,4.6,4.12,4.13,6.17,6.18,6.19,6.20,6.22 "$CONF_PT_TAGS_READ"; }
+cell conformance-siw-perftest-send iwarp 150 "iwarp conformance --app perftest --perftest send --profile siw against siw's ib_send_bw -R in a loop: the checks at its receives (5.9-5.11, 6.23, 6.24, 6.27)"
+cell_conformance_siw_perftest_send() { conf_pt_cell ib_send_bw send 5.9,5.10,5.11,6.23,6.24,6.27 "$CONF_PT_TAGS_SEND"; }
+# the deviations of FINDINGS F the checks measure at perftest's buffers (F5's close-without-terminate, seen in 6.19,
+# depends on siw's transmitter being busy: allowed, not required)
+CONF_PT_TAGS_WRITE="mirrored-control-word segment-length-is-payload local-catastrophic"
+CONF_PT_TAGS_READ="mirrored-control-word segment-length-is-payload local-catastrophic copied-msn-differs"
+CONF_PT_TAGS_SEND="mirrored-control-word segment-length-is-payload too-long-as-no-buffer no-header-copied"
 
 # The peer as Initiator: siw's rping -c runs in a loop in the guest, one connection per check, towards the tool
 # listening on $HIP:7190. siw's rping -c gives up on a missing Reply after 10 s (FINDINGS M11), so the checks that

@@ -22,6 +22,12 @@ CELLS = [
     ("conformance-siw-initiator-p2p", "Peer as Initiator with siw `peer_to_peer=Y`, MPA group"),
     ("conformance-siw-initiator-crc", "Peer as Initiator with siw `mpa_crc_required=Y`, its Request"),
     ("conformance-siw-initiator-pd", "Peer as Initiator, Replies with 512 and 513 octets of private data"),
+    ("conformance-siw-perftest-write", "Peer as Responder (siw's `ib_write_bw -R` in a loop), `--app perftest`, "
+     "the checks at its buffer"),
+    ("conformance-siw-perftest-read", "Peer as Responder (siw's `ib_read_bw -R` in a loop), `--app perftest`, "
+     "the checks at its buffer"),
+    ("conformance-siw-perftest-send", "Peer as Responder (siw's `ib_send_bw -R` in a loop), `--app perftest`, "
+     "the checks at its receives"),
 ]
 
 

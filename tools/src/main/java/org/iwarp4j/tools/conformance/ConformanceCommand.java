@@ -38,6 +38,8 @@ import picocli.CommandLine.Option;
                 "  iwarp conformance --target 192.0.2.1:7174 --app rping --profile siw --junit-xml siw.xml",
                 "  iwarp conformance --role initiator --target 0.0.0.0:7174 --app rping   # then, on the peer:",
                 "      while true; do rping -c -a <this host> -C 1; done",
+                "  iwarp conformance --target 192.0.2.1:18515 --app perftest --perftest read --perftest-size 64",
+                "      # against, on the peer: while true; do ib_read_bw -R -s 64; done",
                 "  iwarp conformance --list",
                 "",
                 "Exit status: 0 when every check that ran passed (known deviations of --profile and skipped checks "
@@ -56,9 +58,26 @@ public final class ConformanceCommand implements Callable<Integer> {
 
     @Option(names = "--app", paramLabel = "APP", defaultValue = "generic",
             description = "the peer's application, driven to obtain its buffers: rping, rdma (rdma_server or "
-                    + "rdma_client; also spelt rdma-server, rdma-client) or generic (none: checks that need a buffer "
-                    + "are skipped); default ${DEFAULT-VALUE}")
+                    + "rdma_client; also spelt rdma-server, rdma-client), perftest (a perftest -R server: name its "
+                    + "program with --perftest) or generic (none: checks that need a buffer are skipped); default "
+                    + "${DEFAULT-VALUE}")
     String app;
+
+    @Option(names = "--perftest", paramLabel = "TEST", defaultValue = "write",
+            description = "--app perftest: the server's program, write (ib_write_bw -R: a writable STag), read "
+                    + "(ib_read_bw -R: a readable STag) or send (ib_send_bw -R: posted receives); default "
+                    + "${DEFAULT-VALUE}")
+    String perftest;
+
+    @Option(names = "--perftest-size", paramLabel = "N", defaultValue = "65536",
+            description = "--app perftest: the server's -s (its buffer is 2 x max(N, its page size); ib_send_bw: "
+                    + "its receives' size); default ${DEFAULT-VALUE}, perftest's")
+    int perftestSize;
+
+    @Option(names = "--perftest-iterations", paramLabel = "N", defaultValue = "1000",
+            description = "--app perftest: the server's -n (ib_send_bw posts min(512, N) receives); default "
+                    + "${DEFAULT-VALUE}, perftest's")
+    long perftestIterations;
 
     @Option(names = "--profile", paramLabel = "PEER", defaultValue = "strict",
             description = "known deviations to report as such instead of failing: strict (none) or siw; default "
@@ -130,6 +149,11 @@ public final class ConformanceCommand implements Callable<Integer> {
         // The peer's program names are accepted too: rdma-server and rdma-client speak the same protocol.
         App a = parse(cl, App.class, app.matches("rdma-(server|client)") ? "rdma" : app, "--app");
         Profile p = parse(cl, Profile.class, profile, "--profile");
+        PerftestExchange.Program program = parse(cl, PerftestExchange.Program.class, perftest, "--perftest");
+        if (perftestSize < 1 || perftestSize > PerftestExchange.MAX_SIZE || perftestIterations < 1) {
+            throw new CommandLine.ParameterException(cl, "--perftest-size is 1.." + PerftestExchange.MAX_SIZE
+                    + ", --perftest-iterations at least 1");
+        }
         if (!crc.equals("on") && !crc.equals("off")) {
             throw new CommandLine.ParameterException(cl, "--crc is on or off, not " + crc);
         }
@@ -148,7 +172,7 @@ public final class ConformanceCommand implements Callable<Integer> {
         }
         InetSocketAddress address = address(cl, target);
         Options o = new Options(a, crc.equals("on"), ird, ord, rpingSize, timeoutMillis, closeWaitMillis,
-                startupTimeoutMillis, firstFpduDelayMillis);
+                startupTimeoutMillis, firstFpduDelayMillis, program, perftestSize, perftestIterations);
         long start = System.nanoTime();
         List<Runner.Result> results;
         try (Runner runner = new Runner(r, address, o, p)) {

@@ -17,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
+import org.iwarp4j.tools.perf.PerftestException;
 
 /**
  * Runs checks against one peer, each on a fresh connection: connects to it (peer as Responder) or accepts its
@@ -24,6 +25,14 @@ import java.util.function.Consumer;
  * watchdog, and applies the peer profile. Talks only to the address it was given.
  */
 final class Runner implements AutoCloseable {
+
+    /**
+     * perftest's server serves one client and ends; a loop starts the next. Each check of {@code --app perftest}
+     * ends the server's run (its control connection goes with the check), so the next check waits this long for
+     * that run to end: it then meets the next server (or is refused until it listens, and tries again) rather than
+     * one that is going, which answers nothing or resets.
+     */
+    static final long PERFTEST_SETTLE_MILLIS = 500;
 
     /** One check's outcome. */
     record Result(Check check, Verdict verdict) {}
@@ -61,6 +70,9 @@ final class Runner implements AutoCloseable {
     List<Result> run(List<Check> checks, Consumer<Result> progress) {
         List<Result> results = new ArrayList<>();
         for (Check c : checks) {
+            if (options.app() == App.PERFTEST && role == Role.RESPONDER && !results.isEmpty()) {
+                Session.pause(PERFTEST_SETTLE_MILLIS);
+            }
             Result r = new Result(c, profile.apply(runOne(c)));
             results.add(r);
             progress.accept(r);
@@ -70,7 +82,8 @@ final class Runner implements AutoCloseable {
 
     /** A bound that covers every wait of {@code c} with room to spare; past it the watchdog ends the check. */
     private long budgetMillis(Check c) {
-        long base = 4 * options.checkTimeoutMillis() + options.closeWaitMillis() + 2000;
+        // perftest's exchange: a second connect and its startup, about ten messages each bounded by the timeout
+        long base = (perftestExchange(c) ? 8 : 4) * options.checkTimeoutMillis() + options.closeWaitMillis() + 2000;
         return c.caution() != null && c.caution().contains("timeout") ? base + options.startupTimeoutMillis() : base;
     }
 
@@ -85,15 +98,29 @@ final class Runner implements AutoCloseable {
                     + ": " + e.getMessage());
         }
         AtomicReference<Wire> wireRef = new AtomicReference<>();
+        AtomicReference<Wire> controlRef = new AtomicReference<>();
+        boolean perftest = perftestExchange(c);
         Future<Verdict> f = worker.submit(() -> {
-            Wire wire = new Wire(socket);
-            wireRef.set(wire);
-            Session s = new Session(role, options, wire);
-            if (!c.ownStartup()) {
-                String failed = s.establish();
-                if (failed != null) {
-                    return Verdict.fail("an ordinary MPA startup (to set the check up)", failed);
+            Wire first = new Wire(socket);
+            Session s;
+            if (perftest) {
+                controlRef.set(first);
+                Setup setup = perftestSetup(first, wireRef);
+                if (setup.verdict() != null) {
+                    return setup.verdict();
                 }
+                s = setup.session();
+            } else {
+                wireRef.set(first);
+                s = new Session(role, options, first);
+                if (!c.ownStartup()) {
+                    String failed = s.establish();
+                    if (failed != null) {
+                        return Verdict.fail("an ordinary MPA startup (to set the check up)", failed);
+                    }
+                }
+            }
+            if (!c.ownStartup()) {
                 String missing = s.prepare(c.needs());
                 if (missing != null) {
                     return Verdict.skip(missing);
@@ -119,12 +146,70 @@ final class Runner implements AutoCloseable {
             Wire w = wireRef.get();
             if (w != null) {
                 w.close();
-            } else {
-                closeQuietly(socket);
             }
+            Wire control = controlRef.get();
+            if (control != null) {
+                control.close();
+            }
+            closeQuietly(socket);
         }
-        Wire w = wireRef.get();
+        // the check's own connection; when it was never made, perftest's control connection (why it was not)
+        Wire w = wireRef.get() != null ? wireRef.get() : controlRef.get();
         return v.with(w == null ? List.of() : w.transcript(), (System.nanoTime() - start) / 1_000_000);
+    }
+
+    /** {@code --app perftest}: a check that needs the server's buffers runs on a test connection of its own. */
+    private boolean perftestExchange(Check c) {
+        return options.app() == App.PERFTEST && role == Role.RESPONDER && !c.ownStartup() && !c.needs().isEmpty();
+    }
+
+    /** A check's session, or why there is none (a failed startup, a perftest exchange that broke: skipped). */
+    private record Setup(Session session, Verdict verdict) {}
+
+    /**
+     * perftest's sequence up to the server's buffer: the control connection on {@code control} (its own startup,
+     * IRD = ORD = 0 as perftest's), the messages before the test connection, the test connection (the check's,
+     * into {@code wireRef}; perftest's server listens for it only after the first handshake, so the connect is
+     * retried), and the messages after it.
+     */
+    private Setup perftestSetup(Wire control, AtomicReference<Wire> wireRef) throws IOException {
+        Session cs = new Session(role, options.withIrdOrd(0), control);
+        String failed = cs.establish();
+        if (failed != null) {
+            return new Setup(null, Verdict.fail("an ordinary MPA startup of perftest's control connection (to set "
+                    + "the check up)", failed));
+        }
+        PerftestExchange x = new PerftestExchange(new PerftestExchange.WireChannel(cs), options.perftest(),
+                options.perftestSize());
+        try {
+            x.beforeTestConnection();
+        } catch (IOException | PerftestException e) {
+            return new Setup(null, Verdict.skip("perftest's control exchange before the test connection failed: "
+                    + e.getMessage()));
+        }
+        Socket test;
+        try {
+            test = open();
+        } catch (IOException e) {
+            return new Setup(null, Verdict.fail("perftest's test connection", "cannot connect to " + target
+                    + " after the control exchange: " + e.getMessage()));
+        }
+        Wire wire = new Wire(test);
+        wireRef.set(wire);
+        Session s = new Session(role, options, wire);
+        failed = s.establish();
+        if (failed != null) {
+            return new Setup(null, Verdict.fail("an ordinary MPA startup of perftest's test connection (to set the "
+                    + "check up)", failed));
+        }
+        try {
+            x.afterTestConnection(Math.max(0, s.ourIrd()));
+        } catch (IOException | PerftestException e) {
+            return new Setup(null, Verdict.skip("perftest's control exchange after the test connection failed: "
+                    + e.getMessage()));
+        }
+        s.perftest = x;
+        return new Setup(s, null);
     }
 
     private Socket open() throws IOException {

@@ -52,6 +52,10 @@ final class Session {
     /** The MSN of our next message on QN 0 and QN 1 (RFC 5041 §5.1: each queue counts from 1). */
     int sendMsn = 1;
     int readMsn = 1;
+    /** {@code --app perftest}: the control exchange made for this check (before the test connection), or null. */
+    PerftestExchange perftest;
+    /** The largest receive of ib_send_bw the Send checks exceed in one FPDU (MPA's ULPDU_Length has 16 bits). */
+    static final int MAX_PERFTEST_RECEIVE = 16384;
     /** The peer's first FPDU (initiator role), if it came. */
     DecodedFpdu peerFirst;
     private final List<DecodedFpdu> appFpdus = new ArrayList<>();
@@ -221,6 +225,9 @@ final class Session {
             return "needs " + (stag ? "an STag" : "a posted receive") + " of the peer's; --app generic knows none "
                     + "(name the peer's application with --app rping or --app rdma)";
         }
+        if (app == App.PERFTEST) {
+            return perftestNeeds(needs);
+        }
         if (app == App.RDMA && stag) {
             return "rdma_server/rdma_client advertise no STag; --app rping does";
         }
@@ -251,6 +258,46 @@ final class Session {
             int rkey = b.getInt();
             int len = b.getInt();
             buffer = new PeerBuffer(rkey, addr, len, true, true);
+        }
+        return null;
+    }
+
+    /** The perftest server's buffers ({@link #perftest}, exchanged by the {@link Runner}) as the checks need them. */
+    private String perftestNeeds(Set<Check.Need> needs) {
+        if (needs.isEmpty()) {
+            return null; // on the first connection, which the server takes for its control connection
+        }
+        if (role != Role.RESPONDER) {
+            return "--app perftest drives a perftest server (the peer as Responder); its client as Initiator is not "
+                    + "supported";
+        }
+        PerftestExchange.Program p = options.perftest();
+        if (perftest == null) {
+            return "no perftest exchange was made for this check";
+        }
+        if (needs.contains(Check.Need.RECEIVE)) {
+            if (p != PerftestExchange.Program.SEND) {
+                return p.tool + " posts no receive on its test connection; ib_send_bw does (--perftest send)";
+            }
+            if (options.perftestSize() > MAX_PERFTEST_RECEIVE) {
+                return "ib_send_bw's receives are " + options.perftestSize() + " octets: the checks that exceed a "
+                        + "receive do it in one FPDU; run it with -s " + MAX_PERFTEST_RECEIVE + " or less";
+            }
+            receives = PerftestExchange.rxDepth(options.perftestIterations());
+            receiveSize = options.perftestSize();
+        }
+        boolean write = needs.contains(Check.Need.WRITABLE_STAG);
+        boolean read = needs.contains(Check.Need.READABLE_STAG);
+        if (write || read) {
+            buffer = perftest.buffer();
+            if (buffer == null) {
+                return "ib_send_bw's pingpong_dest names its credit word, not a test buffer; ib_write_bw's and "
+                        + "ib_read_bw's name one (--perftest write|read)";
+            }
+            if (read && !buffer.readable()) {
+                return p.tool + "'s buffer has no remote read access (perftest registers it for the test's own "
+                        + "operation); ib_read_bw's has (--perftest read)";
+            }
         }
         return null;
     }

@@ -1,7 +1,7 @@
 package org.iwarp4j.tools.perf;
 
 /** A perftest peer sent something we do not pair with, or the exchange with it broke; the message says what. */
-final class PerftestException extends RuntimeException {
+public final class PerftestException extends RuntimeException {
 
     private static final long serialVersionUID = 1L;
 

@@ -3,6 +3,7 @@ package org.iwarp4j.tools.perf;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -50,6 +51,8 @@ final class PerftestPeer implements AutoCloseable {
     private final ProtectionDomain pd;
     private final PerftestControl control;
     private Listener listener;
+    /** The server's address, to listen on again for the test connections. */
+    private InetSocketAddress bound;
     private CompletionQueue testCq;
     private QueuePairConfig testQp;
     /** Once the dests are exchanged, every handshake carries queue pair 0's and updates its peer's, as perftest. */
@@ -80,7 +83,33 @@ final class PerftestPeer implements AutoCloseable {
     /** The port of a server, bound by {@link #listen}. */
     int listen(InetSocketAddress bind) {
         listener = rnic.listen(bind, config.wire().listen().peerProfile(PeerProfile.LINUX_SIW).build());
-        return listener.localAddress().getPort();
+        bound = new InetSocketAddress(bind.getAddress(), listener.localAddress().getPort());
+        return bound.getPort();
+    }
+
+    /**
+     * As perftest's server ({@code rdma_cm}): it listens for its control connection, stops listening once it has
+     * it, and listens again for the test connections only after the first handshake; so a client that comes while
+     * a run is on (the next one of a loop, the next check of {@code iwarp conformance --app perftest}) is refused
+     * and tries again, instead of waiting for a server that will not answer.
+     */
+    private void stopListening() {
+        if (listener != null) {
+            rejectWaiting();
+            listener.close();
+            listener = null;
+        }
+    }
+
+    private void rejectWaiting() {
+        try {
+            for (Optional<ConnectionRequest> r = listener.take(Duration.ZERO); r.isPresent();
+                 r = listener.take(Duration.ZERO)) {
+                r.get().reject("the perftest server's run is over".getBytes(StandardCharsets.US_ASCII));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     // ------------------------------------------------------------------------------------------------ the run
@@ -97,6 +126,7 @@ final class PerftestPeer implements AutoCloseable {
         ConnectionRequest r = nextRequest(null);
         control.connected(Stacks.get(r.accept(control.queuePair(), new AcceptOptions(new byte[0], OptionalInt.of(0),
                 OptionalInt.of(0))), 30));
+        stopListening();
         run(null);
     }
 
@@ -104,7 +134,11 @@ final class PerftestPeer implements AutoCloseable {
         exchangeSetup();
         createLanes();
         hand(); // create_rdma_cm_connection: before the test connections
+        if (!client) {
+            listen(bound);
+        }
         connectLanes(server);
+        stopListening();
         hand(); // and after them
         destsKnown = true; // set_up_connection: from here on my_dest is queue pair 0's
         PerfVerb verb = config.verb();
@@ -275,7 +309,7 @@ final class PerftestPeer implements AutoCloseable {
                 if (controlPeer == null || q.remoteAddress().getAddress().equals(controlPeer.getAddress())) {
                     return q;
                 }
-                q.reject("busy: serving another perftest client".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                q.reject("busy: serving another perftest client".getBytes(StandardCharsets.US_ASCII));
             } else if (controlPeer != null && System.nanoTime() > deadline) {
                 throw new PerftestException("the client's test connection did not come within "
                         + PerftestControl.MESSAGE_WAIT.toSeconds() + " s");
@@ -293,7 +327,10 @@ final class PerftestPeer implements AutoCloseable {
 
     private PerftestWire.Dest myDest(PerftestTraffic.Lane l) {
         MemoryRegion advertised = l.credit != null ? l.credit : l.buffer;
-        long vaddr = advertised.address() + (config.latency() && config.verb() == PerfVerb.WRITE ? mailboxOffset() : 0);
+        // as perftest's ctx_set_up_connection: the second half of the region (buf + (num_qps + i) * BUFF_SIZE), so
+        // that the region is [vaddr - BUFF_SIZE, vaddr + BUFF_SIZE) whichever end advertises it
+        // (iwarp conformance --app perftest relies on that)
+        long vaddr = advertised.address() + (l.credit != null ? 0 : mailboxOffset());
         int psn = l.index * 0x10101 & 0xffffff; // perftest draws it at random; nothing on iWARP reads it
         return new PerftestWire.Dest(0, outReads, l.qp.number(), psn, advertised.stag().value(), vaddr, new byte[16],
                 0, 0);
@@ -494,9 +531,7 @@ final class PerftestPeer implements AutoCloseable {
 
     @Override
     public void close() {
-        if (listener != null) {
-            listener.close();
-        }
+        stopListening();
         rnic.close();
     }
 }

@@ -10,13 +10,14 @@ import java.util.List;
  * (docs/perftest-wire.md; taken from its sources at tag v4.5-0.17 and from siw-to-siw captures in the lab). Every
  * message is one Send on the control connection, at most {@link #MAX_MESSAGE} octets (perftest's receive buffer is
  * one {@code pingpong_dest}). Pure: no verbs, no sockets; every decoder checks the length and the values it must
- * bound before anyone allocates for them.
+ * bound before anyone allocates for them. Public for {@code iwarp conformance --app perftest}, which drives the same
+ * exchange over its own scripted wire.
  */
-final class PerftestWire {
+public final class PerftestWire {
 
     /** The version perftest 4.5+0.17 puts in its 16-octet version message (its configure.ac's, not the package's). */
-    static final String VERSION = "6.06";
-    static final int VERSION_LENGTH = 16;
+    public static final String VERSION = "6.06";
+    public static final int VERSION_LENGTH = 16;
     /** The oldest version 4.5+0.17 pairs with ({@code check_version_compatibility}). */
     static final double MIN_VERSION = 5.70;
     /**
@@ -24,24 +25,24 @@ final class PerftestWire {
      * with a raw {@code ibv_device_attr}), so a later peer is refused by name instead of failing somewhere later.
      */
     static final double MAX_VERSION = 6.06;
-    static final int INT_LENGTH = 4;
+    public static final int INT_LENGTH = 4;
     /** The MTU message: the decimal {@code enum ibv_mtu} with its NUL, two octets since perftest 5.31. */
-    static final int MTU_LENGTH = 2;
+    public static final int MTU_LENGTH = 2;
     /** {@code struct pingpong_dest} of 4.5+0.17 on LP64 (upstream 6.x adds a field: 64 octets). */
-    static final int DEST_LENGTH = 56;
+    public static final int DEST_LENGTH = 56;
     /** Each field of a bandwidth report is a message of its own. */
     static final int REPORT_FIELD_LENGTH = 8;
     static final int MAX_MESSAGE = DEST_LENGTH;
     /** The largest cycle buffer (a page size) and cache line a peer may announce: we size buffers by them. */
-    static final int MAX_CYCLE_BUFFER = 1 << 20;
+    public static final int MAX_CYCLE_BUFFER = 1 << 20;
     static final int MAX_CACHE_LINE = 4096;
     /** {@code IBV_MTU_1024}: what siw reports on a 1500-octet Ethernet (perftest prints 1024[B]). */
-    static final int IBV_MTU_1024 = 3;
+    public static final int IBV_MTU_1024 = 3;
 
     private PerftestWire() {}
 
     /** The version message: the string, NUL-padded to 16 octets. */
-    static byte[] version(String version) {
+    public static byte[] version(String version) {
         byte[] ascii = version.getBytes(StandardCharsets.US_ASCII);
         if (ascii.length >= VERSION_LENGTH) {
             throw new IllegalArgumentException("perftest version too long: " + version);
@@ -50,7 +51,7 @@ final class PerftestWire {
     }
 
     /** The peer's version string (up to its first NUL); refuses a wrong length or a non-printable octet. */
-    static String decodeVersion(byte[] m) {
+    public static String decodeVersion(byte[] m) {
         expect(m, VERSION_LENGTH, "version");
         int end = 0;
         while (end < m.length && m[end] != 0) {
@@ -79,7 +80,7 @@ final class PerftestWire {
     }
 
     /** Refuses a peer whose exchange differs from 4.5+0.17's, naming both versions. */
-    static void checkVersion(String ours, String theirs) {
+    public static void checkVersion(String ours, String theirs) {
         double v = versionNumber(theirs);
         if (v < MIN_VERSION || v > MAX_VERSION) {
             throw new PerftestException("the peer speaks perftest version \"" + theirs + "\", we speak \"" + ours
@@ -89,7 +90,7 @@ final class PerftestWire {
     }
 
     /** A 4-octet int in network byte order ({@code hton_int}): the cycle buffer and the cache line size. */
-    static byte[] int32(int v) {
+    public static byte[] int32(int v) {
         return ByteBuffer.allocate(INT_LENGTH).putInt(0, v).array();
     }
 
@@ -99,7 +100,7 @@ final class PerftestWire {
     }
 
     /** The peer's cycle buffer (its page size), bounded: the test buffers are twice the larger of it and a size. */
-    static int decodeCycleBuffer(byte[] m) {
+    public static int decodeCycleBuffer(byte[] m) {
         int v = decodeInt32(m, "cycle buffer");
         if (v < 1 || v > MAX_CYCLE_BUFFER) {
             throw new PerftestException("the peer's cycle buffer is " + Integer.toUnsignedString(v) + " octets; 1.."
@@ -108,7 +109,7 @@ final class PerftestWire {
         return v;
     }
 
-    static int decodeCacheLine(byte[] m) {
+    public static int decodeCacheLine(byte[] m) {
         int v = decodeInt32(m, "cache line size");
         if (v < 1 || v > MAX_CACHE_LINE) {
             throw new PerftestException("the peer's cache line is " + Integer.toUnsignedString(v) + " octets; 1.."
@@ -118,7 +119,7 @@ final class PerftestWire {
     }
 
     /** The MTU message: {@code sprintf("%d")} of an {@code enum ibv_mtu} (1..5), sent as its first two octets. */
-    static byte[] mtu(int ibvMtu) {
+    public static byte[] mtu(int ibvMtu) {
         if (ibvMtu < 1 || ibvMtu > 5) {
             throw new IllegalArgumentException("enum ibv_mtu is 1..5: " + ibvMtu);
         }
@@ -126,7 +127,7 @@ final class PerftestWire {
     }
 
     /** The peer's {@code enum ibv_mtu}, or -1 when it is not one (perftest then keeps its own). */
-    static int decodeMtu(byte[] m) {
+    public static int decodeMtu(byte[] m) {
         expect(m, MTU_LENGTH, "MTU");
         int d = m[0] - '0';
         return d >= 1 && d <= 5 && m[1] == 0 ? d : -1;
@@ -163,7 +164,8 @@ final class PerftestWire {
      * On iWARP the LID is 0 and the PSN a random number nobody uses; rkey and vaddr name the peer's test buffer
      * (in {@code ib_send_bw}: its credit word).
      */
-    record Dest(int lid, int outReads, int qpn, int psn, int rkey, long vaddr, byte[] gid, int srqn, int gidIndex) {
+    public record Dest(int lid, int outReads, int qpn, int psn, int rkey, long vaddr, byte[] gid, int srqn,
+                       int gidIndex) {
 
         static final int LID = 0;
         static final int OUT_READS = 4;
@@ -176,9 +178,9 @@ final class PerftestWire {
         static final int SRQN = 48;
         static final int GID_INDEX = 52;
         /** The dest of the handshakes that only synchronise: all zeros, as perftest's memset leaves it. */
-        static final Dest ZERO = new Dest(0, 0, 0, 0, 0, 0, new byte[GID_LENGTH], 0, 0);
+        public static final Dest ZERO = new Dest(0, 0, 0, 0, 0, 0, new byte[GID_LENGTH], 0, 0);
 
-        Dest {
+        public Dest {
             gid = gid.clone();
             if (gid.length != GID_LENGTH) {
                 throw new IllegalArgumentException("a GID has 16 octets, not " + gid.length);
@@ -194,14 +196,14 @@ final class PerftestWire {
             return new Dest(lid, outReads, qpn, psn, newRkey, newVaddr, gid, srqn, gidIndex);
         }
 
-        byte[] encode() {
+        public byte[] encode() {
             ByteBuffer b = ByteBuffer.allocate(DEST_LENGTH);
             b.putInt(LID, lid).putInt(OUT_READS, outReads).putInt(QPN, qpn).putInt(PSN, psn).putInt(RKEY, rkey)
                     .putLong(VADDR, vaddr).put(GID, gid).putInt(SRQN, srqn).putInt(GID_INDEX, gidIndex);
             return b.array();
         }
 
-        static Dest decode(byte[] m) {
+        public static Dest decode(byte[] m) {
             expect(m, DEST_LENGTH, "pingpong_dest");
             ByteBuffer b = ByteBuffer.wrap(m);
             byte[] gid = Arrays.copyOfRange(m, GID, GID + GID_LENGTH);
