@@ -1,6 +1,5 @@
 package org.iwarp4j.tools.perf;
 
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -21,6 +20,7 @@ import org.iwarp4j.verbs.QueuePair;
 import org.iwarp4j.verbs.QueuePairConfig;
 import org.iwarp4j.verbs.Rnic;
 import org.iwarp4j.verbs.cm.AcceptOptions;
+import org.iwarp4j.verbs.cm.ConnectOptions;
 import org.iwarp4j.verbs.cm.Connection;
 import org.iwarp4j.verbs.cm.ConnectionRequest;
 import org.iwarp4j.verbs.cm.Listener;
@@ -291,7 +291,7 @@ final class PerftestPeer implements AutoCloseable {
                 + Stacks.describe(last));
     }
 
-    private org.iwarp4j.verbs.cm.ConnectOptions connectOptions(int irdOrd, boolean nudge) {
+    private ConnectOptions connectOptions(int irdOrd, boolean nudge) {
         PeerProfile siw = nudge ? PeerProfile.LINUX_SIW : PeerProfile.LINUX_SIW.withFirstFpduNudge(Duration.ZERO);
         return config.wire().connect().ird(irdOrd).ord(irdOrd).peerProfile(siw).build();
     }
