@@ -213,7 +213,7 @@ final class PerfClient extends PerfEndpoint {
         MemoryRegion advertised = mailbox != null ? mailbox : local;
         PerfHello hello = new PerfHello(config.verb(), config.latency(), config.verify(), config.compareSwap(),
                 config.maxSize(), config.txDepth(), advertised.remoteBuffer(), config.verifyBufferSize(), lanes.length,
-                0, token);
+                0, token, config.runToCompletion());
         int ord = config.latency() ? 1 : Math.min(rnic.query().maxIrdOrd(), config.txDepth());
         for (Lane l : lanes) {
             for (int j = 0; l.index > 0 && j < CONTROL_RECEIVES && laneReceives != null; j++) {

@@ -24,7 +24,8 @@ import org.iwarp4j.verbs.Transport;
  * @param loopback         both ends run in this process (so its CPU time covers both)
  * @param qps              queue pairs (tcp: connections) of a bandwidth test, each with {@code txDepth} in flight
  * @param runToCompletion  the client's bandwidth loop runs on its completion queue's event loop, in a completion
- *                         handler, instead of an application thread that sleeps on the queue
+ *                         handler, instead of an application thread that sleeps on the queue; the hello asks the
+ *                         server to do the same ({@link PerfHello#FLAG_RUN_TO_COMPLETION})
  * @param transport        the Netty transport of both stacks and of perf tcp; {@code null}: epoll, else NIO
  * @param details          print iwarp perf's own lines after perftest's report ({@code --details})
  * @param detailsJson      write iwarp perf's own JSON here ({@code --details-json}), or {@code null}

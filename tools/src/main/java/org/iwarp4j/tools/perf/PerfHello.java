@@ -35,19 +35,29 @@ import org.iwarp4j.verbs.RemoteBuffer;
  * +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
  * </pre>
  *
- * Flags: 0x01 latency (ping-pong), 0x02 verify content. The client buffer, in {@link RemoteBuffer#encode()}'s
+ * Flags: 0x01 latency (ping-pong), 0x02 verify content, 0x04 run to completion (protocol 3: the server handles
+ * its completions on its completion queue's event loop, re-posting the Send test's receives and returning its
+ * credits there; {@code --run-to-completion}). Other flag bits are refused. A server of protocol 3 takes a
+ * protocol 2 hello (the same layout, without flag 0x04); a protocol 2 server refuses a protocol 3 hello by its
+ * version. The client buffer, in {@link RemoteBuffer#encode()}'s
  * 16 octets, is where the server writes in the RDMA Write latency ping-pong. A run of {@code -q N} is N
  * connections that say the same test, N and token, with indexes 0 (the first, which also carries the control
  * messages) to N-1, connected in that order; the token tells them from another client's.
  */
 record PerfHello(PerfVerb verb, boolean latency, boolean verify, boolean compareSwap, int maxSize, int txDepth,
-                 RemoteBuffer clientBuffer, int verifyBufferSize, int qps, int qpIndex, int token) {
+                 RemoteBuffer clientBuffer, int verifyBufferSize, int qps, int qpIndex, int token,
+                 boolean runToCompletion) {
 
     static final int MAGIC = 0x49575046; // "IWPF"
-    static final int VERSION = 2;
+    static final int VERSION = 3;
+    /** The oldest protocol whose hello this end still takes (protocol 2 has no run-to-completion flag). */
+    static final int OLDEST_VERSION = 2;
     static final int LENGTH = 44;
     static final int FLAG_LATENCY = 0x01;
     static final int FLAG_VERIFY = 0x02;
+    static final int FLAG_RUN_TO_COMPLETION = 0x04;
+    private static final int FLAGS_OF_VERSION_2 = FLAG_LATENCY | FLAG_VERIFY;
+    private static final int FLAGS = FLAGS_OF_VERSION_2 | FLAG_RUN_TO_COMPLETION;
 
     static final int MAGIC_OFFSET = 0;
     static final int VERSION_OFFSET = 4;
@@ -65,7 +75,7 @@ record PerfHello(PerfVerb verb, boolean latency, boolean verify, boolean compare
     /** The hello of queue pair {@code index} of the same run. */
     PerfHello forQueuePair(int index) {
         return new PerfHello(verb, latency, verify, compareSwap, maxSize, txDepth, clientBuffer, verifyBufferSize, qps,
-                index, token);
+                index, token, runToCompletion);
     }
 
     /** Whether {@code other} is another queue pair of this run. */
@@ -76,7 +86,8 @@ record PerfHello(PerfVerb verb, boolean latency, boolean verify, boolean compare
     byte[] encode() {
         ByteBuffer b = ByteBuffer.allocate(LENGTH);
         b.putInt(MAGIC_OFFSET, MAGIC).put(VERSION_OFFSET, (byte) VERSION).put(VERB_OFFSET, (byte) verb.ordinal())
-                .put(FLAGS_OFFSET, (byte) ((latency ? FLAG_LATENCY : 0) | (verify ? FLAG_VERIFY : 0)))
+                .put(FLAGS_OFFSET, (byte) ((latency ? FLAG_LATENCY : 0) | (verify ? FLAG_VERIFY : 0)
+                        | (runToCompletion ? FLAG_RUN_TO_COMPLETION : 0)))
                 .put(ATOMIC_OFFSET, (byte) (compareSwap ? 1 : 0)).putInt(MAX_SIZE_OFFSET, maxSize)
                 .putInt(TX_DEPTH_OFFSET, txDepth).putInt(VERIFY_SIZE_OFFSET, verifyBufferSize)
                 .putShort(QPS_OFFSET, (short) qps).putShort(QP_INDEX_OFFSET, (short) qpIndex)
@@ -95,10 +106,20 @@ record PerfHello(PerfVerb verb, boolean latency, boolean verify, boolean compare
             throw new IllegalArgumentException("perf private data must be " + LENGTH + " octets, not " + data.length);
         }
         ByteBuffer b = ByteBuffer.wrap(data);
-        if (b.getInt(MAGIC_OFFSET) != MAGIC || b.get(VERSION_OFFSET) != VERSION) {
-            throw new IllegalArgumentException("not an iwarp perf client (magic/version)");
+        if (b.getInt(MAGIC_OFFSET) != MAGIC) {
+            throw new IllegalArgumentException("not an iwarp perf client (magic)");
         }
-        int flags = b.get(FLAGS_OFFSET);
+        int version = Byte.toUnsignedInt(b.get(VERSION_OFFSET));
+        if (version < OLDEST_VERSION || version > VERSION) {
+            throw new IllegalArgumentException("perf protocol " + version + " asked; this end speaks "
+                    + OLDEST_VERSION + ".." + VERSION + " (run the same iwarp4j at both ends)");
+        }
+        int flags = Byte.toUnsignedInt(b.get(FLAGS_OFFSET));
+        int known = version == OLDEST_VERSION ? FLAGS_OF_VERSION_2 : FLAGS;
+        if ((flags & ~known) != 0) {
+            throw new IllegalArgumentException(String.format("unknown flags 0x%02x in a protocol %d hello",
+                    flags & ~known, version));
+        }
         int qps = Short.toUnsignedInt(b.getShort(QPS_OFFSET));
         int index = Short.toUnsignedInt(b.getShort(QP_INDEX_OFFSET));
         if (qps < 1 || index >= qps) {
@@ -125,6 +146,7 @@ record PerfHello(PerfVerb verb, boolean latency, boolean verify, boolean compare
         }
         return new PerfHello(PerfVerb.fromCode(b.get(VERB_OFFSET)), (flags & FLAG_LATENCY) != 0,
                 (flags & FLAG_VERIFY) != 0, b.get(ATOMIC_OFFSET) != 0, maxSize, txDepth,
-                RemoteBuffer.decode(b.position(BUFFER_OFFSET)), verifySize, qps, index, b.getInt(TOKEN_OFFSET));
+                RemoteBuffer.decode(b.position(BUFFER_OFFSET)), verifySize, qps, index, b.getInt(TOKEN_OFFSET),
+                (flags & FLAG_RUN_TO_COMPLETION) != 0);
     }
 }

@@ -135,7 +135,8 @@ public final class PerfOptions {
 
     @Option(names = "--run-to-completion", description = "the client posts and polls from a completion handler on its "
             + "event loop (CompletionQueue.executor), not an application thread: bandwidth tests, and the Read, Send "
-            + "and Atomic latency tests; see docs/performance.md")
+            + "and Atomic latency tests; the server it asks handles its completions on its event loop too (the Send "
+            + "test's receives and credits, the Send echo); see docs/performance.md")
     boolean runToCompletion;
 
     @Option(names = "--compare-tcp", description = "after an iWARP test, the same over plain TCP (perf tcp: the "

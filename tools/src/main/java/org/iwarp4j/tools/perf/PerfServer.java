@@ -9,13 +9,19 @@ import java.util.List;
 import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.iwarp4j.tools.cli.Stacks;
 import org.iwarp4j.tools.cli.WireOptions;
 import org.iwarp4j.verbs.Access;
+import org.iwarp4j.verbs.CompletionHandler;
 import org.iwarp4j.verbs.CompletionOpcode;
+import org.iwarp4j.verbs.CompletionQueue;
 import org.iwarp4j.verbs.MemoryRegion;
+import org.iwarp4j.verbs.NotifyMode;
 import org.iwarp4j.verbs.PreparedSend;
 import org.iwarp4j.verbs.QueuePair;
 import org.iwarp4j.verbs.ReceiveWorkRequest;
@@ -310,23 +316,85 @@ final class PerfServer implements AutoCloseable {
             return hello;
         }
 
-        /** Serves the client until its DONE (however long its phases are); then waits for it to disconnect. */
+        /**
+         * Serves the client until its DONE (however long its phases are); then waits for it to disconnect. A client
+         * that runs to completion has the server do so too, but for the Write ping-pong (which polls memory).
+         */
         void serve() throws Exception {
-            while (true) {
-                int n = pollWhileConnected();
-                for (int i = 0; i < n; i++) {
-                    WorkCompletion wc = completions[i];
-                    check(wc);
-                    if (wc.opcode() != CompletionOpcode.RECV) {
-                        continue; // our Sends (unsignaled: only errors would show)
-                    }
-                    ControlMessage m = receive(wc);
-                    if (m != null && handle(m)) {
-                        for (ServerLane l : lanes) {
-                            Stacks.get(l.connection.closeFuture(), WAIT_SECONDS);
+            if (hello.runToCompletion() && !(hello.latency() && hello.verb() == PerfVerb.WRITE)) {
+                serveOnTheLoop();
+            } else {
+                while (!take(pollWhileConnected())) {
+                    // until DONE
+                }
+            }
+            for (ServerLane l : lanes) {
+                Stacks.get(l.connection.closeFuture(), WAIT_SECONDS);
+            }
+        }
+
+        /** Handles the {@code n} completions in {@link #completions}; true at DONE. */
+        private boolean take(int n) throws Exception {
+            for (int i = 0; i < n; i++) {
+                WorkCompletion wc = completions[i];
+                check(wc);
+                if (wc.opcode() != CompletionOpcode.RECV) {
+                    continue; // our Sends (unsignaled: only errors would show)
+                }
+                ControlMessage m = receive(wc);
+                if (m != null && handle(m)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        /**
+         * Run to completion: a completion handler on the completion queue's event loop (where the queue pairs live)
+         * takes every completion, so the Send test's receives are re-posted and its credits returned, and the Send
+         * ping-pong echoed, by the loop that moved the octets; this thread waits for DONE, or fails when the
+         * connection ends first.
+         */
+        private void serveOnTheLoop() throws Exception {
+            CompletableFuture<Void> done = new CompletableFuture<>();
+            CompletionHandler serveAll = new CompletionHandler() {
+                @Override
+                public void onCompletion(CompletionQueue q) {
+                    try {
+                        while (!done.isDone()) {
+                            int n = pollNow();
+                            if (n > 0) {
+                                if (take(n)) {
+                                    done.complete(null);
+                                }
+                                continue;
+                            }
+                            q.arm(NotifyMode.NEXT, this);
+                            if (q.size() == 0) {
+                                return; // armed: the next completion calls again
+                            }
                         }
-                        return;
+                    } catch (Exception | Error e) {
+                        done.completeExceptionally(e);
                     }
+                }
+            };
+            cq.executor().execute(() -> serveAll.onCompletion(cq));
+            while (true) {
+                try {
+                    done.get(WAIT_SECONDS, TimeUnit.SECONDS);
+                    return;
+                } catch (TimeoutException e) {
+                    if (connection.closeFuture().isDone()) {
+                        cq.disarm();
+                        done.cancel(false);
+                        throw new PerfFailure("no completion for " + WAIT_SECONDS + " s and the connection ended");
+                    }
+                } catch (ExecutionException e) {
+                    if (e.getCause() instanceof Exception c) {
+                        throw c;
+                    }
+                    throw e;
                 }
             }
         }

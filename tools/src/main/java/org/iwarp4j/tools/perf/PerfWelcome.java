@@ -12,13 +12,15 @@ import org.iwarp4j.verbs.RemoteBuffer;
  */
 record PerfWelcome(int receiveCredits, RemoteBuffer buffer) {
 
+    /** The welcome of protocol 2, unchanged in protocol 3 (whose hello only adds a flag): a 2 client reads it. */
+    static final int VERSION = 2;
     static final int LENGTH = 28;
     static final int CREDITS_OFFSET = 8;
     static final int BUFFER_OFFSET = 12;
 
     byte[] encode() {
         ByteBuffer b = ByteBuffer.allocate(LENGTH);
-        b.putInt(0, PerfHello.MAGIC).put(4, (byte) PerfHello.VERSION).putInt(CREDITS_OFFSET, receiveCredits);
+        b.putInt(0, PerfHello.MAGIC).put(4, (byte) VERSION).putInt(CREDITS_OFFSET, receiveCredits);
         buffer.encode(b.position(BUFFER_OFFSET));
         return b.array();
     }
@@ -29,7 +31,7 @@ record PerfWelcome(int receiveCredits, RemoteBuffer buffer) {
                     + LENGTH + ": not an iwarp perf server");
         }
         ByteBuffer b = ByteBuffer.wrap(data);
-        if (b.getInt(0) != PerfHello.MAGIC || b.get(4) != PerfHello.VERSION) {
+        if (b.getInt(0) != PerfHello.MAGIC || b.get(4) != VERSION) {
             throw new IllegalArgumentException("not an iwarp perf server (magic/version)");
         }
         return new PerfWelcome(b.getInt(CREDITS_OFFSET), RemoteBuffer.decode(b.position(BUFFER_OFFSET)));

@@ -27,7 +27,7 @@ class PerfHelloLimitsTest {
 
     private static byte[] hello(int offset, int value) {
         byte[] wire = new PerfHello(PerfVerb.WRITE, false, true, false, 65536, 128,
-                new RemoteBuffer(new Stag(0x00abcd01), 0, 4096), 65536, 1, 0, 7).encode();
+                new RemoteBuffer(new Stag(0x00abcd01), 0, 4096), 65536, 1, 0, 7, false).encode();
         ByteBuffer.wrap(wire).putInt(offset, value);
         return wire;
     }

@@ -14,7 +14,7 @@ class PerfProtocolTest {
     @Test
     void helloRoundTripsAndFitsSiwsPrivateDataLimit() {
         PerfHello h = new PerfHello(PerfVerb.READ, false, true, false, 1 << 23, 128,
-                new RemoteBuffer(new Stag(0x00abcd01), 0x7f00_1234_5678L, 4096), 16 << 20, 64, 0, 0xcafe_f00d);
+                new RemoteBuffer(new Stag(0x00abcd01), 0x7f00_1234_5678L, 4096), 16 << 20, 64, 0, 0xcafe_f00d, false);
         byte[] wire = h.encode();
         // siw-interop §B: at most 252 octets of application private data with MPA revision 2.
         assertThat(wire).hasSize(PerfHello.LENGTH).hasSizeLessThanOrEqualTo(252);
@@ -38,16 +38,56 @@ class PerfProtocolTest {
     @Test
     void theQueuePairsOfOneRunShareTestAndToken() {
         RemoteBuffer buffer = new RemoteBuffer(new Stag(0x1201), 0x1000, 65536);
-        PerfHello first = new PerfHello(PerfVerb.WRITE, false, false, false, 65536, 128, buffer, 0, 4, 0, 77);
+        PerfHello first = new PerfHello(PerfVerb.WRITE, false, false, false, 65536, 128, buffer, 0, 4, 0, 77, false);
         PerfHello third = first.forQueuePair(2);
         assertThat(PerfHello.decode(third.encode())).isEqualTo(third).extracting(PerfHello::qpIndex).isEqualTo(2);
         assertThat(third.sameRun(first)).isTrue();
-        assertThat(new PerfHello(PerfVerb.WRITE, false, false, false, 65536, 128, buffer, 0, 4, 2, 78).sameRun(first))
+        assertThat(new PerfHello(PerfVerb.WRITE, false, false, false, 65536, 128, buffer, 0, 4, 2, 78, false)
+                .sameRun(first))
                 .as("another client's token").isFalse();
-        assertThat(new PerfHello(PerfVerb.READ, false, false, false, 65536, 128, buffer, 0, 4, 2, 77).sameRun(first))
+        assertThat(new PerfHello(PerfVerb.READ, false, false, false, 65536, 128, buffer, 0, 4, 2, 77, false)
+                .sameRun(first))
                 .as("another test").isFalse();
-        byte[] beyond = new PerfHello(PerfVerb.WRITE, false, false, false, 64, 1, buffer, 0, 4, 4, 77).encode();
+        byte[] beyond = new PerfHello(PerfVerb.WRITE, false, false, false, 64, 1, buffer, 0, 4, 4, 77, false).encode();
         assertThatThrownBy(() -> PerfHello.decode(beyond)).hasMessageContaining("queue pair 4 of 4");
+    }
+
+    @Test
+    void runToCompletionIsAFlagOfProtocol3() {
+        RemoteBuffer buffer = new RemoteBuffer(new Stag(0x1201), 0x1000, 65536);
+        PerfHello h = new PerfHello(PerfVerb.SEND, true, false, false, 64, 1, buffer, 0, 1, 0, 5, true);
+        byte[] wire = h.encode();
+        assertThat(wire[PerfHello.VERSION_OFFSET]).isEqualTo((byte) 3);
+        assertThat(wire[PerfHello.FLAGS_OFFSET]).isEqualTo((byte) (PerfHello.FLAG_LATENCY
+                | PerfHello.FLAG_RUN_TO_COMPLETION));
+        assertThat(PerfHello.decode(wire)).isEqualTo(h).extracting(PerfHello::runToCompletion).isEqualTo(true);
+        assertThat(h.forQueuePair(0).runToCompletion()).isTrue();
+        assertThat(PerfHello.decode(new PerfHello(PerfVerb.SEND, true, false, false, 64, 1, buffer, 0, 1, 0, 5, false)
+                .encode()).runToCompletion()).isFalse();
+        // a bit this protocol does not know is refused, not ignored
+        byte[] unknown = wire.clone();
+        unknown[PerfHello.FLAGS_OFFSET] |= 0x08;
+        assertThatThrownBy(() -> PerfHello.decode(unknown)).hasMessageContaining("unknown flags 0x08");
+    }
+
+    @Test
+    void aProtocol2HelloIsTakenWithoutTheNewFlagAndOthersAreRefused() {
+        RemoteBuffer buffer = new RemoteBuffer(new Stag(0x1201), 0x1000, 65536);
+        byte[] old = new PerfHello(PerfVerb.SEND, false, true, false, 64, 8, buffer, 4096, 1, 0, 5, false).encode();
+        old[PerfHello.VERSION_OFFSET] = 2; // an iwarp4j of protocol 2: the same 44 octets
+        PerfHello h = PerfHello.decode(old);
+        assertThat(h.verify()).isTrue();
+        assertThat(h.runToCompletion()).isFalse();
+        old[PerfHello.FLAGS_OFFSET] |= PerfHello.FLAG_RUN_TO_COMPLETION;
+        assertThatThrownBy(() -> PerfHello.decode(old)).hasMessageContaining("unknown flags 0x04 in a protocol 2");
+        old[PerfHello.VERSION_OFFSET] = 1;
+        assertThatThrownBy(() -> PerfHello.decode(old)).hasMessageContaining("perf protocol 1 asked")
+                .hasMessageContaining("2..3");
+        old[PerfHello.VERSION_OFFSET] = 4;
+        assertThatThrownBy(() -> PerfHello.decode(old)).hasMessageContaining("perf protocol 4 asked");
+        // the welcome keeps protocol 2's version and layout, so that a protocol 2 client reads it
+        byte[] welcome = new PerfWelcome(16, buffer).encode();
+        assertThat(welcome[4]).isEqualTo((byte) 2);
     }
 
     @Test

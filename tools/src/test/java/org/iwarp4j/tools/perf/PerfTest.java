@@ -331,14 +331,15 @@ class PerfTest {
             ProtectionDomain pd = rnic.allocateProtectionDomain();
             CompletionQueue cq = rnic.createCompletionQueue(64);
             MemoryRegion mr = pd.allocateRegion(64);
-            PerfHello first = new PerfHello(PerfVerb.WRITE, false, false, false, 64, 1, mr.remoteBuffer(), 0, 2, 0, 1);
+            PerfHello first = new PerfHello(PerfVerb.WRITE, false, false, false, 64, 1, mr.remoteBuffer(), 0, 2, 0, 1,
+                    false);
             Function<PerfHello, CompletableFuture<Connection>> connect = h -> rnic.connect(at,
                     pd.createQueuePair(QueuePairConfig.builder(cq, cq).maxSendWr(4).maxRecvWr(4).maxSge(1).build()),
                     ConnectOptions.builder().privateData(h.encode()).build());
             Stacks.get(connect.apply(first), 30);
             // queue pair 1 of a run with another token (another client): busy
             PerfHello stranger = new PerfHello(PerfVerb.WRITE, false, false, false, 64, 1, mr.remoteBuffer(), 0, 2, 1,
-                    2);
+                    2, false);
             assertThatThrownBy(() -> Stacks.get(connect.apply(stranger), 30)).satisfies(e -> {
                 assertThat(e).isInstanceOf(ExecutionException.class);
                 assertThat(e.getCause()).isInstanceOf(ConnectionRejectedException.class);
