@@ -1,19 +1,30 @@
 #!/usr/bin/env bash
 # perf-pairs.sh: iWARP beside plain TCP, as docs/performance.md measures them.
 #
-#   scripts/perf-pairs.sh [-r RUNS] TEST [iwarp perf options...]
+#   scripts/perf-pairs.sh [-r RUNS] [-b BASE_JAR] TEST [iwarp perf options...]
 #
 # Runs `./iwarp perf TEST --loopback OPTIONS` and `./iwarp perf tcp --loopback OPTIONS` back to back, RUNS
 # times (default 3), and prints each pair, then the medians, the ranges and the ratio of the medians. TEST is
 # write, read, send or atomic; with --latency the figure is the typical latency (iWARP's Write and Send
 # latency are half a round trip, as TCP's ping-pong; Read's and Atomic's are a full round trip, compared
-# with twice TCP's), else the message rate. --run-to-completion goes to the iWARP test only. Needs jq.
+# with twice TCP's), else the message rate. --run-to-completion goes to the iWARP test only. With -b, each
+# pair is preceded by the same iWARP test from BASE_JAR (another build's tools/target/iwarp.jar), so that a
+# change is measured before and after in the same run, on a machine whose load moves. Each line ends with the
+# load average. Needs jq.
 # Exit status: that of the first failed run, else 0.
 set -euo pipefail
 root=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)
 runs=3
-if [ "${1:-}" = "-r" ]; then runs=$2; shift 2; fi
-[ $# -ge 1 ] || { sed -n '2,12p' "$0" >&2; exit 2; }
+base=
+while [ $# -ge 2 ]; do
+  case "$1" in
+    -r) runs=$2; shift 2 ;;
+    -b) base=$2; shift 2 ;;
+    *) break ;;
+  esac
+done
+[ $# -ge 1 ] || { sed -n '2,14p' "$0" >&2; exit 2; }
+[ -z "$base" ] || [ -f "$base" ] || { echo "perf-pairs: no jar $base" >&2; exit 2; }
 test=$1; shift
 command -v jq >/dev/null || { echo "perf-pairs: jq is needed (apt-get install jq)" >&2; exit 2; }
 latency=false
@@ -27,16 +38,27 @@ if $latency; then key='.results[-1].t_typical_usec'; unit='us typical'; else key
 tcp_factor=1
 if $latency && { [ "$test" = read ] || [ "$test" = atomic ]; }; then tcp_factor=2; fi
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-iw=(); tc=()
+iw=(); tc=(); bs=()
 for i in $(seq 1 "$runs"); do
+  before=
+  if [ -n "$base" ]; then
+    java ${IWARP_JAVA_OPTS:-} -jar "$base" perf "$test" --loopback "$@" --details-json "$tmp/base.json" > "$tmp/base.txt"
+    b=$(jq -r "$key" "$tmp/base.json"); bs+=("$b"); before="base $b $unit, "
+  fi
   "$root/iwarp" perf "$test" --loopback "$@" --details-json "$tmp/iw.json" > "$tmp/iw.txt"
   "$root/iwarp" perf tcp --loopback "${tcp_args[@]}" --details-json "$tmp/tcp.json" > "$tmp/tcp.txt"
   a=$(jq -r "$key" "$tmp/iw.json"); b=$(jq -r "$key * $tcp_factor" "$tmp/tcp.json")
   iw+=("$a"); tc+=("$b")
-  printf 'pair %d: %s %s %s, tcp %s %s\n' "$i" "$test" "$a" "$unit" "$b" "$unit"
+  printf 'pair %d: %s%s %s %s, tcp %s %s; load %s\n' "$i" "$before" "$test" "$a" "$unit" "$b" "$unit" \
+    "$(cut -d' ' -f1 /proc/loadavg)"
 done
 median() { printf '%s\n' "$@" | sort -g | awk '{v[NR]=$1} END {print (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
 range() { printf '%s\n' "$@" | sort -g | awk 'NR==1{lo=$1} {hi=$1} END {print lo "-" hi}'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", (b > 0) ? a / b : 0}'; }
 mi=$(median "${iw[@]}"); mt=$(median "${tc[@]}")
 printf 'median %s %s (%s), tcp %s (%s); ratio %s\n' "$test" "$mi" "$(range "${iw[@]}")" "$mt" "$(range "${tc[@]}")" \
-  "$(awk -v a="$mi" -v b="$mt" 'BEGIN {printf "%.2f", (b > 0) ? a / b : 0}')"
+  "$(ratio "$mi" "$mt")"
+if [ -n "$base" ]; then
+  mb=$(median "${bs[@]}")
+  printf 'median base %s (%s); ratio base %s\n' "$mb" "$(range "${bs[@]}")" "$(ratio "$mb" "$mt")"
+fi
