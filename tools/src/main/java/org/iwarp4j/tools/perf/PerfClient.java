@@ -11,13 +11,11 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.LongSupplier;
 import org.iwarp4j.tools.cli.Stacks;
 import org.iwarp4j.verbs.Access;
-import org.iwarp4j.verbs.CompletionHandler;
 import org.iwarp4j.verbs.CompletionOpcode;
-import org.iwarp4j.verbs.CompletionQueue;
 import org.iwarp4j.verbs.MemoryRegion;
-import org.iwarp4j.verbs.NotifyMode;
 import org.iwarp4j.verbs.PreparedSend;
 import org.iwarp4j.verbs.QueuePair;
 import org.iwarp4j.verbs.ReceiveWorkRequest;
@@ -476,34 +474,23 @@ final class PerfClient extends PerfEndpoint {
          * only waits, showing progress, and gives up when nothing completes for {@link #WAIT_SECONDS}.
          */
         private BandwidthMeter onTheLoop(ProgressSink progress) throws Exception {
-            CompletableFuture<BandwidthMeter> done = new CompletableFuture<>();
-            CompletionHandler keepFull = new CompletionHandler() {
+            LoopDrain<BandwidthMeter> keepFull = new LoopDrain<>() {
                 @Override
-                public void onCompletion(CompletionQueue q) {
-                    try {
-                        while (!done.isDone()) {
-                            if (fill()) {
-                                done.complete(meter);
-                                return;
-                            }
-                            int n = pollNow();
-                            if (n > 0) {
-                                take(n);
-                                completedSoFar = completed;
-                                continue;
-                            }
-                            q.arm(NotifyMode.NEXT, this);
-                            if (q.size() == 0) {
-                                return; // armed: the next completion calls again
-                            }
-                        }
-                    } catch (Exception | Error e) {
-                        done.completeExceptionally(e);
+                int step() throws Exception {
+                    if (fill()) {
+                        done.complete(meter);
+                        return 0;
                     }
+                    int n = pollNow();
+                    if (n > 0) {
+                        take(n);
+                        completedSoFar = completed;
+                    }
+                    return n;
                 }
             };
             cq.executor().execute(() -> keepFull.onCompletion(cq));
-            return awaitOnTheLoop(done, () -> completedSoFar, size, progress);
+            return awaitOnTheLoop(keepFull.done, () -> completedSoFar, size, progress);
         }
     }
 
@@ -691,14 +678,13 @@ final class PerfClient extends PerfEndpoint {
         };
         long warm = config.warmup();
         long end = warm + config.iterations();
-        CompletableFuture<Long> done = new CompletableFuture<>();
-        CompletionHandler pingPong = new CompletionHandler() {
+        LoopDrain<Long> pingPong = new LoopDrain<>() {
             private long i;
             private long t0;
             private long start;
             private long deadline;
 
-            void next() {
+            private void next() {
                 if (i == warm) {
                     start = System.nanoTime();
                     deadline = start + config.durationSeconds() * 1_000_000_000L;
@@ -708,45 +694,33 @@ final class PerfClient extends PerfEndpoint {
             }
 
             @Override
-            public void onCompletion(CompletionQueue q) {
-                try {
-                    if (t0 == 0) {
-                        next(); // the first call, from the executor
-                    }
-                    while (!done.isDone()) {
-                        int n = pollNow();
-                        if (n == 0) {
-                            q.arm(NotifyMode.NEXT, this);
-                            if (q.size() == 0) {
-                                return;
-                            }
-                            continue;
-                        }
-                        boolean got = false;
-                        for (int k = 0; k < n; k++) {
-                            WorkCompletion wc = completions[k];
-                            got |= !handleNonData(wc) && wc.opcode() == opcode;
-                        }
-                        if (got) {
-                            long t = System.nanoTime() - t0;
-                            if (i >= warm) {
-                                meter.record(t);
-                            }
-                            i++;
-                            if (config.durationMode() ? i > warm && System.nanoTime() >= deadline : i >= end) {
-                                done.complete(System.nanoTime() - start);
-                                return;
-                            }
-                            next();
-                        }
-                    }
-                } catch (Exception | Error e) {
-                    done.completeExceptionally(e);
+            int step() throws Exception {
+                if (t0 == 0) {
+                    next(); // the first call, from the executor
                 }
+                int n = pollNow();
+                boolean got = false;
+                for (int k = 0; k < n; k++) {
+                    WorkCompletion wc = completions[k];
+                    got |= !handleNonData(wc) && wc.opcode() == opcode;
+                }
+                if (got) {
+                    long t = System.nanoTime() - t0;
+                    if (i >= warm) {
+                        meter.record(t);
+                    }
+                    i++;
+                    if (config.durationMode() ? i > warm && System.nanoTime() >= deadline : i >= end) {
+                        done.complete(System.nanoTime() - start);
+                    } else {
+                        next();
+                    }
+                }
+                return n;
             }
         };
         cq.executor().execute(() -> pingPong.onCompletion(cq));
-        long elapsed = awaitOnTheLoop(done, meter::count, size, progress);
+        long elapsed = awaitOnTheLoop(pingPong.done, meter::count, size, progress);
         return PerfResult.latency(size, meter, elapsed);
     }
 
@@ -754,7 +728,7 @@ final class PerfClient extends PerfEndpoint {
      * Waits for a run on the event loop, showing progress; gives up after {@link #WAIT_SECONDS} without progress
      * ({@code count} did not move), stopping the handler (its next call sees {@code done} complete).
      */
-    private <T> T awaitOnTheLoop(CompletableFuture<T> done, java.util.function.LongSupplier count, int size,
+    private <T> T awaitOnTheLoop(CompletableFuture<T> done, LongSupplier count, int size,
                                  ProgressSink progress) throws Exception {
         long seen = -1;
         long quietSince = System.nanoTime();

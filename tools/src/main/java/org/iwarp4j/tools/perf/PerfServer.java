@@ -17,11 +17,8 @@ import java.util.concurrent.TimeoutException;
 import org.iwarp4j.tools.cli.Stacks;
 import org.iwarp4j.tools.cli.WireOptions;
 import org.iwarp4j.verbs.Access;
-import org.iwarp4j.verbs.CompletionHandler;
 import org.iwarp4j.verbs.CompletionOpcode;
-import org.iwarp4j.verbs.CompletionQueue;
 import org.iwarp4j.verbs.MemoryRegion;
-import org.iwarp4j.verbs.NotifyMode;
 import org.iwarp4j.verbs.PreparedSend;
 import org.iwarp4j.verbs.QueuePair;
 import org.iwarp4j.verbs.ReceiveWorkRequest;
@@ -356,29 +353,17 @@ final class PerfServer implements AutoCloseable {
          * connection ends first.
          */
         private void serveOnTheLoop() throws Exception {
-            CompletableFuture<Void> done = new CompletableFuture<>();
-            CompletionHandler serveAll = new CompletionHandler() {
+            LoopDrain<Void> serveAll = new LoopDrain<>() {
                 @Override
-                public void onCompletion(CompletionQueue q) {
-                    try {
-                        while (!done.isDone()) {
-                            int n = pollNow();
-                            if (n > 0) {
-                                if (take(n)) {
-                                    done.complete(null);
-                                }
-                                continue;
-                            }
-                            q.arm(NotifyMode.NEXT, this);
-                            if (q.size() == 0) {
-                                return; // armed: the next completion calls again
-                            }
-                        }
-                    } catch (Exception | Error e) {
-                        done.completeExceptionally(e);
+                int step() throws Exception {
+                    int n = pollNow();
+                    if (n > 0 && take(n)) {
+                        done.complete(null);
                     }
+                    return n;
                 }
             };
+            CompletableFuture<Void> done = serveAll.done;
             cq.executor().execute(() -> serveAll.onCompletion(cq));
             while (true) {
                 try {
