@@ -107,7 +107,8 @@ final class RepositoryReferences {
                             masked.setCharAt(c, ' '); // the link's text is no reference
                         }
                         String target = linkTarget(m.group(1));
-                        if (target != null && seen.add(target) && !exists(top, file.getParent(), target, false)) {
+                        if (target != null && !buildOutput(target) && seen.add(target)
+                                && !exists(top, file.getParent(), target, false)) {
                             found.add(new Dangling(relative, i + 1, target));
                         }
                     }
@@ -116,7 +117,7 @@ final class RepositoryReferences {
                 Matcher w = FILE_WORD.matcher(line);
                 while (w.find()) {
                     String word = w.group(1);
-                    if (NOT_REFERENCES.containsKey(word) || PLACEHOLDER.matcher(word).matches()) {
+                    if (NOT_REFERENCES.containsKey(word) || PLACEHOLDER.matcher(word).matches() || buildOutput(word)) {
                         continue;
                     }
                     if (seen.add(word) && !exists(top, file.getParent(), word, true)) {
@@ -126,6 +127,19 @@ final class RepositoryReferences {
             }
         }
         return found;
+    }
+
+    /**
+     * Whether a reference names what a build or tool writes ({@code target/siw-matrix/results.md}): a clone lacks
+     * it until something runs, and a machine that ran it has it, so its existence proves nothing either way.
+     */
+    private static boolean buildOutput(String reference) {
+        for (String part : reference.split("/")) {
+            if (SKIPPED_DIRECTORIES.contains(part)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The file part of a link target, or null for a link that names no file of the repository. */

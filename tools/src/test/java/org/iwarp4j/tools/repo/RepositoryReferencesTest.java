@@ -36,7 +36,8 @@ class RepositoryReferencesTest {
         write(root, "README.md", """
                 # A repo
                 [the guide](docs/guide.md), [a section](docs/guide.md#threads), [a page](https://example.org/x.md),
-                [here](#a-repo), ![a picture](docs/images/missing.png) and [gone](docs/gone.md).
+                [here](#a-repo), ![a picture](docs/images/missing.png) and [gone](docs/gone.md),
+                [the matrix's figures](target/siw-matrix/results.md) as a run writes them.
                 The digest lives in ../shared/spec/mpa.md; see also docs/guide.md and scripts/run.sh.
                 """);
         write(root, "docs/guide.md", "[back](../README.md), [wrong base](docs/guide.md), [ok](protocol/errors.md)\n");
@@ -54,14 +55,15 @@ class RepositoryReferencesTest {
                 }
                 """);
         write(root, "mod/target/classes/B.java", "// docs/never-looked-at.md\n");
-        write(root, "notes.txt", "see docs/guide.md and interop/FINDINGS.md; the run writes DIR/results.md\n");
+        write(root, "notes.txt", "see docs/guide.md and interop/FINDINGS.md; the run writes DIR/results.md\n"
+                + "and target/siw-matrix/results.md, [a built page](target/site/index.md)\n");
 
         List<String> dangling = RepositoryReferences.scan(root).stream().map(Object::toString).toList();
 
         assertThat(dangling).containsExactly(
                 "README.md:3: docs/images/missing.png",
                 "README.md:3: docs/gone.md",
-                "README.md:4: ../shared/spec/mpa.md",
+                "README.md:5: ../shared/spec/mpa.md",
                 "docs/guide.md:1: docs/guide.md",
                 "mod/src/main/java/p/A.java:2: errors.md",
                 "notes.txt:1: interop/FINDINGS.md",
