@@ -189,9 +189,12 @@ final class PerfClient extends PerfEndpoint {
                 p.crc() ? "on" : "off", p.txMarkers() ? "on" : "off", p.rxMarkers() ? "on" : "off", p.mulpdu()));
         lines.add("Data ex. method : MPA private data + Sends (iwarp perf protocol " + PerfHello.VERSION + ")");
         String perQp = lanes.length > 1 ? " and queue pair" : "";
-        lines.add(config.durationMode() ? "Duration        : " + config.durationSeconds() + " s per size"
+        lines.add(config.durationMode() ? "Duration        : " + config.durationSeconds() + " s per size, "
+                + config.measuredSeconds() + " s measured after a margin of " + config.marginSeconds() + " s (-f)"
                 : "Iterations      : " + config.iterations() + " per size" + perQp);
-        if (config.warmup() > 0) {
+        if (config.warmsByTime()) {
+            lines.add("Warm-up         : the margin, " + config.marginSeconds() + " s per size, not measured");
+        } else if (config.warmup() > 0) {
             lines.add("Warm-up         : " + config.warmupPerQp() + " operations per size" + perQp + ", not measured");
         }
         if (config.verify()) {
@@ -352,9 +355,13 @@ final class PerfClient extends PerfEndpoint {
                 }
             }
             Window w = new Window(prepared, slots, size, seed, verifyReads);
-            w.run(config.warmupPerQp(), 0, null);
+            if (config.warmsByTime()) {
+                w.run(0, config.marginSeconds(), null);
+            } else {
+                w.run(config.warmupPerQp(), 0, null);
+            }
             startMeasurement();
-            BandwidthMeter m = w.run(config.iterations(), config.durationSeconds(), progress);
+            BandwidthMeter m = w.run(config.iterations(), config.measuredSeconds(), progress);
             endMeasurement();
             long[] perQp = new long[lanes.length];
             for (Lane l : lanes) {
@@ -581,7 +588,7 @@ final class PerfClient extends PerfEndpoint {
             }
             startMeasurement();
             long start = System.nanoTime();
-            long deadline = start + config.durationSeconds() * 1_000_000_000L;
+            long deadline = start + config.measuredSeconds() * 1_000_000_000L;
             meter.start(start);
             long posted = 0;
             long completed = 0;
@@ -647,11 +654,12 @@ final class PerfClient extends PerfEndpoint {
             }
             long warm = config.warmup();
             long i = 0;
-            for (; i < warm; i++) {
+            long warmUntil = System.nanoTime() + config.marginSeconds() * 1_000_000_000L;
+            for (; config.warmsByTime() ? System.nanoTime() < warmUntil : i < warm; i++) {
                 once(op, size, i, null);
             }
             long start = System.nanoTime();
-            long deadline = start + config.durationSeconds() * 1_000_000_000L;
+            long deadline = start + config.measuredSeconds() * 1_000_000_000L;
             long end = warm + config.iterations();
             for (; config.durationMode() ? System.nanoTime() < deadline : i < end; i++) {
                 once(op, size, i, meter);
@@ -676,18 +684,27 @@ final class PerfClient extends PerfEndpoint {
             case READ -> CompletionOpcode.RDMA_READ;
             default -> config.compareSwap() ? CompletionOpcode.ATOMIC_CMP_SWAP : CompletionOpcode.ATOMIC_FETCH_ADD;
         };
-        long warm = config.warmup();
-        long end = warm + config.iterations();
+        long end = config.warmup() + config.iterations();
         LoopDrain<Long> pingPong = new LoopDrain<>() {
             private long i;
             private long t0;
             private long start;
             private long deadline;
+            /** The operations not measured: {@link PerfConfig#warmup()}, or as many as the margin takes. */
+            private long warm = config.warmsByTime() ? Long.MAX_VALUE : config.warmup();
+            private long warmUntil;
 
             private void next() {
+                long now = System.nanoTime();
+                if (t0 == 0) {
+                    warmUntil = now + config.marginSeconds() * 1_000_000_000L;
+                }
+                if (warm == Long.MAX_VALUE && now >= warmUntil) {
+                    warm = i; // the margin is over: this operation is the first one measured
+                }
                 if (i == warm) {
-                    start = System.nanoTime();
-                    deadline = start + config.durationSeconds() * 1_000_000_000L;
+                    start = now;
+                    deadline = start + config.measuredSeconds() * 1_000_000_000L;
                 }
                 t0 = System.nanoTime();
                 op.execute();

@@ -239,7 +239,8 @@ public final class PerfCommand implements Runnable {
             String subtitle = String.format("iwarp perf, %s, Netty %s, CRC %s, -q %d, -t %d, %s, %d cores",
                     options.loopback ? "--loopback" : "to " + server, TcpBaseline.transport(config),
                     config.wire().crc() ? "on" : "off", config.qps(), config.txDepth(),
-                    config.durationMode() ? "-D " + config.durationSeconds() + " s per size"
+                    config.durationMode()
+                            ? "-D " + config.durationSeconds() + " -f " + config.marginSeconds() + " per size"
                             : "-n " + config.iterations(), Runtime.getRuntime().availableProcessors());
             PerfPlot.write(options.plot, title, subtitle, latency, config.gbits(), series);
         }

@@ -14,7 +14,10 @@ import org.iwarp4j.verbs.Transport;
  * @param compareSwap      atomic test: CmpSwap instead of FetchAdd
  * @param sizes            message sizes, in order
  * @param iterations       operations per size (when {@code durationSeconds} is 0)
- * @param durationSeconds  measure each size this long instead of counting iterations
+ * @param durationSeconds  run each size this long instead of counting iterations ({@code -D}); the measured span
+ *                         is this minus twice {@code marginSeconds}, as in perftest
+ * @param marginSeconds    duration mode: the first this many seconds of each size run unmeasured ({@code -f}, as
+ *                         perftest's margin), so that the JIT has compiled the data path before the measurement
  * @param txDepth          operations kept in flight (perftest's {@code -t})
  * @param rxDepth          receives the server keeps posted in the Send test (perftest's {@code -r})
  * @param gbits            report Gb/sec instead of MB/sec
@@ -32,7 +35,8 @@ import org.iwarp4j.verbs.Transport;
  * @param style            whose perftest text to print ({@code --perftest-version})
  */
 record PerfConfig(PerfVerb verb, boolean latency, boolean verify, boolean compareSwap, List<Integer> sizes,
-                  long iterations, int durationSeconds, int txDepth, int rxDepth, boolean gbits, Path outJson,
+                  long iterations, int durationSeconds, int marginSeconds, int txDepth, int rxDepth, boolean gbits,
+                  Path outJson,
                   boolean progress, WireOptions wire, boolean loopback, int qps, boolean runToCompletion,
                   Transport transport, boolean details, Path detailsJson, PerftestFormat.Style style) {
 
@@ -62,7 +66,20 @@ record PerfConfig(PerfVerb verb, boolean latency, boolean verify, boolean compar
         return verify ? sizes.stream().mapToInt(s -> messagesPerRound(s) * s).max().orElseThrow() : 0;
     }
 
-    /** Operations run before the measured ones (the JIT compiles the data path meanwhile), never reported. */
+    /** The seconds of each size that are measured: perftest's {@code -D} minus its margin at either end. */
+    int measuredSeconds() {
+        return durationSeconds - 2 * marginSeconds;
+    }
+
+    /** Whether each size begins with {@link #marginSeconds} of unmeasured operations instead of a count of them. */
+    boolean warmsByTime() {
+        return durationMode() && marginSeconds > 0;
+    }
+
+    /**
+     * Operations run before the measured ones (the JIT compiles the data path meanwhile), never reported; an iWARP
+     * client that {@link #warmsByTime() warms by time} runs its margin instead.
+     */
     long warmup() {
         if (verify) {
             return 0;
@@ -83,7 +100,8 @@ record PerfConfig(PerfVerb verb, boolean latency, boolean verify, boolean compar
 
     /** The same run over plain TCP ({@code --compare-tcp}): sizes, -q, -t, -n or -D; no JSON files of its own. */
     PerfConfig tcpBaseline() {
-        return new PerfConfig(PerfVerb.TCP, latency, false, false, sizes, iterations, durationSeconds, txDepth, rxDepth,
+        return new PerfConfig(PerfVerb.TCP, latency, false, false, sizes, iterations, durationSeconds, marginSeconds,
+                txDepth, rxDepth,
                 gbits, null, progress, wire, loopback, qps, false, transport, details, null, style);
     }
 

@@ -44,8 +44,14 @@ public final class PerfOptions {
             description = "iterations per size (and queue pair), 5..100000000 (default 5000; 1000 with --latency)")
     Long iterations;
 
-    @Option(names = {"-D", "--duration"}, paramLabel = "SECONDS", description = "measure each size for SECONDS instead")
+    @Option(names = {"-D", "--duration"}, paramLabel = "SECONDS",
+            description = "run each size for SECONDS instead, measuring all but a margin (-f) at either end")
     Integer duration;
+
+    @Option(names = {"-f", "--margin"}, paramLabel = "SECONDS",
+            description = "with -D: the first SECONDS of each size run unmeasured (the JIT compiles meanwhile), and "
+                    + "-D minus twice the margin is measured, as in perftest (default: a quarter of -D, rounded down)")
+    Integer margin;
 
     @Option(names = {"-p", "--port"}, paramLabel = "PORT", defaultValue = "" + DEFAULT_PORT,
             description = "port (default ${DEFAULT-VALUE})")
@@ -180,6 +186,13 @@ public final class PerfOptions {
         if (duration != null && (duration < 1 || duration > 86_400)) {
             throw new CommandLine.ParameterException(cl, "-D must be 1..86400 seconds: " + duration);
         }
+        if (margin != null && duration == null) {
+            throw new CommandLine.ParameterException(cl, "-f (the margin) goes with -D");
+        }
+        if (margin != null && (margin < 0 || 2L * margin >= duration)) {
+            throw new CommandLine.ParameterException(cl, "-f must be 0 or more and leave something to measure: -D "
+                    + duration + " minus twice " + margin + " is " + (duration - 2L * margin) + " s");
+        }
         if (txDepth != null && (txDepth < 1 || txDepth > MAX_TX_DEPTH)) {
             throw new CommandLine.ParameterException(cl, "-t must be 1.." + MAX_TX_DEPTH + ": " + txDepth);
         }
@@ -263,7 +276,9 @@ public final class PerfOptions {
                     + " x " + depth);
         }
         long iters = iterations != null ? iterations : latency ? 1000 : 5000;
-        return new PerfConfig(verb, latency, verify, compareSwap, sizes, iters, duration == null ? 0 : duration, depth,
+        int seconds = duration == null ? 0 : duration;
+        int marginSeconds = margin != null ? margin : seconds / 4; // perftest: DEF_INIT_MARGIN means -D / 4
+        return new PerfConfig(verb, latency, verify, compareSwap, sizes, iters, seconds, marginSeconds, depth,
                 512, gbits, json, progress, wire, loopback, qps, runToCompletion, transport, details, detailsJson,
                 style);
     }

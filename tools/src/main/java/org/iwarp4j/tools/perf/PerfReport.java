@@ -213,6 +213,7 @@ final class PerfReport {
                 "crc", Json.bool(config.wire().crc()),
                 "markers", Json.bool(config.wire().markers()),
                 "duration_s", Json.num(config.durationSeconds()),
+                "margin_s", Json.num(config.marginSeconds()),
                 "parameters", Json.arr(parameters.stream().map(p -> (Json) Json.str(p.strip())).toList()),
                 "results", Json.arr(lines));
     }

@@ -189,7 +189,7 @@ final class PerfRunner {
 
         void start(PerfHello hello, PerfServer server) {
             test = new PerfConfig(hello.verb(), hello.latency(), hello.verify(), hello.compareSwap(),
-                    List.of(hello.maxSize()), 0, 0, hello.txDepth(), 0, own.gbits(), null, false, null, false,
+                    List.of(hello.maxSize()), 0, 0, 0, hello.txDepth(), 0, own.gbits(), null, false, null, false,
                     hello.qps(), false, null, own.details(), null, own.style());
             var p = server.connection().parameters();
             PerfWelcome w = server.welcome();

@@ -252,7 +252,9 @@ final class TcpBaseline {
                 config.latency() ? "Mode            : ping-pong, t = half the round trip (perftest's ib_*_lat)"
                         : "Mode            : stream of SIZE-octet writes, flushed every " + FLUSH_EVERY,
                 "Connections     : " + config.qps() + (config.qps() > 1 ? " (-q), on the one event loop" : ""),
-                config.durationMode() ? "Duration        : " + config.durationSeconds() + " s per size"
+                config.durationMode() ? "Duration        : " + config.durationSeconds() + " s per size, "
+                        + config.measuredSeconds() + " s measured after a margin of " + config.marginSeconds()
+                        + " s (-f): one unmeasured run of the margin's length first"
                         : "Iterations      : " + config.iterations() + " per size"
                                 + (config.qps() > 1 ? " and connection" : ""),
                 "Warm-up         : " + config.warmupPerQp() + " operations per size"
@@ -265,26 +267,15 @@ final class TcpBaseline {
         report.header(info, block, List.of(), List.of());
         try (ProgressLine progress = ProgressLine.startIf(config.progress(), config.title())) {
             for (int size : config.sizes()) {
-                int n = config.latency() ? 1 : config.qps();
-                StreamRun run = config.latency() ? null : new StreamRun(size, n, progress);
-                List<Channel> channels = new ArrayList<>();
-                ClientHandler first = null;
-                for (int i = 0; i < n; i++) {
-                    ClientHandler h = new ClientHandler(size, progress, run);
-                    first = first == null ? h : first;
-                    if (run != null) {
-                        run.handlers.add(h);
-                    }
-                    channels.add(connect(group, server, h));
+                if (config.warmsByTime()) {
+                    run(group, server, size, config.marginSeconds(), null); // the margin: compiled code measured
                 }
-                PerfResult r = first.result.get(Math.max(120, 3L * config.durationSeconds() + 60), TimeUnit.SECONDS);
-                for (Channel ch : channels) {
-                    ch.closeFuture().await(10, TimeUnit.SECONDS);
-                }
+                PerfResult r = run(group, server, size, config.durationMode() ? config.measuredSeconds() : 0,
+                        progress);
                 report.line(r);
                 results.add(r);
             }
-            ClientHandler bye = new ClientHandler(0, null, null);
+            ClientHandler bye = new ClientHandler(0, 0, null, null);
             bye.mode = DONE;
             connect(group, server, bye).closeFuture().await(10, TimeUnit.SECONDS);
         } finally {
@@ -296,6 +287,28 @@ final class TcpBaseline {
             PerfReport.writeJson(config.detailsJson(), json);
         }
         return results;
+    }
+
+    /** One run of {@code size}: {@code seconds} long (duration mode), else {@code -n} operations. */
+    private PerfResult run(EventLoopGroup group, InetSocketAddress server, int size, int seconds,
+                           ProgressLine progress) throws Exception {
+        int n = config.latency() ? 1 : config.qps();
+        StreamRun run = config.latency() ? null : new StreamRun(size, n, progress);
+        List<Channel> channels = new ArrayList<>();
+        ClientHandler first = null;
+        for (int i = 0; i < n; i++) {
+            ClientHandler h = new ClientHandler(size, seconds, progress, run);
+            first = first == null ? h : first;
+            if (run != null) {
+                run.handlers.add(h);
+            }
+            channels.add(connect(group, server, h));
+        }
+        PerfResult r = first.result.get(Math.max(120, 3L * config.durationSeconds() + 60), TimeUnit.SECONDS);
+        for (Channel ch : channels) {
+            ch.closeFuture().await(10, TimeUnit.SECONDS);
+        }
+        return r;
     }
 
     private Channel connect(EventLoopGroup group, InetSocketAddress server, ClientHandler h) throws Exception {
@@ -394,6 +407,8 @@ final class TcpBaseline {
     private final class ClientHandler extends ChannelInboundHandlerAdapter {
         final CompletableFuture<PerfResult> result;
         private final int size;
+        /** Duration mode: how long the measured part runs. */
+        private final int seconds;
         private final ProgressLine progress;
         private final StreamRun run;
         int mode;
@@ -416,8 +431,9 @@ final class TcpBaseline {
         /** The server's stream reply ({@link #REPLY} octets), gathered. */
         private ByteBuf reply;
 
-        ClientHandler(int size, ProgressLine progress, StreamRun run) {
+        ClientHandler(int size, int seconds, ProgressLine progress, StreamRun run) {
             this.size = size;
+            this.seconds = seconds;
             this.progress = progress;
             this.run = run;
             this.result = run != null ? run.result : new CompletableFuture<>();
@@ -450,7 +466,7 @@ final class TcpBaseline {
             done = 0;
             target = count;
             measureStart = now;
-            deadline = measureStart + config.durationSeconds() * 1_000_000_000L;
+            deadline = measureStart + seconds * 1_000_000_000L;
         }
 
         private boolean more() {

@@ -187,6 +187,34 @@ class PerfTest {
         }
     }
 
+    /**
+     * perftest's -D with its margin (-f, default -D / 4): the first margin runs unmeasured and -D minus twice the
+     * margin is measured, for iWARP (thread and run to completion, bandwidth and latency) and the TCP baseline alike.
+     * The measured span is read back from the JSON as iterations over the message rate.
+     */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "write -D 3 -f 1|1|1", "send --run-to-completion -D 3 -f 1|1|1", "tcp -D 3 -f 1|1|1",
+            "read --latency --run-to-completion -D 3 -f 1|1|1", "send --latency -D 3 -f 1|1|1",
+            "write -D 4|1|2"})
+    void theMarginRunsUnmeasuredAndTheRestIsMeasured(String args, int margin, int measured) throws Exception {
+        Path json = dir.resolve("margin.json");
+        List<String> a = new ArrayList<>(List.of("perf"));
+        a.addAll(List.of(args.split(" ")));
+        a.addAll(List.of("--loopback", "-s", "64", "--details", "--details-json", json.toString()));
+        ToolRun r = ToolRun.run(a.toArray(String[]::new));
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(r.out()).contains(measured + " s measured after a margin of " + margin + " s (-f)");
+        @SuppressWarnings("unchecked")
+        Map<String, Object> doc = (Map<String, Object>) TinyJson.parse(Files.readString(json));
+        assertThat(doc).containsEntry("margin_s", (long) margin);
+        @SuppressWarnings("unchecked")
+        Map<String, Object> result = ((List<Map<String, Object>>) doc.get("results")).get(0);
+        double seconds = ((Number) result.get("iterations")).doubleValue()
+                / (((Number) result.get("msg_rate_Mpps")).doubleValue() * 1e6);
+        assertThat(seconds).as("the measured span of %s", args).isBetween(measured * 0.9, measured + 0.9);
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"write", "send", "tcp"})
     void cpuPerGigabyteBesideBandwidth(String verb) throws Exception {
@@ -455,7 +483,8 @@ class PerfTest {
             "write 127.0.0.1 --compare-tcp --tcp-port 70000", "write 127.0.0.1 --tcp-port 5000",
             "write 127.0.0.1 -p 65535 --compare-tcp", "write --latency --run-to-completion",
             "tcp --run-to-completion", "write --transport FOO", "write --protocol foo", "write 127.0.0.1 --verify",
-            "write --persistent --protocol perftest", "read 127.0.0.1 -D 2", "write 127.0.0.1 --compare-tcp"})
+            "write --persistent --protocol perftest", "read 127.0.0.1 -D 2", "write 127.0.0.1 --compare-tcp",
+            "write --loopback -f 1", "write --loopback -D 4 -f 2", "write --loopback -D 4 -f -1"})
     void usageErrors(String args) {
         List<String> a = new ArrayList<>(List.of("perf"));
         if (!args.isEmpty()) {

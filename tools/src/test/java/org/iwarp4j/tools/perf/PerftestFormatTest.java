@@ -34,7 +34,7 @@ class PerftestFormatTest {
 
     private static PerfConfig config(PerfVerb verb, boolean latency, boolean gbits, int duration, Path json,
                                      PerftestFormat.Style style) {
-        return new PerfConfig(verb, latency, false, false, List.of(latency ? 2 : 65536), 5000, duration,
+        return new PerfConfig(verb, latency, false, false, List.of(latency ? 2 : 65536), 5000, duration, 0,
                 latency ? 1 : 128, 512, gbits, json, false, null, false, 1, false, null, false, null, style);
     }
 
