@@ -4,7 +4,9 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.buffer.Unpooled;
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
+import org.junit.platform.engine.TestExecutionResult;
 import org.junit.platform.testkit.engine.EngineExecutionResults;
 import org.junit.platform.testkit.engine.EngineTestKit;
 import org.junit.platform.testkit.engine.Event;
@@ -32,7 +34,7 @@ class LeakDetectionExtensionTest {
         long failedClasses = results.containerEvents().failed().count();
         assertThat(failedTests + failedClasses).isEqualTo(1);
         Event failure = (failedTests == 1 ? results.testEvents() : results.containerEvents()).failed().list().get(0);
-        assertThat(failure.getPayload(org.junit.platform.engine.TestExecutionResult.class).orElseThrow()
+        assertThat(failure.getPayload(TestExecutionResult.class).orElseThrow()
                 .getThrowable().orElseThrow().getMessage()).contains("ByteBuf leak").contains("LEAK:");
     }
 
@@ -46,7 +48,7 @@ class LeakDetectionExtensionTest {
                     .execute();
             results.testEvents().assertStatistics(stats -> stats.started(3).succeeded(2).failed(1));
             results.testEvents().assertThatEvents().haveExactly(1,
-                    org.assertj.core.api.Assertions.allOf(
+                    Assertions.allOf(
                             test("leaksAPooledDirectBuffer"),
                             finishedWithFailure(message(m -> m.contains("ByteBuf leak") && m.contains("LEAK:")))));
             results.containerEvents().assertStatistics(stats -> stats.failed(0));

@@ -1,6 +1,8 @@
 package org.iwarp4j.verbs;
 
+import org.assertj.core.api.Assertions;
 import org.iwarp4j.verbs.Peers.Mem;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -122,7 +124,7 @@ class CompletionWaitTest {
     @Test
     void armingWithoutAChannelIsAClearError() throws Exception {
         try (Peers p = peers()) {
-            org.assertj.core.api.Assertions.assertThatIllegalStateException()
+            Assertions.assertThatIllegalStateException()
                     .isThrownBy(() -> p.client.sendCq.arm(NotifyMode.NEXT)).withMessageContaining("no completion channel");
         }
     }
@@ -185,7 +187,7 @@ class CompletionWaitTest {
         } catch (NoSuchMethodException e) {
             org.slf4j.LoggerFactory.getLogger(CompletionWaitTest.class).warn("SKIPPED: virtual threads need Java 21+;"
                     + " this JVM is {}", Runtime.version());
-            org.junit.jupiter.api.Assumptions.abort("virtual threads need Java 21+, this JVM is " + Runtime.version());
+            Assumptions.abort("virtual threads need Java 21+, this JVM is " + Runtime.version());
             return;
         }
         try (Peers p = peers()) {

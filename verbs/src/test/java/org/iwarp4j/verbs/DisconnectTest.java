@@ -1,5 +1,6 @@
 package org.iwarp4j.verbs;
 
+import org.assertj.core.api.Assertions;
 import org.iwarp4j.verbs.Peers.Mem;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -86,7 +87,7 @@ class DisconnectTest {
         assertThat(late.status()).isEqualTo(CompletionStatus.WORK_REQUEST_FLUSHED);
         // ... until the queue pair is closed: then the post is refused
         p.client.qp.close();
-        assertThat(org.assertj.core.api.Assertions.catchThrowableOfType(VerbsException.class, () -> p.client.post(
+        assertThat(Assertions.catchThrowableOfType(VerbsException.class, () -> p.client.post(
                 new SendWorkRequest.Send(10, List.of(), Set.of()))).reason()).isEqualTo(VerbsException.Reason.WRONG_STATE);
     }
 

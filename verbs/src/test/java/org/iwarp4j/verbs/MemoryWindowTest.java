@@ -1,5 +1,6 @@
 package org.iwarp4j.verbs;
 
+import org.assertj.core.api.Assertions;
 import org.iwarp4j.verbs.Peers.Mem;
 import org.iwarp4j.verbs.cm.DisconnectReason;
 import org.junit.jupiter.api.Test;
@@ -210,10 +211,10 @@ class MemoryWindowTest {
             assertThat(Completions.one(p.server.sendCq).status()).as("remote write needs a locally writable region")
                     .isEqualTo(CompletionStatus.MEMORY_WINDOW_BIND_ERROR);
             assertThat(w.isBound()).isFalse();
-            assertThat(org.assertj.core.api.Assertions.catchThrowableOfType(VerbsException.class, () -> p.server.post(
+            assertThat(Assertions.catchThrowableOfType(VerbsException.class, () -> p.server.post(
                     SendWorkRequest.BindMemoryWindow.of(3, w, plain, 200, 64, Access.REMOTE_READ))).reason())
                     .isEqualTo(VerbsException.Reason.INVALID_REQUEST);
-            org.assertj.core.api.Assertions.assertThatIllegalArgumentException().isThrownBy(() ->
+            Assertions.assertThatIllegalArgumentException().isThrownBy(() ->
                     SendWorkRequest.BindMemoryWindow.of(4, w, plain, 0, 8, Access.LOCAL_WRITE));
         }
     }

@@ -1,5 +1,6 @@
 package org.iwarp4j.verbs;
 
+import org.assertj.core.api.Assertions;
 import org.iwarp4j.common.RtrType;
 import org.iwarp4j.mpa.fpdu.Crc32c;
 import org.iwarp4j.mpa.frame.EnhancedConnectionData;
@@ -222,7 +223,7 @@ class RawPeerTest {
             assertThat(wc.terminate().orElseThrow().errorCode()).isEqualTo(1);
             // a peer that never closes: we close after the linger, and then its writes draw a RST
             Thread.sleep(1500);
-            org.assertj.core.api.Assertions.assertThatThrownBy(() -> {
+            Assertions.assertThatThrownBy(() -> {
                 for (int i = 0; i < 20; i++) {
                     out.write(late);
                     Thread.sleep(50);

@@ -1,5 +1,6 @@
 package org.iwarp4j.verbs;
 
+import org.assertj.core.api.Assertions;
 import org.iwarp4j.verbs.Peers.Mem;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -90,7 +91,7 @@ class ResourceLifetimeTest {
             assertThat(a.transport()).isEqualTo(Transport.NIO);
             ProtectionDomain pd = rnic.allocateProtectionDomain();
             CompletionQueue cq = rnic.createCompletionQueue(8);
-            org.assertj.core.api.Assertions.assertThatThrownBy(() -> pd.createQueuePair(
+            Assertions.assertThatThrownBy(() -> pd.createQueuePair(
                     QueuePairConfig.builder(cq, cq).maxSendWr(101).build())).isInstanceOfSatisfying(VerbsException.class,
                     e -> assertThat(e.reason()).isEqualTo(VerbsException.Reason.LIMIT_EXCEEDED));
             QueuePair qp = pd.createQueuePair(QueuePairConfig.builder(cq, cq).maxSendWr(10).maxRecvWr(20).ird(3).ord(4)

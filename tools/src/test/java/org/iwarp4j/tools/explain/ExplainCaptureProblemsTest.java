@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import org.assertj.core.groups.Tuple;
 import org.iwarp4j.testkit.GoldenVectors;
 import org.iwarp4j.tools.pcap.Endpoint;
 import org.iwarp4j.tools.pcap.PcapBuilder;
@@ -163,7 +164,7 @@ class ExplainCaptureProblemsTest {
         return ExplainRun.writeBytes(dir, p.build(), ".pcap");
     }
 
-    private static org.assertj.core.groups.Tuple tuple(Object... values) {
-        return org.assertj.core.groups.Tuple.tuple(values);
+    private static Tuple tuple(Object... values) {
+        return Tuple.tuple(values);
     }
 }

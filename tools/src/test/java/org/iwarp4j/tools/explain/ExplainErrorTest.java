@@ -10,6 +10,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.zip.CRC32C;
+import org.assertj.core.groups.Tuple;
 import org.iwarp4j.testkit.GoldenVectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -115,8 +116,8 @@ class ExplainErrorTest {
         byte[] both = concat(bad, good);
         ExplainRun r = ExplainRun.json(dir, both, "--fpdu");
         assertThat(r.entries()).extracting(x -> x.get("type"), x -> x.get("offset"))
-                .containsExactly(org.assertj.core.groups.Tuple.tuple("fpdu", 0L), org.assertj.core.groups.Tuple.tuple("error", 0L),
-                        org.assertj.core.groups.Tuple.tuple("fpdu", (long) bad.length));
+                .containsExactly(Tuple.tuple("fpdu", 0L), Tuple.tuple("error", 0L),
+                        Tuple.tuple("fpdu", (long) bad.length));
         assertThat(r.entries().get(2)).containsEntry("crcValid", true);
         assertThat(ExplainRun.text(dir, both, "--fpdu").out()).contains("Not delivered: it follows an MPA error");
     }

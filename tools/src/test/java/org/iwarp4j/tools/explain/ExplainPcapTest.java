@@ -15,6 +15,7 @@ import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import org.assertj.core.groups.Tuple;
 import org.iwarp4j.testkit.ConversationStream;
 import org.iwarp4j.testkit.GoldenVector;
 import org.iwarp4j.testkit.GoldenVectors;
@@ -81,8 +82,8 @@ class ExplainPcapTest {
         List<Map<String, Object>> rejected = entries.stream()
                 .filter(e -> e.get("connection").equals("127.0.0.1:40002-127.0.0.2:50001")).toList();
         assertThat(rejected).extracting(e -> e.get("type"), e -> e.get("direction"), e -> e.get("r"))
-                .containsExactly(org.assertj.core.groups.Tuple.tuple("mpa-request", "I2R", false),
-                        org.assertj.core.groups.Tuple.tuple("mpa-reply", "R2I", true));
+                .containsExactly(Tuple.tuple("mpa-request", "I2R", false),
+                        Tuple.tuple("mpa-reply", "R2I", true));
         assertThat(entries.stream().filter(e -> e.get("connection").equals("127.0.0.1:40001-127.0.0.2:50001")
                 && e.get("type").equals("fpdu"))).isNotEmpty();
     }

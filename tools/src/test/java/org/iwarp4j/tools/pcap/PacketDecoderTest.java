@@ -6,6 +6,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.List;
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -90,9 +91,9 @@ class PacketDecoderTest {
         Capture c = Capture.read(file);
         assertThat(c.connections()).isEmpty();
         assertThat(c.skipped()).extracting(PacketDecoder.Skipped::frame, PacketDecoder.Skipped::reason).containsExactly(
-                org.assertj.core.groups.Tuple.tuple(1, "not TCP"),
-                org.assertj.core.groups.Tuple.tuple(2, "IPv4 fragment (fragments are not reassembled)"),
-                org.assertj.core.groups.Tuple.tuple(3, "truncated or malformed IPv4 header"));
+                Tuple.tuple(1, "not TCP"),
+                Tuple.tuple(2, "IPv4 fragment (fragments are not reassembled)"),
+                Tuple.tuple(3, "truncated or malformed IPv4 header"));
         Capture e = Capture.read(PcapBuilder.ethernet().record(arp).build());
         assertThat(e.skipped()).extracting(PacketDecoder.Skipped::reason).containsExactly("not IP");
     }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.Test;
 
 /** {@link CpuClock}'s readings and {@link CpuUse}'s arithmetic. */
@@ -37,7 +38,7 @@ class CpuClockTest {
         assertThat(x).isNotZero();
         CpuUse use = after.since(before, CpuUse.BOTH, 2_000_000_000L);
         assertThat(use.cpuNanos()).isGreaterThanOrEqualTo(50_000_000);
-        assertThat(use.cpuSecondsPerGB()).isCloseTo(use.cpuSeconds() / 2, org.assertj.core.data.Offset.offset(1e-12));
+        assertThat(use.cpuSecondsPerGB()).isCloseTo(use.cpuSeconds() / 2, Offset.offset(1e-12));
         if (before.userNanos() >= 0) {
             assertThat(use.userNanos()).isGreaterThanOrEqualTo(0);
         }

@@ -12,6 +12,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import javax.xml.XMLConstants;
 import javax.xml.parsers.DocumentBuilderFactory;
+import org.assertj.core.data.Offset;
+import org.assertj.core.data.Percentage;
 import org.iwarp4j.tools.cli.ToolRun;
 import org.iwarp4j.tools.report.TinyJson;
 import org.junit.jupiter.api.Test;
@@ -133,14 +135,14 @@ class PerfPlotTest {
         double[] us = c.micros();
         assertThat(p).hasSameSizeAs(us).hasSizeGreaterThan(10);
         assertThat(p[0]).isLessThan(1);
-        assertThat(us[0]).isCloseTo(1, org.assertj.core.data.Offset.offset(0.01));
+        assertThat(us[0]).isCloseTo(1, Offset.offset(0.01));
         for (int i = 1; i < p.length; i++) {
             assertThat(p[i]).isGreaterThan(p[i - 1]);
             assertThat(us[i]).isGreaterThanOrEqualTo(us[i - 1]);
         }
         // the maximum stands at one in a thousand
-        assertThat(p[p.length - 1]).isCloseTo(99.9, org.assertj.core.data.Offset.offset(1e-9));
-        assertThat(us[us.length - 1]).isCloseTo(1000, org.assertj.core.data.Percentage.withPercentage(0.1));
+        assertThat(p[p.length - 1]).isCloseTo(99.9, Offset.offset(1e-9));
+        assertThat(us[us.length - 1]).isCloseTo(1000, Percentage.withPercentage(0.1));
     }
 
     @Test

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.ByteBuffer;
+import org.assertj.core.data.Percentage;
 import org.iwarp4j.verbs.RemoteBuffer;
 import org.iwarp4j.verbs.Stag;
 import org.junit.jupiter.api.Test;
@@ -155,7 +156,7 @@ class PerfProtocolTest {
             ops += t <= 10_000_000 ? 100 : 500;
             m.record(t, ops);
         }
-        assertThat(m.averageRate()).isCloseTo(3e6, org.assertj.core.data.Percentage.withPercentage(1));
-        assertThat(m.peakRate()).isCloseTo(5e6, org.assertj.core.data.Percentage.withPercentage(1));
+        assertThat(m.averageRate()).isCloseTo(3e6, Percentage.withPercentage(1));
+        assertThat(m.peakRate()).isCloseTo(5e6, Percentage.withPercentage(1));
     }
 }

@@ -17,6 +17,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.IntStream;
+import org.assertj.core.data.Offset;
+import org.assertj.core.data.Percentage;
 import org.iwarp4j.tools.cli.Stacks;
 import org.iwarp4j.tools.cli.ToolRun;
 import org.iwarp4j.tools.report.TinyJson;
@@ -127,7 +130,7 @@ class PerfTest {
         assertThat(l.avg()).isLessThanOrEqualTo(l.peak() + 0.01);
         // MsgRate and the average describe the same run: avg MB/s = Mpps * size / 2^20 (to the 2 decimals printed).
         double expected = l.mpps() * 1e6 * size / (1 << 20);
-        assertThat(l.avg()).isCloseTo(expected, org.assertj.core.data.Offset.offset(Math.max(0.006, expected * 0.01)));
+        assertThat(l.avg()).isCloseTo(expected, Offset.offset(Math.max(0.006, expected * 0.01)));
     }
 
     @ParameterizedTest
@@ -167,7 +170,7 @@ class PerfTest {
         assertThat(r.out()).contains(PerfReport.BW_HEADER_G);
         List<BwLine> lines = bwLines(r.out());
         assertThat(lines).extracting(BwLine::bytes).containsExactlyElementsOf(
-                java.util.stream.IntStream.rangeClosed(1, 23).map(i -> 1 << i).boxed().toList());
+                IntStream.rangeClosed(1, 23).map(i -> 1 << i).boxed().toList());
         @SuppressWarnings("unchecked")
         Map<String, Object> doc = (Map<String, Object>) TinyJson.parse(Files.readString(json));
         assertThat(doc).containsEntry("test", "RDMA_Write BW Test").containsEntry("mode", "bandwidth")
@@ -180,10 +183,10 @@ class PerfTest {
             assertThat(e).containsEntry("bytes", (long) lines.get(i).bytes()).containsEntry("iterations", 5L);
             // The table (Gb/sec) and the JSON (both units) report the same average.
             double gbps = ((Number) e.get("bw_avg_Gbps")).doubleValue();
-            assertThat(gbps).isCloseTo(lines.get(i).avg(), org.assertj.core.data.Offset.offset(0.006));
+            assertThat(gbps).isCloseTo(lines.get(i).avg(), Offset.offset(0.006));
             double mbps = gbps * 1e9 / 8 / (1 << 20);
             assertThat(((Number) e.get("bw_avg_MBps")).doubleValue()).isCloseTo(mbps,
-                    org.assertj.core.data.Offset.offset(Math.max(1e-4, mbps * 0.001))); // both rounded to 6 decimals
+                    Offset.offset(Math.max(1e-4, mbps * 0.001))); // both rounded to 6 decimals
         }
     }
 
@@ -229,9 +232,9 @@ class PerfTest {
         }).orElseThrow(() -> new AssertionError("no CPU line: " + r.out()));
         assertThat(line.bytes()).isEqualTo(8192);
         assertThat(line.end()).isEqualTo("both");
-        assertThat(line.gb()).isCloseTo(8192 * 2000 / 1e9, org.assertj.core.data.Offset.offset(1e-6));
+        assertThat(line.gb()).isCloseTo(8192 * 2000 / 1e9, Offset.offset(1e-6));
         assertThat(Double.parseDouble(line.cpuPerGb())).isCloseTo(Double.parseDouble(line.cpu()) / line.gb(),
-                org.assertj.core.data.Percentage.withPercentage(1));
+                Percentage.withPercentage(1));
         @SuppressWarnings("unchecked")
         Map<String, Object> doc = (Map<String, Object>) TinyJson.parse(Files.readString(json));
         @SuppressWarnings("unchecked")
@@ -242,10 +245,10 @@ class PerfTest {
             assertThat(c).containsEntry("end", "both");
             double gb = ((Number) c.get("gb_moved")).doubleValue();
             double seconds = ((Number) c.get("cpu_s")).doubleValue();
-            assertThat(gb).isCloseTo(8192 * 2000 / 1e9, org.assertj.core.data.Offset.offset(1e-6));
+            assertThat(gb).isCloseTo(8192 * 2000 / 1e9, Offset.offset(1e-6));
             assertThat(seconds).isPositive(); // the event loops moved 16 MB meanwhile
             assertThat(((Number) c.get("cpu_s_per_GB")).doubleValue()).isCloseTo(seconds / gb,
-                    org.assertj.core.data.Percentage.withPercentage(0.1));
+                    Percentage.withPercentage(0.1));
             if (c.get("user_s") != null) {
                 assertThat(((Number) c.get("user_s")).doubleValue()).isBetween(0.0, seconds + 0.02);
             }
@@ -269,7 +272,7 @@ class PerfTest {
         assertThat(qpLines(r.out())).singleElement().satisfies(q -> {
             assertThat(q.qps()).isEqualTo(4);
             assertThat(q.mppsMin()).isEqualTo(q.mppsMax());
-            assertThat(q.mppsMin() * 4).isCloseTo(sum.mpps(), org.assertj.core.data.Offset.offset(5e-6));
+            assertThat(q.mppsMin() * 4).isCloseTo(sum.mpps(), Offset.offset(5e-6));
         });
     }
 
@@ -424,7 +427,7 @@ class PerfTest {
         List<CpuLine> lines = cpuLines(client.out());
         assertThat(lines).extracting(CpuLine::end).containsExactly("client", "server");
         assertThat(lines).allSatisfy(l -> assertThat(l.gb()).isCloseTo(4096 * 3000 / 1e9,
-                org.assertj.core.data.Offset.offset(1e-6)));
+                Offset.offset(1e-6)));
     }
 
     @ParameterizedTest
@@ -463,7 +466,7 @@ class PerfTest {
         BwLine sv = bwLines(s.out()).get(0);
         assertThat(sv.bytes()).isEqualTo(2048);
         assertThat(sv.iterations()).isEqualTo(c.iterations());
-        assertThat(sv.avg()).isCloseTo(c.avg(), org.assertj.core.data.Percentage.withPercentage(2));
+        assertThat(sv.avg()).isCloseTo(c.avg(), Percentage.withPercentage(2));
     }
 
     @Test
