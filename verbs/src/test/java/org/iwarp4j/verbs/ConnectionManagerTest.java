@@ -385,6 +385,39 @@ class ConnectionManagerTest {
         }
     }
 
+    /**
+     * A request waiting for {@code take} when its listener closes is rejected then, not at the decision timeout
+     * (30 s here, beyond the test's bound); one the application already took is still its own to accept.
+     */
+    @ParameterizedTest
+    @MethodSource("transports")
+    void closingAListenerRejectsTheRequestsNobodyTookYet(Transport t) throws Exception {
+        try (Rnic server = rnic(t, "s"); Rnic client = rnic(t, "c")) {
+            QueuePair sqp = qp(server);
+            Listener listener = server.listen(ANY_LOOPBACK, ListenOptions.builder()
+                    .mpa(m -> m.startupTimeout(Duration.ofSeconds(30))).build());
+            ConnectOptions patient = ConnectOptions.builder().mpa(m -> m.startupTimeout(Duration.ofSeconds(30)))
+                    .build();
+            CompletableFuture<Connection> taken = client.connect(listener.localAddress(), qp(client), patient);
+            ConnectionRequest held = listener.take(Duration.ofSeconds(20)).orElseThrow();
+            CompletableFuture<Connection> waiting = client.connect(listener.localAddress(), qp(client), patient);
+            Thread.sleep(300); // its MPA Request reaches the queue (or comes after the close: rejected too)
+            CompletableFuture<Optional<ConnectionRequest>> blockedTake = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return listener.take(Duration.ofSeconds(25)); // after the queued one, nothing: waits
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            listener.close();
+            assertThatThrownBy(() -> waiting.get(10, TimeUnit.SECONDS)).as("rejected at the close")
+                    .cause().isInstanceOf(ConnectionRejectedException.class);
+            assertThat(blockedTake.get(10, TimeUnit.SECONDS)).as("a take waiting at the close returns").isEmpty();
+            Connection s = held.accept(sqp).get(20, TimeUnit.SECONDS);
+            assertThat(taken.get(20, TimeUnit.SECONDS).remoteAddress()).isEqualTo(s.localAddress());
+        }
+    }
+
     @ParameterizedTest
     @MethodSource("transports")
     void aQueuePairClosedRightAfterConnectEndsTheConnectionAttempt(Transport t) throws Exception {

@@ -27,7 +27,12 @@ public interface Listener extends AutoCloseable {
      */
     Optional<ConnectionRequest> take(Duration timeout) throws InterruptedException;
 
-    /** Stops listening (blocks until the server socket is closed; in a callback, only starts the close). */
+    /**
+     * Stops listening (blocks until the server socket is closed; in a callback, only starts the close). Requests
+     * nobody holds yet (waiting for {@link #take}, or arriving on a connection TCP accepted before the close) are
+     * rejected at once, so their clients learn it now rather than at the decision timeout; a {@code take} waiting
+     * meanwhile returns empty. A request already handed to the application is still its to decide.
+     */
     @Override
     void close();
 }

@@ -28,6 +28,9 @@ final class ListenerImpl implements Listener {
     private volatile Channel channel;
     private volatile SharedPcapFile pcap;
     private final ResourceLimit connections;
+    private volatile boolean closed;
+    /** How long a {@link #take} waits at a time before it looks whether the listener was closed meanwhile. */
+    private static final long TAKE_SLICE_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
     /** {@code handler} {@code null}: requests wait for {@link #take}. */
     ListenerImpl(RnicImpl rnic, ListenOptions options, ConnectionRequestHandler handler) {
@@ -74,8 +77,17 @@ final class ListenerImpl implements Listener {
     }
 
     void dispatch(ConnectionRequestImpl request) {
+        if (closed) {
+            // accepted by TCP before the close, its MPA Request came after: nobody will answer it now
+            LOG.info("{}: connection request rejected: the listener is closed", localAddressOrNone());
+            request.rejectUnanswered();
+            return;
+        }
         if (requests != null) {
             requests.add(request); // unanswered in time, it is rejected (and skipped by take)
+            if (closed) {
+                rejectQueued(); // closed while it was added: close may have drained before it
+            }
             return;
         }
         try {
@@ -94,12 +106,17 @@ final class ListenerImpl implements Listener {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
             ConnectionRequestImpl r = requests.poll();
-            if (r == null && timeout.toNanos() > 0) {
+            while (r == null && !closed && deadline - System.nanoTime() > 0) {
                 EventLoopThreads.checkMayBlock("Listener.take"); // only when it would have to wait
-                r = requests.poll(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                r = requests.poll(Math.min(TAKE_SLICE_NANOS, Math.max(0, deadline - System.nanoTime())),
+                        TimeUnit.NANOSECONDS);
+            }
+            if (r != null && closed) {
+                r.rejectUnanswered(); // taken from the queue while close drained it
+                r = null;
             }
             if (r == null) {
-                return Optional.empty();
+                return Optional.empty(); // a closed listener hands out nothing (close rejected what was queued)
             }
             if (r.isPending()) {
                 return Optional.of(r);
@@ -107,13 +124,43 @@ final class ListenerImpl implements Listener {
         }
     }
 
+    private void rejectQueued() {
+        if (requests == null) {
+            return;
+        }
+        ConnectionRequestImpl r;
+        int n = 0;
+        while ((r = requests.poll()) != null) {
+            if (r.isPending()) {
+                r.rejectUnanswered();
+                n++;
+            }
+        }
+        if (n > 0) {
+            LOG.info("{}: {} waiting connection request(s) rejected: the listener is closed", localAddressOrNone(), n);
+        }
+    }
+
+    private Object localAddressOrNone() {
+        Channel c = channel;
+        return c != null ? c.localAddress() : "listener";
+    }
+
     @Override
     public InetSocketAddress localAddress() {
         return (InetSocketAddress) channel.localAddress();
     }
 
+    /**
+     * Stops listening. Requests that arrived and wait for {@link #take} are rejected at once (an MPA Reply with
+     * R = 1 and no private data), as is any request of a connection TCP accepted before the close: without the
+     * listener nobody would answer them, and their clients would wait for the decision timeout. A request the
+     * application already holds is still its to accept or reject.
+     */
     @Override
     public void close() {
+        closed = true;
+        rejectQueued();
         Channel c = channel;
         if (c != null) {
             if (EventLoopThreads.onEventLoop()) {
