@@ -1,5 +1,5 @@
 #!/bin/bash
-# siw interop matrix: builds (if needed) and boots the siw lab, runs every cell of cells.sh as a
+# siw interop matrix: builds (if needed) and boots the siw lab, runs every cell of cells.table as a
 # test, prints "N passed, N failed, N not run" and a markdown table, writes the results, and
 # always tears the lab down. CI calls it after the unit tests. Needs root (tap + netns).
 #
@@ -40,13 +40,12 @@ while [ $# -gt 0 ]; do
   shift
 done
 
-# ------------------------------------------------------------------------------ cell registry
-CELLS=() CGROUP=() CTIMEOUT=() CDESC=()
-cell() { CELLS+=("$1"); CGROUP+=("$2"); CTIMEOUT+=("$3"); CDESC+=("$4"); }
+# ------------------------------------------------------------------------------ the cells
+# cells.table is the list of cells (name, group, timeout, what runs where, what must hold); cells.sh reads it
+# and runs one cell with its helpers
 # shellcheck source=cells.sh
 source "$HERE/cells.sh"
-fn_of() { echo "cell_${1//-/_}"; }
-for c in "${CELLS[@]}"; do declare -F "$(fn_of "$c")" >/dev/null || die "cells.sh: cell $c has no function $(fn_of "$c")"; done
+read_cells "$HERE/cells.table"
 
 if [ $LIST = 1 ]; then
   for i in "${!CELLS[@]}"; do printf '%-40s %-14s %4ss  %s\n' "${CELLS[$i]}" "${CGROUP[$i]}" "${CTIMEOUT[$i]}" "${CDESC[$i]}"; done
@@ -59,7 +58,7 @@ if [ -n "$CELL_MODE" ]; then
   CDIR=$OUT/cells
   [ -f "$SIWLAB_STATE/env" ] && source "$SIWLAB_STATE/env"
   reset_params
-  "$(fn_of "$CELL")"
+  run_cell "$CELL"
   rc=$?
   cap_stop
   reset_params
@@ -292,7 +291,7 @@ for i in "${!CELLS[@]}"; do
         while IFS= read -r line; do
           tag=${line%%:*}
           echo; echo "## guest program ${line}"
-          "${NETNS_EXEC[@]}" bash "$HERE/guest.sh" "cat /tmp/$tag.log 2>/dev/null; echo \"(exit status: \$(cat /tmp/$tag.rc 2>/dev/null || echo still running/killed))\""
+          gsh evidence "$tag"
         done < "$OUT/cells/$c.gtags"
       fi
       # the whole decode for a failed cell (a JVM per cell costs seconds on 2 busy cores); a passed one has its

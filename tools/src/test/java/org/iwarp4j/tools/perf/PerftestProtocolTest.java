@@ -29,7 +29,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * {@code iwarp perf} over perftest 4.5+0.17's control exchange ({@code --protocol perftest}): our client and our
- * server pair with each other (in the lab they pair with perftest itself, interop/cells.sh {@code perftest-*}),
+ * server pair with each other (in the lab they pair with perftest itself, interop/cells.table {@code perftest-*}),
  * both print the same figures where perftest's server prints the client's, and a peer that speaks another version
  * or sends a message of the wrong length is refused with a message, not a hang.
  */

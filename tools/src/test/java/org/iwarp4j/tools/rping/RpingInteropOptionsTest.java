@@ -13,7 +13,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * The options the siw interop matrix drives (interop/cells.sh), iwarp against iwarp in this JVM: MPA
+ * The options the siw interop matrix drives (interop/cells.table), iwarp against iwarp in this JVM: MPA
  * revision, peer-to-peer RTRs, IRD/ORD, private data, rejects, and {@code --inject}, whose Terminates both
  * sides must name with the right Layer/EType/Code (docs/protocol/errors.md §5) and exit status.
  */
