@@ -6,9 +6,12 @@
 # Two JVMs in two network namespaces joined by a veth pair (10.213.9.1/30 and .2/30, MTU 1500): `iwarp soak
 # server` in one, `iwarp soak client` in the other for N minutes (default 2), every operation on several queue
 # pairs with random sizes, every octet checked. Meanwhile, every 5 to 15 s, one fault, each kind once in every
-# round of three, in a random order: the server is killed (SIGKILL) and started again, packets are dropped
-# (iptables statistic, 1 to 5 % each way for 5 to 15 s), or the connections are reset (iptables REJECT
-# --reject-with tcp-reset for half a second); the client also resets its own connections now and then. --seed
+# round of four, in a random order (the first round begins with the client's): the server is killed (SIGKILL)
+# and started again; the client is killed and started again for the rest of the run (only while half the run
+# or 45 s remain, so that the last client runs long enough to judge its memory; later its turn kills the
+# server); packets are dropped (iptables statistic, 1 to 5 % each way for 5 to 15 s); or the connections are
+# reset (iptables REJECT --reject-with tcp-reset for half a second); the client also resets its own
+# connections now and then. A killed client's figures count up to its last progress line (every 5 s). --seed
 # seeds the client's workload and the faults' schedule. Netty's leak detector runs at PARANOID in both JVMs.
 # Needs root, iproute2 and iptables. SOAK_CLASSPATH: run the JVMs from this class path (the tests do), else
 # from tools/target/iwarp.jar, built as ./iwarp builds it.
@@ -80,37 +83,68 @@ start_server() {
 }
 start_server || exit 1
 seed_args=(); [ -n "$seed" ] && seed_args=(--seed "$seed")
-ip netns exec "$ns_c" "${jvm[@]}" -Xms384m -Xmx384m -XX:+AlwaysPreTouch -XX:MaxDirectMemorySize=512m -cp "$cp" \
-  org.iwarp4j.tools.IwarpCommand soak client -a $srv_ip -p $port --minutes "$minutes" --queue-pairs "$qps" \
-  "${seed_args[@]}" > "$work/client.out" 2> "$work/client.err" &
-client_pid=$!
+began=$(date +%s)
+run_seconds=$(awk -v m="$minutes" 'BEGIN {printf "%d", m * 60}')
+clients=0
+# start_client SECONDS: the client's next incarnation, for the rest of the run
+start_client() {
+  clients=$((clients + 1))
+  local m; m=$(awk -v s="$1" 'BEGIN {printf "%.4f", s / 60}')
+  ip netns exec "$ns_c" "${jvm[@]}" -Xms384m -Xmx384m -XX:+AlwaysPreTouch -XX:MaxDirectMemorySize=512m -cp "$cp" \
+    org.iwarp4j.tools.IwarpCommand soak client -a $srv_ip -p $port --minutes "$m" --queue-pairs "$qps" \
+    "${seed_args[@]}" > "$work/client-$clients.out" 2> "$work/client-$clients.err" &
+  client_pid=$!
+}
+start_client "$run_seconds"
 echo "soak: ${minutes} min, $qps queue pairs, work in $work"
 
-kills=0; drops=0; resets=0; dropped=0; rejected=0
+kills=0; server_kills=0; client_kills=0; drops=0; resets=0; dropped=0; rejected=0
 limit=$(awk -v m="$minutes" 'BEGIN {printf "%d", m * 60 + 300}')
-began=$(date +%s)
 alive() { kill -0 "$client_pid" 2>/dev/null; }
 pause() { # sleeps $1 seconds, or less if the client has ended
   local until=$(( $(date +%s) + $1 ))
   while alive && [ "$(date +%s)" -lt "$until" ]; do sleep 0.2; done
 }
-hung=false; fault_errors=0; order=(); perms=("0 1 2" "0 2 1" "1 0 2" "1 2 0" "2 0 1" "2 1 0")
+hung=false; fault_errors=0
 [ -n "$seed" ] && RANDOM=$seed
+# shuffled KIND...: the kinds in a random order
+shuffled() { local a=("$@") i j t; for ((i = ${#a[@]} - 1; i > 0; i--)); do j=$((RANDOM % (i + 1)));
+  t=${a[i]}; a[i]=${a[j]}; a[j]=$t; done; echo "${a[@]}"; }
+order=(3 $(shuffled 0 1 2)) # the first round begins with the client's kill, while the whole run remains
 # A fault command that fails is a failure of the run, not a silent no-op.
 must() { "$@" || { echo "soak: fault command failed: $*" >&2; fault_errors=$((fault_errors + 1)); }; }
 while alive; do
   pause $((5 + RANDOM % 11))
   alive || break
   if [ $(( $(date +%s) - began )) -gt "$limit" ]; then hung=true; break; fi
-  # Each round of three faults has each kind once, in a random order.
-  [ ${#order[@]} -eq 0 ] && order=(${perms[RANDOM % 6]})
+  # Each round of four faults has each kind once, in a random order.
+  [ ${#order[@]} -eq 0 ] && order=($(shuffled 0 1 2 3))
   kind=${order[0]}; order=("${order[@]:1}")
+  left=$(( run_seconds - ($(date +%s) - began) ))
+  # the last client must run long enough to judge its memory: half the run, at least 45 s
+  [ "$kind" = 3 ] && { [ $((2 * left)) -lt "$run_seconds" ] || [ "$left" -lt 45 ]; } && kind=0
   case $kind in
     0)
-      kills=$((kills + 1)); echo "soak: fault $((kills + drops + resets)): SIGKILL the server"
+      kills=$((kills + 1)); server_kills=$((server_kills + 1))
+      echo "soak: fault $((kills + drops + resets)): SIGKILL the server"
       kill -9 "$server_pid"; wait "$server_pid" 2>/dev/null
       pause $((1 + RANDOM % 3))
       start_server || exit 1 ;;
+    3)
+      # a client killed before it reported any work would test nothing: wait (<= 30 s) for a progress line
+      for _ in $(seq 1 150); do
+        grep '^soak client: [0-9.]* min' "$work/client-$clients.out" 2>/dev/null | tail -1 \
+          | awk '$5 > 0 {found = 1} END {exit !found}' && break
+        alive || break
+        sleep 0.2
+      done
+      alive || break
+      left=$(( run_seconds - ($(date +%s) - began) ))
+      kills=$((kills + 1)); client_kills=$((client_kills + 1))
+      echo "soak: fault $((kills + drops + resets)): SIGKILL the client, then a new one for the last $left s"
+      kill -9 "$client_pid"; wait "$client_pid" 2>/dev/null
+      sleep $((1 + RANDOM % 3))
+      start_client $(( run_seconds - ($(date +%s) - began) )) ;;
     1)
       p=$(( 1 + RANDOM % 5 )); d=$((5 + RANDOM % 11)); drops=$((drops + 1))
       echo "soak: fault $((kills + drops + resets)): drop $p % of the packets each way for $d s"
@@ -134,16 +168,25 @@ while alive; do
 done
 if $hung || alive; then
   echo "soak: the client did not end within $limit s: a hang" >&2
-  kill -3 "$client_pid" 2>/dev/null; sleep 1 # a thread dump into client.out
+  kill -3 "$client_pid" 2>/dev/null; sleep 1 # a thread dump into the client's .out
   hung=true
 fi
 wait "$client_pid"; client_rc=$?
 client_pid=""
 kill -9 "$server_pid" 2>/dev/null; wait "$server_pid" 2>/dev/null; server_pid=""
 
-cat "$work/client.out" | grep -v '^soak client: [0-9.]* min' | grep -v '^soak: verdict'
-grep -h '^CORRUPTION\|^UNEXPECTED\|^HANG' "$work"/server-*.out "$work/client.err" 2>/dev/null | head -20
-leaks=$(cat "$work"/server-*.err "$work/client.err" | grep -c 'LEAK:')
+grep -v '^soak client: [0-9.]* min' "$work/client-$clients.out" | grep -v '^soak: verdict'
+grep -h '^CORRUPTION\|^UNEXPECTED\|^HANG' "$work"/server-*.out "$work"/client-*.out "$work"/client-*.err 2>/dev/null \
+  | head -20
+leaks=$(cat "$work"/server-*.err "$work"/client-*.err | grep -c 'LEAK:')
+# The killed clients: their last progress line ("soak client: M min, N operations, O octets verified, C corruptions")
+killed_ops=0; killed_octets=0; client_corruptions=0
+for ((k = 1; k < clients; k++)); do
+  line=$(grep '^soak client: [0-9.]* min' "$work/client-$k.out" | tail -1)
+  killed_ops=$((killed_ops + $(echo "$line" | awk '{print $5 + 0}')))
+  killed_octets=$((killed_octets + $(echo "$line" | awk '{print $7 + 0}')))
+  client_corruptions=$((client_corruptions + $(grep -c '^CORRUPTION' "$work/client-$k.out")))
+done
 server_corruptions=$(cat "$work"/server-*.out | grep -c '^CORRUPTION')
 server_messages=0; server_octets=0
 for f in "$work"/server-*.out; do
@@ -152,20 +195,24 @@ for f in "$work"/server-*.out; do
   server_messages=$((server_messages + $(echo "$line" | awk '{print $4}')))
   server_octets=$((server_octets + $(echo "$line" | awk '{print $6}')))
 done
-errors=$(cat "$work"/server-*.err "$work/client.err" | grep -c 'ERROR\|Exception in thread')
+errors=$(cat "$work"/server-*.err "$work"/client-*.err | grep -c 'ERROR\|Exception in thread')
 echo "soak: server_incarnations $incarnation, checked at least $server_messages messages and $server_octets octets" \
   "(the last 10-s total of each), corruptions $server_corruptions"
-echo "soak: faults $((kills + drops + resets)): $kills SIGKILL and restart, $drops drop phases ($dropped packets" \
-  "dropped), $resets tcp-reset phases ($rejected packets answered with a reset)"
+echo "soak: client_incarnations $clients, the killed ones checked at least $killed_ops operations and" \
+  "$killed_octets octets (to their last progress line), corruptions $client_corruptions"
+echo "soak: faults $((kills + drops + resets)): $kills SIGKILL and restart ($server_kills of the server," \
+  "$client_kills of the client), $drops drop phases ($dropped packets dropped), $resets tcp-reset phases" \
+  "($rejected packets answered with a reset)"
 echo "soak: leaks $leaks"
 echo "soak: error_log_lines $errors"
 why=()
 [ "$client_rc" -ne 0 ] && why+=("client exit $client_rc")
 [ "$server_corruptions" -ne 0 ] && why+=("$server_corruptions server corruptions")
+[ "$client_corruptions" -ne 0 ] && why+=("$client_corruptions corruptions seen by killed clients")
 [ "$leaks" -ne 0 ] && why+=("$leaks leaks")
 $hung && why+=("hang")
 [ "$fault_errors" -ne 0 ] && why+=("$fault_errors fault commands failed")
 if [ ${#why[@]} -eq 0 ]; then echo "soak: PASS"; exit 0; fi
 echo "soak: FAIL (${why[*]})"
-[ -z "$keep" ] && { echo "--- client.err (tail)"; tail -30 "$work/client.err"; }
+[ -z "$keep" ] && { echo "--- client-$clients.err (tail)"; tail -30 "$work/client-$clients.err"; }
 exit 1

@@ -48,6 +48,10 @@ class SoakTest {
         assertThat(number(out, "drop phases \\((\\d+) packets dropped")).isPositive();
         assertThat(number(out, "tcp-reset phases \\((\\d+) packets answered")).isPositive();
         assertThat(number(out, "soak: server_incarnations (\\d+)")).isGreaterThan(1);
+        // the first fault kills the client: a second client ran, and what the first checked counts
+        assertThat(number(out, "soak: client_incarnations (\\d+)")).isGreaterThan(1);
+        assertThat(number(out, "the killed ones checked at least (\\d+) operations")).isPositive();
+        assertThat(out).containsPattern("(?m)^soak: client_incarnations \\d+, .* corruptions 0$");
         assertThat(out).doesNotContain("GROWING");
     }
 

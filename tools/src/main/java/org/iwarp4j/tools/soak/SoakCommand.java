@@ -17,8 +17,9 @@ import picocli.CommandLine.Parameters;
 
 /**
  * {@code iwarp soak server|client}: the two JVMs of {@code scripts/soak.sh}, a mixed workload whose every octet
- * is checked, built on the public verbs API only. The server is the side the script kills; the client runs for
- * the whole time, reconnecting, and prints the report.
+ * is checked, built on the public verbs API only. The script kills both: the server, which a new one replaces,
+ * and the client, which a new one replaces for the rest of the run; the client reconnects after every fault and
+ * its last incarnation prints the report.
  */
 @Command(name = "soak",
         mixinStandardHelpOptions = true,
