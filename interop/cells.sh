@@ -326,6 +326,8 @@ elapsed() { awk -v a="$1" -v b="$2" 'BEGIN{print b-a}'; }
 our_client() {
   local port=$1 server=$2 secs=${SECS:-40} t0; shift 2
   OURTAG=c SIWTAG=srv
+  # a previous cell's server still on the port would answer in this one's place (and this one's fail to bind)
+  gsh port_free "$port" || note "port $port still bound in the guest before the server started"
   gstart srv "$secs" "$server"
   gwait_listen "$port" || note "the guest's ${server%% *} did not listen on $port"
   [ "${CAP:-1}" = 0 ] || cap_start "tcp port $port"
