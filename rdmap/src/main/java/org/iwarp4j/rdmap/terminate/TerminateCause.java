@@ -61,6 +61,8 @@ public enum TerminateCause {
     private final String description;
     /** {@link #toString()}, built once: error paths call it per Terminate, and String.format is slow. */
     private String text;
+    /** {@link #triple()}, built once for the same reason. */
+    private String triple;
 
     TerminateCause(TerminateErrorType errorType, int code, String description) {
         this.errorType = errorType;
@@ -88,7 +90,10 @@ public enum TerminateCause {
 
     /** {@code layer/etype/code} as IANA writes it, e.g. {@code 0x0/0x1/0x00}. */
     public String triple() {
-        return String.format("0x%X/0x%X/0x%02X", layer().value(), errorType.value(), code);
+        if (triple == null) {
+            triple = String.format("0x%X/0x%X/0x%02X", layer().value(), errorType.value(), code);
+        }
+        return triple;
     }
 
     /** E.g. {@code 0x0/0x1/0x00 RDMA Remote Protection Error: Invalid STag}. */
