@@ -15,6 +15,15 @@ final class TcpLikeChannel extends EmbeddedChannel {
     static final InetSocketAddress LOCAL = new InetSocketAddress(InetAddress.getLoopbackAddress(), 40000);
     static final InetSocketAddress REMOTE = new InetSocketAddress(InetAddress.getLoopbackAddress(), 4791);
 
+    /** Registered with its own loop, as {@code new EmbeddedChannel()}. */
+    TcpLikeChannel() {
+    }
+
+    /** {@code register} false: for a loop of the caller's choice ({@code loop.register(channel)}). */
+    TcpLikeChannel(boolean register) {
+        super(false, register);
+    }
+
     @Override
     protected SocketAddress localAddress0() {
         return isActive() ? LOCAL : null;
