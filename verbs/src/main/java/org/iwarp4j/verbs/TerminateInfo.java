@@ -1,5 +1,7 @@
 package org.iwarp4j.verbs;
 
+import org.iwarp4j.rdmap.terminate.TerminateCause;
+
 import java.util.Objects;
 
 /**
@@ -72,7 +74,7 @@ public record TerminateInfo(Direction direction, int layer, int errorType, int e
      * @return e.g. {@code 0x1/0x2/0x05} (hexadecimal digits in upper case)
      */
     public String codes() {
-        return String.format("0x%X/0x%X/0x%02X", layer, errorType, errorCode);
+        return TerminateCause.triple(layer, errorType, errorCode); // as %X/%X/%02X, without String.format
     }
 
     /** E.g. {@code sent 0x1/0x2/0x05 DDP Untagged Buffer Error: DDP Message too long for available buffer}. */
