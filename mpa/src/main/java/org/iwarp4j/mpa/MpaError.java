@@ -51,6 +51,8 @@ public enum MpaError {
 
     private final int code;
     private final String description;
+    /** {@link #toString()}, built once: it is in every MPA error's message. */
+    private String text;
 
     MpaError(int code, String description) {
         this.code = code;
@@ -80,6 +82,9 @@ public enum MpaError {
     /** {@code "0x2/0x0/0x02 MPA CRC error"}: the Layer/EType/Code notation of the IANA registries (RFC 6580). */
     @Override
     public String toString() {
-        return String.format("0x%x/0x%x/0x%02x %s", TERMINATE_LAYER, TERMINATE_ERROR_TYPE, code, description);
+        if (text == null) {
+            text = String.format("0x%x/0x%x/0x%02x %s", TERMINATE_LAYER, TERMINATE_ERROR_TYPE, code, description);
+        }
+        return text;
     }
 }

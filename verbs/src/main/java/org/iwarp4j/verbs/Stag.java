@@ -38,6 +38,7 @@ public record Stag(int value) {
 
     @Override
     public String toString() {
-        return String.format("0x%08x", value);
+        String digits = Integer.toHexString(value); // %08x, without String.format: error texts name STags
+        return "0x" + "00000000".substring(digits.length()) + digits;
     }
 }

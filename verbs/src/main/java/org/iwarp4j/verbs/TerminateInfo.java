@@ -1,5 +1,6 @@
 package org.iwarp4j.verbs;
 
+import java.util.Locale;
 import java.util.Objects;
 
 /**
@@ -72,7 +73,13 @@ public record TerminateInfo(Direction direction, int layer, int errorType, int e
      * @return e.g. {@code 0x1/0x2/0x05} (hexadecimal digits in upper case)
      */
     public String codes() {
-        return String.format("0x%X/0x%X/0x%02X", layer, errorType, errorCode);
+        // %X/%X/%02X without String.format: every TerminateException and received Terminate asks for it.
+        String code = upperHex(errorCode);
+        return "0x" + upperHex(layer) + "/0x" + upperHex(errorType) + "/0x" + (code.length() < 2 ? "0" + code : code);
+    }
+
+    private static String upperHex(int value) {
+        return Integer.toHexString(value).toUpperCase(Locale.ROOT);
     }
 
     /** E.g. {@code sent 0x1/0x2/0x05 DDP Untagged Buffer Error: DDP Message too long for available buffer}. */

@@ -51,6 +51,12 @@ class PostingTest {
     void stagLayoutAndKeyChanges() throws Exception {
         assertThat(Stag.of(0x123456, 0x78).value()).isEqualTo(0x12345678);
         assertThat(new Stag(0x12345678).toString()).isEqualTo("0x12345678");
+        assertThat(new Stag(0x1a).toString()).isEqualTo("0x0000001a");
+        assertThat(new Stag(-1).toString()).isEqualTo("0xffffffff");
+        assertThat(new TerminateInfo(TerminateInfo.Direction.SENT, 1, 2, 5, "", false, false, false, new byte[0], new byte[0])
+                .codes()).isEqualTo("0x1/0x2/0x05");
+        assertThat(new TerminateInfo(TerminateInfo.Direction.SENT, 0, 0xf, 0xab, "", false, false, false,
+                new byte[0], new byte[0]).codes()).isEqualTo("0x0/0xF/0xAB");
         assertThat(new Stag(0x123456FF).withNextKey()).isEqualTo(new Stag(0x12345600));
         try (Rnic rnic = Rnic.open(RnicConfig.builder().transport(Transport.NIO).eventLoopThreads(1).build())) {
             ProtectionDomain pd = rnic.allocateProtectionDomain();

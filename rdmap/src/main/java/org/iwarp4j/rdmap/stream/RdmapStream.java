@@ -221,9 +221,10 @@ public final class RdmapStream {
                         r.sinkTaggedOffset(), r.length(), TaggedBufferAccess.LOCAL_WRITE,
                         config.protectionDomain(), config.streamIdentity());
                 if (outcome != TaggedAccessCheck.Outcome.OK) {
-                    throw new IllegalArgumentException(String.format(
-                            "RDMA Read sink STag 0x%08x TO 0x%x length %d: %s", r.sinkStag(),
-                            r.sinkTaggedOffset(), r.length(), outcome));
+                    String stag = Integer.toHexString(r.sinkStag()); // not String.format: refusals are common
+                    throw new IllegalArgumentException("RDMA Read sink STag 0x" + "00000000".substring(stag.length())
+                            + stag + " TO 0x" + Long.toHexString(r.sinkTaggedOffset()) + " length " + r.length() + ": "
+                            + outcome);
                 }
             }
         } else if (op instanceof RdmapOperation.AtomicFetchAdd a) {
@@ -237,14 +238,15 @@ public final class RdmapStream {
         Objects.requireNonNull(data, "data");
         int length = data.readableBytes();
         if (length > 0 && Long.compareUnsigned(to + length, to) < 0) {
-            throw new IllegalArgumentException(String.format("TO 0x%x + %d octets wraps 2^64", to, length));
+            throw new IllegalArgumentException("TO 0x" + Long.toHexString(to) + " + " + length + " octets wraps 2^64");
         }
     }
 
     private static void checkAligned(long to) {
         // RFC 7306 §5.1 [EXT-04]: refused at submission instead of costing the stream a Terminate.
         if (!AtomicMath.isAligned(to)) {
-            throw new IllegalArgumentException(String.format("atomic target TO 0x%x is not 8-octet aligned", to));
+            throw new IllegalArgumentException("atomic target TO 0x" + Long.toHexString(to)
+                    + " is not 8-octet aligned");
         }
     }
 

@@ -95,7 +95,7 @@ public record Terminate(int layer, int errorType, int errorCode, boolean m, bool
     public String describe() {
         TerminateCause cause = cause();
         return cause != null ? cause.toString()
-                : String.format("0x%X/0x%X/0x%02X (undefined)", layer, errorType, errorCode);
+                : TerminateCause.triple(layer, errorType, errorCode) + " (undefined)";
     }
 
     @Override

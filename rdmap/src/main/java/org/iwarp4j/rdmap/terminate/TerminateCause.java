@@ -1,5 +1,7 @@
 package org.iwarp4j.rdmap.terminate;
 
+import java.util.Locale;
+
 /**
  * Every Terminate Control value (Layer / EType / Error Code) defined by RFC 5040 §4.8 (RDMAP),
  * RFC 5041 §7.2 (DDP), RFC 5044 §8 and RFC 6581 §8 (MPA), as registered by IANA (RFC 6580). Terminate
@@ -61,6 +63,8 @@ public enum TerminateCause {
     private final String description;
     /** {@link #toString()}, built once: error paths call it per Terminate, and String.format is slow. */
     private String text;
+    /** {@link #triple()}, built once for the same reason. */
+    private String triple;
 
     TerminateCause(TerminateErrorType errorType, int code, String description) {
         this.errorType = errorType;
@@ -88,7 +92,23 @@ public enum TerminateCause {
 
     /** {@code layer/etype/code} as IANA writes it, e.g. {@code 0x0/0x1/0x00}. */
     public String triple() {
-        return String.format("0x%X/0x%X/0x%02X", layer().value(), errorType.value(), code);
+        if (triple == null) {
+            triple = triple(layer().value(), errorType.value(), code);
+        }
+        return triple;
+    }
+
+    /**
+     * Any Layer/EType/Code as {@link #triple()} writes a cause's ({@code %X/%X/%02X}), an undefined one too;
+     * not {@code String.format}: a fuzzed or hostile peer's Terminates are mostly undefined triples.
+     */
+    public static String triple(int layer, int errorType, int code) {
+        String c = upperHex(code);
+        return "0x" + upperHex(layer) + "/0x" + upperHex(errorType) + "/0x" + (c.length() < 2 ? "0" + c : c);
+    }
+
+    private static String upperHex(int value) {
+        return Integer.toHexString(value).toUpperCase(Locale.ROOT);
     }
 
     /** E.g. {@code 0x0/0x1/0x00 RDMA Remote Protection Error: Invalid STag}. */

@@ -231,7 +231,7 @@ public final class TerminateDecoder {
 
         String describe() {
             TerminateCause cause = TerminateCause.of(layer, errorType, code);
-            return cause != null ? cause.triple() : String.format("0x%X/0x%X/0x%02X", layer, errorType, code);
+            return cause != null ? cause.triple() : TerminateCause.triple(layer, errorType, code);
         }
     }
 }

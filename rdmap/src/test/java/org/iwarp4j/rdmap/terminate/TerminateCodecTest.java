@@ -258,6 +258,20 @@ class TerminateCodecTest {
         assertThat(TerminateCause.RDMAP_INVALID_STAG.triple()).isEqualTo("0x0/0x1/0x00");
     }
 
+    @Test
+    void anyTripleIsWrittenAsStringFormatWroteIt() {
+        for (int layer = 0; layer < 16; layer++) {
+            for (int etype = 0; etype < 16; etype++) {
+                for (int code : new int[] {0, 0x5, 0xf, 0x10, 0xab, 0xff}) {
+                    assertThat(TerminateCause.triple(layer, etype, code))
+                            .isEqualTo(String.format("0x%X/0x%X/0x%02X", layer, etype, code));
+                }
+            }
+        }
+        assertThat(Terminate.of(TerminateCause.RDMAP_INVALID_STAG).describe())
+                .startsWith(TerminateCause.RDMAP_INVALID_STAG.triple() + " ");
+    }
+
     private static Terminate decode(String hex) {
         ByteBuf buf = Unpooled.wrappedBuffer(hex(hex));
         return TerminateDecoder.decode(buf, 0, buf.readableBytes());

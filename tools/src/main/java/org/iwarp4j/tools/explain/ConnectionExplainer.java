@@ -127,9 +127,10 @@ final class ConnectionExplainer {
     private static void hole(HalfStream s, HalfConnectionDecoder decoder) {
         HalfStream.Gap gap = s.gap();
         if (gap != null) {
-            decoder.captureEndsAtHole(String.format("the capture misses %s from tcp seq 0x%08x on%s",
-                    Origin.octets(gap.missing()), s.sequenceAt(gap.offset()),
-                    gap.capturedAfter() > 0 ? "; " + Origin.octets(gap.capturedAfter()) + " captured after the hole are not decoded"
+            decoder.captureEndsAtHole("the capture misses " + Origin.octets(gap.missing()) + " from tcp seq "
+                    + Values.hex(s.sequenceAt(gap.offset()), 8) + " on"
+                    + (gap.capturedAfter() > 0
+                            ? "; " + Origin.octets(gap.capturedAfter()) + " captured after the hole are not decoded"
                             : " (packets cut short by the snap length?)"));
         }
     }
@@ -151,6 +152,6 @@ final class ConnectionExplainer {
 
     private static String streamSummary(HalfStream s) {
         return s.length() == 0 ? "no payload"
-                : String.format("%s from tcp seq 0x%08x", Origin.octets(s.length()), s.firstSequence());
+                : Origin.octets(s.length()) + " from tcp seq " + Values.hex(s.firstSequence(), 8);
     }
 }

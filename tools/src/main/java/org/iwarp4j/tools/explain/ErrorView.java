@@ -17,8 +17,8 @@ final class ErrorView {
 
     /** An MPA error (Terminate Layer 0x2 / Error Type 0x0 / Code, RFC 5044 §8). */
     static Layer mpa(MpaError error, String message, long offset, Origin origin, String consequence) {
-        Layer l = new Layer(String.format("ERROR  MPA 0x%02x %s  %s", error.code(), error.description(),
-                origin.where(offset, 0)), null)
+        Layer l = new Layer("ERROR  MPA " + Values.hex(error.code(), 2) + " " + error.description() + "  "
+                + origin.where(offset, 0), null)
                 .json("type", Json.str("error"))
                 .json("offset", Json.num(offset))
                 .json("layer", Json.str("MPA"))
@@ -41,7 +41,8 @@ final class ErrorView {
     static Layer terminate(SegmentCheck.Violation v, long offset, Origin origin, String consequence) {
         TerminateCause c = v.cause();
         String layer = c.layer() == TerminateLayer.DDP ? "DDP" : "RDMAP";
-        Layer l = new Layer(String.format("ERROR  %s %s %s  %s", layer, c.triple(), c.description(), origin.where(offset, 0)), null)
+        Layer l = new Layer("ERROR  " + layer + " " + c.triple() + " " + c.description() + "  "
+                + origin.where(offset, 0), null)
                 .json("type", Json.str("error"))
                 .json("offset", Json.num(offset))
                 .json("layer", Json.str(layer))

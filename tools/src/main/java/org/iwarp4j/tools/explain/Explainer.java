@@ -72,8 +72,8 @@ public final class Explainer {
             boolean crc = in.crc() == null || in.crc();
             preamble.add(name + ": " + Origin.octets(bytes.length) + ", starting at an FPDU (--fpdu); CRC "
                     + (crc ? "on" : "off (" + Rfc.MPA_CRC + ")")
-                    + (in.markers() ? String.format(", markers on, first octet at stream offset 0x%x (%d) from SeqStart",
-                    in.streamOffset(), in.streamOffset()) : ", no markers"));
+                    + (in.markers() ? ", markers on, first octet at stream offset "
+                    + Values.hexAndDecimal(in.streamOffset(), 1) + " from SeqStart" : ", no markers"));
             decoder.fpdus(0, crc, in.markers(), in.streamOffset());
         } else {
             preamble.add(name + ": " + Origin.octets(bytes.length)

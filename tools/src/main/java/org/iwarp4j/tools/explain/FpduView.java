@@ -65,29 +65,32 @@ final class FpduView {
 
     private static String crcVerdict(DissectedFpdu d) {
         long v = d.crcField();
-        String wire = String.format("wire %02x %02x %02x %02x", v & 0xff, v >> 8 & 0xff, v >> 16 & 0xff, v >> 24 & 0xff);
+        String wire = "wire " + Values.digits((int) (v & 0xff), 2) + " " + Values.digits((int) (v >> 8 & 0xff), 2) + " "
+                + Values.digits((int) (v >> 16 & 0xff), 2) + " " + Values.digits((int) (v >> 24 & 0xff), 2);
         if (d.crcValid() == null) {
             return "not checked (CRC off, " + Rfc.MPA_CRC + "); " + wire;
         }
         return d.crcValid()
                 ? "valid: CRC32c over the " + d.crcCoveredLength() + " octets before it; " + wire
-                : String.format("INVALID (expected 0x%08x over the %d octets before it); %s",
-                        d.computedCrc(), d.crcCoveredLength(), wire);
+                : "INVALID (expected " + Values.hex(d.computedCrc(), 8) + " over the " + d.crcCoveredLength()
+                        + " octets before it); " + wire;
     }
 
     private static void marker(Layer l, DissectedMarker m, DissectedFpdu d) {
         long streamOffset = (d.streamOffset() + m.fpduOffset()) & 0xffffffffL;
-        String value = String.format("FPDUPTR 0x%04x (%d)", m.fpduptr(), m.fpduptr());
-        StringBuilder meaning = new StringBuilder(String.format("at FPDU+%d (SeqStart+0x%x): ", m.fpduOffset(), streamOffset));
+        String value = "FPDUPTR " + Values.hexAndDecimal(m.fpduptr(), 4);
+        StringBuilder meaning = new StringBuilder("at FPDU+").append(m.fpduOffset()).append(" (SeqStart+")
+                .append(Values.hex(streamOffset, 1)).append("): ");
         if (!m.valid()) {
-            meaning.append(String.format("MISMATCH: ULPDU_Length puts this FPDU's start %d octets back", m.expectedFpduptr()));
+            meaning.append("MISMATCH: ULPDU_Length puts this FPDU's start ").append(m.expectedFpduptr())
+                    .append(" octets back");
         } else if (m.leading()) {
             meaning.append("between two FPDUs: belongs to this FPDU and is covered by its CRC");
         } else {
             meaning.append("points back to this FPDU's ULPDU_Length");
         }
         if (m.reserved() != 0) {
-            meaning.append(String.format("; RESERVED 0x%04x is not 0 (ignored)", m.reserved()));
+            meaning.append("; RESERVED ").append(Values.hex(m.reserved(), 4)).append(" is not 0 (ignored)");
         }
         l.row("Marker", value, Rfc.MPA_MARKERS, meaning.toString());
     }

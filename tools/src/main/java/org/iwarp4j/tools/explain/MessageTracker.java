@@ -134,7 +134,7 @@ final class MessageTracker {
      */
     private static String layoutProblems(Terminate t) {
         List<String> problems = new ArrayList<>();
-        for (String n : t.notes().split("; ")) {
+        for (String n : Values.notes(t.notes())) {
             if (!n.isEmpty() && !n.startsWith("ambiguous layout") && !n.equals("reserved bits set")) {
                 problems.add(n);
             }
@@ -163,15 +163,18 @@ final class MessageTracker {
         if (open != null && open.stag == t.stag() && open.rdmapControl == t.rdmapControl()) {
             open.segments++;
             if (t.taggedOffset() != open.nextTo) {
-                out.add(warn("DDP", Rfc.DDP_SEGMENTATION, String.format("TO 0x%x, expected 0x%x = the first TO 0x%x + the %d "
-                        + "octets already sent [DDP-17]", t.taggedOffset(), open.nextTo, open.firstTo, open.length)));
+                out.add(warn("DDP", Rfc.DDP_SEGMENTATION, "TO " + Values.hex(t.taggedOffset(), 1) + ", expected "
+                        + Values.hex(open.nextTo, 1) + " = the first TO " + Values.hex(open.firstTo, 1) + " + the "
+                        + open.length + " octets already sent [DDP-17]"));
             }
             open.length += length;
             open.nextTo = t.taggedOffset() + length;
-            out.add(info("DDP", Rfc.DDP_SEGMENTATION, String.format("Segment %d of %s to STag %s, TO 0x%x = first TO 0x%x + %d%s",
-                    open.segments, name, Values.stag(t.stag()), t.taggedOffset(), open.firstTo, t.taggedOffset() - open.firstTo,
-                    t.last() ? String.format("; the last: the message is %s, TO 0x%x..0x%x", Origin.octets(open.length),
-                            open.firstTo, open.firstTo + open.length - 1) : "; more follows")));
+            out.add(info("DDP", Rfc.DDP_SEGMENTATION, "Segment " + open.segments + " of " + name + " to STag "
+                    + Values.stag(t.stag()) + ", TO " + Values.hex(t.taggedOffset(), 1) + " = first TO "
+                    + Values.hex(open.firstTo, 1) + " + " + (t.taggedOffset() - open.firstTo)
+                    + (t.last() ? "; the last: the message is " + Origin.octets(open.length) + ", TO "
+                    + Values.hex(open.firstTo, 1) + ".." + Values.hex(open.firstTo + open.length - 1, 1)
+                    : "; more follows")));
             if (t.last()) {
                 side.tagged = null;
             }
@@ -184,8 +187,9 @@ final class MessageTracker {
         }
         if (!t.last()) {
             side.tagged = new TaggedMessage(t.stag(), t.rdmapControl(), t.taggedOffset(), length);
-            out.add(info("DDP", Rfc.DDP_SEGMENTATION, String.format("Segment 1 of %s to STag %s (L=0): %s at TO 0x%x, more follows",
-                    name, Values.stag(t.stag()), Origin.octets(length), t.taggedOffset())));
+            out.add(info("DDP", Rfc.DDP_SEGMENTATION, "Segment 1 of " + name + " to STag " + Values.stag(t.stag())
+                    + " (L=0): " + Origin.octets(length) + " at TO " + Values.hex(t.taggedOffset(), 1)
+                    + ", more follows"));
         }
         return true;
     }
@@ -201,13 +205,16 @@ final class MessageTracker {
         if (open != null && open.msn == msn) {
             open.segments++;
             if (mo != open.octets) {
-                out.add(warn("DDP", Rfc.DDP_SEGMENTATION, String.format("MO %d, but %s of message MSN %s came before it: the MO is "
-                        + "the payload's offset in its message [DDP-16]", mo, Origin.octets(open.octets), Values.u32(msn))));
+                out.add(warn("DDP", Rfc.DDP_SEGMENTATION, "MO " + mo + ", but " + Origin.octets(open.octets)
+                        + " of message MSN " + Values.u32(msn) + " came before it: the MO is "
+                        + "the payload's offset in its message [DDP-16]"));
             }
             open.octets = mo + length;
-            out.add(info("DDP", Rfc.DDP_SEGMENTATION, String.format("Segment %s of message MSN %s on QN %d, MO %d%s",
-                    open.segments < 0 ? "n" : Integer.toString(open.segments), Values.u32(msn), qn, mo,
-                    u.last() ? "; the last: the message is " + Origin.octets(open.octets) + " (MO + payload)" : "; more follows")));
+            out.add(info("DDP", Rfc.DDP_SEGMENTATION, "Segment "
+                    + (open.segments < 0 ? "n" : Integer.toString(open.segments))
+                    + " of message MSN " + Values.u32(msn) + " on QN " + qn + ", MO " + mo
+                    + (u.last() ? "; the last: the message is " + Origin.octets(open.octets) + " (MO + payload)"
+                    : "; more follows")));
             if (u.last()) {
                 q.open = null;
             }
@@ -259,15 +266,17 @@ final class MessageTracker {
         long length = t.payloadLength();
         if (first) {
             out.add(info("RDMAP", Rfc.RDMAP_READ, "Answers the RDMA Read Request at " + r.ref + ": MSN " + Values.u32(r.msn)
-                    + ", " + Origin.octets(r.size) + " into STag " + Values.stag(r.sinkStag) + String.format(" at TO 0x%x", r.sinkTo)));
+                    + ", " + Origin.octets(r.size) + " into STag " + Values.stag(r.sinkStag) + " at TO "
+                    + Values.hex(r.sinkTo, 1)));
         }
         if (length > 0 && t.stag() != r.sinkStag) {
             out.add(warn("RDMAP", Rfc.RDMAP_READ_RESPONSE, "STag " + Values.stag(t.stag()) + ", but the Read Request's Data Sink "
                     + "STag is " + Values.stag(r.sinkStag) + " [RDMAP-06]"));
         }
         if (length > 0 && t.taggedOffset() != r.nextTo) {
-            out.add(warn("RDMAP", Rfc.RDMAP_READ_RESPONSE, String.format("TO 0x%x, expected 0x%x (Data Sink TO 0x%x + %d octets "
-                    + "already sent) [RDMAP-06]", t.taggedOffset(), r.nextTo, r.sinkTo, r.size - r.remaining)));
+            out.add(warn("RDMAP", Rfc.RDMAP_READ_RESPONSE, "TO " + Values.hex(t.taggedOffset(), 1) + ", expected "
+                    + Values.hex(r.nextTo, 1) + " (Data Sink TO " + Values.hex(r.sinkTo, 1) + " + "
+                    + (r.size - r.remaining) + " octets already sent) [RDMAP-06]"));
         }
         if (length > r.remaining) {
             out.add(warn("RDMAP", Rfc.RDMAP_READ, "carries " + Origin.octets(length) + " where only " + r.remaining

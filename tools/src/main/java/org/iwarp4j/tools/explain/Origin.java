@@ -52,7 +52,7 @@ sealed interface Origin {
         @Override
         public String where(long offset, long length) {
             List<Integer> frames = stream.framesFor(offset, length);
-            String seq = String.format("tcp seq 0x%08x", stream.sequenceAt(offset));
+            String seq = "tcp seq " + Values.hex(stream.sequenceAt(offset), 8);
             return direction + " offset " + offset + (length > 0 ? ", " + octets(length) : "") + ", " + seq
                     + (frames.isEmpty() ? "" : (frames.size() == 1 ? ", pcap frame " : ", pcap frames ") + frameList(frames));
         }

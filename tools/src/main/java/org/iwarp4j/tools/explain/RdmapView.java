@@ -103,7 +103,7 @@ final class RdmapView {
         int code = RdmapControl.opcodeCode(control);
         int rv = RdmapControl.version(control);
         int rsv = RdmapControl.reserved(control);
-        Layer l = new Layer(what + "  " + (opcode == null ? String.format("opcode 0x%x", code) : opcode.displayName())
+        Layer l = new Layer(what + "  " + (opcode == null ? "opcode " + Values.hex(code, 1) : opcode.displayName())
                 + " (" + opcodeRfc(opcode) + ")", "rdmap");
         l.field("RV", Integer.toString(rv), Rfc.RDMAP_CONTROL, rv == RdmapControl.RDMAP_VERSION ? "RDMAP version 1 (RFC 5040)"
                         : rv == 0 ? "version 0 is the RDMA Consortium's pre-IETF RDMAP, not RFC 5040"
@@ -168,8 +168,8 @@ final class RdmapView {
             return "";
         }
         if (f instanceof DdpFields.Tagged t) {
-            String range = String.format("TO 0x%x..0x%x of STag %s", t.taggedOffset(), t.taggedOffset() + length - 1,
-                    Values.stag(t.stag()));
+            String range = "TO " + Values.hex(t.taggedOffset(), 1) + ".." + Values.hex(t.taggedOffset() + length - 1, 1)
+                    + " of STag " + Values.stag(t.stag());
             return opcode == RdmapOpcode.RDMA_WRITE
                     ? "written at " + range
                     : "the data read, placed at " + range + " of the requester";

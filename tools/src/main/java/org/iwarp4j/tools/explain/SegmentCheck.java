@@ -172,8 +172,8 @@ public final class SegmentCheck {
         }
         if (RdmapControl.opcode(rdmapControl) == null) {
             int code = RdmapControl.opcodeCode(rdmapControl);
-            return rdmap(TerminateCause.RDMAP_UNEXPECTED_OPCODE, String.format("opcode 0x%x is %s", code,
-                    code == 0xF ? "reserved for experimental use" : "not assigned"), Rfc.RDMAP_OPCODES);
+            return rdmap(TerminateCause.RDMAP_UNEXPECTED_OPCODE, "opcode " + Values.hex(code, 1) + " is "
+                    + (code == 0xF ? "reserved for experimental use" : "not assigned"), Rfc.RDMAP_OPCODES);
         }
         return null;
     }
@@ -207,8 +207,8 @@ public final class SegmentCheck {
     private static Violation atomic(ByteBuf segment) {
         AtomicRequestHeader h = new AtomicRequestHeader().wrap(segment, UntaggedHeaderFlyweight.HEADER_LENGTH);
         if (AtomicOpcode.fromCode(h.atomicOpcodeCode()) == null) {
-            return rdmap(TerminateCause.RDMAP_UNEXPECTED_OPCODE, String.format("AOpCode 0x%x is neither FetchAdd (0x0) nor CmpSwap (0x2)",
-                    h.atomicOpcodeCode()), Rfc.ATOMIC_REQUEST);
+            return rdmap(TerminateCause.RDMAP_UNEXPECTED_OPCODE, "AOpCode " + Values.hex(h.atomicOpcodeCode(), 1)
+                    + " is neither FetchAdd (0x0) nor CmpSwap (0x2)", Rfc.ATOMIC_REQUEST);
         }
         if (!AtomicMath.isAligned(h.remoteTaggedOffset())) {
             return rdmap(TerminateCause.RDMAP_CATASTROPHIC_LOCALIZED, "the target Remote TO " + Values.hex64(h.remoteTaggedOffset())

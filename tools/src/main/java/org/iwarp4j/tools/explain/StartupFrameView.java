@@ -70,8 +70,8 @@ final class StartupFrameView {
     }
 
     private static void enhanced(Layer l, EnhancedConnectionData e, boolean request) {
-        l.note(String.format("Enhanced RDMA connection data: %04x %04x, the first 4 octets of Private Data (%s)",
-                e.irdWord(), e.ordWord(), Rfc.ENHANCED_DATA));
+        l.note("Enhanced RDMA connection data: " + Values.digits(e.irdWord(), 4) + " "
+                + Values.digits(e.ordWord(), 4) + ", the first 4 octets of Private Data (" + Rfc.ENHANCED_DATA + ")");
         String sender = request ? "the Initiator" : "the Responder";
         String offered = request ? "offered" : "accepted";
         boolean p2p = e.peerToPeer();

@@ -124,9 +124,10 @@ final class TerminateView {
         int reserved = (buffer.getUnsignedByte(index + TerminateHeader.FLAGS_OFFSET) & TerminateHeader.FLAGS_RESERVED_MASK) << 8
                 | buffer.getUnsignedByte(index + TerminateHeader.FLAGS_OFFSET + 1);
         TerminateCause cause = TerminateCause.of(h.layer(), h.errorType(), h.errorCode());
-        l.row("RFC reading", String.format("0x%x/0x%x/0x%02x", h.layer(), h.errorType(), h.errorCode()), Rfc.RDMAP_TERMINATE,
-                String.format("what the same octets say in the RFC layout: M=%s D=%s R=%s, reserved 0x%x%s", bit(h.m()), bit(h.d()),
-                        bit(h.r()), reserved, cause == null ? "; not a registered cause" : ""));
+        l.row("RFC reading", Values.hex(h.layer(), 1) + "/" + Values.hex(h.errorType(), 1) + "/"
+                        + Values.hex(h.errorCode(), 2), Rfc.RDMAP_TERMINATE,
+                "what the same octets say in the RFC layout: M=" + bit(h.m()) + " D=" + bit(h.d()) + " R=" + bit(h.r())
+                        + ", reserved " + Values.hex(reserved, 1) + (cause == null ? "; not a registered cause" : ""));
         l.json("rfcReading", Json.obj("layer", Json.num(h.layer()), "etype", Json.num(h.errorType()), "code", Json.num(h.errorCode()),
                 "m", Json.bool(h.m()), "d", Json.bool(h.d()), "r", Json.bool(h.r()), "reserved", Json.num(reserved)));
     }
@@ -179,7 +180,7 @@ final class TerminateView {
     private static List<String> notes(Terminate t) {
         List<String> notes = new ArrayList<>();
         if (!t.notes().isEmpty()) {
-            for (String n : t.notes().split("; ")) {
+            for (String n : Values.notes(t.notes())) {
                 if (!n.startsWith("ambiguous layout")) { // shown as "Also reads as"
                     notes.add(n);
                 }

@@ -1,5 +1,7 @@
 package org.iwarp4j.tools.explain;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.HexFormat;
 import org.iwarp4j.tools.report.Json;
 import org.iwarp4j.verbs.Stag;
@@ -45,6 +47,40 @@ final class Values {
         return hex(value, digits) + " (" + value + ")";
     }
 
+    /**
+     * A Terminate's notes one by one: {@code notes.split("; ")} without a regular expression (explain splits them
+     * per Terminate; a two-character separator is no fast path of {@code String.split}).
+     */
+    static List<String> notes(String notes) {
+        List<String> parts = new ArrayList<>();
+        int from = 0;
+        for (int at = notes.indexOf("; "); at >= 0; at = notes.indexOf("; ", from)) {
+            parts.add(notes.substring(from, at));
+            from = at + 2;
+        }
+        parts.add(notes.substring(from));
+        int n = parts.size();
+        if (n > 1) { // as String.split: trailing empty strings go, when there was a separator
+            while (n > 0 && parts.get(n - 1).isEmpty()) {
+                n--;
+            }
+        }
+        return parts.subList(0, n);
+    }
+
+    /** The hex digits alone, at least {@code digits} of them ({@code %0Nx} of an int). */
+    static String digits(int value, int digits) {
+        String hexDigits = Integer.toHexString(value);
+        if (hexDigits.length() >= digits) {
+            return hexDigits;
+        }
+        StringBuilder b = new StringBuilder(digits);
+        for (int i = hexDigits.length(); i < digits; i++) {
+            b.append('0');
+        }
+        return b.append(hexDigits).toString();
+    }
+
     private static String padded(String hexDigits, int digits) {
         StringBuilder b = new StringBuilder(2 + Math.max(digits, hexDigits.length())).append("0x");
         for (int i = hexDigits.length(); i < digits; i++) {
@@ -56,7 +92,7 @@ final class Values {
     /** The usual split of an STag (Linux siw, iwarp4j): {@code index 0x1a2b3c, key 0x4d}. */
     static String stagParts(int stag) {
         Stag s = new Stag(stag);
-        return String.format("index 0x%06x, key 0x%02x", s.index(), s.key());
+        return "index " + hex(s.index(), 6) + ", key " + hex(s.key(), 2);
     }
 
     /** An unsigned 32-bit field for people. */

@@ -14,7 +14,8 @@ import java.util.Set;
  * order: retransmitted and overlapping segments are merged (the first copy wins, differing copies are
  * reported), sequence numbers may wrap, and a hole in the capture ends the usable stream.
  *
- * <p>A connection is identified by its two endpoints; a new SYN with a different ISN from the same
+ * <p>A connection is identified by its two endpoints (one, for a socket connected to itself, whose octets
+ * all count as one direction's); a new SYN with a different ISN from the same
  * side starts a new connection (port reuse). Streams are assumed shorter than 2 GiB per direction.
  */
 public final class TcpReassembler {
@@ -23,7 +24,9 @@ public final class TcpReassembler {
     private final List<Builder> all = new ArrayList<>();
 
     public void add(TcpSegment segment) {
-        Set<Endpoint> key = Set.of(segment.source(), segment.destination());
+        // A socket connected to itself (TCP's self-connect, or a crafted capture) is one endpoint, not two.
+        Set<Endpoint> key = segment.source().equals(segment.destination()) ? Set.of(segment.source())
+                : Set.of(segment.source(), segment.destination());
         Builder b = current.get(key);
         if (b != null && segment.syn() && !segment.ack()) {
             Direction d = b.direction(segment.source());

@@ -55,6 +55,18 @@ class TcpReassemblerTest {
     }
 
     @Test
+    void aSegmentFromAnEndpointToItselfIsAConnectionNotACrash() {
+        // Found by ExplainFuzzTest#anyCaptureIsExplainedOrRefused (seed segment-to-itself): Set.of(a, a) threw.
+        TcpReassembler r = new TcpReassembler();
+        r.add(seg(1, A, A, 100, TcpSegment.SYN, new byte[0]));
+        r.add(seg(2, A, A, 101, 0, "abc".getBytes()));
+        List<TcpConnection> connections = r.connections();
+        assertThat(connections).hasSize(1);
+        assertThat(connections.get(0).first().bytes()).isEqualTo("abc".getBytes());
+        assertThat(connections.get(0).second().bytes()).isEmpty();
+    }
+
+    @Test
     void outOfOrderRetransmittedAndOverlappingSegmentsMerge() {
         byte[] data = "0123456789abcdefghij".getBytes();
         TcpReassembler r = new TcpReassembler();

@@ -81,10 +81,11 @@ public final class TinyJson {
             ws();
             expect(':');
             ws();
-            if (m.containsKey(k)) {
+            int before = m.size();
+            m.put(k, value());
+            if (m.size() == before) { // not containsKey: under Jazzer every Map lookup is a hooked comparison
                 throw error("duplicate key " + k);
             }
-            m.put(k, value());
             ws();
             char c = next();
             if (c == '}') {
@@ -167,10 +168,10 @@ public final class TinyJson {
                 at++;
             }
         }
-        String digits = s.substring(start, at);
-        if (digits.isEmpty() || digits.equals("-")) {
+        if (at == start || at == start + 1 && s.charAt(start) == '-') {
             throw error("bad number");
         }
+        String digits = s.substring(start, at);
         if (at < s.length() && s.charAt(at) == '.') {
             // A fraction (the tools write measurements so): RFC 8259 §6 frac = "." 1*DIGIT; no exponents are written.
             at++;
@@ -190,17 +191,23 @@ public final class TinyJson {
     }
 
     private Object literal(String word, Object v) {
-        if (!s.startsWith(word, at)) {
-            throw error("bad literal");
+        for (int i = 0; i < word.length(); i++) {
+            if (at + i >= s.length() || s.charAt(at + i) != word.charAt(i)) {
+                throw error("bad literal");
+            }
         }
         at += word.length();
         return v;
     }
 
     private void ws() {
-        while (at < s.length() && " \t\r\n".indexOf(s.charAt(at)) >= 0) {
+        while (at < s.length() && isWhitespace(s.charAt(at))) {
             at++;
         }
+    }
+
+    private static boolean isWhitespace(char c) {
+        return c == ' ' || c == '\t' || c == '\r' || c == '\n';
     }
 
     private char peek() {

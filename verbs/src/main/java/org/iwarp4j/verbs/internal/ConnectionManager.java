@@ -34,6 +34,7 @@ import org.slf4j.LoggerFactory;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -142,13 +143,73 @@ final class ConnectionManager {
         Objects.requireNonNull(address, "address");
         Objects.requireNonNull(options, "options");
         LoopSafeFuture<Connection> result = new LoopSafeFuture<>();
+        Initiation i = initiation(address, queuePair, options, result);
+        if (i == null) {
+            return result;
+        }
+        InetSocketAddress target = address.isUnresolved()
+                ? new InetSocketAddress(address.getHostString(), address.getPort()) : address;
+        Path pcapFile = options.pcapFile().orElse(null);
+        Bootstrap b = new Bootstrap()
+                .group(i.loop())
+                .channel(socketChannel())
+                .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE,
+                        options.connectTimeout().toMillis()))
+                .handler(new ChannelInitializer<Channel>() {
+                    @Override
+                    protected void initChannel(Channel ch) throws IOException {
+                        TcpLiveness.apply(ch, options.keepalive().orElse(null));
+                        ch.closeFuture().addListener(f -> i.irds().release());
+                        ConnectionPipelines.initiator(ch, i.mpa(), pcapFile, i.handler());
+                    }
+                });
+        i.loop().execute(() -> b.connect(target).addListener((ChannelFuture f) -> {
+            if (!f.isSuccess()) {
+                i.irds().release();
+                i.handler().connectFailed(new ConnectionFailedException(ConnectionFailedException.Kind.UNREACHABLE,
+                        "TCP connect to " + target + " failed: " + f.cause(), f.cause()));
+            }
+        }));
+        return result;
+    }
+
+    /**
+     * The test seam behind {@link RnicImpl#connectOver}: {@link #connect} after TCP's handshake, on {@code ch}
+     * (connected, registered with the queue pair's loop; no keepalive, no capture file).
+     */
+    CompletableFuture<Connection> connectOver(Channel ch, QueuePair queuePair, ConnectOptions options) {
+        Objects.requireNonNull(options, "options");
+        if (queuePair instanceof QueuePairImpl qp && qp.sendCq().loop() != ch.eventLoop()) {
+            throw new IllegalArgumentException("the channel runs on another loop than the queue pair");
+        }
+        LoopSafeFuture<Connection> result = new LoopSafeFuture<>();
+        Initiation i = initiation(ch.remoteAddress(), queuePair, options, result);
+        if (i == null) {
+            return result;
+        }
+        ch.closeFuture().addListener(f -> i.irds().release());
+        try {
+            ConnectionPipelines.initiator(ch, i.mpa(), null, i.handler());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // only a capture file's
+        }
+        return result;
+    }
+
+    /** What a connect needs before its channel: {@code null} if it failed {@code result} already. */
+    private record Initiation(EventLoop loop, QueuePairHandler handler, MpaConfig mpa, Reservation irds) {
+    }
+
+    private Initiation initiation(Object address, QueuePair queuePair, ConnectOptions options,
+                                  LoopSafeFuture<Connection> result) {
         if (rnic.isClosed()) {
             result.completeExceptionally(new IllegalStateException("RNIC is closed"));
-            return result;
+            return null;
         }
         if (!(queuePair instanceof QueuePairImpl qp) || qp.rnic() != rnic) {
             result.completeExceptionally(new IllegalArgumentException("the queue pair belongs to another RNIC"));
-            return result;
+            return null;
         }
         int ird = options.ird().orElse(qp.config().ird());
         int ord = options.ord().orElse(qp.config().ord());
@@ -158,13 +219,13 @@ final class ConnectionManager {
             ResourceLimit limit = rnic.inboundReadsAndAtomics();
             LOG.warn("connect to {} refused: {} (RnicConfig)", address, limit.reached());
             result.completeExceptionally(limit.refusal(null, "connect with IRD " + ird));
-            return result;
+            return null;
         }
         if (!qp.claim()) {
             irds.release();
             result.completeExceptionally(new IllegalStateException("queue pair " + qp.number() + " is " + qp.state()
                     + " or already connecting; connect needs a fresh IDLE queue pair"));
-            return result;
+            return null;
         }
         MpaConfig mpa;
         try {
@@ -173,39 +234,15 @@ final class ConnectionManager {
             irds.release();
             qp.stateError();
             result.completeExceptionally(e);
-            return result;
+            return null;
         }
         qp.irdReservation(irds);
         // The queue pair lives where its send completion queue's handlers run: a handler that posts (run to
         // completion) hands nothing to another thread.
         EventLoop loop = qp.sendCq().loop();
-        InetSocketAddress target = address.isUnresolved()
-                ? new InetSocketAddress(address.getHostString(), address.getPort()) : address;
         QueuePairHandler handler = new QueuePairHandler(qp, result, options, loop);
         qp.bind(loop, handler);
-        Path pcapFile = options.pcapFile().orElse(null);
-        Bootstrap b = new Bootstrap()
-                .group(loop)
-                .channel(socketChannel())
-                .option(ChannelOption.TCP_NODELAY, true)
-                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE,
-                        options.connectTimeout().toMillis()))
-                .handler(new ChannelInitializer<Channel>() {
-                    @Override
-                    protected void initChannel(Channel ch) throws IOException {
-                        TcpLiveness.apply(ch, options.keepalive().orElse(null));
-                        ch.closeFuture().addListener(f -> irds.release());
-                        ConnectionPipelines.initiator(ch, mpa, pcapFile, handler);
-                    }
-                });
-        loop.execute(() -> b.connect(target).addListener((ChannelFuture f) -> {
-            if (!f.isSuccess()) {
-                irds.release();
-                handler.connectFailed(new ConnectionFailedException(ConnectionFailedException.Kind.UNREACHABLE,
-                        "TCP connect to " + target + " failed: " + f.cause(), f.cause()));
-            }
-        }));
-        return result;
+        return new Initiation(loop, handler, mpa, irds);
     }
 
     /** Closes every listener (the RNIC closes). */

@@ -1,5 +1,7 @@
 package org.iwarp4j.verbs.internal;
 
+import io.netty.channel.Channel;
+import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.epoll.Epoll;
@@ -56,6 +58,8 @@ public final class RnicImpl implements Rnic {
     private final ByteBufAllocator allocator;
     private final Transport transport;
     private final EventLoopGroup group;
+    /** False for the test seam's RNIC on a loop it was given. */
+    private final boolean ownsGroup;
     private final ConnectionManager connections;
     private final StagTable stagTable;
     private final AtomicExecutor atomics;
@@ -79,6 +83,17 @@ public final class RnicImpl implements Rnic {
      * pooled allocator.
      */
     public RnicImpl(RnicConfig config, ByteBufAllocator allocator) {
+        this(config, allocator, null);
+    }
+
+    /**
+     * Test seam (the stateful fuzz target, {@code QueuePairFuzzTest}): an RNIC whose completion queues and queue
+     * pairs all run on {@code loop}, a loop it does not own ({@link #close} leaves it running), for connections
+     * made with {@link #connectOver} on a channel of that loop, typically an {@code EmbeddedChannel}'s. Such an
+     * RNIC cannot listen or {@link #connect} (it has no transport of its own); {@code null}: the public
+     * constructor's own event loops.
+     */
+    RnicImpl(RnicConfig config, ByteBufAllocator allocator, EventLoop loop) {
         this.config = Objects.requireNonNull(config, "config");
         this.registeredBytes = new ResourceLimit("maxRegisteredBytes", config.maxRegisteredBytes());
         this.postedReceives = new ResourceLimit("maxPostedReceives", config.maxPostedReceives());
@@ -95,12 +110,13 @@ public final class RnicImpl implements Rnic {
             throw new IllegalStateException("io_uring is not available: " + IoUring.unavailabilityCause());
         }
         this.transport = t;
-        EventLoopThreads threads = new EventLoopThreads("iwarp-" + config.name());
-        this.group = new MultiThreadIoEventLoopGroup(config.eventLoopThreads(), threads, switch (t) {
-            case EPOLL -> EpollIoHandler.newFactory();
-            case IO_URING -> IoUringIoHandler.newFactory();
-            case NIO -> NioIoHandler.newFactory();
-        });
+        this.ownsGroup = loop == null;
+        this.group = loop != null ? loop : new MultiThreadIoEventLoopGroup(config.eventLoopThreads(),
+                new EventLoopThreads("iwarp-" + config.name()), switch (t) {
+                    case EPOLL -> EpollIoHandler.newFactory();
+                    case IO_URING -> IoUringIoHandler.newFactory();
+                    case NIO -> NioIoHandler.newFactory();
+                });
         this.connections = new ConnectionManager(this, group, t);
         this.stagTable = new StagTable(config.maxStags());
         this.atomics = new LockingAtomicExecutor(256, config.atomicByteOrder());
@@ -326,6 +342,15 @@ public final class RnicImpl implements Rnic {
         return connections.connect(address, queuePair, options);
     }
 
+    /**
+     * Test seam (see the package-private constructor): connects {@code queuePair} as the Initiator over
+     * {@code ch}, a channel already connected and registered with this RNIC's loop: the pipeline of
+     * {@link ConnectionPipelines#initiator} is installed on it and MPA's startup begins at once.
+     */
+    CompletableFuture<Connection> connectOver(Channel ch, QueuePair queuePair, ConnectOptions options) {
+        return connections.connectOver(ch, queuePair, options);
+    }
+
     @Override
     public void close() {
         if (closed) {
@@ -343,7 +368,9 @@ public final class RnicImpl implements Rnic {
         for (CompletionChannelImpl c : List.copyOf(channels)) {
             c.close();
         }
-        group.shutdownGracefully(0, 5, TimeUnit.SECONDS).awaitUninterruptibly(10, TimeUnit.SECONDS);
+        if (ownsGroup) {
+            group.shutdownGracefully(0, 5, TimeUnit.SECONDS).awaitUninterruptibly(10, TimeUnit.SECONDS);
+        }
     }
 
     @Override
