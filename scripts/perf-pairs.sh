@@ -9,8 +9,9 @@
 # latency are half a round trip, as TCP's ping-pong; Read's and Atomic's are a full round trip, compared
 # with twice TCP's), else the message rate. --run-to-completion goes to the iWARP test only. With -b, each
 # pair is preceded by the same iWARP test from BASE_JAR (another build's tools/target/iwarp.jar), so that a
-# change is measured before and after in the same run, on a machine whose load moves. Each line ends with the
-# load average. Needs jq.
+# change is measured before and after in the same run, on a machine whose load moves. Bandwidth lines also give
+# each test's process CPU per message (both ends, --loopback), which moves less with the load than the rate
+# does, and the medians of it. Each line ends with the load average. Needs jq.
 # Exit status: that of the first failed run, else 0.
 set -euo pipefail
 root=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)
@@ -38,19 +39,25 @@ if $latency; then key='.results[-1].t_typical_usec'; unit='us typical'; else key
 tcp_factor=1
 if $latency && { [ "$test" = read ] || [ "$test" = atomic ]; }; then tcp_factor=2; fi
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-iw=(); tc=(); bs=()
+# cpu JSON : the process CPU microseconds per message of the run's last size ("-" for latency or unknown)
+cpu() { $latency && { echo -; return; }
+  jq -r '.results[-1] as $r | if ($r.cpu[0].cpu_s_per_GB // null) == null then "-"
+    else ($r.cpu[0].cpu_s_per_GB * $r.bytes / 1000 * 1000 | round / 1000) end' "$1"; }
+iw=(); tc=(); bs=(); iwc=(); tcc=(); bsc=()
 for i in $(seq 1 "$runs"); do
   before=
   if [ -n "$base" ]; then
     java ${IWARP_JAVA_OPTS:-} -jar "$base" perf "$test" --loopback "$@" --details-json "$tmp/base.json" > "$tmp/base.txt"
-    b=$(jq -r "$key" "$tmp/base.json"); bs+=("$b"); before="base $b $unit, "
+    b=$(jq -r "$key" "$tmp/base.json"); bs+=("$b"); bsc+=("$(cpu "$tmp/base.json")")
+    before="base $b $unit$($latency || echo " (cpu ${bsc[-1]} us)"), "
   fi
   "$root/iwarp" perf "$test" --loopback "$@" --details-json "$tmp/iw.json" > "$tmp/iw.txt"
   "$root/iwarp" perf tcp --loopback "${tcp_args[@]}" --details-json "$tmp/tcp.json" > "$tmp/tcp.txt"
   a=$(jq -r "$key" "$tmp/iw.json"); b=$(jq -r "$key * $tcp_factor" "$tmp/tcp.json")
-  iw+=("$a"); tc+=("$b")
-  printf 'pair %d: %s%s %s %s, tcp %s %s; load %s\n' "$i" "$before" "$test" "$a" "$unit" "$b" "$unit" \
-    "$(cut -d' ' -f1 /proc/loadavg)"
+  iw+=("$a"); tc+=("$b"); iwc+=("$(cpu "$tmp/iw.json")"); tcc+=("$(cpu "$tmp/tcp.json")")
+  c1=; c2=; $latency || { c1=" (cpu ${iwc[-1]} us)"; c2=" (cpu ${tcc[-1]} us)"; }
+  printf 'pair %d: %s%s %s %s%s, tcp %s %s%s; load %s\n' "$i" "$before" "$test" "$a" "$unit" "$c1" "$b" "$unit" \
+    "$c2" "$(cut -d' ' -f1 /proc/loadavg)"
 done
 median() { printf '%s\n' "$@" | sort -g | awk '{v[NR]=$1} END {print (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
 range() { printf '%s\n' "$@" | sort -g | awk 'NR==1{lo=$1} {hi=$1} END {print lo "-" hi}'; }
@@ -61,4 +68,8 @@ printf 'median %s %s (%s), tcp %s (%s); ratio %s\n' "$test" "$mi" "$(range "${iw
 if [ -n "$base" ]; then
   mb=$(median "${bs[@]}")
   printf 'median base %s (%s); ratio base %s\n' "$mb" "$(range "${bs[@]}")" "$(ratio "$mb" "$mt")"
+fi
+if ! $latency && [ "${iwc[0]}" != - ]; then
+  printf 'median cpu per message: %s %s us, tcp %s us%s\n' "$test" "$(median "${iwc[@]}")" "$(median "${tcc[@]}")" \
+    "$([ -n "$base" ] && echo ", base $(median "${bsc[@]}") us")"
 fi
