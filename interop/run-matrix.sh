@@ -48,7 +48,9 @@ source "$HERE/cells.sh"
 read_cells "$HERE/cells.table"
 
 if [ $LIST = 1 ]; then
-  for i in "${!CELLS[@]}"; do printf '%-40s %-14s %4ss  %s\n' "${CELLS[$i]}" "${CGROUP[$i]}" "${CTIMEOUT[$i]}" "${CDESC[$i]}"; done
+  for i in "${!CELLS[@]}"; do
+    printf '%-40s %-14s %4ss  %s\n' "${CELLS[$i]}" "${CGROUP[$i]}" "${CTIMEOUT[$i]}" "${CDESC[$i]}"
+  done
   exit 0
 fi
 
@@ -103,7 +105,8 @@ write_results() {
   local pass=0 fail=0 notrun=0 filtered=0 i c r md="$OUT/results.md" tsv="$OUT/results.tsv"
   for c in "${CELLS[@]}"; do
     case ${RESULT[$c]:-not run} in
-      pass) pass=$((pass+1)) ;; fail) fail=$((fail+1)) ;; filtered) filtered=$((filtered+1)) ;; *) notrun=$((notrun+1)) ;;
+      pass) pass=$((pass+1)) ;; fail) fail=$((fail+1)) ;;
+      filtered) filtered=$((filtered+1)) ;; *) notrun=$((notrun+1)) ;;
     esac
   done
   local ftxt="" retried=() rtxt=""
@@ -113,8 +116,10 @@ write_results() {
   {
     echo "# siw interop matrix"
     echo
-    echo "$(date -u +%Y-%m-%dT%H:%M:%SZ) - guest kernel ${KVER:-?}, siw.ko sha256 ${SIWSRC:-?}, accel ${SIWLAB_ACCEL_USED:-?}"
-    echo "lab build ${BUILD_S}s, iwarp jar ${JAR_S}s, boot ${BOOT_S}s, total $(( $(date +%s) - START ))s (budget ${TIMEOUT}s)"
+    echo "$(date -u +%Y-%m-%dT%H:%M:%SZ) - guest kernel ${KVER:-?}, siw.ko sha256 ${SIWSRC:-?}," \
+      "accel ${SIWLAB_ACCEL_USED:-?}"
+    echo "lab build ${BUILD_S}s, iwarp jar ${JAR_S}s, boot ${BOOT_S}s, total $(( $(date +%s) - START ))s" \
+      "(budget ${TIMEOUT}s)"
     echo
     echo "**$pass passed, $fail failed, $notrun not run**$ftxt$rtxt"
     echo
@@ -124,15 +129,18 @@ write_results() {
       c=${CELLS[$i]}
       r=${RESULT[$c]:-not run}
       [ "$r" = filtered ] && continue
-      printf '| %d | %s | %s | %s | %s | %s |\n' $((i+1)) "$c" "${CGROUP[$i]}" \
-        "$( [ "$r" = fail ] && echo "**FAIL**" || echo "$r")$( [ -n "${EARLIER[$c]:-}" ] && [ "$r" = pass ] && echo " (retried)")" "${SECS[$c]:--}" \
+      shown=$r
+      [ "$r" = fail ] && shown="**FAIL**"
+      [ -n "${EARLIER[$c]:-}" ] && [ "$r" = pass ] && shown="$r (retried)"
+      printf '| %d | %s | %s | %s | %s | %s |\n' $((i+1)) "$c" "${CGROUP[$i]}" "$shown" "${SECS[$c]:--}" \
         "$(echo "${DETAIL[$c]:-${CDESC[$i]}}" | sed 's/|/\\|/g')"
     done
   } > "$md"
   : > "$tsv"
   for i in "${!CELLS[@]}"; do
     c=${CELLS[$i]}
-    printf '%s\t%s\t%s\t%s\t%s\n' "$c" "${CGROUP[$i]}" "${RESULT[$c]:-not run}" "${SECS[$c]:--}" "${DETAIL[$c]:-}" >> "$tsv"
+    printf '%s\t%s\t%s\t%s\t%s\n' "$c" "${CGROUP[$i]}" "${RESULT[$c]:-not run}" "${SECS[$c]:--}" \
+      "${DETAIL[$c]:-}" >> "$tsv"
   done
   SUMMARY="$pass passed, $fail failed, $notrun not run$ftxt$rtxt"
   FAILED=$fail
@@ -152,7 +160,8 @@ teardown() {
   fi
   write_results
   # what iwarp conformance measured against siw, as a page (docs/conformance-siw.md is this page of a full run)
-  python3 "$HERE/conformance-report.py" "$OUT" > "$OUT/conformance-siw.md" 2>> "$LOG" || log "conformance-report.py failed"
+  python3 "$HERE/conformance-report.py" "$OUT" > "$OUT/conformance-siw.md" 2>> "$LOG" \
+    || log "conformance-report.py failed"
   cat "$OUT/results.md"
   failed_evidence
   echo
@@ -284,7 +293,9 @@ for i in "${!CELLS[@]}"; do
       echo "# cell $c (${CGROUP[$i]}): ${CDESC[$i]}"
       echo "# result: ${RESULT[$c]} (${SECS[$c]}); ${DETAIL[$c]}"
       [ -f "$OUT/cells/$c.notes" ] && { echo; echo "## notes"; cat "$OUT/cells/$c.notes"; }
-      [ -f "$OUT/cells/$c.explain.log" ] && { echo; echo "## the capture's summary (iwarp explain --summary)"; cat "$OUT/cells/$c.explain.log"; }
+      if [ -f "$OUT/cells/$c.explain.log" ]; then
+        echo; echo "## the capture's summary (iwarp explain --summary)"; cat "$OUT/cells/$c.explain.log"
+      fi
       [ -f "$OUT/cells/$c.iwarp.txt" ] && { echo; echo "## iwarp (host side)"; cat "$OUT/cells/$c.iwarp.txt"; }
       [ -f "$OUT/cells/$c.guest.txt" ] && { echo; echo "## guest"; cat "$OUT/cells/$c.guest.txt"; }
       if [ -f "$OUT/cells/$c.gtags" ]; then
@@ -320,7 +331,8 @@ for i in "${!CELLS[@]}"; do
         mv "$f" "$OUT/cells/$c.attempt$attempt.${f#"$OUT/cells/$c".}"
       done
       EARLIER[$c]="${EARLIER[$c]:-}attempt $attempt failed (${SECS[$c]}): ${DETAIL[$c]}; "
-      log "$c failed on attempt $attempt: running it again (evidence of attempt $attempt in $OUT/cells/$c.attempt$attempt.txt)"
+      log "$c failed on attempt $attempt: running it again" \
+        "(evidence of attempt $attempt in $OUT/cells/$c.attempt$attempt.txt)"
       attempt=$((attempt + 1))
       continue
     fi
