@@ -692,13 +692,10 @@ final class PerfClient extends PerfEndpoint {
             private long deadline;
             /** The operations not measured: {@link PerfConfig#warmup()}, or as many as the margin takes. */
             private long warm = config.warmsByTime() ? Long.MAX_VALUE : config.warmup();
-            private long warmUntil;
+            private final long warmUntil = System.nanoTime() + config.marginSeconds() * 1_000_000_000L;
 
             private void next() {
                 long now = System.nanoTime();
-                if (t0 == 0) {
-                    warmUntil = now + config.marginSeconds() * 1_000_000_000L;
-                }
                 if (warm == Long.MAX_VALUE && now >= warmUntil) {
                     warm = i; // the margin is over: this operation is the first one measured
                 }

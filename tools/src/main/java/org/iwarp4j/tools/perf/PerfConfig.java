@@ -36,9 +36,9 @@ import org.iwarp4j.verbs.Transport;
  */
 record PerfConfig(PerfVerb verb, boolean latency, boolean verify, boolean compareSwap, List<Integer> sizes,
                   long iterations, int durationSeconds, int marginSeconds, int txDepth, int rxDepth, boolean gbits,
-                  Path outJson,
-                  boolean progress, WireOptions wire, boolean loopback, int qps, boolean runToCompletion,
-                  Transport transport, boolean details, Path detailsJson, PerftestFormat.Style style) {
+                  Path outJson, boolean progress, WireOptions wire, boolean loopback, int qps,
+                  boolean runToCompletion, Transport transport, boolean details, Path detailsJson,
+                  PerftestFormat.Style style) {
 
     /** The server's verification buffer: at most 16 MiB, at most 16384 messages, a whole number of windows. */
     static final int VERIFY_BUFFER_MAX = 16 << 20;
@@ -101,8 +101,7 @@ record PerfConfig(PerfVerb verb, boolean latency, boolean verify, boolean compar
     /** The same run over plain TCP ({@code --compare-tcp}): sizes, -q, -t, -n or -D; no JSON files of its own. */
     PerfConfig tcpBaseline() {
         return new PerfConfig(PerfVerb.TCP, latency, false, false, sizes, iterations, durationSeconds, marginSeconds,
-                txDepth, rxDepth,
-                gbits, null, progress, wire, loopback, qps, false, transport, details, null, style);
+                txDepth, rxDepth, gbits, null, progress, wire, loopback, qps, false, transport, details, null, style);
     }
 
     String title() {

@@ -62,7 +62,6 @@ public final class ConnectCommand implements Callable<Integer> {
                     + "at most N)")
     int batch;
 
-
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 

@@ -80,7 +80,6 @@ public final class IdleCommand implements Callable<Integer> {
                     + "jcmd PID GC.class_histogram (default ${DEFAULT-VALUE})")
     int holdSeconds;
 
-
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
