@@ -34,12 +34,17 @@ import java.util.Objects;
  *                                once: the sum of the IRDs of its connections ({@code max_res_rd_atom} of
  *                                {@code ibv_device_attr}); each connect or accept takes its IRD from it before the
  *                                MPA exchange, and the rest of what it may raise the IRD to, up to what is free
+ * @param busyPoll                event loops that never sleep: each turn asks the kernel for ready sockets without
+ *                                waiting, so a message is handled as it arrives instead of after a wake-up (a few
+ *                                microseconds each on a virtual machine), at the price of one busy core per loop
+ *                                that has a connection. For latency measurements and latency-bound applications
+ *                                with a core to spare, as perftest and DPDK poll; epoll and NIO only
  */
 public record RnicConfig(String name, Transport transport, int eventLoopThreads, int maxQueuePairs,
                          int maxWorkRequests, int maxStags, int maxCompletionQueueDepth, int maxSge,
                          int maxInlineData, int maxIrdOrd, int maxMessageSize, ByteOrder atomicByteOrder,
                          long maxRegisteredBytes, int maxPostedReceives, int maxStartupsInProgress,
-                         int maxInboundReadsAndAtomics) {
+                         int maxInboundReadsAndAtomics, boolean busyPoll) {
 
     /** Checks the limits. */
     public RnicConfig {
@@ -65,6 +70,9 @@ public record RnicConfig(String name, Transport transport, int eventLoopThreads,
         }
         if (maxIrdOrd < 0 || maxIrdOrd > 0x3FFE) {
             throw new IllegalArgumentException("maxIrdOrd must be 0..16382: " + maxIrdOrd);
+        }
+        if (busyPoll && transport == Transport.IO_URING) {
+            throw new IllegalArgumentException("busyPoll needs epoll or NIO: io_uring's loop waits in the kernel");
         }
     }
 
@@ -110,6 +118,7 @@ public record RnicConfig(String name, Transport transport, int eventLoopThreads,
         private int maxPostedReceives = 1 << 20;
         private int maxStartupsInProgress = 1024;
         private int maxInboundReadsAndAtomics = 65536;
+        private boolean busyPoll;
 
         private Builder() {}
 
@@ -145,6 +154,8 @@ public record RnicConfig(String name, Transport transport, int eventLoopThreads,
         public Builder maxStartupsInProgress(int v) { maxStartupsInProgress = v; return this; }
         /** @param v default 65536 @return this */
         public Builder maxInboundReadsAndAtomics(int v) { maxInboundReadsAndAtomics = v; return this; }
+        /** @param v default {@code false}: loops sleep until a socket or a task needs them @return this */
+        public Builder busyPoll(boolean v) { busyPoll = v; return this; }
 
         /**
          * Validates and builds.
@@ -154,7 +165,8 @@ public record RnicConfig(String name, Transport transport, int eventLoopThreads,
         public RnicConfig build() {
             return new RnicConfig(name, transport, eventLoopThreads, maxQueuePairs, maxWorkRequests, maxStags,
                     maxCompletionQueueDepth, maxSge, maxInlineData, maxIrdOrd, maxMessageSize, atomicByteOrder,
-                    maxRegisteredBytes, maxPostedReceives, maxStartupsInProgress, maxInboundReadsAndAtomics);
+                    maxRegisteredBytes, maxPostedReceives, maxStartupsInProgress, maxInboundReadsAndAtomics,
+                    busyPoll);
         }
     }
 }

@@ -103,8 +103,16 @@ final class Peers implements AutoCloseable {
     Peers(Transport transport, Consumer<QueuePairConfig.Builder> serverQp, Consumer<QueuePairConfig.Builder> clientQp,
           ListenOptions listen, ConnectOptions connect, AcceptOptions accept, ThrowingConsumer<Peers> beforeConnect)
             throws Exception {
-        serverRnic = Rnic.open(RnicConfig.builder().name("server").transport(transport).eventLoopThreads(2).build());
-        clientRnic = Rnic.open(RnicConfig.builder().name("client").transport(transport).eventLoopThreads(2).build());
+        this(RnicConfig.builder().transport(transport).eventLoopThreads(2), serverQp, clientQp, listen, connect, accept,
+                beforeConnect);
+    }
+
+    /** @param rnics both RNICs' configuration (each gets its name, "server" or "client") */
+    Peers(RnicConfig.Builder rnics, Consumer<QueuePairConfig.Builder> serverQp,
+          Consumer<QueuePairConfig.Builder> clientQp, ListenOptions listen, ConnectOptions connect,
+          AcceptOptions accept, ThrowingConsumer<Peers> beforeConnect) throws Exception {
+        serverRnic = Rnic.open(rnics.name("server").build());
+        clientRnic = Rnic.open(rnics.name("client").build());
         server = new Side(serverRnic, 4096);
         client = new Side(clientRnic, 4096);
         QueuePairConfig.Builder sb = server.qpConfig();

@@ -1,8 +1,11 @@
 package org.iwarp4j.verbs;
 
+import io.netty.channel.EventLoop;
 import org.iwarp4j.verbs.SendWorkRequest.RdmaWrite;
+import org.iwarp4j.verbs.netty.NettyVerbs;
 import org.junit.jupiter.api.Test;
 
+import java.lang.reflect.Proxy;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -90,5 +93,22 @@ class RunToCompletionTest {
             assertThat(ran.get(10, TimeUnit.SECONDS).getName()).startsWith("iwarp-client");
         }
         assertThatThrownBy(() -> executor.execute(() -> { })).isInstanceOf(RejectedExecutionException.class);
+    }
+
+    @Test
+    void nettyVerbsNamesTheLoopBehindTheExecutorForTimersThere() throws Exception {
+        try (Peers p = new Peers(Transport.NIO)) {
+            CompletionQueue cq = p.client.sendCq;
+            EventLoop loop = NettyVerbs.eventLoop(cq);
+            CompletableFuture<Boolean> onIt = new CompletableFuture<>();
+            cq.executor().execute(() -> onIt.complete(loop.inEventLoop()));
+            assertThat(onIt.get(10, TimeUnit.SECONDS)).as("the executor's tasks run on that loop").isTrue();
+            CompletableFuture<Thread> timer = new CompletableFuture<>();
+            loop.schedule(() -> timer.complete(Thread.currentThread()), 1, TimeUnit.MILLISECONDS);
+            assertThat(timer.get(10, TimeUnit.SECONDS).getName()).startsWith("iwarp-client");
+            CompletionQueue foreign = (CompletionQueue) Proxy.newProxyInstance(
+                    getClass().getClassLoader(), new Class<?>[] {CompletionQueue.class}, (o, m, a) -> null);
+            assertThatThrownBy(() -> NettyVerbs.eventLoop(foreign)).isInstanceOf(IllegalArgumentException.class);
+        }
     }
 }

@@ -8,14 +8,6 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.ServerChannel;
-import io.netty.channel.epoll.EpollServerSocketChannel;
-import io.netty.channel.epoll.EpollSocketChannel;
-import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
-import io.netty.channel.socket.nio.NioSocketChannel;
-import io.netty.channel.uring.IoUringServerSocketChannel;
-import io.netty.channel.uring.IoUringSocketChannel;
 import io.netty.handler.pcap.PcapWriteHandler;
 import org.iwarp4j.mpa.MpaConfig;
 import org.iwarp4j.verbs.QueuePair;
@@ -63,22 +55,6 @@ final class ConnectionManager {
         this.transport = transport;
     }
 
-    private Class<? extends SocketChannel> socketChannel() {
-        return switch (transport) {
-            case EPOLL -> EpollSocketChannel.class;
-            case IO_URING -> IoUringSocketChannel.class;
-            case NIO -> NioSocketChannel.class;
-        };
-    }
-
-    private Class<? extends ServerChannel> serverChannel() {
-        return switch (transport) {
-            case EPOLL -> EpollServerSocketChannel.class;
-            case IO_URING -> IoUringServerSocketChannel.class;
-            case NIO -> NioServerSocketChannel.class;
-        };
-    }
-
     Listener listen(InetSocketAddress address, ListenOptions options) {
         return bindListener(address, options, null);
     }
@@ -108,7 +84,7 @@ final class ConnectionManager {
         SharedPcapFile sharedPcap = pcap == null ? null : new SharedPcapFile(pcap);
         ServerBootstrap b = new ServerBootstrap()
                 .group(group, group)
-                .channel(serverChannel())
+                .channel(Transports.serverChannel(transport))
                 .option(ChannelOption.SO_BACKLOG, options.backlog())
                 .option(ChannelOption.SO_REUSEADDR, true)
                 .childOption(ChannelOption.TCP_NODELAY, true)
@@ -152,7 +128,7 @@ final class ConnectionManager {
         Path pcapFile = options.pcapFile().orElse(null);
         Bootstrap b = new Bootstrap()
                 .group(i.loop())
-                .channel(socketChannel())
+                .channel(Transports.socketChannel(transport))
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE,
                         options.connectTimeout().toMillis()))

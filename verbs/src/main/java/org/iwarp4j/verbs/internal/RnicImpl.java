@@ -4,11 +4,6 @@ import io.netty.channel.Channel;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.epoll.Epoll;
-import io.netty.channel.epoll.EpollIoHandler;
-import io.netty.channel.nio.NioIoHandler;
-import io.netty.channel.uring.IoUring;
-import io.netty.channel.uring.IoUringIoHandler;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import org.iwarp4j.ddp.memory.TaggedBuffer;
@@ -101,23 +96,12 @@ public final class RnicImpl implements Rnic {
         this.inboundReadsAndAtomics = new ResourceLimit("maxInboundReadsAndAtomics",
                 config.maxInboundReadsAndAtomics());
         this.allocator = allocator == null ? ByteBufAllocator.DEFAULT : allocator;
-        Transport t = config.transport();
-        if (t == null) {
-            t = Epoll.isAvailable() ? Transport.EPOLL : Transport.NIO;
-        } else if (t == Transport.EPOLL && !Epoll.isAvailable()) {
-            throw new IllegalStateException("epoll is not available: " + Epoll.unavailabilityCause());
-        } else if (t == Transport.IO_URING && !IoUring.isAvailable()) {
-            throw new IllegalStateException("io_uring is not available: " + IoUring.unavailabilityCause());
-        }
-        this.transport = t;
+        this.transport = Transports.resolve(config.transport());
         this.ownsGroup = loop == null;
         this.group = loop != null ? loop : new MultiThreadIoEventLoopGroup(config.eventLoopThreads(),
-                new EventLoopThreads("iwarp-" + config.name()), switch (t) {
-                    case EPOLL -> EpollIoHandler.newFactory();
-                    case IO_URING -> IoUringIoHandler.newFactory();
-                    case NIO -> NioIoHandler.newFactory();
-                });
-        this.connections = new ConnectionManager(this, group, t);
+                new EventLoopThreads("iwarp-" + config.name()), Transports.ioHandlerFactory(transport,
+                config.busyPoll()));
+        this.connections = new ConnectionManager(this, group, transport);
         this.stagTable = new StagTable(config.maxStags());
         this.atomics = new LockingAtomicExecutor(256, config.atomicByteOrder());
         this.memory = new RdmapMemory() {
@@ -305,6 +289,14 @@ public final class RnicImpl implements Rnic {
         if (openQueuePairs.remove(qp.number(), qp)) {
             queuePairs.decrementAndGet();
         }
+    }
+
+    /** The Netty extra: the event loop of a completion queue of this stack (see {@code NettyVerbs}). */
+    public static EventLoop eventLoopOf(CompletionQueue cq) {
+        if (!(cq instanceof CompletionQueueImpl impl)) {
+            throw new IllegalArgumentException("not a completion queue of iwarp4j's: " + cq);
+        }
+        return impl.loop();
     }
 
     /** The Netty extra: registers a {@link ByteBuf} (see {@code NettyVerbs}). */
