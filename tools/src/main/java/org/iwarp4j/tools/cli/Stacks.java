@@ -32,7 +32,18 @@ public final class Stacks {
 
     /** {@link #openRnic(String)} on {@code transport} ({@code null}: epoll when available, else NIO). */
     public static Rnic openRnic(String name, Transport transport) {
-        return Rnic.open(RnicConfig.builder().name(name).eventLoopThreads(1).transport(transport).build());
+        return openRnic(name, transport, false);
+    }
+
+    /** What a report says of {@code rnic}'s stack: "iwarp4j, Netty EPOLL", and whether its loops busy-poll. */
+    public static String stackName(Rnic rnic) {
+        return "iwarp4j, Netty " + rnic.transport() + (rnic.config().busyPoll() ? ", busy polling" : "");
+    }
+
+    /** {@link #openRnic(String, Transport)}, whose loop never sleeps when {@code busyPoll} ({@code RnicConfig}). */
+    public static Rnic openRnic(String name, Transport transport, boolean busyPoll) {
+        return Rnic.open(RnicConfig.builder().name(name).eventLoopThreads(1).transport(transport).busyPoll(busyPoll)
+                .build());
     }
 
     /**

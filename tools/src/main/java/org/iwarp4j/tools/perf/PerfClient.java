@@ -78,7 +78,7 @@ final class PerfClient extends PerfEndpoint {
     private static final long LANE_RECEIVE_BASE = 3_000_000;
 
     PerfClient(PerfConfig config) {
-        super("perf-client", completionQueueCapacity(config), config.transport());
+        super("perf-client", completionQueueCapacity(config), config.transport(), config.busyPoll());
         this.config = config;
         int max = config.maxSize();
         try {
@@ -181,7 +181,7 @@ final class PerfClient extends PerfEndpoint {
     List<String> parameters(String remote) {
         ConnectionParameters p = connection.parameters();
         List<String> lines = new ArrayList<>();
-        lines.add("Stack           : iwarp4j, Netty " + rnic.transport());
+        lines.add("Stack           : " + Stacks.stackName(rnic));
         if (config.verb() == PerfVerb.SEND) {
             lines.add("RX depth        : " + welcome.receiveCredits() + " (the server's receive credits)");
         }
@@ -274,7 +274,8 @@ final class PerfClient extends PerfEndpoint {
         if (mailbox != null) {
             zero(mailboxMemory);
         }
-        long total = config.durationMode() ? 0 : config.iterations() + config.warmup();
+        // 0: the server echoes until the RESULT (a margin's operations are not counted in advance)
+        long total = config.durationMode() || config.warmsByTime() ? 0 : config.iterations() + config.warmup();
         long seed = ++round;
         control(new ControlMessage(ControlMessage.Type.PHASE, size, total, config.durationSeconds() * 1000L, seed, 0, 0),
                 ControlMessage.Type.READY);
@@ -496,7 +497,7 @@ final class PerfClient extends PerfEndpoint {
                     return n;
                 }
             };
-            cq.executor().execute(() -> keepFull.onCompletion(cq));
+            keepFull.start(cq);
             return awaitOnTheLoop(keepFull.done, () -> completedSoFar, size, progress);
         }
     }
@@ -660,7 +661,7 @@ final class PerfClient extends PerfEndpoint {
             }
             long start = System.nanoTime();
             long deadline = start + config.measuredSeconds() * 1_000_000_000L;
-            long end = warm + config.iterations();
+            long end = i + config.iterations();
             for (; config.durationMode() ? System.nanoTime() < deadline : i < end; i++) {
                 once(op, size, i, meter);
                 if (progress != null) {
@@ -674,17 +675,19 @@ final class PerfClient extends PerfEndpoint {
     }
 
     /**
-     * Run to completion (Read, Atomic, Send): a completion handler on the event loop posts each operation as the
-     * previous one's data completion arrives and times it there; this thread only waits and shows progress.
+     * Run to completion: a completion handler on the event loop posts each operation as the previous one's data
+     * completion arrives (Read, Atomic, Send) or the server's RDMA Write puts its mark in the mailbox (Write), and
+     * times it there; this thread only waits and shows progress.
      */
     private PerfResult latencyOnTheLoop(PreparedSend op, int size, LatencyMeter meter, ProgressSink progress)
             throws Exception {
+        boolean write = config.verb() == PerfVerb.WRITE;
         CompletionOpcode opcode = switch (config.verb()) {
             case SEND -> CompletionOpcode.RECV;
             case READ -> CompletionOpcode.RDMA_READ;
+            case WRITE -> null; // the Write back is seen in memory; an unsignaled Write completes only on failure
             default -> config.compareSwap() ? CompletionOpcode.ATOMIC_CMP_SWAP : CompletionOpcode.ATOMIC_FETCH_ADD;
         };
-        long end = config.warmup() + config.iterations();
         LoopDrain<Long> pingPong = new LoopDrain<>() {
             private long i;
             private long t0;
@@ -703,8 +706,16 @@ final class PerfClient extends PerfEndpoint {
                     start = now;
                     deadline = start + config.measuredSeconds() * 1_000_000_000L;
                 }
+                if (write) {
+                    localMemory.put(size - 1, mark(i));
+                }
                 t0 = System.nanoTime();
                 op.execute();
+            }
+
+            @Override
+            boolean pollsMemory() {
+                return write;
             }
 
             @Override
@@ -716,7 +727,15 @@ final class PerfClient extends PerfEndpoint {
                 boolean got = false;
                 for (int k = 0; k < n; k++) {
                     WorkCompletion wc = completions[k];
-                    got |= !handleNonData(wc) && wc.opcode() == opcode;
+                    if (write) {
+                        check(wc);
+                    } else {
+                        got |= !handleNonData(wc) && wc.opcode() == opcode;
+                    }
+                }
+                if (write) {
+                    VarHandle.acquireFence();
+                    got = mailboxMemory.get(size - 1) == mark(i);
                 }
                 if (got) {
                     long t = System.nanoTime() - t0;
@@ -724,7 +743,8 @@ final class PerfClient extends PerfEndpoint {
                         meter.record(t);
                     }
                     i++;
-                    if (config.durationMode() ? i > warm && System.nanoTime() >= deadline : i >= end) {
+                    if (config.durationMode() ? i > warm && System.nanoTime() >= deadline
+                            : i - warm >= config.iterations()) {
                         done.complete(System.nanoTime() - start);
                     } else {
                         next();
@@ -733,7 +753,7 @@ final class PerfClient extends PerfEndpoint {
                 return n;
             }
         };
-        cq.executor().execute(() -> pingPong.onCompletion(cq));
+        pingPong.start(cq);
         long elapsed = awaitOnTheLoop(pingPong.done, meter::count, size, progress);
         return PerfResult.latency(size, meter, elapsed);
     }
@@ -771,9 +791,14 @@ final class PerfClient extends PerfEndpoint {
         }
     }
 
+    /** The mark of the Write ping-pong's operation {@code i} in the last octet: 1..255, never the zeroed 0. */
+    static byte mark(long i) {
+        return (byte) (i % 255 + 1);
+    }
+
     /** One timed operation: a Read or Atomic to its completion, a Send to its echo, a Write to the server's Write back. */
     private void once(PreparedSend op, int size, long i, LatencyMeter meter) throws Exception {
-        byte mark = (byte) (i % 255 + 1);
+        byte mark = mark(i);
         if (config.verb() == PerfVerb.WRITE) {
             localMemory.put(size - 1, mark);
         }

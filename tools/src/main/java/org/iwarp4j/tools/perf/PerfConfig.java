@@ -16,8 +16,9 @@ import org.iwarp4j.verbs.Transport;
  * @param iterations       operations per size (when {@code durationSeconds} is 0)
  * @param durationSeconds  run each size this long instead of counting iterations ({@code -D}); the measured span
  *                         is this minus twice {@code marginSeconds}, as in perftest
- * @param marginSeconds    duration mode: the first this many seconds of each size run unmeasured ({@code -f}, as
- *                         perftest's margin), so that the JIT has compiled the data path before the measurement
+ * @param marginSeconds    the first this many seconds of each size run unmeasured ({@code -f}, as perftest's margin
+ *                         in duration mode; before the counted operations with {@code -n}), so that the JIT has
+ *                         compiled the data path before the measurement
  * @param txDepth          operations kept in flight (perftest's {@code -t})
  * @param rxDepth          receives the server keeps posted in the Send test (perftest's {@code -r})
  * @param gbits            report Gb/sec instead of MB/sec
@@ -30,6 +31,8 @@ import org.iwarp4j.verbs.Transport;
  *                         handler, instead of an application thread that sleeps on the queue; the hello asks the
  *                         server to do the same ({@link PerfHello#FLAG_RUN_TO_COMPLETION})
  * @param transport        the Netty transport of both stacks and of perf tcp; {@code null}: epoll, else NIO
+ * @param busyPoll         the event loops of this process's stacks (and of perf tcp) never sleep
+ *                         ({@link org.iwarp4j.verbs.RnicConfig#busyPoll()})
  * @param details          print iwarp perf's own lines after perftest's report ({@code --details})
  * @param detailsJson      write iwarp perf's own JSON here ({@code --details-json}), or {@code null}
  * @param style            whose perftest text to print ({@code --perftest-version})
@@ -37,7 +40,7 @@ import org.iwarp4j.verbs.Transport;
 record PerfConfig(PerfVerb verb, boolean latency, boolean verify, boolean compareSwap, List<Integer> sizes,
                   long iterations, int durationSeconds, int marginSeconds, int txDepth, int rxDepth, boolean gbits,
                   Path outJson, boolean progress, WireOptions wire, boolean loopback, int qps,
-                  boolean runToCompletion, Transport transport, boolean details, Path detailsJson,
+                  boolean runToCompletion, Transport transport, boolean busyPoll, boolean details, Path detailsJson,
                   PerftestFormat.Style style) {
 
     /** The server's verification buffer: at most 16 MiB, at most 16384 messages, a whole number of windows. */
@@ -66,14 +69,17 @@ record PerfConfig(PerfVerb verb, boolean latency, boolean verify, boolean compar
         return verify ? sizes.stream().mapToInt(s -> messagesPerRound(s) * s).max().orElseThrow() : 0;
     }
 
-    /** The seconds of each size that are measured: perftest's {@code -D} minus its margin at either end. */
+    /** The seconds of each size that are measured: perftest's {@code -D} minus its margin at either end; 0 with -n. */
     int measuredSeconds() {
-        return durationSeconds - 2 * marginSeconds;
+        return durationMode() ? durationSeconds - 2 * marginSeconds : 0;
     }
 
-    /** Whether each size begins with {@link #marginSeconds} of unmeasured operations instead of a count of them. */
+    /**
+     * Whether each size begins with {@link #marginSeconds} of unmeasured operations instead of a count of them: in
+     * duration mode perftest's margin, with {@code -n} our own warm-up by time before the counted operations.
+     */
     boolean warmsByTime() {
-        return durationMode() && marginSeconds > 0;
+        return marginSeconds > 0;
     }
 
     /**
@@ -101,7 +107,8 @@ record PerfConfig(PerfVerb verb, boolean latency, boolean verify, boolean compar
     /** The same run over plain TCP ({@code --compare-tcp}): sizes, -q, -t, -n or -D; no JSON files of its own. */
     PerfConfig tcpBaseline() {
         return new PerfConfig(PerfVerb.TCP, latency, false, false, sizes, iterations, durationSeconds, marginSeconds,
-                txDepth, rxDepth, gbits, null, progress, wire, loopback, qps, false, transport, details, null, style);
+                txDepth, rxDepth, gbits, null, progress, wire, loopback, qps, false, transport, busyPoll, details, null,
+                style);
     }
 
     String title() {

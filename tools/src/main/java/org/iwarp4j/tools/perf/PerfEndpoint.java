@@ -78,8 +78,8 @@ abstract class PerfEndpoint implements AutoCloseable {
     Connection connection;
     private final SendWorkRequest controlSendRequest;
 
-    PerfEndpoint(String name, int cqCapacity, Transport transport) {
-        rnic = Stacks.openRnic(name, transport);
+    PerfEndpoint(String name, int cqCapacity, Transport transport, boolean busyPoll) {
+        rnic = Stacks.openRnic(name, transport, busyPoll);
         try {
             pd = rnic.allocateProtectionDomain();
             cq = rnic.createCompletionQueue(cqCapacity);

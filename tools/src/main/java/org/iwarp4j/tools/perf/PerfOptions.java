@@ -50,7 +50,8 @@ public final class PerfOptions {
 
     @Option(names = {"-f", "--margin"}, paramLabel = "SECONDS",
             description = "with -D: the first SECONDS of each size run unmeasured (the JIT compiles meanwhile), and "
-                    + "-D minus twice the margin is measured, as in perftest (default: a quarter of -D, rounded down)")
+                    + "-D minus twice the margin is measured, as in perftest (default: a quarter of -D, rounded down); "
+                    + "with -n (iwarp perf's own): SECONDS of unmeasured operations before the counted ones")
     Integer margin;
 
     @Option(names = {"-p", "--port"}, paramLabel = "PORT", defaultValue = "" + DEFAULT_PORT,
@@ -140,10 +141,15 @@ public final class PerfOptions {
     Transport transport;
 
     @Option(names = "--run-to-completion", description = "the client posts and polls from a completion handler on its "
-            + "event loop (CompletionQueue.executor), not an application thread: bandwidth tests, and the Read, Send "
-            + "and Atomic latency tests; the server it asks handles its completions on its event loop too (the Send "
-            + "test's receives and credits, the Send echo); see docs/performance.md")
+            + "event loop (CompletionQueue.executor), not an application thread (the Write latency test watches its "
+            + "memory there too); the server it asks handles its completions on its event loop as well (the Send "
+            + "test's receives and credits, the Send and Write echoes); see docs/performance.md")
     boolean runToCompletion;
+
+    @Option(names = "--busy-poll", description = "the event loops of this process (the iWARP stacks' and perf "
+            + "tcp's) never sleep: each turn polls the sockets without waiting (a core per loop); give it to both "
+            + "ends, or with --loopback, to compare latency without the wake-ups; epoll and NIO")
+    boolean busyPoll;
 
     @Option(names = "--compare-tcp", description = "after an iWARP test, the same over plain TCP (perf tcp: the "
             + "same sizes, -q, -t, -n or -D, transport) and both reports; --loopback: here; a client: against "
@@ -186,10 +192,10 @@ public final class PerfOptions {
         if (duration != null && (duration < 1 || duration > 86_400)) {
             throw new CommandLine.ParameterException(cl, "-D must be 1..86400 seconds: " + duration);
         }
-        if (margin != null && duration == null) {
-            throw new CommandLine.ParameterException(cl, "-f (the margin) goes with -D");
+        if (margin != null && duration == null && (margin < 0 || margin > 3600)) {
+            throw new CommandLine.ParameterException(cl, "-f with -n must be 0..3600 seconds: " + margin);
         }
-        if (margin != null && (margin < 0 || 2L * margin >= duration)) {
+        if (margin != null && duration != null && (margin < 0 || 2L * margin >= duration)) {
             throw new CommandLine.ParameterException(cl, "-f must be 0 or more and leave something to measure: -D "
                     + duration + " minus twice " + margin + " is " + (duration - 2L * margin) + " s");
         }
@@ -209,10 +215,13 @@ public final class PerfOptions {
         if (qps > 1 && verify) {
             throw new CommandLine.ParameterException(cl, "--verify runs one queue pair: give no -q");
         }
-        if (runToCompletion && (verb == PerfVerb.TCP || (latency && verb == PerfVerb.WRITE))) {
-            throw new CommandLine.ParameterException(cl, "--run-to-completion applies to iWARP tests but the Write "
-                    + "latency test, whose ends watch memory, not a completion queue (perf tcp always runs on its "
-                    + "event loops)");
+        if (runToCompletion && verb == PerfVerb.TCP) {
+            throw new CommandLine.ParameterException(cl, "--run-to-completion applies to iWARP tests (perf tcp always "
+                    + "runs on its event loops)");
+        }
+        if (busyPoll && transport == Transport.IO_URING) {
+            throw new CommandLine.ParameterException(cl, "--busy-poll needs epoll or NIO: io_uring's loops wait in "
+                    + "the kernel");
         }
         if (compareTcp && verb == PerfVerb.TCP) {
             throw new CommandLine.ParameterException(cl, "--compare-tcp goes with write, read, send and atomic: tcp "
@@ -279,8 +288,8 @@ public final class PerfOptions {
         int seconds = duration == null ? 0 : duration;
         int marginSeconds = margin != null ? margin : seconds / 4; // perftest: DEF_INIT_MARGIN means -D / 4
         return new PerfConfig(verb, latency, verify, compareSwap, sizes, iters, seconds, marginSeconds, depth,
-                512, gbits, json, progress, wire, loopback, qps, runToCompletion, transport, details, detailsJson,
-                style);
+                512, gbits, json, progress, wire, loopback, qps, runToCompletion, transport, busyPoll, details,
+                detailsJson, style);
     }
 
     /**
@@ -296,6 +305,7 @@ public final class PerfOptions {
             return false;
         }
         String needsOurs = verify ? "--verify" : persistent ? "--persistent" : duration != null ? "-D"
+                : margin != null ? "-f without -D"
                 : comparesTcp(verb) && !loopback ? "--compare-tcp and --plot apart" : runToCompletion
                 ? "--run-to-completion" : null;
         if (needsOurs != null) {

@@ -92,7 +92,7 @@ final class PerfRunner {
     /** A server for the next client, listening on {@code bind}. */
     private Next listening(InetSocketAddress bind) {
         ServerReport report = new ServerReport(out, config);
-        PerfServer s = new PerfServer(bind, config.wire(), config.transport(), report);
+        PerfServer s = new PerfServer(bind, config.wire(), config.transport(), config.busyPoll(), report);
         try {
             return new Next(s, report, s.listen());
         } catch (RuntimeException e) {
@@ -104,7 +104,7 @@ final class PerfRunner {
     void server(int port) throws Exception {
         InetSocketAddress bind = new InetSocketAddress(InetAddress.getByName("0.0.0.0"), port);
         ServerReport reporter = new ServerReport(out, config);
-        try (PerfServer server = new PerfServer(bind, config.wire(), config.transport(), reporter)) {
+        try (PerfServer server = new PerfServer(bind, config.wire(), config.transport(), config.busyPoll(), reporter)) {
             server.listen();
             out.println("************************************");
             out.println("* Waiting for client to connect... *");
@@ -147,7 +147,8 @@ final class PerfRunner {
     /** Both ends here: a quiet server on an ephemeral loopback port, the client against it. */
     List<PerfResult> loopback() throws Exception {
         InetSocketAddress bind = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
-        try (PerfServer server = new PerfServer(bind, config.wire().withoutPcap(), config.transport(), (m, cpu) -> { })) {
+        try (PerfServer server = new PerfServer(bind, config.wire().withoutPcap(), config.transport(),
+                config.busyPoll(), (m, cpu) -> { })) {
             int port = server.listen();
             CompletableFuture<Void> served = CompletableFuture.runAsync(() -> {
                 try {
@@ -190,7 +191,7 @@ final class PerfRunner {
         void start(PerfHello hello, PerfServer server) {
             test = new PerfConfig(hello.verb(), hello.latency(), hello.verify(), hello.compareSwap(),
                     List.of(hello.maxSize()), 0, 0, 0, hello.txDepth(), 0, own.gbits(), null, false, null, false,
-                    hello.qps(), false, null, own.details(), null, own.style());
+                    hello.qps(), false, null, own.busyPoll(), own.details(), null, own.style());
             var p = server.connection().parameters();
             PerfWelcome w = server.welcome();
             PerftestFormat.TestInfo info = new PerftestFormat.TestInfo(hello.verb(), hello.latency(),
@@ -207,7 +208,7 @@ final class PerfRunner {
             }
             report = new PerfReport(out, test);
             report.header(info, addresses, List.of(
-                    "Stack           : iwarp4j, Netty " + server.rnic().transport(),
+                    "Stack           : " + Stacks.stackName(server.rnic()),
                     String.format("MPA             : rev %d, CRC %s, markers %s/%s, MULPDU %d", p.mpaRevision(),
                             p.crc() ? "on" : "off", p.txMarkers() ? "on" : "off", p.rxMarkers() ? "on" : "off",
                             p.mulpdu()),

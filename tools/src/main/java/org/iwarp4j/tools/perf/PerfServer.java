@@ -49,10 +49,10 @@ final class PerfServer implements AutoCloseable {
     private boolean full;
     private Listener listener;
 
-    PerfServer(InetSocketAddress bind, WireOptions wire, Transport transport, Reporter reporter) {
+    PerfServer(InetSocketAddress bind, WireOptions wire, Transport transport, boolean busyPoll, Reporter reporter) {
         this.bind = bind;
         this.wire = wire;
-        this.session = new Session(reporter, transport);
+        this.session = new Session(reporter, transport, busyPoll);
     }
 
     /** Binds (the listener exists when this returns); returns the port, e.g. after binding port 0. */
@@ -205,12 +205,19 @@ final class PerfServer implements AutoCloseable {
         private int phaseSize;
         private long phaseSeed;
         private PreparedSend echoSend;
+        /** Run to completion: serving on the completion queue's event loop ({@link #serveOnTheLoop}). */
+        private boolean onTheLoop;
+        /** Run to completion, the Write ping-pong: the Write back of this phase, null when none is due. */
+        private PreparedSend echoBack;
+        private long echoIndex;
+        /** The phase's operations, or 0: until the client's next control message. */
+        private long echoCount;
         private int echoSize;
         /** The server's CPU time at the client's START (bandwidth tests), until the RESULT. */
         private CpuClock.Sample cpuStart;
 
-        Session(Reporter reporter, Transport transport) {
-            super("perf-server", 1 << 16, transport);
+        Session(Reporter reporter, Transport transport, boolean busyPoll) {
+            super("perf-server", 1 << 16, transport, busyPoll);
             this.reporter = reporter;
         }
 
@@ -315,10 +322,10 @@ final class PerfServer implements AutoCloseable {
 
         /**
          * Serves the client until its DONE (however long its phases are); then waits for it to disconnect. A client
-         * that runs to completion has the server do so too, but for the Write ping-pong (which polls memory).
+         * that runs to completion has the server do so too.
          */
         void serve() throws Exception {
-            if (hello.runToCompletion() && !(hello.latency() && hello.verb() == PerfVerb.WRITE)) {
+            if (hello.runToCompletion()) {
                 serveOnTheLoop();
             } else {
                 while (!take(pollWhileConnected())) {
@@ -353,18 +360,24 @@ final class PerfServer implements AutoCloseable {
          * connection ends first.
          */
         private void serveOnTheLoop() throws Exception {
+            onTheLoop = true;
             LoopDrain<Void> serveAll = new LoopDrain<>() {
+                @Override
+                boolean pollsMemory() {
+                    return hello.latency() && hello.verb() == PerfVerb.WRITE;
+                }
+
                 @Override
                 int step() throws Exception {
                     int n = pollNow();
                     if (n > 0 && take(n)) {
                         done.complete(null);
                     }
-                    return n;
+                    return n + (echoBack != null ? echoWriteOnce() : 0);
                 }
             };
             CompletableFuture<Void> done = serveAll.done;
-            cq.executor().execute(() -> serveAll.onCompletion(cq));
+            serveAll.start(cq);
             while (true) {
                 try {
                     done.get(WAIT_SECONDS, TimeUnit.SECONDS);
@@ -417,6 +430,7 @@ final class PerfServer implements AutoCloseable {
 
         /** Returns true at DONE. */
         private boolean handle(ControlMessage m) throws Exception {
+            stopWriteEchoes(); // any control message ends a phase's Write echoes (run to completion)
             switch (m.type()) {
                 case PHASE -> {
                     phaseSize = m.size();
@@ -430,7 +444,11 @@ final class PerfServer implements AutoCloseable {
                     }
                     reply(ControlMessage.of(ControlMessage.Type.READY));
                     if (echo != null && hello.verb() == PerfVerb.WRITE) {
-                        writeEchoes(m.iterations());
+                        if (onTheLoop) {
+                            startWriteEchoes(m.iterations()); // the loop's steps echo (echoWriteOnce)
+                        } else {
+                            writeEchoes(m.iterations());
+                        }
                     }
                 }
                 case VERIFY -> {
@@ -474,7 +492,7 @@ final class PerfServer implements AutoCloseable {
                     .withFlags(Set.of()));
             try {
                 for (long i = 0; iterations == 0 || i < iterations; i++) {
-                    byte mark = (byte) (i % 255 + 1);
+                    byte mark = PerfClient.mark(i);
                     if (!awaitMark(in, size - 1, mark)) {
                         return; // the client ended the phase (duration mode); its RESULT is queued
                     }
@@ -484,6 +502,39 @@ final class PerfServer implements AutoCloseable {
             } finally {
                 back.close();
             }
+        }
+
+        /** Run to completion: the Write ping-pong of this phase is echoed by {@link #echoWriteOnce}, on the loop. */
+        private void startWriteEchoes(long iterations) {
+            stopWriteEchoes();
+            echoBack = qp.prepare(RdmaWrite.of(DATA_WR_ID, echo.sge(0, phaseSize), hello.clientBuffer())
+                    .withFlags(Set.of()));
+            echoIndex = 0;
+            echoCount = iterations;
+        }
+
+        /** The phase's echoes are over: all of them, or the client's next control message (a timed phase). */
+        private void stopWriteEchoes() {
+            if (echoBack != null) {
+                echoBack.close();
+                echoBack = null;
+            }
+        }
+
+        /** One look at the target: 1 if the client's mark was there and was written back, else 0. */
+        private int echoWriteOnce() {
+            int index = phaseSize - 1;
+            byte mark = PerfClient.mark(echoIndex);
+            VarHandle.acquireFence();
+            if (target.buffer().get(index) != mark) {
+                return 0;
+            }
+            echo.buffer().put(index, mark);
+            echoBack.execute();
+            if (++echoIndex == echoCount) {
+                stopWriteEchoes();
+            }
+            return 1;
         }
 
         /** Spins for the mark; false if a control receive arrived instead (the end of a timed phase). */

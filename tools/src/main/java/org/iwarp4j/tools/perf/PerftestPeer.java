@@ -70,7 +70,8 @@ final class PerftestPeer implements AutoCloseable {
         this.config = config;
         this.out = out;
         this.client = client;
-        rnic = Stacks.openRnic(client ? "perftest-client" : "perftest-server", config.transport());
+        rnic = Stacks.openRnic(client ? "perftest-client" : "perftest-server", config.transport(),
+                config.busyPoll());
         try {
             pd = rnic.allocateProtectionDomain();
             control = new PerftestControl(rnic, pd, client);
@@ -367,7 +368,7 @@ final class PerftestPeer implements AutoCloseable {
             out.flush();
             return;
         }
-        report.header(info, addresses, List.of("Stack           : iwarp4j, Netty " + rnic.transport(),
+        report.header(info, addresses, List.of("Stack           : " + Stacks.stackName(rnic),
                 "Data ex. method : rdma_cm, perftest " + PerftestWire.VERSION + " (Debian perftest 4.5+0.17) with a "
                         + "peer of version " + peerVersion,
                 "Cycle buffer    : " + cycleBuffer + " octets, cache line " + cacheLine));

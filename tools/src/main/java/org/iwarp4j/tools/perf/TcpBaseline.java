@@ -11,21 +11,9 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.ServerChannel;
-import io.netty.channel.epoll.Epoll;
-import io.netty.channel.epoll.EpollIoHandler;
-import io.netty.channel.epoll.EpollServerSocketChannel;
-import io.netty.channel.epoll.EpollSocketChannel;
-import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.channel.socket.DuplexChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
-import io.netty.channel.socket.nio.NioSocketChannel;
-import io.netty.channel.uring.IoUring;
-import io.netty.channel.uring.IoUringIoHandler;
-import io.netty.channel.uring.IoUringServerSocketChannel;
-import io.netty.channel.uring.IoUringSocketChannel;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.PrintWriter;
@@ -38,6 +26,7 @@ import java.util.concurrent.TimeUnit;
 import org.iwarp4j.tools.cli.Stacks;
 import org.iwarp4j.tools.report.Json;
 import org.iwarp4j.verbs.Transport;
+import org.iwarp4j.verbs.netty.NettyVerbs;
 
 /**
  * {@code iwarp perf tcp}: the same measurements over plain TCP with Netty (the transport the iWARP stack uses,
@@ -74,41 +63,20 @@ final class TcpBaseline {
 
     /** The transport {@code config} names, or the default: epoll where available, else NIO. */
     static Transport transport(PerfConfig config) {
-        Transport t = config.transport();
-        if (t == null) {
-            return Epoll.isAvailable() ? Transport.EPOLL : Transport.NIO;
-        }
-        if (t == Transport.EPOLL && !Epoll.isAvailable()) {
-            throw new IllegalStateException("epoll is not available: " + Epoll.unavailabilityCause());
-        }
-        if (t == Transport.IO_URING && !IoUring.isAvailable()) {
-            throw new IllegalStateException("io_uring is not available: " + IoUring.unavailabilityCause());
-        }
-        return t;
+        return NettyVerbs.resolve(config.transport());
     }
 
     private EventLoopGroup group(String name) {
-        return new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory(name, true), switch (transport(config)) {
-            case EPOLL -> EpollIoHandler.newFactory();
-            case IO_URING -> IoUringIoHandler.newFactory();
-            case NIO -> NioIoHandler.newFactory();
-        });
+        return NettyVerbs.newEventLoopGroup(config.transport(), 1, config.busyPoll(),
+                new DefaultThreadFactory(name, true));
     }
 
     private Class<? extends ServerChannel> serverChannel() {
-        return switch (transport(config)) {
-            case EPOLL -> EpollServerSocketChannel.class;
-            case IO_URING -> IoUringServerSocketChannel.class;
-            case NIO -> NioServerSocketChannel.class;
-        };
+        return NettyVerbs.serverChannel(config.transport());
     }
 
     private Class<? extends Channel> socketChannel() {
-        return switch (transport(config)) {
-            case EPOLL -> EpollSocketChannel.class;
-            case IO_URING -> IoUringSocketChannel.class;
-            case NIO -> NioSocketChannel.class;
-        };
+        return NettyVerbs.socketChannel(config.transport());
     }
 
     // ------------------------------------------------------------------ server
@@ -248,17 +216,20 @@ final class TcpBaseline {
         PerfReport report = new PerfReport(out, config);
         List<PerfResult> results = new ArrayList<>();
         List<String> parameters = List.of(
-                String.format("Transport type  : TCP (Netty %s, TCP_NODELAY, one event loop per end)", transport(config)),
+                String.format("Transport type  : TCP (Netty %s, TCP_NODELAY, one event loop per end%s)",
+                        transport(config), config.busyPoll() ? ", busy polling" : ""),
                 config.latency() ? "Mode            : ping-pong, t = half the round trip (perftest's ib_*_lat)"
                         : "Mode            : stream of SIZE-octet writes, flushed every " + FLUSH_EVERY,
                 "Connections     : " + config.qps() + (config.qps() > 1 ? " (-q), on the one event loop" : ""),
                 config.durationMode() ? "Duration        : " + config.durationSeconds() + " s per size, "
                         + config.measuredSeconds() + " s measured after a margin of " + config.marginSeconds()
-                        + " s (-f): one unmeasured run of the margin's length first"
+                        + " s (-f)"
                         : "Iterations      : " + config.iterations() + " per size"
                                 + (config.qps() > 1 ? " and connection" : ""),
-                "Warm-up         : " + config.warmupPerQp() + " operations per size"
-                        + (config.qps() > 1 ? " and connection" : "") + ", not measured",
+                config.warmsByTime() ? "Warm-up         : one unmeasured run of the margin, " + config.marginSeconds()
+                        + " s per size (-f), then " + config.warmupPerQp() + " operations" : "Warm-up         : "
+                        + config.warmupPerQp() + " operations per size" + (config.qps() > 1 ? " and connection" : "")
+                        + ", not measured",
                 "remote address  : " + server);
         PerftestFormat.TestInfo info = new PerftestFormat.TestInfo(PerfVerb.TCP, config.latency(), false, true,
                 config.qps(), config.latency() ? 1 : config.txDepth(), 0, 0, 0, "TCP");

@@ -199,6 +199,7 @@ class PerfTest {
     @CsvSource(delimiter = '|', value = {
             "write -D 3 -f 1|1|1", "send --run-to-completion -D 3 -f 1|1|1", "tcp -D 3 -f 1|1|1",
             "read --latency --run-to-completion -D 3 -f 1|1|1", "send --latency -D 3 -f 1|1|1",
+            "write --latency --run-to-completion -D 3 -f 1|1|1",
             "write -D 4|1|2"})
     void theMarginRunsUnmeasuredAndTheRestIsMeasured(String args, int margin, int measured) throws Exception {
         Path json = dir.resolve("margin.json");
@@ -216,6 +217,44 @@ class PerfTest {
         double seconds = ((Number) result.get("iterations")).doubleValue()
                 / (((Number) result.get("msg_rate_Mpps")).doubleValue() * 1e6);
         assertThat(seconds).as("the measured span of %s", args).isBetween(measured * 0.9, measured + 0.9);
+    }
+
+    /**
+     * -f with -n (ours; perftest's -f goes with -D only): the margin's seconds run unmeasured, then exactly -n
+     * operations are measured, on a thread, run to completion and over TCP.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"send --latency", "read --latency --run-to-completion", "tcp --latency", "write",
+            "send --run-to-completion"})
+    void aMarginBeforeCountedIterationsWarmsUpAndMeasuresExactlyN(String args) throws Exception {
+        Path json = dir.resolve("warm.json");
+        List<String> a = new ArrayList<>(List.of("perf"));
+        a.addAll(List.of(args.split(" ")));
+        a.addAll(List.of("--loopback", "-s", "64", "-n", "3000", "-f", "1", "--details", "--details-json",
+                json.toString()));
+        ToolRun r = ToolRun.run(a.toArray(String[]::new));
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(r.out()).contains("Iterations      : 3000 per size").containsPattern("Warm-up         : [^\\n]*1 s");
+        @SuppressWarnings("unchecked")
+        Map<String, Object> doc = (Map<String, Object>) TinyJson.parse(Files.readString(json));
+        @SuppressWarnings("unchecked")
+        Map<String, Object> result = ((List<Map<String, Object>>) doc.get("results")).get(0);
+        assertThat(result).as(args).containsEntry("iterations", 3000L);
+    }
+
+    /** --busy-poll: both stacks' loops and perf tcp's never sleep, and the reports say so. */
+    @ParameterizedTest
+    @ValueSource(strings = {"send --latency --run-to-completion", "tcp --latency"})
+    void busyPollingLoopsAreNamedInTheReport(String args) {
+        List<String> a = new ArrayList<>(List.of("perf"));
+        a.addAll(List.of(args.split(" ")));
+        a.addAll(List.of("--loopback", "-s", "64", "-n", "2000", "--busy-poll", "--details"));
+        ToolRun r = ToolRun.run(a.toArray(String[]::new));
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(r.out()).as(args).containsPattern(args.startsWith("tcp")
+                ? "Transport type  : TCP \\(Netty \\w+, TCP_NODELAY, one event loop per end, busy polling\\)"
+                : "Stack           : iwarp4j, Netty \\w+, busy polling");
+        assertThat(latLines(r.out())).hasSize(1);
     }
 
     @ParameterizedTest
@@ -302,7 +341,7 @@ class PerfTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"read", "send", "atomic"})
+    @ValueSource(strings = {"read", "send", "atomic", "write"})
     void runToCompletionTimesEveryLatencyIteration(String verb) {
         ToolRun r = ToolRun.run("perf", verb, "--loopback", "--latency", "--run-to-completion", "-n", "500");
         assertThat(r.exit()).as(r.toString()).isZero();
@@ -484,10 +523,12 @@ class PerfTest {
             "write --verify -q 2", "tcp -q 1024 -t 15000", "tcp --compare-tcp", "write --plot x.svg",
             "write --loopback --latency -a --plot x.svg", "write --loopback --compare-tcp --tcp-port 5000",
             "write 127.0.0.1 --compare-tcp --tcp-port 70000", "write 127.0.0.1 --tcp-port 5000",
-            "write 127.0.0.1 -p 65535 --compare-tcp", "write --latency --run-to-completion",
+            "write 127.0.0.1 -p 65535 --compare-tcp",
             "tcp --run-to-completion", "write --transport FOO", "write --protocol foo", "write 127.0.0.1 --verify",
             "write --persistent --protocol perftest", "read 127.0.0.1 -D 2", "write 127.0.0.1 --compare-tcp",
-            "write --loopback -f 1", "write --loopback -D 4 -f 2", "write --loopback -D 4 -f -1"})
+            "write --loopback -f -1", "write 127.0.0.1 -f 1", "write --loopback -D 4 -f 2",
+            "write --loopback -D 4 -f -1",
+            "write --loopback --transport IO_URING --busy-poll"})
     void usageErrors(String args) {
         List<String> a = new ArrayList<>(List.of("perf"));
         if (!args.isEmpty()) {

@@ -35,7 +35,7 @@ class PerftestFormatTest {
     private static PerfConfig config(PerfVerb verb, boolean latency, boolean gbits, int duration, Path json,
                                      PerftestFormat.Style style) {
         return new PerfConfig(verb, latency, false, false, List.of(latency ? 2 : 65536), 5000, duration, 0,
-                latency ? 1 : 128, 512, gbits, json, false, null, false, 1, false, null, false, null, style);
+                latency ? 1 : 128, 512, gbits, json, false, null, false, 1, false, null, false, false, null, style);
     }
 
     private static PerftestFormat.TestInfo writeInfo(boolean latency) {
