@@ -173,6 +173,22 @@ final class ConnectionManager {
         return result;
     }
 
+    /**
+     * The test seam behind {@link RnicImpl#acceptOver}: what a listener does for a connection TCP accepted, on
+     * {@code ch} (connected, registered with the loop its queue pair will use; no keepalive, no capture file), for a
+     * listener of its own that is never bound.
+     */
+    Listener acceptOver(Channel ch, ListenOptions options, ConnectionRequestHandler handler) {
+        ListenerImpl listener = new ListenerImpl(rnic, Objects.requireNonNull(options, "options"),
+                Objects.requireNonNull(handler, "handler"));
+        Admission admission = listener.admit(ch);
+        if (admission != null) {
+            ConnectionPipelines.responder(ch, MpaConfigs.responder(options, rnic.config().maxIrdOrd()), null, listener,
+                    admission);
+        }
+        return listener;
+    }
+
     /** What a connect needs before its channel: {@code null} if it failed {@code result} already. */
     private record Initiation(EventLoop loop, QueuePairHandler handler, MpaConfig mpa, Reservation irds) {
     }

@@ -343,6 +343,15 @@ public final class RnicImpl implements Rnic {
         return connections.connectOver(ch, queuePair, options);
     }
 
+    /**
+     * Test seam: {@code ch}, a channel already connected and registered with this RNIC's loop, as a connection a
+     * listener with {@code options} accepted: the pipeline of {@link ConnectionPipelines#responder} is installed on
+     * it, and the MPA Request that arrives goes to {@code handler}.
+     */
+    Listener acceptOver(Channel ch, ListenOptions options, ConnectionRequestHandler handler) {
+        return connections.acceptOver(ch, options, handler);
+    }
+
     @Override
     public void close() {
         if (closed) {

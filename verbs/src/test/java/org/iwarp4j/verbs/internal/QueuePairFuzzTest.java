@@ -33,9 +33,11 @@ import org.iwarp4j.verbs.SendWorkRequest.Send;
 import org.iwarp4j.verbs.Sge;
 import org.iwarp4j.verbs.Stag;
 import org.iwarp4j.verbs.VerbsException;
+import org.iwarp4j.verbs.cm.AcceptOptions;
 import org.iwarp4j.verbs.cm.ConnectOptions;
 import org.iwarp4j.verbs.cm.Connection;
 import org.iwarp4j.verbs.cm.ConnectionParameters;
+import org.iwarp4j.verbs.cm.ListenOptions;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -51,7 +53,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * The stateful target of a whole queue pair: verbs, RDMAP, DDP and MPA, the connection's real pipeline
  * ({@link ConnectionPipelines#initiator}) on an {@link EmbeddedChannel} whose loop the RNIC runs on (the test
- * seam {@link RnicImpl#connectOver}), as the Initiator against a fuzzed peer. The input is a script (see
+ * seam {@link RnicImpl#connectOver}), as the Initiator against a fuzzed peer ({@link #responderQueuePair}: as
+ * the Responder, {@link ConnectionPipelines#responder} over {@link RnicImpl#acceptOver}). The input is a script (see
  * {@link Script}): the connection's options, then the peer's MPA Reply — a valid one built from our Request with
  * fuzzed choices (revision, markers, CRC, RTR type, IRD/ORD, rejection, private data), or raw octets — then up
  * to 64 steps mixing what the application posts (receives, Sends, Writes, Reads, FetchAdd, CmpSwap) with what
@@ -98,6 +101,24 @@ class QueuePairFuzzTest {
 
     @FuzzTest
     void queuePair(byte[] input) {
+        run(input, false);
+    }
+
+    /**
+     * The same queue pair as the Responder: the fuzzed peer sends the MPA Request (a valid one with fuzzed choices,
+     * or raw octets), a listener's handler accepts it, rejects it or never decides (the script says which), and the
+     * steps follow. Layout: as {@link #queuePair}'s, but after the queue pair options a u8 decision (bits 1-0: 0 or 1
+     * accept, 2 reject, 3 no decision; bit 2 accept with the IRD and ORD of the next two u8; bits 7-3 the length of
+     * the Reply's private data, the octets), then the listener's MPA options (as the connect's), then the Request
+     * (raw: u8 length, octets; else u8 choices — bit 0 M, 1 C, 2 revision 2, 3 peer-to-peer, 4-6 Send, Write, Read
+     * RTR — u8 private data length, the octets, and for revision 2 u8 IRD, u8 ORD).
+     */
+    @FuzzTest
+    void responderQueuePair(byte[] input) {
+        run(input, true);
+    }
+
+    private static void run(byte[] input, boolean responder) {
         if (rig == null || !rig.intact()) {
             if (rig != null) {
                 rig.close();
@@ -113,7 +134,7 @@ class QueuePairFuzzTest {
         if (!r.holder.eventLoop().register(ch).isSuccess()) {
             throw new IllegalStateException("the channel did not register");
         }
-        Peer peer = new Peer(ch, r.holder, r.stags);
+        Peer peer = new Peer(ch, r.holder, r.stags, responder);
         Map<Long, Integer> expected = new HashMap<>();
         Map<Long, Integer> completed = new HashMap<>();
         QueuePair qp = null;
@@ -122,12 +143,22 @@ class QueuePairFuzzTest {
             qp = r.pd.createQueuePair(QueuePairConfig.builder(r.sendCq, r.receiveCq).maxSendWr(8).maxRecvWr(8)
                     .signalAll((options & 0x80) != 0).ird(1 + (options & 3)).ord(1 + (options >> 2 & 3))
                     .responseTimeout(Duration.ofSeconds(options & 0x40)).build());
-            CompletableFuture<Connection> connecting = r.rnic.connectOver(ch, qp, connectOptions(s));
-            peer.takeRequest();
-            if ((options & 0x20) != 0) {
-                peer.sendsRawReply(s.bytes(s.u8()));
+            CompletableFuture<Connection> connecting;
+            if (responder) {
+                connecting = accept(r, ch, qp, s);
+                if ((options & 0x20) != 0) {
+                    peer.sendsRawRequest(s.bytes(s.u8()));
+                } else {
+                    peer.sendsRequest(s);
+                }
             } else {
-                peer.replies(s);
+                connecting = r.rnic.connectOver(ch, qp, connectOptions(s));
+                peer.takeRequest();
+                if ((options & 0x20) != 0) {
+                    peer.sendsRawReply(s.bytes(s.u8()));
+                } else {
+                    peer.replies(s);
+                }
             }
             peer.exchange(connecting);
             long id = 1;
@@ -224,9 +255,11 @@ class QueuePairFuzzTest {
 
         /** What the queue pair held of the RNIC's limits is back once it closed and its completions were polled. */
         void checkReturned() {
-            if (rnic.postedReceives().used() != 0 || rnic.inboundReadsAndAtomics().used() != 0) {
+            if (rnic.postedReceives().used() != 0 || rnic.inboundReadsAndAtomics().used() != 0
+                    || rnic.startups().used() != 0) {
                 throw new AssertionError("after close: " + rnic.postedReceives().used() + " posted receives, "
-                        + rnic.inboundReadsAndAtomics().used() + " of the IRD still counted");
+                        + rnic.inboundReadsAndAtomics().used() + " of the IRD, " + rnic.startups().used()
+                        + " MPA startups still counted");
             }
         }
 
@@ -237,7 +270,40 @@ class QueuePairFuzzTest {
         }
     }
 
+    /**
+     * The Responder's side: a listener of its own on {@code ch} whose handler does what the script's decision says;
+     * the future completes when the accepted connection is established.
+     */
+    private static CompletableFuture<Connection> accept(Rig r, TcpLikeChannel ch, QueuePair qp, Script s) {
+        int decision = s.u8();
+        AcceptOptions accept = AcceptOptions.withPrivateData(s.bytes(decision >> 3));
+        if ((decision & 4) != 0) {
+            accept = accept.withIrdOrd(s.u8() % 10, s.u8() % 10);
+        }
+        AcceptOptions chosen = accept;
+        ListenOptions listen = ListenOptions.builder().mpa(mpaOptions(s)).build();
+        CompletableFuture<Connection> accepted = new CompletableFuture<>();
+        r.rnic.acceptOver(ch, listen, request -> {
+            switch (decision & 3) {
+                case 0, 1 -> request.accept(qp, chosen).whenComplete((c, e) -> {
+                    if (e != null) {
+                        accepted.completeExceptionally(e);
+                    } else {
+                        accepted.complete(c);
+                    }
+                });
+                case 2 -> request.reject(chosen.privateData());
+                default -> { } // no decision: the startup's timeout decides
+            }
+        });
+        return accepted;
+    }
+
     private static ConnectOptions connectOptions(Script s) {
+        return ConnectOptions.builder().mpa(mpaOptions(s)).disconnectTimeout(Duration.ofSeconds(5)).build();
+    }
+
+    private static MpaOptions mpaOptions(Script s) {
         int b = s.u8();
         MpaOptions.Builder mpa = MpaOptions.builder().revision(1 + (b & 1)).crc((b & 2) != 0)
                 .markers((b & 4) != 0).startupTimeout(Duration.ofSeconds(10));
@@ -250,7 +316,7 @@ class QueuePairFuzzTest {
             }
             mpa.peerToPeer(true).rtrTypes(offered.isEmpty() ? List.of(RtrType.WRITE) : offered);
         }
-        return ConnectOptions.builder().mpa(mpa.build()).disconnectTimeout(Duration.ofSeconds(5)).build();
+        return mpa.build();
     }
 
     /** A post the script describes; true if accepted. */
@@ -315,26 +381,93 @@ class QueuePairFuzzTest {
     }
 
     /**
-     * The fuzzed peer: reads what we send (our MPA Request, then FPDUs with the negotiated framing, checking each
-     * reads back and that nothing follows a Terminate), and writes what the script says; {@code loop}: the channel
-     * whose tasks it runs (the shared loop's holder).
+     * The fuzzed peer: reads what we send (our MPA Request or Reply, then FPDUs with the negotiated framing,
+     * checking each reads back and that nothing follows a Terminate), and writes what the script says; {@code loop}:
+     * the channel whose tasks it runs (the shared loop's holder); {@code responder}: we are the Responder, the peer
+     * sends the Request.
      */
     private static final class Peer {
         private final EmbeddedChannel ch;
         private final EmbeddedChannel loop;
         private final int[] stags;
         private final ByteBuf fromUs = ALLOC.buffer();
+        private final boolean responder;
         private MpaFrame request;
+        /** Ours, when we are the Responder: null until it came. */
+        private MpaFrame reply;
         private FpduReader ours;
         private FpduWriter theirs;
         private boolean terminated;
         private boolean framingKnown;
         private boolean parametersChecked;
 
-        Peer(EmbeddedChannel ch, EmbeddedChannel loop, int[] stags) {
+        Peer(EmbeddedChannel ch, EmbeddedChannel loop, int[] stags, boolean responder) {
             this.ch = ch;
             this.loop = loop;
             this.stags = stags;
+            this.responder = responder;
+        }
+
+        /** A valid Request with the choices the script makes. */
+        void sendsRequest(Script s) {
+            int b = s.u8();
+            boolean markers = (b & 1) != 0;
+            boolean crc = (b & 2) != 0;
+            byte[] privateData = s.bytes(s.u8() % 24);
+            if ((b & 4) == 0) {
+                request = MpaFrame.rev1(MpaFrameType.REQUEST, markers, crc, false, privateData);
+            } else {
+                EnhancedConnectionData asks = new EnhancedConnectionData((b & 8) != 0, (b & 0x10) != 0, s.u8() % 10,
+                        (b & 0x20) != 0, (b & 0x40) != 0, s.u8() % 10);
+                request = MpaFrame.enhanced(MpaFrameType.REQUEST, markers, crc, false, asks, privateData);
+            }
+            ByteBuf out = ALLOC.buffer(request.length());
+            MpaFrameCodec.encode(request, out);
+            theirs = new FpduWriter(crc, false, 65535, 0); // a guess until the Reply says
+            ch.writeInbound(out);
+        }
+
+        /** Octets in place of the Request: if they start with one, the Reply is judged against it. */
+        void sendsRawRequest(byte[] octets) {
+            ByteBuf in = Unpooled.wrappedBuffer(octets);
+            try {
+                MpaFrame parsed = MpaFrameCodec.parse(in);
+                request = parsed != null && parsed.type() == MpaFrameType.REQUEST ? parsed : null;
+            } catch (MpaException notAFrame) {
+                request = null; // the startup fails; we send nothing but perhaps a rejecting Reply
+            }
+            theirs = new FpduWriter(request != null && request.crc(), false, 65535, 0);
+            sendsRaw(octets);
+        }
+
+        /** As the Responder: our Reply, once it is there; the framing it negotiates. */
+        private void takeReply() {
+            if (reply != null || !fromUs.isReadable()) {
+                return;
+            }
+            MpaFrame r;
+            try {
+                r = MpaFrameCodec.parse(fromUs);
+            } catch (MpaException e) {
+                throw new AssertionError("our Reply does not parse", e);
+            }
+            if (r == null) {
+                return; // not all of it yet
+            }
+            if (r.type() != MpaFrameType.REPLY) {
+                throw new AssertionError("the Responder sent a " + r.type() + " first");
+            }
+            fromUs.skipBytes(r.length());
+            reply = r;
+            if (!r.rejected()) {
+                if (request == null) {
+                    throw new AssertionError("a Reply that accepts what was not an MPA Request: " + r);
+                }
+                boolean crc = FramingNegotiation.crc(request, r);
+                ours = new FpduReader(crc, FramingNegotiation.senderInsertsMarkers(request), 65535, 0);
+                theirs = new FpduWriter(crc, FramingNegotiation.senderInsertsMarkers(r), 65535, 0);
+                framingKnown = true;
+            }
         }
 
         void takeRequest() {
@@ -431,6 +564,10 @@ class QueuePairFuzzTest {
             loop.runPendingTasks();
             loop.checkException();
             ch.checkException();
+            collect();
+            if (responder) {
+                takeReply();
+            }
             if (!parametersChecked && established(connecting)) {
                 ConnectionParameters p = connecting.join().parameters();
                 if (!framingKnown || p.crc() != theirs.crcEnabled() || p.rxMarkers() != theirs.markersEnabled()
@@ -439,11 +576,10 @@ class QueuePairFuzzTest {
                 }
                 parametersChecked = true;
             }
-            collect();
             if (!framingKnown) {
-                if (fromUs.isReadable()) {
-                    throw new AssertionError("the Initiator sent " + fromUs.readableBytes()
-                            + " octets after its Request, without a Reply that accepts");
+                if (fromUs.isReadable() && (!responder || reply != null)) {
+                    throw new AssertionError("we sent " + fromUs.readableBytes() + " octets after our "
+                            + (responder ? "Reply" : "Request") + ", without a Reply that accepts");
                 }
                 return;
             }
