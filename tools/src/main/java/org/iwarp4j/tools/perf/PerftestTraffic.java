@@ -165,7 +165,7 @@ final class PerftestTraffic {
             lastProgress[0] = now;
         } else if (now - lastProgress[0] > WAIT.toNanos()) {
             throw new PerftestException("no completion on the test queue pairs for " + WAIT.toSeconds()
-                    + " s (peer gone, or its options differ from ours: give both the same -s, -n, -q, -t)");
+                    + " s (peer gone, or its options differ from ours: give both the same -s, -n or -D, -q, -t)");
         }
         return n;
     }
