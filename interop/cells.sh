@@ -26,6 +26,7 @@ IW_JAVA_OPTS=${IWARP_MATRIX_JAVA_OPTS:--XX:+UseSerialGC -XX:TieredStopAtLevel=1}
 NO_TERMS="siw_term=none ours_term=none crc_bad=0"
 RPING_C3="rping -c -a $HIP -C 3 -S 64 -V"
 PT_ITERS=${PT_ITERS:-100}
+PT_DURATION=${PT_DURATION:-4}   # -D of the perftest-*-dur-* cells: perftest's margin -D/4, so 2 s measured
 FAILS=()
 
 # =========================================================================================== the table
@@ -666,17 +667,18 @@ pt_line() {   # pt_line FILE : perftest's first result line after the column hea
     sed 's/^[[:space:]]*//; s/[[:space:]]\{1,\}/ /g'
 }
 # pt_pair to|from TOOL "OUR VERB ARGS" SIZE [SECS] : iwarp perf (client) -> siw TOOL -R (server), or siw's client
-# -> iwarp perf (server); PT_CLIENT and PT_SERVER name the files with each side's output
+# -> iwarp perf (server); PT_CLIENT and PT_SERVER name the files with each side's output. PT_RUN: how long both
+# ends run (default -n PT_ITERS)
 pt_pair() {
-  local dir=$1 tool=$2 verb=$3 size=$4
+  local dir=$1 tool=$2 verb=$3 size=$4 run=${PT_RUN:--n $PT_ITERS}
   # shellcheck disable=SC2086
   if [ "$dir" = to ]; then
-    SECS=80 WAIT=20 our_client 18515 "$tool -R -d siw0 -s $size -n $PT_ITERS -F" \
-      perf $verb "$GIP" -s "$size" -n "$PT_ITERS"
+    SECS=80 WAIT=20 our_client 18515 "$tool -R -d siw0 -s $size $run -F" \
+      perf $verb "$GIP" -s "$size" $run
     PT_SERVER="$CDIR/$CELL.siw.txt" PT_CLIENT="$CDIR/$CELL.iw-c.out"
   else
-    SECS=80 WAIT=20 their_client 18515 "$tool -R -d siw0 -s $size -n $PT_ITERS -F $HIP" \
-      perf $verb -s "$size" -n "$PT_ITERS"
+    SECS=80 WAIT=20 their_client 18515 "$tool -R -d siw0 -s $size $run -F $HIP" \
+      perf $verb -s "$size" $run
     PT_SERVER="$CDIR/$CELL.iw-s.out" PT_CLIENT="$CDIR/$CELL.siw.txt"
   fi
   glog "$SIWTAG" > "$CDIR/$CELL.siw.txt"
@@ -699,6 +701,37 @@ pt_cell() {
   PCONN=-1 chk "capture: test connection accepted, no Terminate" psum mpa=accept siw_term=none ours_term=none
   verdict "iwarp perf $verb ($( [ "$dir" = to ] && echo client || echo server)) with siw $tool -R -s $size -n" \
     "$PT_ITERS: both exit 0; client: $c; server: ${s:-(no table: the ${tool} server only closes)}"
+}
+# pt_span LINE : a bandwidth line's #iterations over its message rate: the seconds its count was measured in
+pt_span() { awk '{ if ($5 > 0) printf "%.2f", $2 / ($5 * 1e6); else print "none" }' <<< "$1"; }
+pt_between() { awk -v x="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(x != "none" && x + 0 >= lo && x + 0 <= hi) }'; }
+# pt_dur_line LINE SIZE : SIZE octets, a count, and no peak (perftest's noPeak in duration mode prints 0.00)
+pt_dur_line() { awk -v s="$2" '{ exit !($1 == s && $2 > 0 && $3 == "0.00") }' <<< "$1"; }
+# pt_near A B : two counts within a quarter of each other
+pt_near() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a > 0 && b > 0 && a <= 1.25 * b && b <= 1.25 * a) }'; }
+# pt_duration_cell to|from TOOL "OUR VERB" SIZE : perftest's duration mode over its exchange, -D PT_DURATION at
+# both ends (margin -D/4). Both exit 0; the client's line has the size, a count and no peak, and its count over its
+# message rate is about -D minus the two margins; Write/Read: the server printed the client's line; Send: the
+# server (which times its own span from the first Send) printed about as many. Capture as pt_cell's.
+pt_duration_cell() {
+  local dir=$1 tool=$2 verb=$3 size=$4 c s cs ss measured=$((PT_DURATION - 2 * (PT_DURATION / 4)))
+  PT_RUN="-D $PT_DURATION" pt_pair "$@"
+  chk "iwarp exit 0 (got $OUR)" is "$OUR" 0
+  chk "siw $tool exit 0 (got $SIW)" is "$SIW" 0
+  c=$(pt_line "$PT_CLIENT"); s=$(pt_line "$PT_SERVER"); cs=$(pt_span "$c"); ss=$(pt_span "$s")
+  chk "the client printed $size octets, a count, peak 0.00 (got '$c')" pt_dur_line "$c" "$size"
+  chk "the client's count / message rate is about ${measured} s (got ${cs} s)" pt_between "$cs" \
+    "$(awk -v m="$measured" 'BEGIN { print m * 0.9 }')" "$(awk -v m="$measured" 'BEGIN { print m * 1.25 }')"
+  case $tool in
+    ib_write_bw|ib_read_bw) chk "the server printed the client's line (client '$c', server '$s')" is "$s" "$c" ;;
+    ib_send_bw)
+      chk "the server printed $size octets, a count, peak 0.00 (got '$s')" pt_dur_line "$s" "$size"
+      chk "the server counted about the client's Sends (client '$c', server '$s')" \
+        pt_near "$(awk '{ print $2 }' <<< "$c")" "$(awk '{ print $2 }' <<< "$s")" ;;
+  esac
+  PCONN=-1 chk "capture: test connection accepted, no Terminate" psum mpa=accept siw_term=none ours_term=none
+  verdict "iwarp perf $verb ($( [ "$dir" = to ] && echo client || echo server)) with siw $tool -R -s $size -D" \
+    "$PT_DURATION: both exit 0; client: $c (${cs} s); server: $s (${ss} s)"
 }
 # pt_atomic_cell to|from TOOL "OUR VERB" : siw 6.1 has no atomics; both ends must say so and end
 pt_atomic_cell() {

@@ -118,9 +118,9 @@ public final class PerfOptions {
 
     @Option(names = "--protocol", paramLabel = "perftest|iwarp4j", description = "the control exchange with the "
             + "other end: perftest (perftest 4.5+0.17's, so that this pairs with ib_*_bw -R / ib_*_lat -R; give both "
-            + "ends the same -s, -n, -q, -t, as with perftest) or iwarp4j (our own: --verify, --persistent, "
-            + "--compare-tcp apart, -D, the server's CPU time). Default: perftest with SERVER or as a server, "
-            + "iwarp4j with --loopback (both ends are ours)")
+            + "ends the same -s, -n or -D, -q, -t, as with perftest) or iwarp4j (our own: --verify, --persistent, "
+            + "--compare-tcp apart, -D with --latency or -a, the server's CPU time). Default: perftest with SERVER "
+            + "or as a server, iwarp4j with --loopback (both ends are ours)")
     String protocol;
 
     @Option(names = "--persistent", description = "server: serve client after client, one at a time (a client "
@@ -304,13 +304,18 @@ public final class PerfOptions {
         if (p.equals("iwarp4j") || verb == PerfVerb.TCP) {
             return false;
         }
-        String needsOurs = verify ? "--verify" : persistent ? "--persistent" : duration != null ? "-D"
-                : margin != null ? "-f without -D"
+        String needsOurs = verify ? "--verify" : persistent ? "--persistent"
+                : duration != null && latency ? "-D with --latency"
+                : margin != null && duration == null ? "-f without -D"
                 : comparesTcp(verb) && !loopback ? "--compare-tcp and --plot apart" : runToCompletion
                 ? "--run-to-completion" : null;
         if (needsOurs != null) {
             throw new CommandLine.ParameterException(cl, needsOurs + " needs our own control exchange: give "
                     + "--protocol iwarp4j to both ends (perftest's carries none of it)");
+        }
+        if (duration != null && all) {
+            throw new CommandLine.ParameterException(cl, "-D runs one size over perftest's exchange, as perftest "
+                    + "4.5 (which refuses -a in duration mode): give -s, or --protocol iwarp4j to both ends");
         }
         return true;
     }

@@ -219,7 +219,7 @@ final class PerftestPeer implements AutoCloseable {
     private void createLanes() {
         int qps = config.latency() ? 1 : config.qps();
         int depth = config.latency() ? 1 : config.txDepth();
-        int rx = rxDepth(config.iterations());
+        int rx = rxDepth();
         int maxIrdOrd = rnic.query().maxIrdOrd();
         boolean reads = config.verb() == PerfVerb.READ || config.verb() == PerfVerb.ATOMIC;
         outReads = reads ? maxIrdOrd : 0;
@@ -240,13 +240,30 @@ final class PerftestPeer implements AutoCloseable {
         traffic = new PerftestTraffic(testCq, lanes);
     }
 
-    /** perftest's {@code rx_depth} of the Send test: 512, at most the iterations, made even. */
-    private int rxDepth(long iterations) {
+    /**
+     * perftest's {@code rx_depth} of the Send test: 512, at most the iterations (not in duration mode, which has
+     * none), made even.
+     */
+    private int rxDepth() {
         if (config.verb() != PerfVerb.SEND) {
             return 1;
         }
-        int rx = (int) Math.min(512, iterations);
+        int rx = (int) Math.min(512, iterationsOrUnbounded());
         return rx % 2 == 1 && config.sizes().size() == 1 ? rx + 1 : rx;
+    }
+
+    /** The operations of a size per queue pair: {@code -n}, or in duration mode ({@code -D}) as many as it takes. */
+    private long iterationsOrUnbounded() {
+        return config.durationMode() ? Long.MAX_VALUE : config.iterations();
+    }
+
+    /**
+     * A size's run in duration mode (perftest's {@code -D} and {@code -f}: the margin, {@code -D} minus twice it
+     * measured, the margin again), or {@code null} with {@code -n}.
+     */
+    private PerftestTraffic.Span span() {
+        return config.durationMode() ? new PerftestTraffic.Span(config.marginSeconds(), config.measuredSeconds())
+                : null;
     }
 
     private static long align(long v, int to) {
@@ -345,10 +362,18 @@ final class PerftestPeer implements AutoCloseable {
 
     private void header(PerfReport report) {
         int qps = lanes.length;
-        int depth = config.latency() ? 1 : (int) Math.min(config.txDepth(), config.iterations());
+        int depth = config.latency() ? 1 : (int) Math.min(config.txDepth(), iterationsOrUnbounded());
         PerftestFormat.TestInfo info = new PerftestFormat.TestInfo(config.verb(), config.latency(),
-                config.compareSwap(), client, qps, depth, rxDepth(config.iterations()),
+                config.compareSwap(), client, qps, depth, rxDepth(),
                 PerftestWire.mtuOctets(mtu), outReads, "IW");
+        List<String> own = new ArrayList<>(List.of("Stack           : " + Stacks.stackName(rnic),
+                "Data ex. method : rdma_cm, perftest " + PerftestWire.VERSION + " (Debian perftest 4.5+0.17) with a "
+                        + "peer of version " + peerVersion,
+                "Cycle buffer    : " + cycleBuffer + " octets, cache line " + cacheLine));
+        if (config.durationMode()) {
+            own.add("Duration        : " + config.durationSeconds() + " s, " + config.measuredSeconds()
+                    + " s measured between margins of " + config.marginSeconds() + " s (-f)");
+        }
         List<String> addresses = new ArrayList<>();
         for (PerftestTraffic.Lane l : lanes) {
             PerftestWire.Dest d = myDest(l);
@@ -368,10 +393,7 @@ final class PerftestPeer implements AutoCloseable {
             out.flush();
             return;
         }
-        report.header(info, addresses, List.of("Stack           : " + Stacks.stackName(rnic),
-                "Data ex. method : rdma_cm, perftest " + PerftestWire.VERSION + " (Debian perftest 4.5+0.17) with a "
-                        + "peer of version " + peerVersion,
-                "Cycle buffer    : " + cycleBuffer + " octets, cache line " + cacheLine));
+        report.header(info, addresses, own);
     }
 
     // ------------------------------------------------------------------------------------------------ the tests
@@ -383,7 +405,7 @@ final class PerftestPeer implements AutoCloseable {
             int reads = readsInFlight();
             for (int size : config.sizes()) {
                 last = traffic.clientBandwidth(config.verb(), config.compareSwap(), size, config.iterations(),
-                        config.txDepth(), reads, 1);
+                        config.txDepth(), reads, 1, span());
                 results.add(last);
                 report.line(last);
             }
@@ -414,18 +436,22 @@ final class PerftestPeer implements AutoCloseable {
         return Math.max(1, reads);
     }
 
-    /** {@code ib_send_bw}: per size a handshake, the run (both ends measure), and with {@code -a} one more. */
+    /**
+     * {@code ib_send_bw}: per size a handshake, the run (both ends measure; in duration mode each end times its
+     * own span, the server's from the first Send it receives), and with {@code -a} one more.
+     */
     private void sendBandwidth(PerfReport report, List<PerfResult> results) throws Exception {
         boolean all = config.sizes().size() > 1;
         for (int size : config.sizes()) {
-            int rx = rxDepth(config.iterations());
+            int rx = rxDepth();
             if (!client) {
-                traffic.postSendTestReceives(size, config.iterations(), rx);
+                traffic.postSendTestReceives(size, iterationsOrUnbounded(), rx);
             }
             hand();
             PerfResult r = client
-                    ? traffic.clientBandwidth(PerfVerb.SEND, false, size, config.iterations(), config.txDepth(), 0, rx)
-                    : traffic.serverSendBandwidth(size, config.iterations(), rx);
+                    ? traffic.clientBandwidth(PerfVerb.SEND, false, size, config.iterations(), config.txDepth(), 0, rx,
+                    span())
+                    : traffic.serverSendBandwidth(size, config.iterations(), rx, span());
             results.add(r);
             report.line(r);
             if (all) {
@@ -452,7 +478,7 @@ final class PerftestPeer implements AutoCloseable {
 
     /** {@code ib_send_lat}: per size the receives, a handshake and the ping-pong; then the closing handshake. */
     private void sendLatency(PerfReport report, List<PerfResult> results) throws Exception {
-        int rx = rxDepth(config.iterations());
+        int rx = rxDepth();
         for (int size : config.sizes()) {
             traffic.postSendTestReceives(size, config.iterations(), rx);
             hand();

@@ -35,6 +35,9 @@ import org.iwarp4j.verbs.WorkCompletion;
 final class PerftestTraffic {
 
     static final Duration WAIT = Duration.ofSeconds(30);
+    /** How long a poll of duration mode waits: a phase of the run begins at most this late. */
+    private static final Duration TICK = Duration.ofMillis(1);
+    private static final Duration POLL_WAIT = Duration.ofMillis(100);
     private static final long RECEIVE_WR_BASE = 1L << 32;
     private static final long CREDIT_WR_BASE = 2L << 32;
 
@@ -60,6 +63,81 @@ final class PerftestTraffic {
         }
     }
 
+    /**
+     * perftest's duration mode ({@code -D}, {@code -f}): a margin unmeasured, the measured span, a margin again,
+     * each phase timed from the moment the one before it ended (perftest chains its alarms so); only the
+     * operations that complete during the measured span count, and its wall time is what they are divided by.
+     */
+    static final class Span {
+
+        private static final int WARM = 0;
+        private static final int SAMPLE = 1;
+        private static final int COOL = 2;
+        private static final int OVER = 3;
+        private final long marginNanos;
+        private final long measuredNanos;
+        private int phase = -1;
+        /** When the current phase ends. */
+        private long next;
+        private long sampleStart;
+        private long sampleEnd;
+
+        Span(int marginSeconds, int measuredSeconds) {
+            marginNanos = marginSeconds * 1_000_000_000L;
+            measuredNanos = measuredSeconds * 1_000_000_000L;
+        }
+
+        /** The run begins: the first margin (none with {@code -f 0}) starts now. */
+        void begin(long now) {
+            phase = WARM;
+            next = now + marginNanos;
+            advance(now);
+        }
+
+        boolean begun() {
+            return phase >= 0;
+        }
+
+        /** Whether the measured span is on at {@code now}. */
+        boolean sampling(long now) {
+            advance(now);
+            return phase == SAMPLE;
+        }
+
+        /** Whether the last margin is over at {@code now}. */
+        boolean over(long now) {
+            advance(now);
+            return phase == OVER;
+        }
+
+        private void advance(long now) {
+            while (phase >= 0 && phase < OVER && now >= next) {
+                phase++;
+                if (phase == SAMPLE) {
+                    sampleStart = now;
+                    next = now + measuredNanos;
+                } else if (phase == COOL) {
+                    sampleEnd = now;
+                    next = now + marginNanos;
+                }
+            }
+        }
+
+        /** The measured span's wall time, once it is over. */
+        long measuredNanos() {
+            return Math.max(1, sampleEnd - sampleStart);
+        }
+
+        /**
+         * The result of {@code counted} operations of {@code size} in the measured span, as perftest reports it in
+         * duration mode: the count as {@code #iterations}, no peak (perftest sets noPeak: 0.00), the average.
+         */
+        PerfResult result(int size, long counted) {
+            double rate = counted * 1e9 / measuredNanos();
+            return new PerfResult(size, counted, 0, rate * size, rate, null);
+        }
+    }
+
     private static final String HELD_HINT = "our Writes are held: an MPA Responder sends nothing before the "
             + "Initiator's first FPDU (RFC 5044 §7.1.2 rule 4), and perftest's ib_write_lat client waits for the "
             + "server's Write first (siw's Responder does not hold itself to the rule; docs/perftest-wire.md)";
@@ -76,13 +154,18 @@ final class PerftestTraffic {
 
     /** The poll of a data loop: waits a little, fails after {@link #WAIT} without a completion. */
     private int poll(long[] lastProgress) throws InterruptedException {
-        int n = cq.poll(wcs, Duration.ofMillis(100));
+        return poll(lastProgress, POLL_WAIT);
+    }
+
+    /** The poll of a data loop that waits at most {@code wait}. */
+    private int poll(long[] lastProgress, Duration wait) throws InterruptedException {
+        int n = cq.poll(wcs, wait);
         long now = System.nanoTime();
         if (n > 0) {
             lastProgress[0] = now;
         } else if (now - lastProgress[0] > WAIT.toNanos()) {
             throw new PerftestException("no completion on the test queue pairs for " + WAIT.toSeconds()
-                    + " s (peer gone, or its options differ from ours: give both the same -s, -n, -q, -t)");
+                    + " s (peer gone, or its options differ from ours: give both the same -s, -n or -D, -q, -t)");
         }
         return n;
     }
@@ -100,6 +183,17 @@ final class PerftestTraffic {
      */
     PerfResult clientBandwidth(PerfVerb verb, boolean compareSwap, int size, long iterations, int depth,
                                int outReads, int rxDepth) throws InterruptedException {
+        return clientBandwidth(verb, compareSwap, size, iterations, depth, outReads, rxDepth, null);
+    }
+
+    /**
+     * As {@link #clientBandwidth(PerfVerb, boolean, int, long, int, int, int)}, or with a {@code span} (duration
+     * mode, {@code run_iter_bw}): operations are posted from the first margin's start to the last margin's end,
+     * those that complete in the measured span are counted, and the ones still in flight at the end are waited for
+     * (uncounted) before the result.
+     */
+    PerfResult clientBandwidth(PerfVerb verb, boolean compareSwap, int size, long iterations, int depth,
+                               int outReads, int rxDepth, Span span) throws InterruptedException {
         int window = verb == PerfVerb.READ || verb == PerfVerb.ATOMIC ? Math.max(1, Math.min(depth, outReads))
                 : depth;
         SendWorkRequest[] requests = new SendWorkRequest[lanes.length];
@@ -119,15 +213,22 @@ final class PerftestTraffic {
         }
         long[] posted = new long[lanes.length];
         long[] completed = new long[lanes.length];
+        boolean timed = span != null;
+        long perLane = timed ? Long.MAX_VALUE : iterations;
         long total = iterations * lanes.length;
         long done = 0;
+        long postedTotal = 0;
+        long counted = 0;
         BandwidthMeter meter = new BandwidthMeter();
         long[] progress = {System.nanoTime()};
         boolean started = false;
-        while (done < total) {
+        if (timed) {
+            span.begin(System.nanoTime()); // perftest starts its first margin before the first post
+        }
+        while (timed ? !span.over(System.nanoTime()) : done < total) {
             for (Lane l : lanes) {
                 int i = l.index;
-                while (posted[i] < iterations && posted[i] - completed[i] < window
+                while (posted[i] < perLane && posted[i] - completed[i] < window
                         && (verb != PerfVerb.SEND || posted[i] + 1 - credit(l) < rxDepth)) {
                     if (!started) {
                         meter.start(System.nanoTime());
@@ -135,20 +236,35 @@ final class PerftestTraffic {
                     }
                     l.qp.postSend(requests[i]);
                     posted[i]++;
+                    postedTotal++;
                 }
             }
-            int n = poll(progress);
+            int n = poll(progress, timed ? TICK : POLL_WAIT);
+            boolean sampling = timed && span.sampling(System.nanoTime());
             for (int k = 0; k < n; k++) {
                 WorkCompletion c = wcs[k];
                 check(c);
                 completed[(int) c.wrId()]++;
                 done++;
+                if (sampling) {
+                    counted++;
+                }
             }
-            if (n > 0) {
+            if (n > 0 && !timed) {
                 meter.record(System.nanoTime(), done);
             }
         }
-        return PerfResult.bandwidth(size, meter);
+        if (!timed) {
+            return PerfResult.bandwidth(size, meter);
+        }
+        while (done < postedTotal) {
+            int n = poll(progress, POLL_WAIT);
+            for (int k = 0; k < n; k++) {
+                check(wcs[k]);
+                done++;
+            }
+        }
+        return span.result(size, counted);
     }
 
     private static long credit(Lane l) {
@@ -171,35 +287,56 @@ final class PerftestTraffic {
      * {@code rxDepth / 3} (see the class comment). Timed from the first Send received to the last.
      */
     PerfResult serverSendBandwidth(int size, long iterations, int rxDepth) throws InterruptedException {
+        return serverSendBandwidth(size, iterations, rxDepth, null);
+    }
+
+    /**
+     * As {@link #serverSendBandwidth(int, long, int)}, or with a {@code span} (duration mode,
+     * {@code run_iter_bw_server}): the span begins with the first Send received, every receive is re-posted until
+     * it is over (the sender, whose span began before its first Send, has stopped by then), and the Sends received
+     * in the measured span count. Before the first Send the wait is bounded by {@link #WAIT}; after it, the span
+     * bounds it.
+     */
+    PerfResult serverSendBandwidth(int size, long iterations, int rxDepth, Span span) throws InterruptedException {
+        boolean timed = span != null;
+        long perLane = timed ? Long.MAX_VALUE : iterations;
         int creditEvery = Math.max(1, rxDepth / 3);
         long[] received = new long[lanes.length];
         long[] postedReceives = new long[lanes.length];
         SendWorkRequest[] creditWrites = new SendWorkRequest[lanes.length];
         for (Lane l : lanes) {
-            postedReceives[l.index] = Math.min(rxDepth, iterations);
+            postedReceives[l.index] = Math.min(rxDepth, perLane);
             creditWrites[l.index] = RdmaWrite.of(CREDIT_WR_BASE + l.index, l.credit.sge(0, 4), l.remoteBuffer(4))
                     .withFlags(Set.of()); // unsignaled: nothing waits for a credit's completion
         }
         long total = iterations * lanes.length;
         long done = 0;
+        long counted = 0;
         BandwidthMeter meter = new BandwidthMeter();
         long[] progress = {System.nanoTime()};
-        while (done < total) {
-            int n = poll(progress);
+        while (timed ? !span.over(System.nanoTime()) : done < total) {
+            int n = timed && span.begun() ? cq.poll(wcs, TICK) : poll(progress);
+            boolean sampling = timed && span.begun() && span.sampling(System.nanoTime());
             for (int k = 0; k < n; k++) {
                 WorkCompletion c = wcs[k];
                 check(c);
                 if (c.wrId() < RECEIVE_WR_BASE || c.wrId() >= RECEIVE_WR_BASE + lanes.length) {
                     continue;
                 }
-                if (done == 0) {
+                if (done == 0 && timed) {
+                    span.begin(System.nanoTime()); // perftest: set_on_first_rx_packet
+                    sampling = span.sampling(System.nanoTime());
+                } else if (done == 0) {
                     meter.start(System.nanoTime());
                 }
                 Lane l = lanes[(int) (c.wrId() - RECEIVE_WR_BASE)];
                 int i = l.index;
                 long r = ++received[i];
                 done++;
-                if (postedReceives[i] < iterations) {
+                if (sampling) {
+                    counted++;
+                }
+                if (postedReceives[i] < perLane) {
                     l.qp.postReceive(ReceiveWorkRequest.of(RECEIVE_WR_BASE + i, l.buffer.sge(0, size)));
                     postedReceives[i]++;
                 }
@@ -208,11 +345,11 @@ final class PerftestTraffic {
                     l.qp.postSend(creditWrites[i]);
                 }
             }
-            if (n > 0) {
+            if (n > 0 && !timed) {
                 meter.record(System.nanoTime(), done);
             }
         }
-        return PerfResult.bandwidth(size, meter);
+        return timed ? span.result(size, counted) : PerfResult.bandwidth(size, meter);
     }
 
     /** {@code ib_read_lat} and {@code ib_atomic_lat}: one operation at a time, each timed from post to completion. */

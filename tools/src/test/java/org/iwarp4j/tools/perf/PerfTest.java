@@ -517,6 +517,19 @@ class PerfTest {
     }
 
     @ParameterizedTest
+    @ValueSource(strings = {"read 127.0.0.1 -D 2 --latency|-D with --latency needs our own control exchange",
+            "write -D 2 -a|-D runs one size over perftest's exchange",
+            "send 127.0.0.1 -f 1|-f without -D needs our own control exchange"})
+    void whatPerftestsExchangeCannotCarryIsRefusedSayingWhy(String argsAndMessage) {
+        String[] parts = argsAndMessage.split("\\|");
+        List<String> a = new ArrayList<>(List.of("perf"));
+        a.addAll(List.of(parts[0].split(" ")));
+        ToolRun r = ToolRun.run(a.toArray(String[]::new));
+        assertThat(r.exit()).as(r.toString()).isEqualTo(2);
+        assertThat(r.err()).contains(parts[1]).contains("--protocol iwarp4j");
+    }
+
+    @ParameterizedTest
     @ValueSource(strings = {"write -s 0", "write -s 8388609", "write -n 3", "write -n 10 -D 1", "write --loopback 127.0.0.1",
             "atomic -s 16", "send --verify", "write --latency --verify", "atomic -A FOO", "write -a -s 64", "write -t 0",
             "write -p 70000", "bogus", "", "write --crc maybe", "write -q 0", "write -q 1025", "write --latency -q 2",
@@ -525,7 +538,8 @@ class PerfTest {
             "write 127.0.0.1 --compare-tcp --tcp-port 70000", "write 127.0.0.1 --tcp-port 5000",
             "write 127.0.0.1 -p 65535 --compare-tcp",
             "tcp --run-to-completion", "write --transport FOO", "write --protocol foo", "write 127.0.0.1 --verify",
-            "write --persistent --protocol perftest", "read 127.0.0.1 -D 2", "write 127.0.0.1 --compare-tcp",
+            "write --persistent --protocol perftest", "read 127.0.0.1 -D 2 --latency", "write 127.0.0.1 -D 2 -a",
+            "write 127.0.0.1 -D 4 -f 2", "send -D 1 -n 100", "write 127.0.0.1 --compare-tcp",
             "write --loopback -f -1", "write 127.0.0.1 -f 1", "write --loopback -D 4 -f 2",
             "write --loopback -D 4 -f -1",
             "write --loopback --transport IO_URING --busy-poll"})

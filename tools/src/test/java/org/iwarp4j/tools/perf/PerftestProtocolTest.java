@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.assertj.core.data.Percentage;
 import org.iwarp4j.tools.cli.Stacks;
 import org.iwarp4j.tools.cli.ToolRun;
 import org.iwarp4j.verbs.Access;
@@ -94,6 +95,74 @@ class PerftestProtocolTest {
         assertThat(resultLine(client.out())).startsWith("1024       500 ");
         assertThat(resultLine(s.out())).startsWith("1024       500 ");
         assertThat(s.out()).contains("RX depth        : 500");
+    }
+
+    /** The figures of a bandwidth result line: #bytes, #iterations, BW peak, BW average, MsgRate[Mpps]. */
+    private static double[] figures(String line) {
+        String[] f = line.trim().split("\\s+");
+        assertThat(f).as(line).hasSize(5);
+        double[] v = new double[5];
+        for (int i = 0; i < 5; i++) {
+            v[i] = Double.parseDouble(f[i]);
+        }
+        return v;
+    }
+
+    /**
+     * perftest's duration mode over its exchange, both of our roles at once: {@code -D 3 -f 1} runs a margin, one
+     * measured second and a margin (so the client takes the whole 3 s), reports no peak (perftest's noPeak: 0.00),
+     * and the iterations it counted over its message rate are the measured second; the Write and Read servers print
+     * the client's line, the Send server its own count of the same Sends.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"write", "read", "send"})
+    void durationModeMeasuresTheSpanBetweenTheMargins(String verb) throws Exception {
+        int port = ToolRun.freePort();
+        String[] common = {"-p", Integer.toString(port), "-s", "4096", "-D", "3", "-f", "1"};
+        List<String> serverArgs = new ArrayList<>(List.of("perf", verb));
+        serverArgs.addAll(List.of(common));
+        CompletableFuture<ToolRun> server = ToolRun.background(serverArgs.toArray(String[]::new));
+        ToolRun.awaitListening(port, server);
+        List<String> clientArgs = new ArrayList<>(List.of("perf", verb, "127.0.0.1", "--details"));
+        clientArgs.addAll(List.of(common));
+        long t0 = System.nanoTime();
+        ToolRun client = ToolRun.run(clientArgs.toArray(String[]::new));
+        double took = (System.nanoTime() - t0) / 1e9;
+        ToolRun s = server.get(60, TimeUnit.SECONDS);
+        assertThat(client.exit()).as(client.toString()).isZero();
+        assertThat(s.exit()).as(s.toString()).isZero();
+        assertThat(took).as("the client runs both margins and the span").isGreaterThanOrEqualTo(3.0);
+        double[] c = figures(resultLine(client.out()));
+        assertThat(c[0]).isEqualTo(4096);
+        assertThat(c[1]).as("iterations counted in the span").isGreaterThan(100);
+        assertThat(c[2]).as("no peak in duration mode, as perftest").isZero();
+        double span = c[1] / (c[4] * 1e6);
+        assertThat(span).as("iterations / message rate: the measured second").isBetween(0.95, 1.3);
+        assertThat(c[3]).as("BW average from the counted iterations")
+                .isCloseTo(c[1] * 4096 / span / (1 << 20), Percentage.withPercentage(2));
+        assertThat(client.out()).contains("TX depth        : 128")
+                .contains("Duration        : 3 s, 1 s measured between margins of 1 s (-f)");
+        if (verb.equals("send")) {
+            double[] r = figures(resultLine(s.out()));
+            assertThat(r[2]).isZero();
+            assertThat(r[1]).as("the server counts the same Sends in its own span")
+                    .isCloseTo(c[1], Percentage.withPercentage(25));
+            assertThat(r[1] / (r[4] * 1e6)).isBetween(0.95, 1.3);
+            assertThat(s.out()).contains("RX depth        : 512");
+        } else {
+            assertThat(resultLine(s.out())).isEqualTo(resultLine(client.out()));
+        }
+    }
+
+    @Test
+    void durationModeWithoutMarginsMeasuresItAll() {
+        long t0 = System.nanoTime();
+        ToolRun r = ToolRun.run("perf", "write", "--loopback", "--protocol", "perftest", "-s", "1024", "-D", "1");
+        double took = (System.nanoTime() - t0) / 1e9;
+        assertThat(r.exit()).as(r.toString()).isZero();
+        double[] c = figures(resultLine(r.out()));
+        assertThat(c[1] / (c[4] * 1e6)).as("-D 1: the default margin, 1 / 4 rounded down, is 0").isBetween(0.95, 1.3);
+        assertThat(took).isGreaterThanOrEqualTo(1.0);
     }
 
     /** A scripted peer: connects a control queue pair, sends {@code version}, returns what the server answered. */
