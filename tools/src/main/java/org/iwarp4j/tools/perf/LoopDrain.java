@@ -1,6 +1,7 @@
 package org.iwarp4j.tools.perf;
 
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.iwarp4j.verbs.CompletionHandler;
@@ -30,6 +31,11 @@ abstract class LoopDrain<T> implements CompletionHandler {
     /** Whether a step also looks at memory that a peer's RDMA Write changes: then the run never waits armed. */
     boolean pollsMemory() {
         return false;
+    }
+
+    /** What a run's {@link #done} failed with: the exception a step threw, else (an error) {@code e} itself. */
+    static Exception failure(ExecutionException e) {
+        return e.getCause() instanceof Exception c ? c : e;
     }
 
     /** Starts the run on {@code q}'s event loop. */

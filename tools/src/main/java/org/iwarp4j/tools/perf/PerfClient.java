@@ -783,10 +783,7 @@ final class PerfClient extends PerfEndpoint {
                     throw new PerfFailure("no completion for " + WAIT_SECONDS + " s (peer gone?)");
                 }
             } catch (ExecutionException e) {
-                if (e.getCause() instanceof Exception c) {
-                    throw c;
-                }
-                throw e;
+                throw LoopDrain.failure(e);
             }
         }
     }

@@ -389,10 +389,7 @@ final class PerfServer implements AutoCloseable {
                         throw new PerfFailure("no completion for " + WAIT_SECONDS + " s and the connection ended");
                     }
                 } catch (ExecutionException e) {
-                    if (e.getCause() instanceof Exception c) {
-                        throw c;
-                    }
-                    throw e;
+                    throw LoopDrain.failure(e);
                 }
             }
         }
