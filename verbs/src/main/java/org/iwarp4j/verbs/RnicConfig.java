@@ -36,9 +36,11 @@ import java.util.Objects;
  *                                MPA exchange, and the rest of what it may raise the IRD to, up to what is free
  * @param busyPoll                event loops that never sleep: each turn asks the kernel for ready sockets without
  *                                waiting, so a message is handled as it arrives instead of after a wake-up (a few
- *                                microseconds each on a virtual machine), at the price of one busy core per loop
- *                                that has a connection. For latency measurements and latency-bound applications
- *                                with a core to spare, as perftest and DPDK poll; epoll and NIO only
+ *                                microseconds each on a virtual machine), at the price of a busy core for each loop
+ *                                that has started (a loop starts with the first connection or task it is given,
+ *                                and spins from then until the RNIC closes). For latency measurements and
+ *                                latency-bound applications with a core to spare, as perftest and DPDK poll (with
+ *                                {@code eventLoopThreads(1)} one core); epoll and NIO only
  */
 public record RnicConfig(String name, Transport transport, int eventLoopThreads, int maxQueuePairs,
                          int maxWorkRequests, int maxStags, int maxCompletionQueueDepth, int maxSge,
