@@ -402,16 +402,21 @@ class ConnectionManagerTest {
             ConnectionRequest held = listener.take(Duration.ofSeconds(20)).orElseThrow();
             CompletableFuture<Connection> waiting = client.connect(listener.localAddress(), qp(client), patient);
             Thread.sleep(300); // its MPA Request reaches the queue (or comes after the close: rejected too)
+            listener.close(); // no take runs meanwhile: one would be handed the queued request
+            assertThatThrownBy(() -> waiting.get(10, TimeUnit.SECONDS)).as("rejected at the close")
+                    .cause().isInstanceOf(ConnectionRejectedException.class);
+            // A take that waits on an empty queue when its listener closes returns (another listener: this
+            // one's queue held a request until the close).
+            Listener idle = server.listen(ANY_LOOPBACK, ListenOptions.defaults());
             CompletableFuture<Optional<ConnectionRequest>> blockedTake = CompletableFuture.supplyAsync(() -> {
                 try {
-                    return listener.take(Duration.ofSeconds(25)); // after the queued one, nothing: waits
+                    return idle.take(Duration.ofSeconds(25)); // nothing comes: waits until the close
                 } catch (InterruptedException e) {
                     throw new IllegalStateException(e);
                 }
             });
-            listener.close();
-            assertThatThrownBy(() -> waiting.get(10, TimeUnit.SECONDS)).as("rejected at the close")
-                    .cause().isInstanceOf(ConnectionRejectedException.class);
+            Thread.sleep(200);
+            idle.close();
             assertThat(blockedTake.get(10, TimeUnit.SECONDS)).as("a take waiting at the close returns").isEmpty();
             Connection s = held.accept(sqp).get(20, TimeUnit.SECONDS);
             assertThat(taken.get(20, TimeUnit.SECONDS).remoteAddress()).isEqualTo(s.localAddress());
