@@ -40,7 +40,12 @@ final class PerftestPeer implements AutoCloseable {
     /** What we announce: a 4 KiB page as perftest's cycle buffer, a 64-octet cache line, IBV_MTU_1024. */
     static final int CYCLE_BUFFER = 4096;
     static final int CACHE_LINE = 64;
-    private static final int CONNECT_RETRIES = 10; // rdma_cm_client_connection: 10 tries, 100 ms apart
+    /**
+     * perftest's {@code rdma_cm_client_connection} tries 10 times, 100 ms apart, for the server to listen again for
+     * the test connections; a server in a slow virtual machine (siw's perftest under the lab's TCG) may need longer
+     * than that second, so ours tries for 5 s (a refused connect costs nothing).
+     */
+    private static final int CONNECT_RETRIES = 50;
     private static final long RETRY_MILLIS = 100;
     private static final long CLOSE_GRACE_MILLIS = 1000;
 
