@@ -205,8 +205,6 @@ final class PerfServer implements AutoCloseable {
         private int phaseSize;
         private long phaseSeed;
         private PreparedSend echoSend;
-        /** Run to completion: serving on the completion queue's event loop ({@link #serveOnTheLoop}). */
-        private boolean onTheLoop;
         /** Run to completion, the Write ping-pong: the Write back of this phase, null when none is due. */
         private PreparedSend echoBack;
         private long echoIndex;
@@ -360,7 +358,6 @@ final class PerfServer implements AutoCloseable {
          * connection ends first.
          */
         private void serveOnTheLoop() throws Exception {
-            onTheLoop = true;
             LoopDrain<Void> serveAll = new LoopDrain<>() {
                 @Override
                 boolean pollsMemory() {
@@ -441,7 +438,7 @@ final class PerfServer implements AutoCloseable {
                     }
                     reply(ControlMessage.of(ControlMessage.Type.READY));
                     if (echo != null && hello.verb() == PerfVerb.WRITE) {
-                        if (onTheLoop) {
+                        if (hello.runToCompletion()) { // serving on the loop (serveOnTheLoop)
                             startWriteEchoes(m.iterations()); // the loop's steps echo (echoWriteOnce)
                         } else {
                             writeEchoes(m.iterations());
