@@ -10,8 +10,10 @@ import org.iwarp4j.tools.cli.WireOptions;
 import org.iwarp4j.tools.perf.PerfOptions;
 import picocli.CommandLine;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 /** The options {@code iwarp perf connect} and {@code iwarp perf idle} share. */
 public final class ConnOptions {
@@ -68,8 +70,16 @@ public final class ConnOptions {
     @Mixin
     WireOptions wire;
 
-    /** Checks the shared options; usage errors throw {@link CommandLine.ParameterException}. */
-    void check(CommandLine cl) {
+    /** The command these options are mixed into. */
+    @Spec(Spec.Target.MIXEE)
+    CommandSpec command;
+
+    /**
+     * Checks the shared options and returns the command's command line, for its own checks; usage errors throw
+     * {@link CommandLine.ParameterException}.
+     */
+    CommandLine check() {
+        CommandLine cl = command.commandLine();
         if (server != null && loopback) {
             throw new CommandLine.ParameterException(cl, "--loopback runs both ends here: give no SERVER");
         }
@@ -95,6 +105,7 @@ public final class ConnOptions {
             throw new CommandLine.ParameterException(cl, "--pcap: a capture of thousands of connections is not"
                     + " supported here; capture one connection with iwarp perf write --pcap");
         }
+        return cl;
     }
 
     /** Client or loopback: the test connects; else this is the server. */
@@ -125,12 +136,12 @@ public final class ConnOptions {
         }
     }
 
-    /** The loopback addresses a --loopback run listens on, each with port 0. */
-    List<InetSocketAddress> loopbackAddresses() {
+    /** The loopback addresses a --loopback run listens on, each with {@code port} (0: any). */
+    List<InetSocketAddress> loopbackAddresses(int port) {
         List<InetSocketAddress> a = new ArrayList<>();
         for (int i = 1; i <= addresses; i++) {
             try {
-                a.add(new InetSocketAddress(InetAddress.getByAddress(new byte[] {127, 0, 0, (byte) i}), 0));
+                a.add(new InetSocketAddress(InetAddress.getByAddress(new byte[] {127, 0, 0, (byte) i}), port));
             } catch (UnknownHostException e) {
                 throw new IllegalStateException(e);
             }
