@@ -6,6 +6,7 @@ import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.iwarp4j.tools.cli.Usage;
 import org.iwarp4j.tools.cli.WireOptions;
 import org.iwarp4j.tools.perf.PerfOptions;
 import picocli.CommandLine;
@@ -86,18 +87,10 @@ public final class ConnOptions {
         if (port < 0 || port > 65535) {
             throw new CommandLine.ParameterException(cl, "invalid port " + port);
         }
-        if (inFlight < 1 || inFlight > 4096) {
-            throw new CommandLine.ParameterException(cl, "--in-flight must be 1..4096: " + inFlight);
-        }
-        if (threads < 1 || threads > 64) {
-            throw new CommandLine.ParameterException(cl, "--threads must be 1..64: " + threads);
-        }
-        if (qpDepth < 1 || qpDepth > 32768) {
-            throw new CommandLine.ParameterException(cl, "--qp-depth must be 1..32768: " + qpDepth);
-        }
-        if (addresses < 1 || addresses > MAX_ADDRESSES) {
-            throw new CommandLine.ParameterException(cl, "--addresses must be 1.." + MAX_ADDRESSES + ": " + addresses);
-        }
+        Usage.range(cl, "--in-flight", inFlight, 1, 4096);
+        Usage.range(cl, "--threads", threads, 1, 64);
+        Usage.range(cl, "--qp-depth", qpDepth, 1, 32768);
+        Usage.range(cl, "--addresses", addresses, 1, MAX_ADDRESSES);
         if (addresses > 1 && !loopback && !control) {
             throw new CommandLine.ParameterException(cl, "--addresses spreads a --loopback run over 127.0.0.x");
         }

@@ -8,6 +8,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.iwarp4j.tools.IwarpCommand;
+import org.iwarp4j.tools.cli.Usage;
 import org.iwarp4j.tools.report.Json;
 import org.iwarp4j.verbs.Rnic;
 import picocli.CommandLine;
@@ -65,9 +66,7 @@ public final class ConnectCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         CommandLine cl = options.check();
-        if (connections < 1 || connections > 100_000_000) {
-            throw new CommandLine.ParameterException(cl, "-n must be 1..100000000: " + connections);
-        }
+        Usage.range(cl, "-n", connections, 1, 100_000_000);
         if (warmup < 0 || batch < 1) {
             throw new CommandLine.ParameterException(cl, "--warmup must be 0 or more and --batch 1 or more");
         }

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.iwarp4j.tools.IwarpCommand;
+import org.iwarp4j.tools.cli.Usage;
 import org.iwarp4j.tools.report.Json;
 import org.iwarp4j.verbs.Rnic;
 import picocli.CommandLine;
@@ -83,18 +84,14 @@ public final class IdleCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         CommandLine cl = options.check();
-        if (queuePairs < 1 || queuePairs > 1_000_000) {
-            throw new CommandLine.ParameterException(cl, "-q must be 1..1000000: " + queuePairs);
-        }
+        Usage.range(cl, "-q", queuePairs, 1, 1_000_000);
         if (receives < 0 || receives > options.qpDepth) {
             throw new CommandLine.ParameterException(cl, "--receives must be 0..--qp-depth: " + receives);
         }
         if (warmup < 0) {
             throw new CommandLine.ParameterException(cl, "--warmup must be 0 or more: " + warmup);
         }
-        if (holdSeconds < 0 || holdSeconds > 86_400) {
-            throw new CommandLine.ParameterException(cl, "--hold must be 0..86400 seconds: " + holdSeconds);
-        }
+        Usage.range(cl, "--hold", holdSeconds, 0, 86_400, "seconds");
         if (sameJvm && !options.loopback) {
             throw new CommandLine.ParameterException(cl, "--same-jvm goes with --loopback");
         }
