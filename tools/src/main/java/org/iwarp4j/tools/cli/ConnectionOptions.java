@@ -109,8 +109,8 @@ public final class ConnectionOptions {
             throw new CommandLine.ParameterException(cl, "--p2p names a type twice: " + p2p);
         }
         for (Integer v : new Integer[] {ird, ord}) {
-            if (v != null && (v < 0 || v > 0x3FFF)) {
-                throw new CommandLine.ParameterException(cl, "--ird/--ord must be 0..16383: " + v);
+            if (v != null) {
+                Usage.range(cl, "--ird/--ord", v, 0, 0x3FFF);
             }
         }
         int max = MpaFrame.MAX_PRIVATE_DATA_LENGTH - (mpaRevision >= 2 ? EnhancedConnectionData.LENGTH : 0);

@@ -40,9 +40,7 @@ public final class ResponderOptions {
     }
 
     public void validate(CommandLine cl) {
-        if (requiredOrd < 0 || requiredOrd > 0x3FFF) {
-            throw new CommandLine.ParameterException(cl, "--required-ord must be 0..16383: " + requiredOrd);
-        }
+        Usage.range(cl, "--required-ord", requiredOrd, 0, 0x3FFF);
         // Whatever the revision: room for the enhanced connection data of a Rev 2 Reply.
         int max = MpaFrame.MAX_PRIVATE_DATA_LENGTH - EnhancedConnectionData.LENGTH;
         if (rejectData != null && rejectData.bytes().length > max) {

@@ -3,6 +3,7 @@ package org.iwarp4j.tools.rdmacm;
 import java.io.PrintWriter;
 import java.nio.ByteBuffer;
 import java.time.Duration;
+import org.iwarp4j.tools.cli.SessionResources;
 import org.iwarp4j.tools.cli.Stacks;
 import org.iwarp4j.verbs.Access;
 import org.iwarp4j.verbs.CompletionOpcode;
@@ -38,8 +39,8 @@ final class MessageExchange implements AutoCloseable {
     QueuePair qp;
     Connection connection;
 
-    /** Whether {@link #close()} closes the RNIC or only releases what this exchange allocated on it. */
-    private final boolean ownsRnic;
+    /** What {@link #close()} releases: the RNIC, or only what this exchange allocated on it. */
+    private final SessionResources resources;
 
     /** An exchange on an RNIC of its own, closed with it. */
     MessageExchange(String name) {
@@ -52,17 +53,14 @@ final class MessageExchange implements AutoCloseable {
      */
     MessageExchange(Rnic rnic, boolean ownsRnic) {
         this.rnic = rnic;
-        this.ownsRnic = ownsRnic;
+        this.resources = new SessionResources(rnic, ownsRnic);
         try {
-            pd = rnic.allocateProtectionDomain();
-            sendCq = rnic.createCompletionQueue(4);
-            recvCq = rnic.createCompletionQueue(4);
-            recv = pd.allocateRegion(MESSAGE_LENGTH, Access.LOCAL_WRITE);
+            pd = resources.add(rnic.allocateProtectionDomain());
+            sendCq = resources.add(rnic.createCompletionQueue(4));
+            recvCq = resources.add(rnic.createCompletionQueue(4));
+            recv = resources.add(pd.allocateRegion(MESSAGE_LENGTH, Access.LOCAL_WRITE));
         } catch (RuntimeException e) {
-            if (ownsRnic) {
-                rnic.close();
-            }
-            throw e;
+            throw resources.closeAfter(e);
         }
     }
 
@@ -76,8 +74,8 @@ final class MessageExchange implements AutoCloseable {
 
     /** {@code rdma_create_ep} with one send, one receive, 16 octets inline, every send signaled; then {@code rdma_post_recv}. */
     void createQueuePairAndPostReceive(int ird, int ord) {
-        qp = pd.createQueuePair(QueuePairConfig.builder(sendCq, recvCq).maxSendWr(1).maxRecvWr(1).maxSge(1)
-                .maxInlineData(MESSAGE_LENGTH).signalAll(true).ird(ird).ord(ord).rfc7306(false).build());
+        qp = resources.add(pd.createQueuePair(QueuePairConfig.builder(sendCq, recvCq).maxSendWr(1).maxRecvWr(1)
+                .maxSge(1).maxInlineData(MESSAGE_LENGTH).signalAll(true).ird(ird).ord(ord).rfc7306(false).build()));
         qp.postReceive(ReceiveWorkRequest.of(1, recv));
     }
 
@@ -145,16 +143,6 @@ final class MessageExchange implements AutoCloseable {
      */
     @Override
     public void close() {
-        if (ownsRnic) {
-            rnic.close();
-            return;
-        }
-        if (qp != null) {
-            qp.close();
-        }
-        recv.close();
-        sendCq.close();
-        recvCq.close();
-        pd.close();
+        resources.close();
     }
 }

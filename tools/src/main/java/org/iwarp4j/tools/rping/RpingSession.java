@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.Collections;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import org.iwarp4j.tools.cli.SessionResources;
 import org.iwarp4j.tools.cli.Stacks;
 import org.iwarp4j.verbs.Access;
 import org.iwarp4j.verbs.CompletionOpcode;
@@ -69,8 +70,8 @@ abstract class RpingSession implements AutoCloseable {
     private volatile TerminateInfo terminate;
     volatile RpingState state = RpingState.IDLE;
 
-    /** Whether {@link #close()} closes the RNIC (it is this session's own) or only what this session allocated. */
-    private final boolean ownsRnic;
+    /** What {@link #close()} releases: the RNIC (it is this session's own) or only what this session allocated. */
+    private final SessionResources resources;
 
     /** A session on an RNIC of its own, closed with it. */
     RpingSession(RpingOptions options, PrintWriter out, PrintWriter err, String name) {
@@ -86,19 +87,16 @@ abstract class RpingSession implements AutoCloseable {
         this.out = out;
         this.err = err;
         this.rnic = rnic;
-        this.ownsRnic = ownsRnic;
+        this.resources = new SessionResources(rnic, ownsRnic);
         try {
-            this.pd = rnic.allocateProtectionDomain();
-            this.cq = rnic.createCompletionQueue(SEND_QUEUE_DEPTH * 2);
-            this.recv = pd.allocateRegion(MESSAGE_LENGTH, Access.LOCAL_WRITE);
-            this.send = pd.allocateRegion(MESSAGE_LENGTH);
-            this.rdma = pd.allocateRegion(options.size(), Access.LOCAL_WRITE, Access.REMOTE_READ,
-                    Access.REMOTE_WRITE);
+            this.pd = resources.add(rnic.allocateProtectionDomain());
+            this.cq = resources.add(rnic.createCompletionQueue(SEND_QUEUE_DEPTH * 2));
+            this.recv = resources.add(pd.allocateRegion(MESSAGE_LENGTH, Access.LOCAL_WRITE));
+            this.send = resources.add(pd.allocateRegion(MESSAGE_LENGTH));
+            this.rdma = resources.add(pd.allocateRegion(options.size(), Access.LOCAL_WRITE, Access.REMOTE_READ,
+                    Access.REMOTE_WRITE));
         } catch (RuntimeException e) {
-            if (ownsRnic) {
-                rnic.close();
-            }
-            throw e;
+            throw resources.closeAfter(e);
         }
         this.receiveRequest = ReceiveWorkRequest.of(RECEIVE_WR_ID, recv);
         this.sendRequest = SendWorkRequest.Send.of(SEND_WR_ID, send);
@@ -110,8 +108,8 @@ abstract class RpingSession implements AutoCloseable {
 
     /** A queue pair as rping creates it: 16 sends, 2 receives, one SGE, no RFC 7306 (siw has none). */
     QueuePair createQueuePair(int ird, int ord) {
-        QueuePair q = pd.createQueuePair(QueuePairConfig.builder(cq, cq).maxSendWr(SEND_QUEUE_DEPTH).maxRecvWr(2)
-                .maxSge(1).maxInlineData(0).ird(ird).ord(ord).rfc7306(false).build());
+        QueuePair q = resources.add(pd.createQueuePair(QueuePairConfig.builder(cq, cq).maxSendWr(SEND_QUEUE_DEPTH)
+                .maxRecvWr(2).maxSge(1).maxInlineData(0).ird(ird).ord(ord).rfc7306(false).build()));
         q.onAsyncEvent(e -> {
             e.terminate().ifPresent(t -> terminate = t);
             debug("async event %s: %s", e.type(), e.detail());
@@ -301,17 +299,6 @@ abstract class RpingSession implements AutoCloseable {
      */
     @Override
     public void close() {
-        if (ownsRnic) {
-            rnic.close();
-            return;
-        }
-        if (qp != null) {
-            qp.close();
-        }
-        rdma.close();
-        send.close();
-        recv.close();
-        cq.close();
-        pd.close();
+        resources.close();
     }
 }

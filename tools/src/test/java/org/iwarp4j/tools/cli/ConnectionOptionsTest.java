@@ -21,6 +21,9 @@ class ConnectionOptionsTest {
         @Mixin
         ConnectionOptions connection;
 
+        @Mixin
+        ResponderOptions responder;
+
         @Override
         public void run() {
         }
@@ -63,6 +66,28 @@ class ConnectionOptionsTest {
     void anotherPeerIsAUsageError() {
         assertThatThrownBy(() -> parse("--peer", "chelsio")).isInstanceOf(CommandLine.ParameterException.class)
                 .hasMessageContaining("neither siw nor rfc");
+    }
+
+    @Test
+    void irdOrdAndRequiredOrdOutside14BitsAreUsageErrors() {
+        assertThat(validationError("--ird", "16384")).isEqualTo("--ird/--ord must be 0..16383: 16384");
+        assertThat(validationError("--ord", "-1")).isEqualTo("--ird/--ord must be 0..16383: -1");
+        assertThat(validationError("--required-ord", "16384")).isEqualTo("--required-ord must be 0..16383: 16384");
+        assertThat(validationError("--ird", "16383", "--ord", "0", "--required-ord", "16383")).isNull();
+    }
+
+    /** The message of the usage error the options' checks raise, or {@code null}. */
+    private static String validationError(String... args) {
+        Tool t = new Tool();
+        CommandLine cl = new CommandLine(t);
+        cl.parseArgs(args);
+        try {
+            t.connection.validate(cl);
+            t.responder.validate(cl);
+            return null;
+        } catch (CommandLine.ParameterException e) {
+            return e.getMessage();
+        }
     }
 
     @Test

@@ -1,5 +1,7 @@
 package org.iwarp4j.tools.cli;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -31,6 +33,13 @@ public record ToolRun(int exit, String out, String err) {
         cl.setErr(new PrintWriter(err, true));
         int exit = cl.execute(args);
         return new ToolRun(exit, out.toString(), err.toString());
+    }
+
+    /** Runs {@code iwarp ARGS}, which must end in a usage error (exit status 2); returns its standard error. */
+    public static String usageError(String... args) {
+        ToolRun r = run(args);
+        assertThat(r.exit()).as(r.toString()).isEqualTo(2);
+        return r.err();
     }
 
     /** Runs a server command in the background; its result once it ends. */

@@ -3,6 +3,8 @@ package org.iwarp4j.tools.perf.conn;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -36,7 +38,7 @@ final class Acceptor implements AutoCloseable {
     private final AtomicLong failed = new AtomicLong();
     private final AtomicReference<String> firstFailure = new AtomicReference<>();
     private final Object changed = new Object();
-    private Listener listener;
+    private final List<Listener> listeners = new ArrayList<>();
 
     Acceptor(ConnSettings settings) {
         this.settings = settings;
@@ -52,8 +54,18 @@ final class Acceptor implements AutoCloseable {
 
     /** Listens on {@code bind} (port 0: any); returns the port. */
     int listen(InetSocketAddress bind) {
-        listener = rnic.listen(bind, settings.wire().listen().backlog(4096).build(), this::onRequest);
+        Listener listener = rnic.listen(bind, settings.wire().listen().backlog(4096).build(), this::onRequest);
+        listeners.add(listener);
         return listener.localAddress().getPort();
+    }
+
+    /** Listens on each of {@code binds} (port 0: any); returns the addresses listened on, in the same order. */
+    List<InetSocketAddress> listen(List<InetSocketAddress> binds) {
+        List<InetSocketAddress> listening = new ArrayList<>();
+        for (InetSocketAddress bind : binds) {
+            listening.add(new InetSocketAddress(bind.getAddress(), listen(bind)));
+        }
+        return listening;
     }
 
     Rnic rnic() {
@@ -146,7 +158,7 @@ final class Acceptor implements AutoCloseable {
     @Override
     public void close() {
         try {
-            if (listener != null) {
+            for (Listener listener : listeners) {
                 listener.close();
             }
         } finally {

@@ -6,12 +6,15 @@ import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.iwarp4j.tools.cli.Usage;
 import org.iwarp4j.tools.cli.WireOptions;
 import org.iwarp4j.tools.perf.PerfOptions;
 import picocli.CommandLine;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 /** The options {@code iwarp perf connect} and {@code iwarp perf idle} share. */
 public final class ConnOptions {
@@ -68,26 +71,26 @@ public final class ConnOptions {
     @Mixin
     WireOptions wire;
 
-    /** Checks the shared options; usage errors throw {@link CommandLine.ParameterException}. */
-    void check(CommandLine cl) {
+    /** The command these options are mixed into. */
+    @Spec(Spec.Target.MIXEE)
+    CommandSpec command;
+
+    /**
+     * Checks the shared options and returns the command's command line, for its own checks; usage errors throw
+     * {@link CommandLine.ParameterException}.
+     */
+    CommandLine check() {
+        CommandLine cl = command.commandLine();
         if (server != null && loopback) {
             throw new CommandLine.ParameterException(cl, "--loopback runs both ends here: give no SERVER");
         }
         if (port < 0 || port > 65535) {
             throw new CommandLine.ParameterException(cl, "invalid port " + port);
         }
-        if (inFlight < 1 || inFlight > 4096) {
-            throw new CommandLine.ParameterException(cl, "--in-flight must be 1..4096: " + inFlight);
-        }
-        if (threads < 1 || threads > 64) {
-            throw new CommandLine.ParameterException(cl, "--threads must be 1..64: " + threads);
-        }
-        if (qpDepth < 1 || qpDepth > 32768) {
-            throw new CommandLine.ParameterException(cl, "--qp-depth must be 1..32768: " + qpDepth);
-        }
-        if (addresses < 1 || addresses > MAX_ADDRESSES) {
-            throw new CommandLine.ParameterException(cl, "--addresses must be 1.." + MAX_ADDRESSES + ": " + addresses);
-        }
+        Usage.range(cl, "--in-flight", inFlight, 1, 4096);
+        Usage.range(cl, "--threads", threads, 1, 64);
+        Usage.range(cl, "--qp-depth", qpDepth, 1, 32768);
+        Usage.range(cl, "--addresses", addresses, 1, MAX_ADDRESSES);
         if (addresses > 1 && !loopback && !control) {
             throw new CommandLine.ParameterException(cl, "--addresses spreads a --loopback run over 127.0.0.x");
         }
@@ -95,6 +98,7 @@ public final class ConnOptions {
             throw new CommandLine.ParameterException(cl, "--pcap: a capture of thousands of connections is not"
                     + " supported here; capture one connection with iwarp perf write --pcap");
         }
+        return cl;
     }
 
     /** Client or loopback: the test connects; else this is the server. */
@@ -125,12 +129,12 @@ public final class ConnOptions {
         }
     }
 
-    /** The loopback addresses a --loopback run listens on, each with port 0. */
-    List<InetSocketAddress> loopbackAddresses() {
+    /** The loopback addresses a --loopback run listens on, each with {@code port} (0: any). */
+    List<InetSocketAddress> loopbackAddresses(int port) {
         List<InetSocketAddress> a = new ArrayList<>();
         for (int i = 1; i <= addresses; i++) {
             try {
-                a.add(new InetSocketAddress(InetAddress.getByAddress(new byte[] {127, 0, 0, (byte) i}), 0));
+                a.add(new InetSocketAddress(InetAddress.getByAddress(new byte[] {127, 0, 0, (byte) i}), port));
             } catch (UnknownHostException e) {
                 throw new IllegalStateException(e);
             }

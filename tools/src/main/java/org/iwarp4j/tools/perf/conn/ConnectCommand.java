@@ -8,6 +8,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.iwarp4j.tools.IwarpCommand;
+import org.iwarp4j.tools.cli.Usage;
 import org.iwarp4j.tools.report.Json;
 import org.iwarp4j.verbs.Rnic;
 import picocli.CommandLine;
@@ -62,20 +63,14 @@ public final class ConnectCommand implements Callable<Integer> {
                     + "at most N)")
     int batch;
 
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec spec;
-
     @Override
     public Integer call() {
-        CommandLine cl = spec.commandLine();
-        options.check(cl);
-        if (connections < 1 || connections > 100_000_000) {
-            throw new CommandLine.ParameterException(cl, "-n must be 1..100000000: " + connections);
-        }
+        CommandLine cl = options.check();
+        Usage.range(cl, "-n", connections, 1, 100_000_000);
         if (warmup < 0 || batch < 1) {
             throw new CommandLine.ParameterException(cl, "--warmup must be 0 or more and --batch 1 or more");
         }
-        return ServerMode.serveOrRun("connect", options, cl, options.exitAfter, this::run);
+        return ServerMode.serveOrRun(options, cl, this::run);
     }
 
     private void run(CommandLine cl, PrintWriter out) throws Exception {
@@ -88,21 +83,17 @@ public final class ConnectCommand implements Callable<Integer> {
                 : List.of(Initiator.RNIC_NAME);
         Acceptor acceptor = null;
         try {
-            List<InetSocketAddress> targets = new ArrayList<>();
+            List<InetSocketAddress> targets;
             if (options.loopback) {
                 acceptor = new Acceptor(settings);
-                for (InetSocketAddress a : options.loopbackAddresses()) {
-                    targets.add(new InetSocketAddress(a.getAddress(), acceptor.listen(a)));
-                }
+                targets = acceptor.listen(options.loopbackAddresses(0));
             } else {
-                targets.add(options.serverAddress(cl));
+                targets = List.of(options.serverAddress(cl));
             }
             try (Initiator initiator = new Initiator(settings, 0, window)) {
                 ConnReport report = new ConnReport(out);
                 report.header(TITLE, parameters(initiator.rnic(), targets, batchSize));
-                if (warmup > 0) {
-                    initiator.cycles(targets, warmup, window, (int) Math.min(warmup, Integer.MAX_VALUE));
-                }
+                initiator.warmUp(targets, warmup, window);
                 ConnReport.GcCount gcBefore = ConnReport.GcCount.now();
                 Allocations before = Allocations.now(rnics);
                 Initiator.CycleResult r = initiator.cycles(targets, connections, window, batchSize);

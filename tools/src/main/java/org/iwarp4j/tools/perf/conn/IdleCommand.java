@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.iwarp4j.tools.IwarpCommand;
+import org.iwarp4j.tools.cli.Usage;
 import org.iwarp4j.tools.report.Json;
 import org.iwarp4j.verbs.Rnic;
 import picocli.CommandLine;
@@ -80,29 +81,21 @@ public final class IdleCommand implements Callable<Integer> {
                     + "jcmd PID GC.class_histogram (default ${DEFAULT-VALUE})")
     int holdSeconds;
 
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec spec;
-
     @Override
     public Integer call() {
-        CommandLine cl = spec.commandLine();
-        options.check(cl);
-        if (queuePairs < 1 || queuePairs > 1_000_000) {
-            throw new CommandLine.ParameterException(cl, "-q must be 1..1000000: " + queuePairs);
-        }
+        CommandLine cl = options.check();
+        Usage.range(cl, "-q", queuePairs, 1, 1_000_000);
         if (receives < 0 || receives > options.qpDepth) {
             throw new CommandLine.ParameterException(cl, "--receives must be 0..--qp-depth: " + receives);
         }
         if (warmup < 0) {
             throw new CommandLine.ParameterException(cl, "--warmup must be 0 or more: " + warmup);
         }
-        if (holdSeconds < 0 || holdSeconds > 86_400) {
-            throw new CommandLine.ParameterException(cl, "--hold must be 0..86400 seconds: " + holdSeconds);
-        }
+        Usage.range(cl, "--hold", holdSeconds, 0, 86_400, "seconds");
         if (sameJvm && !options.loopback) {
             throw new CommandLine.ParameterException(cl, "--same-jvm goes with --loopback");
         }
-        return ServerMode.serveOrRun("idle", options, cl, options.exitAfter, this::run);
+        return ServerMode.serveOrRun(options, cl, this::run);
     }
 
     private void run(CommandLine cl, PrintWriter out) throws Exception {
@@ -113,26 +106,22 @@ public final class IdleCommand implements Callable<Integer> {
         Acceptor acceptor = null;
         AcceptorControl child = null;
         try {
-            List<InetSocketAddress> targets = new ArrayList<>();
+            List<InetSocketAddress> targets;
             if (here) {
                 acceptor = new Acceptor(settings);
-                for (InetSocketAddress a : options.loopbackAddresses()) {
-                    targets.add(new InetSocketAddress(a.getAddress(), acceptor.listen(a)));
-                }
+                targets = acceptor.listen(options.loopbackAddresses(0));
             } else if (options.loopback) {
                 List<String> args = new ArrayList<>(options.serverArguments());
                 args.addAll(List.of("--addresses", Integer.toString(options.addresses)));
                 child = AcceptorControl.start(args);
-                targets.addAll(child.addresses());
+                targets = child.addresses();
             } else {
-                targets.add(options.serverAddress(cl));
+                targets = List.of(options.serverAddress(cl));
             }
             try (Initiator initiator = new Initiator(settings, receives, queuePairs)) {
                 ConnReport report = new ConnReport(out);
                 report.header(TITLE, parameters(initiator.rnic(), targets, child));
-                if (warmup > 0) {
-                    initiator.cycles(targets, warmup, options.inFlight, (int) Math.min(warmup, Integer.MAX_VALUE));
-                }
+                initiator.warmUp(targets, warmup, options.inFlight);
                 AcceptorControl.Report childBase = child == null ? null : child.ask("BASELINE");
                 MemorySnapshot base = MemorySnapshot.take(true);
                 Initiator.Held held = initiator.hold(targets, queuePairs, options.inFlight);

@@ -77,6 +77,13 @@ final class Initiator implements AutoCloseable {
     record CycleResult(long connections, long nanos, List<Long> batchNanos, int batchSize, Histogram setup,
                        Histogram teardown) {}
 
+    /** {@code count} cycles before the measured ones, at most {@code window} at once, in one batch (none: none). */
+    void warmUp(List<InetSocketAddress> targets, long count, int window) throws ConnectFailure, InterruptedException {
+        if (count > 0) {
+            cycles(targets, count, window, (int) Math.min(count, Integer.MAX_VALUE));
+        }
+    }
+
     /**
      * Connects and disconnects {@code count} times, at most {@code window} at once, round robin over
      * {@code targets}; records the time of each batch of {@code batch} completed cycles, the setup latency

@@ -3,8 +3,6 @@ package org.iwarp4j.tools.perf.conn;
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import org.iwarp4j.tools.IwarpCommand;
 import org.iwarp4j.tools.cli.Stacks;
 import picocli.CommandLine;
@@ -32,12 +30,13 @@ final class ServerMode {
      * Runs {@code client}, or this server when the options connect nowhere; returns the exit status, failures
      * reported on stderr as {@code "iwarp perf COMMAND: ..."}.
      */
-    static int serveOrRun(String command, ConnOptions options, CommandLine cl, long exitAfter, Client client) {
+    static int serveOrRun(ConnOptions options, CommandLine cl, Client client) {
         PrintWriter out = cl.getOut();
         PrintWriter err = cl.getErr();
+        String command = cl.getCommandName();
         try {
             if (!options.connects()) {
-                run(options, cl, exitAfter, out);
+                run(options, cl, out);
             } else {
                 client.run(cl, out);
             }
@@ -54,15 +53,11 @@ final class ServerMode {
         return IwarpCommand.EXIT_FAILURE;
     }
 
-    static void run(ConnOptions options, CommandLine cl, long exitAfter, PrintWriter out) throws Exception {
+    private static void run(ConnOptions options, CommandLine cl, PrintWriter out) throws Exception {
+        long exitAfter = options.exitAfter;
         try (Acceptor acceptor = new Acceptor(options.settings(1 << 20))) {
             if (options.control) {
-                List<InetSocketAddress> listening = new ArrayList<>();
-                for (InetSocketAddress a : options.loopbackAddresses()) {
-                    int port = acceptor.listen(new InetSocketAddress(a.getAddress(), options.port));
-                    listening.add(new InetSocketAddress(a.getAddress(), port));
-                }
-                AcceptorControl.serve(acceptor, listening);
+                AcceptorControl.serve(acceptor, acceptor.listen(options.loopbackAddresses(options.port)));
                 return;
             }
             InetSocketAddress bind = options.bindAddress(cl);

@@ -124,5 +124,17 @@ class ConnectCommandTest {
         ToolRun pcap = ToolRun.run("perf", "connect", "--loopback", "--pcap", dir.resolve("x.pcap").toString());
         assertThat(pcap.exit()).isEqualTo(2);
         assertThat(pcap.err()).contains("--pcap");
+        assertThat(ToolRun.usageError("perf", "connect", "--loopback", "-n", "0"))
+                .contains("-n must be 1..100000000: 0");
+        assertThat(ToolRun.usageError("perf", "connect", "--loopback", "--batch", "0"))
+                .contains("--warmup must be 0 or more and --batch 1 or more");
+    }
+
+    @Test
+    void aRefusedConnectionFailsTheRunUnderTheCommandsName() {
+        ToolRun r = ToolRun.run("perf", "connect", "127.0.0.1", "-p", Integer.toString(ToolRun.freePort()), "-n",
+                "1", "--warmup", "0");
+        assertThat(r.exit()).as(r.toString()).isEqualTo(1);
+        assertThat(r.err()).startsWith("iwarp perf connect: ");
     }
 }

@@ -146,5 +146,11 @@ class IdleCommandTest {
         assertThat(ToolRun.run("perf", "idle", "--same-jvm", "127.0.0.1").exit()).isEqualTo(2);
         assertThat(ToolRun.run("perf", "idle", "--loopback", "-q", "0").exit()).isEqualTo(2);
         assertThat(ToolRun.run("perf", "idle", "--loopback", "--receives", "300").exit()).isEqualTo(2);
+        assertThat(ToolRun.usageError("perf", "idle", "--loopback", "--threads", "0"))
+                .contains("--threads must be 1..64: 0");
+        assertThat(ToolRun.usageError("perf", "idle", "--loopback", "--hold", "-1"))
+                .contains("--hold must be 0..86400 seconds: -1");
+        assertThat(ToolRun.usageError("perf", "idle", "--loopback", "--qp-depth", "40000"))
+                .contains("--qp-depth must be 1..32768: 40000");
     }
 }
