@@ -4,7 +4,6 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import org.iwarp4j.mpa.MpaError;
 
-import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
@@ -90,8 +89,8 @@ public record FpduDissector(boolean crcEnabled, boolean markersEnabled, int stre
                         FpduLayout.innerMarkerFpduptr(off, k) & 0xFFFF));
             }
         }
-        // ULPDU without markers: walk the content, skipping every marker position.
-        ByteArrayOutputStream ulpdu = new ByteArrayOutputStream(ulpduLength);
+        // ULPDU without markers: copy the content run by run, skipping every marker position.
+        byte[] ulpdu = new byte[ulpduLength];
         int contentIndex = 0;
         int p = hdr;
         int contentEnd = FpduLayout.LENGTH_FIELD + ulpduLength;
@@ -102,11 +101,14 @@ public record FpduDissector(boolean crcEnabled, boolean markersEnabled, int stre
                 nextMarker += FpduLayout.MARKER_INTERVAL;
                 continue;
             }
-            if (contentIndex >= FpduLayout.LENGTH_FIELD) {
-                ulpdu.write(in.getByte(start + p));
+            int run = Math.min(contentEnd - contentIndex, nextMarker - p);
+            int lengthField = Math.max(0, Math.min(run, FpduLayout.LENGTH_FIELD - contentIndex));
+            if (run > lengthField) {
+                in.getBytes(start + p + lengthField, ulpdu, contentIndex + lengthField - FpduLayout.LENGTH_FIELD,
+                        run - lengthField);
             }
-            contentIndex++;
-            p++;
+            contentIndex += run;
+            p += run;
         }
         Boolean crcValid = crcEnabled ? computed == crcField : null;
         DissectionError error = null;
@@ -126,7 +128,7 @@ public record FpduDissector(boolean crcEnabled, boolean markersEnabled, int stre
             }
         }
         return new DissectedFpdu(pos, so, wire, ulpduLength, FpduLayout.padLength(ulpduLength), crcField, computed,
-                crcValid, markers, ulpdu.toByteArray(), error);
+                crcValid, markers, ulpdu, error);
     }
 
     private static DissectedMarker marker(ByteBuf in, int start, int position, int expected) {

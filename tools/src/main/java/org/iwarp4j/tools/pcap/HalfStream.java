@@ -44,6 +44,20 @@ public record HalfStream(Endpoint source, Endpoint destination, boolean synSeen,
         closings = List.copyOf(closings);
     }
 
+    /**
+     * A reassembled stream is equal only to itself: its octets are its own copy (the array of a record compares by
+     * identity anyway), and a hash over every piece would cost a pass over the capture each time one is looked up.
+     */
+    @Override
+    public boolean equals(Object o) {
+        return this == o;
+    }
+
+    @Override
+    public int hashCode() {
+        return System.identityHashCode(this);
+    }
+
     @Override
     public byte[] bytes() {
         return bytes.clone();
@@ -58,15 +72,33 @@ public record HalfStream(Endpoint source, Endpoint destination, boolean synSeen,
         return (firstSequence + offset) & 0xffffffffL;
     }
 
-    /** The pcap frames that supplied octets {@code [offset, offset + length)}, ascending. */
+    /**
+     * The pcap frames that supplied octets {@code [offset, offset + length)}, ascending. The pieces lie in stream
+     * order, each after the one before, so a binary search finds the first: a capture of N pieces is explained in
+     * N log N, not N squared.
+     */
     public List<Integer> framesFor(long offset, long length) {
-        TreeSet<Integer> frames = new TreeSet<>();
         long end = offset + Math.max(length, 1);
-        for (Piece p : pieces) {
-            if (p.offset() < end && offset < p.offset() + p.length()) {
-                frames.add(p.frame());
-            }
+        TreeSet<Integer> frames = new TreeSet<>();
+        for (int i = firstPieceEndingAfter(offset); i < pieces.size() && pieces.get(i).offset() < end; i++) {
+            frames.add(pieces.get(i).frame());
         }
         return List.copyOf(frames);
+    }
+
+    /** The index of the first piece whose octets end after {@code offset} ({@code pieces.size()} if none). */
+    private int firstPieceEndingAfter(long offset) {
+        int lo = 0;
+        int hi = pieces.size();
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            Piece p = pieces.get(mid);
+            if (p.offset() + p.length() <= offset) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
     }
 }

@@ -86,6 +86,30 @@ class TcpReassemblerTest {
     }
 
     @Test
+    void framesForAnyRangeAreThePiecesThatOverlapIt() {
+        // framesFor searches the pieces; a linear scan over them is the definition it must agree with
+        qt().forAll(longs().between(1, Long.MAX_VALUE), integers().between(0, 400), integers().between(0, 60))
+                .checkAssert((seed, from, length) -> {
+                    Random random = new Random(seed);
+                    List<HalfStream.Piece> pieces = new ArrayList<>();
+                    long offset = 0;
+                    for (int i = random.nextInt(40); i > 0; i--) {
+                        int n = 1 + random.nextInt(20);
+                        pieces.add(new HalfStream.Piece(offset, n, 1 + random.nextInt(50)));
+                        offset += n;
+                    }
+                    HalfStream h = new HalfStream(A, B, true, 0, new byte[(int) offset], pieces, null, List.of(),
+                            List.of());
+                    long end = from + Math.max(length, 1);
+                    List<Integer> expected = pieces.stream()
+                            .filter(p -> p.offset() < end && from < p.offset() + p.length())
+                            .map(HalfStream.Piece::frame).distinct().sorted().toList();
+                    assertThat(h.framesFor(from, length)).as("pieces %s, [%d, +%d)", pieces, from, length)
+                            .isEqualTo(expected);
+                });
+    }
+
+    @Test
     void sequenceNumbersWrap() {
         long isn = 0xfffffff8L;
         byte[] data = new byte[40];
