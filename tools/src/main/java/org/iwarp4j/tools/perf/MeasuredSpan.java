@@ -26,9 +26,8 @@ final class MeasuredSpan {
     }
 
     private static final Limit NONE = Limit.operations(0);
-    private final Limit warmUp;
-    private final Limit measured;
-    private final Limit endMargin;
+    /** Each phase's limit, by {@link Phase#ordinal()}: null before the beginning and once over. */
+    private final Limit[] limits;
     private Phase phase = Phase.NOT_BEGUN;
     /** When the current phase began, and the caller's count then. */
     private long phaseStart;
@@ -37,9 +36,7 @@ final class MeasuredSpan {
     private long measuredEnd;
 
     MeasuredSpan(Limit warmUp, Limit measured, Limit endMargin) {
-        this.warmUp = warmUp;
-        this.measured = measured;
-        this.endMargin = endMargin;
+        limits = new Limit[] {null, warmUp, measured, endMargin, null};
     }
 
     /** perftest's duration mode: the margin, the measured seconds, the margin again, all by time. */
@@ -86,7 +83,7 @@ final class MeasuredSpan {
      * which was {@link #phaseCount} when the phase began); changes nothing.
      */
     boolean due(long now, long count) {
-        Limit l = limit();
+        Limit l = limits[phase.ordinal()];
         if (l == null) {
             return false;
         }
@@ -129,14 +126,5 @@ final class MeasuredSpan {
     /** The measured span's wall time, once it is over (at least 1). */
     long measuredNanos() {
         return Math.max(1, measuredEnd - measuredStart);
-    }
-
-    private Limit limit() {
-        return switch (phase) {
-            case WARM_UP -> warmUp;
-            case MEASURED -> measured;
-            case END_MARGIN -> endMargin;
-            case NOT_BEGUN, OVER -> null;
-        };
     }
 }
