@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.LongSupplier;
 import org.iwarp4j.tools.cli.Stacks;
+import org.iwarp4j.tools.perf.MeasuredSpan.Phase;
 import org.iwarp4j.verbs.Access;
 import org.iwarp4j.verbs.CompletionOpcode;
 import org.iwarp4j.verbs.MemoryRegion;
@@ -355,14 +356,11 @@ final class PerfClient extends PerfEndpoint {
                             dataWrId(l.index)));
                 }
             }
-            Window w = new Window(prepared, slots, size, seed, verifyReads);
-            if (config.warmsByTime()) {
-                w.run(0, config.marginSeconds(), null);
-            } else {
-                w.run(config.warmupPerQp(), 0, null);
-            }
+            Window w = new Window(prepared, slots, size, seed, verifyReads,
+                    MeasuredSpan.of(config, config.warmupPerQp()));
+            w.run(null); // the warm-up: the margin, or warmupPerQp() operations on each queue pair
             startMeasurement();
-            BandwidthMeter m = w.run(config.iterations(), config.measuredSeconds(), progress);
+            BandwidthMeter m = w.run(progress);
             endMeasurement();
             long[] perQp = new long[lanes.length];
             for (Lane l : lanes) {
@@ -390,30 +388,31 @@ final class PerfClient extends PerfEndpoint {
         private final int size;
         private final long seed;
         private final boolean verifyReads;
+        /** The phases: each {@link #run} is the next one, counted on each queue pair. */
+        private final MeasuredSpan span;
         private final BandwidthMeter meter = new BandwidthMeter();
 
-        Window(PreparedSend[][] prepared, int slots, int size, long seed, boolean verifyReads) {
+        Window(PreparedSend[][] prepared, int slots, int size, long seed, boolean verifyReads, MeasuredSpan span) {
             this.prepared = prepared;
             this.slots = slots;
             this.size = size;
             this.seed = seed;
             this.verifyReads = verifyReads;
+            this.span = span;
         }
 
-        private long perQp;
-        private int seconds;
-        private long deadline;
         private long posted;
         private long completed;
         /** {@link #completed} as the application thread sees it while the loop runs the window. */
         private volatile long completedSoFar;
 
-        /** {@code perQp} operations on each queue pair, or as many as {@code seconds} (when > 0) allow. */
-        BandwidthMeter run(long perQp, int seconds, ProgressSink progress) throws Exception {
+        /**
+         * The span's next phase, from now: its operations on each queue pair, or as many as its time allows; returns
+         * once they have all completed.
+         */
+        BandwidthMeter run(ProgressSink progress) throws Exception {
             long start = System.nanoTime();
-            this.perQp = perQp;
-            this.seconds = seconds;
-            this.deadline = start + seconds * 1_000_000_000L;
+            span.next(start, 0);
             meter.start(start);
             for (Lane l : lanes) {
                 l.posted = 0;
@@ -436,11 +435,12 @@ final class PerfClient extends PerfEndpoint {
 
         /** Posts while windows and credits allow; true once everything posted has completed and nothing is left. */
         private boolean fill() {
-            boolean timeLeft = seconds > 0 && System.nanoTime() < deadline;
+            long now = System.nanoTime();
             int depth = config.txDepth();
+            boolean more = false;
             for (Lane l : lanes) {
                 PreparedSend[] ops = prepared[l.index];
-                while ((seconds > 0 ? timeLeft : l.posted < perQp) && l.posted - l.completed < depth && credit(l)) {
+                while (span.due(now, l.posted) && l.posted - l.completed < depth && credit(l)) {
                     ops[(int) (l.posted % ops.length)].execute();
                     if (creditBased()) {
                         l.sendsToServer++;
@@ -448,8 +448,8 @@ final class PerfClient extends PerfEndpoint {
                     l.posted++;
                     posted++;
                 }
+                more |= span.due(now, l.posted);
             }
-            boolean more = seconds > 0 ? timeLeft : posted < perQp * lanes.length;
             return !more && completed == posted;
         }
 
@@ -589,13 +589,14 @@ final class PerfClient extends PerfEndpoint {
             }
             startMeasurement();
             long start = System.nanoTime();
-            long deadline = start + config.measuredSeconds() * 1_000_000_000L;
+            MeasuredSpan span = MeasuredSpan.unwarmed(config);
+            span.begin(start);
             meter.start(start);
             long posted = 0;
             long completed = 0;
             long verifyRound = 0;
             while (true) {
-                boolean more = config.durationMode() ? System.nanoTime() < deadline : posted < config.iterations();
+                boolean more = span.due(System.nanoTime(), posted);
                 boolean roundFull = posted > 0 && posted % perRound == 0 && posted / perRound > verifyRound;
                 while (more && !roundFull && posted - completed < depth) {
                     int j = (int) (posted % perRound);
@@ -604,7 +605,7 @@ final class PerfClient extends PerfEndpoint {
                     prepared[j].execute();
                     posted++;
                     roundFull = posted % perRound == 0;
-                    more = config.durationMode() ? System.nanoTime() < deadline : posted < config.iterations();
+                    more = span.due(System.nanoTime(), posted);
                 }
                 if (completed == posted && posted > 0 && (roundFull || !more) && posted > verifyRound * perRound) {
                     long inRound = posted - verifyRound * perRound;
@@ -653,22 +654,19 @@ final class PerfClient extends PerfEndpoint {
             if (config.runToCompletion()) {
                 return latencyOnTheLoop(op, size, meter, progress);
             }
-            long warm = config.warmup();
-            long i = 0;
-            long warmUntil = System.nanoTime() + config.marginSeconds() * 1_000_000_000L;
-            for (; config.warmsByTime() ? System.nanoTime() < warmUntil : i < warm; i++) {
-                once(op, size, i, null);
-            }
-            long start = System.nanoTime();
-            long deadline = start + config.measuredSeconds() * 1_000_000_000L;
-            long end = i + config.iterations();
-            for (; config.durationMode() ? System.nanoTime() < deadline : i < end; i++) {
-                once(op, size, i, meter);
-                if (progress != null) {
+            MeasuredSpan span = MeasuredSpan.of(config, config.warmup());
+            span.begin(System.nanoTime());
+            for (long i = 0; ; i++) {
+                Phase phase = span.advance(System.nanoTime(), i);
+                if (phase == Phase.OVER) {
+                    return PerfResult.latency(size, meter, span.measuredNanos());
+                }
+                boolean measured = phase == Phase.MEASURED;
+                once(op, size, i, measured ? meter : null);
+                if (measured && progress != null) {
                     progress.update(meter.count(), meter.count() * size);
                 }
             }
-            return PerfResult.latency(size, meter, System.nanoTime() - start);
         } finally {
             op.close();
         }
@@ -688,24 +686,22 @@ final class PerfClient extends PerfEndpoint {
             case WRITE -> null; // the Write back is seen in memory; an unsignaled Write completes only on failure
             default -> config.compareSwap() ? CompletionOpcode.ATOMIC_CMP_SWAP : CompletionOpcode.ATOMIC_FETCH_ADD;
         };
+        MeasuredSpan span = MeasuredSpan.of(config, config.warmup());
+        span.begin(System.nanoTime());
         LoopDrain<Long> pingPong = new LoopDrain<>() {
             private long i;
             private long t0;
-            private long start;
-            private long deadline;
-            /** The operations not measured: {@link PerfConfig#warmup()}, or as many as the margin takes. */
-            private long warm = config.warmsByTime() ? Long.MAX_VALUE : config.warmup();
-            private final long warmUntil = System.nanoTime() + config.marginSeconds() * 1_000_000_000L;
+            /** Whether operation {@code i} is measured: it began in the measured span. */
+            private boolean measured;
 
+            /** Posts operation {@code i}, or completes the run with the measured span's time once it is over. */
             private void next() {
-                long now = System.nanoTime();
-                if (warm == Long.MAX_VALUE && now >= warmUntil) {
-                    warm = i; // the margin is over: this operation is the first one measured
+                Phase phase = span.advance(System.nanoTime(), i);
+                if (phase == Phase.OVER) {
+                    done.complete(span.measuredNanos());
+                    return;
                 }
-                if (i == warm) {
-                    start = now;
-                    deadline = start + config.measuredSeconds() * 1_000_000_000L;
-                }
+                measured = phase == Phase.MEASURED;
                 if (write) {
                     localMemory.put(size - 1, mark(i));
                 }
@@ -739,16 +735,11 @@ final class PerfClient extends PerfEndpoint {
                 }
                 if (got) {
                     long t = System.nanoTime() - t0;
-                    if (i >= warm) {
+                    if (measured) {
                         meter.record(t);
                     }
                     i++;
-                    if (config.durationMode() ? i > warm && System.nanoTime() >= deadline
-                            : i - warm >= config.iterations()) {
-                        done.complete(System.nanoTime() - start);
-                    } else {
-                        next();
-                    }
+                    next();
                 }
                 return n;
             }

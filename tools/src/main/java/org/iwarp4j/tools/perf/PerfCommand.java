@@ -153,10 +153,7 @@ public final class PerfCommand implements Runnable {
                 try (PerftestPeer s = new PerftestPeer(config, out, false)) {
                     s.listen(new InetSocketAddress(InetAddress.getByName("0.0.0.0"), options.port));
                     out.println();
-                    out.println("************************************");
-                    out.println("* Waiting for client to connect... *");
-                    out.println("************************************");
-                    out.flush();
+                    PerfReport.waitingForClient(out);
                     s.runServer();
                 }
                 return List.of();

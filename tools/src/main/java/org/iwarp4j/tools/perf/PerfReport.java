@@ -92,6 +92,27 @@ final class PerfReport {
         out.flush();
     }
 
+    /**
+     * The end of a client's run: the {@link #footer()}, then iwarp perf's JSON of it, written to
+     * {@code --details-json} when that is given; returns the JSON.
+     */
+    Json.Obj end(List<String> parameters) throws IOException {
+        footer();
+        Json.Obj json = json(parameters);
+        if (config.detailsJson() != null) {
+            writeJson(config.detailsJson(), json);
+        }
+        return json;
+    }
+
+    /** perftest's banner of a server that listens for its client. */
+    static void waitingForClient(PrintWriter out) {
+        out.println("************************************");
+        out.println("* Waiting for client to connect... *");
+        out.println("************************************");
+        out.flush();
+    }
+
     /** With several queue pairs: the slowest and the fastest one of each result, closed by a dashed line. */
     static void qpTable(PrintWriter out, List<PerfResult> results, boolean gbits) {
         List<PerfResult> spread = results.stream().filter(r -> r.spread() != null).toList();

@@ -106,10 +106,7 @@ final class PerfRunner {
         ServerReport reporter = new ServerReport(out, config);
         try (PerfServer server = new PerfServer(bind, config.wire(), config.transport(), config.busyPoll(), reporter)) {
             server.listen();
-            out.println("************************************");
-            out.println("* Waiting for client to connect... *");
-            out.println("************************************");
-            out.flush();
+            PerfReport.waitingForClient(out);
             PerfHello hello = server.accept();
             reporter.start(hello, server);
             server.serve();
@@ -130,11 +127,7 @@ final class PerfRunner {
             } finally {
                 client.disconnect();
             }
-            report.footer();
-            json = report.json(parameters);
-            if (config.detailsJson() != null) {
-                PerfReport.writeJson(config.detailsJson(), json);
-            }
+            json = report.end(parameters);
             return results;
         }
     }

@@ -205,8 +205,11 @@ final class PerfServer implements AutoCloseable {
         private int phaseSize;
         private long phaseSeed;
         private PreparedSend echoSend;
-        /** Run to completion, the Write ping-pong: the Write back of this phase, null when none is due. */
+        /** The Write ping-pong: the Write back of this phase, null when none is due. */
         private PreparedSend echoBack;
+        /** Views of the target and of the echo region, made once a phase: the echo loop does not allocate. */
+        private ByteBuffer echoIn;
+        private ByteBuffer echoOut;
         private long echoIndex;
         /** The phase's operations, or 0: until the client's next control message. */
         private long echoCount;
@@ -441,7 +444,7 @@ final class PerfServer implements AutoCloseable {
                         if (hello.runToCompletion()) { // serving on the loop (serveOnTheLoop)
                             startWriteEchoes(m.iterations()); // the loop's steps echo (echoWriteOnce)
                         } else {
-                            writeEchoes(m.iterations());
+                            writeEchoes(m.iterations()); // this thread steps them, until the phase's end
                         }
                     }
                 }
@@ -475,34 +478,47 @@ final class PerfServer implements AutoCloseable {
         }
 
         /**
-         * The Write ping-pong (perftest's write_lat): waits for the client's mark in the last octet of the target,
-         * then RDMA Writes the same mark back; until {@code iterations} (or, in duration mode, the client's RESULT).
+         * The Write ping-pong (perftest's write_lat) on this thread: {@link #echoWriteOnce} until the phase's echoes
+         * are over, polling the completion queue now and then for the client's RESULT (the end of a timed phase).
          */
         private void writeEchoes(long iterations) throws Exception {
-            int size = phaseSize;
-            ByteBuffer in = target.buffer();
-            ByteBuffer out = echo.buffer();
-            PreparedSend back = qp.prepare(RdmaWrite.of(DATA_WR_ID, echo.sge(0, size), hello.clientBuffer())
-                    .withFlags(Set.of()));
+            startWriteEchoes(iterations);
             try {
-                for (long i = 0; iterations == 0 || i < iterations; i++) {
-                    byte mark = PerfClient.mark(i);
-                    if (!awaitMark(in, size - 1, mark)) {
-                        return; // the client ended the phase (duration mode); its RESULT is queued
+                long spins = 0;
+                long deadline = 0;
+                while (echoBack != null) {
+                    if (echoWriteOnce() > 0) {
+                        spins = 0;
+                        deadline = 0;
+                    } else if (markSpin(++spins)) {
+                        if (controlArrived()) {
+                            return; // the client ended the phase (duration mode): handle stopped the echoes
+                        }
+                        long now = System.nanoTime();
+                        if (deadline == 0) {
+                            deadline = now + WAIT_SECONDS * 1_000_000_000L;
+                        } else if (now > deadline) {
+                            throw new PerfFailure("the client's RDMA Write did not arrive within " + WAIT_SECONDS
+                                    + " s");
+                        }
                     }
-                    out.put(size - 1, mark);
-                    back.execute();
                 }
             } finally {
-                back.close();
+                stopWriteEchoes();
             }
         }
 
-        /** Run to completion: the Write ping-pong of this phase is echoed by {@link #echoWriteOnce}, on the loop. */
+        /**
+         * The Write ping-pong: waits for the client's mark in the last octet of the target, then RDMA Writes the same
+         * mark back; {@link #echoWriteOnce} does one look, until {@code iterations} (0: until the client's next
+         * control message). Run to completion, the loop's steps call it.
+         */
         private void startWriteEchoes(long iterations) {
             stopWriteEchoes();
             echoBack = qp.prepare(RdmaWrite.of(DATA_WR_ID, echo.sge(0, phaseSize), hello.clientBuffer())
                     .withFlags(Set.of()));
+            echoIn = target.buffer();
+            echoOut = echo.buffer();
             echoIndex = 0;
             echoCount = iterations;
         }
@@ -520,10 +536,10 @@ final class PerfServer implements AutoCloseable {
             int index = phaseSize - 1;
             byte mark = PerfClient.mark(echoIndex);
             VarHandle.acquireFence();
-            if (target.buffer().get(index) != mark) {
+            if (echoIn.get(index) != mark) {
                 return 0;
             }
-            echo.buffer().put(index, mark);
+            echoOut.put(index, mark);
             echoBack.execute();
             if (++echoIndex == echoCount) {
                 stopWriteEchoes();
@@ -531,38 +547,23 @@ final class PerfServer implements AutoCloseable {
             return 1;
         }
 
-        /** Spins for the mark; false if a control receive arrived instead (the end of a timed phase). */
-        private boolean awaitMark(ByteBuffer b, int index, byte mark) throws Exception {
-            long spins = 0;
-            long deadline = 0;
-            while (true) {
-                VarHandle.acquireFence();
-                if (b.get(index) == mark) {
-                    return true;
-                }
-                if (markSpin(++spins)) {
-                    int n = pollNow();
-                    for (int i = 0; i < n; i++) {
-                        WorkCompletion wc = completions[i];
-                        check(wc);
-                        if (wc.opcode() == CompletionOpcode.RECV) {
-                            ControlMessage m = receive(wc);
-                            if (m != null) {
-                                if (handle(m)) {
-                                    throw new PerfFailure("the client ended the run in the middle of a phase");
-                                }
-                                return false;
-                            }
+        /** Polls once while echoing on this thread: true if a control message arrived, and was handled. */
+        private boolean controlArrived() throws Exception {
+            int n = pollNow();
+            for (int i = 0; i < n; i++) {
+                WorkCompletion wc = completions[i];
+                check(wc);
+                if (wc.opcode() == CompletionOpcode.RECV) {
+                    ControlMessage m = receive(wc);
+                    if (m != null) {
+                        if (handle(m)) {
+                            throw new PerfFailure("the client ended the run in the middle of a phase");
                         }
-                    }
-                    long now = System.nanoTime();
-                    if (deadline == 0) {
-                        deadline = now + WAIT_SECONDS * 1_000_000_000L;
-                    } else if (now > deadline) {
-                        throw new PerfFailure("the client's RDMA Write did not arrive within " + WAIT_SECONDS + " s");
+                        return true;
                     }
                 }
             }
+            return false;
         }
     }
 

@@ -266,9 +266,8 @@ final class PerftestPeer implements AutoCloseable {
      * A size's run in duration mode (perftest's {@code -D} and {@code -f}: the margin, {@code -D} minus twice it
      * measured, the margin again), or {@code null} with {@code -n}.
      */
-    private PerftestTraffic.Span span() {
-        return config.durationMode() ? new PerftestTraffic.Span(config.marginSeconds(), config.measuredSeconds())
-                : null;
+    private MeasuredSpan span() {
+        return config.durationMode() ? MeasuredSpan.perftest(config.marginSeconds(), config.measuredSeconds()) : null;
     }
 
     private static long align(long v, int to) {

@@ -64,78 +64,14 @@ final class PerftestTraffic {
     }
 
     /**
-     * perftest's duration mode ({@code -D}, {@code -f}): a margin unmeasured, the measured span, a margin again,
-     * each phase timed from the moment the one before it ended (perftest chains its alarms so); only the
-     * operations that complete during the measured span count, and its wall time is what they are divided by.
+     * The result of {@code counted} operations of {@code size} in the measured span of a duration-mode run
+     * ({@code -D}, {@code -f}: {@link MeasuredSpan#perftest}; only the operations that complete during the measured
+     * span count, and its wall time is what they are divided by), as perftest reports it: the count as
+     * {@code #iterations}, no peak (perftest sets noPeak: 0.00), the average.
      */
-    static final class Span {
-
-        private static final int WARM = 0;
-        private static final int SAMPLE = 1;
-        private static final int COOL = 2;
-        private static final int OVER = 3;
-        private final long marginNanos;
-        private final long measuredNanos;
-        private int phase = -1;
-        /** When the current phase ends. */
-        private long next;
-        private long sampleStart;
-        private long sampleEnd;
-
-        Span(int marginSeconds, int measuredSeconds) {
-            marginNanos = marginSeconds * 1_000_000_000L;
-            measuredNanos = measuredSeconds * 1_000_000_000L;
-        }
-
-        /** The run begins: the first margin (none with {@code -f 0}) starts now. */
-        void begin(long now) {
-            phase = WARM;
-            next = now + marginNanos;
-            advance(now);
-        }
-
-        boolean begun() {
-            return phase >= 0;
-        }
-
-        /** Whether the measured span is on at {@code now}. */
-        boolean sampling(long now) {
-            advance(now);
-            return phase == SAMPLE;
-        }
-
-        /** Whether the last margin is over at {@code now}. */
-        boolean over(long now) {
-            advance(now);
-            return phase == OVER;
-        }
-
-        private void advance(long now) {
-            while (phase >= 0 && phase < OVER && now >= next) {
-                phase++;
-                if (phase == SAMPLE) {
-                    sampleStart = now;
-                    next = now + measuredNanos;
-                } else if (phase == COOL) {
-                    sampleEnd = now;
-                    next = now + marginNanos;
-                }
-            }
-        }
-
-        /** The measured span's wall time, once it is over. */
-        long measuredNanos() {
-            return Math.max(1, sampleEnd - sampleStart);
-        }
-
-        /**
-         * The result of {@code counted} operations of {@code size} in the measured span, as perftest reports it in
-         * duration mode: the count as {@code #iterations}, no peak (perftest sets noPeak: 0.00), the average.
-         */
-        PerfResult result(int size, long counted) {
-            double rate = counted * 1e9 / measuredNanos();
-            return new PerfResult(size, counted, 0, rate * size, rate, null);
-        }
+    static PerfResult durationResult(MeasuredSpan span, int size, long counted) {
+        double rate = counted * 1e9 / span.measuredNanos();
+        return new PerfResult(size, counted, 0, rate * size, rate, null);
     }
 
     private static final String HELD_HINT = "our Writes are held: an MPA Responder sends nothing before the "
@@ -193,7 +129,7 @@ final class PerftestTraffic {
      * (uncounted) before the result.
      */
     PerfResult clientBandwidth(PerfVerb verb, boolean compareSwap, int size, long iterations, int depth,
-                               int outReads, int rxDepth, Span span) throws InterruptedException {
+                               int outReads, int rxDepth, MeasuredSpan span) throws InterruptedException {
         int window = verb == PerfVerb.READ || verb == PerfVerb.ATOMIC ? Math.max(1, Math.min(depth, outReads))
                 : depth;
         SendWorkRequest[] requests = new SendWorkRequest[lanes.length];
@@ -240,7 +176,7 @@ final class PerftestTraffic {
                 }
             }
             int n = poll(progress, timed ? TICK : POLL_WAIT);
-            boolean sampling = timed && span.sampling(System.nanoTime());
+            boolean sampling = timed && span.measuring(System.nanoTime());
             for (int k = 0; k < n; k++) {
                 WorkCompletion c = wcs[k];
                 check(c);
@@ -264,7 +200,7 @@ final class PerftestTraffic {
                 done++;
             }
         }
-        return span.result(size, counted);
+        return durationResult(span, size, counted);
     }
 
     private static long credit(Lane l) {
@@ -297,7 +233,8 @@ final class PerftestTraffic {
      * in the measured span count. Before the first Send the wait is bounded by {@link #WAIT}; after it, the span
      * bounds it.
      */
-    PerfResult serverSendBandwidth(int size, long iterations, int rxDepth, Span span) throws InterruptedException {
+    PerfResult serverSendBandwidth(int size, long iterations, int rxDepth, MeasuredSpan span)
+            throws InterruptedException {
         boolean timed = span != null;
         long perLane = timed ? Long.MAX_VALUE : iterations;
         int creditEvery = Math.max(1, rxDepth / 3);
@@ -316,7 +253,7 @@ final class PerftestTraffic {
         long[] progress = {System.nanoTime()};
         while (timed ? !span.over(System.nanoTime()) : done < total) {
             int n = timed && span.begun() ? cq.poll(wcs, TICK) : poll(progress);
-            boolean sampling = timed && span.begun() && span.sampling(System.nanoTime());
+            boolean sampling = timed && span.begun() && span.measuring(System.nanoTime());
             for (int k = 0; k < n; k++) {
                 WorkCompletion c = wcs[k];
                 check(c);
@@ -325,7 +262,7 @@ final class PerftestTraffic {
                 }
                 if (done == 0 && timed) {
                     span.begin(System.nanoTime()); // perftest: set_on_first_rx_packet
-                    sampling = span.sampling(System.nanoTime());
+                    sampling = span.measuring(System.nanoTime());
                 } else if (done == 0) {
                     meter.start(System.nanoTime());
                 }
@@ -349,7 +286,7 @@ final class PerftestTraffic {
                 meter.record(System.nanoTime(), done);
             }
         }
-        return timed ? span.result(size, counted) : PerfResult.bandwidth(size, meter);
+        return timed ? durationResult(span, size, counted) : PerfResult.bandwidth(size, meter);
     }
 
     /** {@code ib_read_lat} and {@code ib_atomic_lat}: one operation at a time, each timed from post to completion. */

@@ -99,10 +99,7 @@ final class TcpBaseline {
                     }).bind(bind).sync().channel();
             bound.complete(((InetSocketAddress) listener.localAddress()).getPort());
             if (!quiet) {
-                out.println("************************************");
-                out.println("* Waiting for client to connect... *");
-                out.println("************************************");
-                out.flush();
+                PerfReport.waitingForClient(out);
             }
             done.get();
             listener.close().sync();
@@ -252,11 +249,7 @@ final class TcpBaseline {
         } finally {
             group.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
         }
-        report.footer();
-        json = report.json(parameters);
-        if (config.detailsJson() != null) {
-            PerfReport.writeJson(config.detailsJson(), json);
-        }
+        json = report.end(parameters);
         return results;
     }
 
