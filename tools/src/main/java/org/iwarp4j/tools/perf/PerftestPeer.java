@@ -95,7 +95,7 @@ final class PerftestPeer implements AutoCloseable {
 
     /**
      * As perftest's server ({@code rdma_cm}): it listens for its control connection, stops listening once it has
-     * it, and listens again for the test connections only after the first handshake; so a client that comes while
+     * it, and listens again for the test connections only around the first handshake; so a client that comes while
      * a run is on (the next one of a loop, the next check of {@code iwarp conformance --app perftest}) is refused
      * and tries again, instead of waiting for a server that will not answer.
      */
@@ -139,10 +139,13 @@ final class PerftestPeer implements AutoCloseable {
     private List<PerfResult> run(InetSocketAddress server) throws Exception {
         exchangeSetup();
         createLanes();
-        hand(); // create_rdma_cm_connection: before the test connections
         if (!client) {
+            // perftest's server listens again after this handshake, a few microseconds after it; ours would take
+            // milliseconds, and siw's perftest 4.5 client connects the moment the handshake ends and gives up when
+            // refused: so we listen first (a stranger who comes meanwhile is refused as busy, see nextRequest)
             listen(bound);
         }
+        hand(); // create_rdma_cm_connection: before the test connections
         connectLanes(server);
         stopListening();
         hand(); // and after them
