@@ -17,6 +17,7 @@ final class Endpoint implements AutoCloseable {
     static final long PD = 42;
 
     final TestMemory memory;
+    private final boolean ownsMemory;
     private final ByteBufAllocator allocator;
     final RecordingListener listener = new RecordingListener();
     final CapturingLlp llp;
@@ -34,8 +35,23 @@ final class Endpoint implements AutoCloseable {
 
     /** An endpoint whose memory, receives, stream and lower layer all allocate from {@code allocator}. */
     Endpoint(RdmapStreamConfig config, int mulpdu, AtomicExecutor atomics, ByteBufAllocator allocator) {
+        this(config, mulpdu, atomics, allocator, new TestMemory(allocator), true);
+    }
+
+    /**
+     * An endpoint over memory that outlives it (registered once for many endpoints, e.g. a fuzz target's
+     * inputs): {@link #close()} leaves {@code memory} to its owner.
+     */
+    Endpoint(RdmapStreamConfig config, int mulpdu, AtomicExecutor atomics, ByteBufAllocator allocator,
+             TestMemory memory) {
+        this(config, mulpdu, atomics, allocator, memory, false);
+    }
+
+    private Endpoint(RdmapStreamConfig config, int mulpdu, AtomicExecutor atomics, ByteBufAllocator allocator,
+                     TestMemory memory, boolean ownsMemory) {
         this.allocator = allocator;
-        this.memory = new TestMemory(allocator);
+        this.memory = memory;
+        this.ownsMemory = ownsMemory;
         this.identity = config.streamIdentity() != null ? config.streamIdentity() : new Object();
         this.llp = new CapturingLlp(mulpdu, allocator);
         this.stream = new RdmapStream(config.withProtectionDomain(PD, identity), memory, atomics, llp,
@@ -46,6 +62,7 @@ final class Endpoint implements AutoCloseable {
     Endpoint(RdmapStreamConfig config, LlpSegmentWriter lower, AtomicExecutor atomics) {
         this.allocator = ByteBufAllocator.DEFAULT;
         this.memory = new TestMemory();
+        this.ownsMemory = true;
         this.identity = new Object();
         this.llp = new CapturingLlp(0);
         this.stream = new RdmapStream(config.withProtectionDomain(PD, identity), memory, atomics, lower,
@@ -90,7 +107,9 @@ final class Endpoint implements AutoCloseable {
     @Override
     public void close() {
         stream.close();
-        memory.close();
+        if (ownsMemory) {
+            memory.close();
+        }
         for (ByteBuf b : receiveBuffers) {
             b.release();
         }

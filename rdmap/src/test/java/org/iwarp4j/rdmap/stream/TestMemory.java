@@ -15,7 +15,9 @@ import java.util.Set;
 
 /**
  * The verbs side's memory for tests: regions in pooled direct buffers (leak-tracked), each framed by
- * guard octets so that a write outside a region is detected ({@link #guardsIntact()}).
+ * guard octets so that a write outside a region is detected ({@link #guardsIntact()}). Memory that
+ * outlives many streams (a fuzz target's, registered once) is brought back between them by
+ * {@link #restore()} to what {@link #keep()} took.
  */
 final class TestMemory implements RdmapMemory, AutoCloseable {
 
@@ -26,6 +28,7 @@ final class TestMemory implements RdmapMemory, AutoCloseable {
     private final ByteBufAllocator allocator;
     private final Map<Integer, TestRegion> regions = new HashMap<>();
     private final List<ByteBuf> arenas = new ArrayList<>();
+    private final List<byte[]> kept = new ArrayList<>();
     final List<Integer> invalidated = new ArrayList<>();
 
     TestMemory() {
@@ -45,6 +48,40 @@ final class TestMemory implements RdmapMemory, AutoCloseable {
         TestRegion region = new TestRegion(stag, base, arena.slice(GUARD, length), access, pd);
         regions.put(stag, region);
         return region;
+    }
+
+    /** Takes every arena's octets as they are now (the guards, each region's contents) for {@link #restore()}. */
+    void keep() {
+        kept.clear();
+        for (ByteBuf arena : arenas) {
+            byte[] octets = new byte[arena.capacity()];
+            arena.getBytes(0, octets);
+            kept.add(octets);
+        }
+    }
+
+    /**
+     * Brings the memory back to what {@link #keep()} took: every arena's octets (one copy each), every region
+     * valid and whole again ({@link TestRegion#restore()}), no invalidation remembered.
+     */
+    void restore() {
+        for (int i = 0; i < arenas.size(); i++) {
+            arenas.get(i).setBytes(0, kept.get(i));
+        }
+        for (TestRegion region : regions.values()) {
+            region.restore();
+        }
+        invalidated.clear();
+    }
+
+    /** Whether nothing but this memory holds an arena (every retained slice of a region was released). */
+    boolean unshared() {
+        for (ByteBuf arena : arenas) {
+            if (arena.refCnt() != 1) {
+                return false;
+            }
+        }
+        return true;
     }
 
     TestRegion region(int stag) {

@@ -14,12 +14,22 @@ final class TestRegion extends ByteBufTaggedBuffer {
 
     final int stag;
     final ByteBuf memory;
+    private final Set<TaggedBufferAccess> access;
     boolean remotelyInvalidatable = true;
 
     TestRegion(int stag, long base, ByteBuf memory, Set<TaggedBufferAccess> access, long pd) {
         super(stag, base, memory, access, pd, null);
         this.stag = stag;
         this.memory = memory;
+        this.access = access;
+    }
+
+    /** As registered again: valid (a peer may have invalidated it), its whole memory readable. */
+    void restore() {
+        if (!isValid()) {
+            rebind(stag, baseTaggedOffset(), memory, access);
+        }
+        memory.setIndex(0, memory.capacity());
     }
 
     byte[] bytes() {
