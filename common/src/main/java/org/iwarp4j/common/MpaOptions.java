@@ -121,7 +121,8 @@ public record MpaOptions(int revision, boolean crc, boolean markers, boolean pee
         public Builder receiveUlpduLimit(int v) { receiveUlpduLimit = v; return this; }
 
         public MpaOptions build() {
-            return new MpaOptions(revision, crc, markers, peerToPeer, rtrTypes, startupTimeout, emss, receiveUlpduLimit);
+            return new MpaOptions(revision, crc, markers, peerToPeer, rtrTypes, startupTimeout, emss,
+                    receiveUlpduLimit);
         }
     }
 }

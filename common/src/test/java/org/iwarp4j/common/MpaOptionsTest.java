@@ -41,7 +41,8 @@ class MpaOptionsTest {
                 .withMessageContaining("at least one");
         assertThatIllegalArgumentException().isThrownBy(() -> MpaOptions.builder().rtrTypes(RtrType.SEND, RtrType.SEND)
                 .build()).withMessageContaining("twice");
-        assertThatIllegalArgumentException().isThrownBy(() -> MpaOptions.builder().startupTimeout(Duration.ZERO).build());
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> MpaOptions.builder().startupTimeout(Duration.ZERO).build());
         assertThatIllegalArgumentException().isThrownBy(() -> MpaOptions.builder().emss(-1).build());
         assertThatIllegalArgumentException().isThrownBy(() -> MpaOptions.builder().receiveUlpduLimit(127).build());
         assertThatIllegalArgumentException().isThrownBy(() -> MpaOptions.builder().receiveUlpduLimit(65536).build());

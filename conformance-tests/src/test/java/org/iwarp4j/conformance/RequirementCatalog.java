@@ -24,7 +24,8 @@ public final class RequirementCatalog {
         }
     }
 
-    static final Pattern ROW = Pattern.compile("^\\|\\s*((?:MPA|DDP|RDMAP|EXT)-\\d+)\\s*\\|([^|]*)\\|([^|]*)\\|([^|]*)\\|");
+    static final Pattern ROW =
+            Pattern.compile("^\\|\\s*((?:MPA|DDP|RDMAP|EXT)-\\d+)\\s*\\|([^|]*)\\|([^|]*)\\|([^|]*)\\|");
     /** An ID as cited anywhere. */
     public static final Pattern ID = Pattern.compile("(?:MPA|DDP|RDMAP|EXT)-\\d{2}");
 

@@ -111,7 +111,8 @@ final class RequirementScanner {
 
     private static boolean disabling(Annotation[] annotations) {
         return Arrays.stream(annotations).map(a -> a.annotationType().getName())
-                .anyMatch(n -> n.equals("org.junit.jupiter.api.Disabled") || n.startsWith("org.junit.jupiter.api.condition."));
+                .anyMatch(n ->
+                        n.equals("org.junit.jupiter.api.Disabled") || n.startsWith("org.junit.jupiter.api.condition."));
     }
 
     /** Every class compiled into this module's test-classes directory. */
@@ -126,7 +127,8 @@ final class RequirementScanner {
         try (Stream<Path> files = Files.walk(root)) {
             for (Path f : files.filter(p -> p.toString().endsWith(".class")).sorted().toList()) {
                 String rel = root.relativize(f).toString();
-                String name = rel.substring(0, rel.length() - ".class".length()).replace(f.getFileSystem().getSeparator(), ".");
+                String name = rel.substring(0, rel.length() - ".class".length())
+                        .replace(f.getFileSystem().getSeparator(), ".");
                 try {
                     classes.add(Class.forName(name, false, RequirementScanner.class.getClassLoader()));
                 } catch (ClassNotFoundException | LinkageError e) {

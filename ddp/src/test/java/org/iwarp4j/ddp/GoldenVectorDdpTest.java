@@ -74,7 +74,8 @@ class GoldenVectorDdpTest {
             assertThat(h.queueNumber()).isEqualTo((int) v.number("ddp.qn"));
             assertThat(h.messageSequenceNumber()).isEqualTo((int) v.number("ddp.msn"));
             assertThat(h.messageOffset()).isEqualTo((int) v.number("ddp.mo"));
-            assertThat(ulpdu.length - UntaggedHeaderFlyweight.HEADER_LENGTH).isEqualTo(v.intField("ddp_payload_length"));
+            assertThat(ulpdu.length - UntaggedHeaderFlyweight.HEADER_LENGTH)
+                    .isEqualTo(v.intField("ddp_payload_length"));
         }
     }
 
@@ -151,15 +152,16 @@ class GoldenVectorDdpTest {
             int payloadLength = ulpdu.length - TaggedHeaderFlyweight.HEADER_LENGTH;
             ByteBuf memory = Bytes.directFilled(Math.max(payloadLength, 1), 0);
             try {
-                ByteBufTaggedBuffer region = ByteBufTaggedBuffer.writable((int) v.number("ddp.stag"), v.number("ddp.to"),
-                        memory, 7);
+                ByteBufTaggedBuffer region = ByteBufTaggedBuffer.writable((int) v.number("ddp.stag"),
+                        v.number("ddp.to"), memory, 7);
                 DdpReceiver receiver = new DdpReceiver(stag -> stag == region.stag() ? region : null, 7, "s",
                         DdpReceiver.QUEUES_RFC7306, listener);
                 receiver.receive(Bytes.pooled(ulpdu));
                 assertThat(listener.rejected).isEmpty();
                 byte[] placed = new byte[payloadLength];
                 memory.getBytes(0, placed);
-                assertThat(placed).isEqualTo(Arrays.copyOfRange(ulpdu, TaggedHeaderFlyweight.HEADER_LENGTH, ulpdu.length));
+                assertThat(placed)
+                        .isEqualTo(Arrays.copyOfRange(ulpdu, TaggedHeaderFlyweight.HEADER_LENGTH, ulpdu.length));
                 assertThat(listener.taggedDelivered).hasSize(v.flag("ddp.l") ? 1 : 0);
             } finally {
                 memory.release();
@@ -187,7 +189,8 @@ class GoldenVectorDdpTest {
             assertThat(d.rsvdUlpWord()).isEqualTo((int) v.number("ddp.rsvdulp_8_39"));
             byte[] placed = new byte[payloadLength];
             target.getBytes(0, placed);
-            assertThat(placed).isEqualTo(Arrays.copyOfRange(ulpdu, UntaggedHeaderFlyweight.HEADER_LENGTH, ulpdu.length));
+            assertThat(placed)
+                    .isEqualTo(Arrays.copyOfRange(ulpdu, UntaggedHeaderFlyweight.HEADER_LENGTH, ulpdu.length));
         }
     }
 

@@ -40,8 +40,8 @@ class TerminateFromDdpExceptionTest {
         GoldenVector terminate = GoldenVectors.named("fpdu-terminate-ddp-tagged-bounds");
         ByteBuf memory = Bytes.directFilled(63, 0); // the Write carries 64 octets
         try {
-            ByteBufTaggedBuffer region = ByteBufTaggedBuffer.writable((int) write.number("ddp.stag"), write.number("ddp.to"),
-                    memory, 1);
+            ByteBufTaggedBuffer region = ByteBufTaggedBuffer.writable((int) write.number("ddp.stag"),
+                    write.number("ddp.to"), memory, 1);
             RecordingListener listener = new RecordingListener();
             DdpReceiver receiver = new DdpReceiver(s -> s == region.stag() ? region : null, 1, "s", 3, listener);
             receiver.receive(Bytes.pooled(write.hex("ulpdu_hex")));

@@ -83,7 +83,8 @@ public final class CompletionModels {
             MemoryRegion serverSource = serverPd.allocateRegion(64);
             CompletableFuture<Connection> accepted = new CompletableFuture<>();
             Listener listener = serverRnic.listen(loopback, ListenOptions.defaults(), request -> request.accept(
-                    serverQp, AcceptOptions.withPrivateData(target.remoteBuffer().encode())).thenAccept(accepted::complete));
+                    serverQp, AcceptOptions.withPrivateData(target.remoteBuffer().encode()))
+                    .thenAccept(accepted::complete));
 
             // tag::channel-setup[]
             // One channel for both queues: one thread can wait for sends and receives alike.

@@ -39,7 +39,8 @@ import java.util.concurrent.TimeUnit;
  * outside the peer's region, a Send that finds no receive, and a completion queue that overflows; what each
  * side's completions, async events and disconnect events then say.
  *
- * <p>{@code java org.iwarp4j.examples.ErrorsAndTerminates [READ_OUT_OF_BOUNDS|SEND_WITHOUT_RECEIVE|COMPLETION_QUEUE_OVERFLOW]}
+ * <p>{@code java org.iwarp4j.examples.ErrorsAndTerminates
+ * [READ_OUT_OF_BOUNDS|SEND_WITHOUT_RECEIVE|COMPLETION_QUEUE_OVERFLOW]}
  */
 public final class ErrorsAndTerminates {
 
@@ -93,7 +94,8 @@ public final class ErrorsAndTerminates {
             serverQp.onAsyncEvent(serverEvent::complete);
             CompletableFuture<Connection> accepted = new CompletableFuture<>();
             Listener listener = serverRnic.listen(loopback, ListenOptions.defaults(), request -> request.accept(
-                    serverQp, AcceptOptions.withPrivateData(exposed.remoteBuffer().encode())).thenAccept(accepted::complete));
+                    serverQp, AcceptOptions.withPrivateData(exposed.remoteBuffer().encode()))
+                    .thenAccept(accepted::complete));
 
             ProtectionDomain pd = rnic.allocateProtectionDomain();
             // The overflow scenario sizes its completion queue below its queue pair's depths: the mistake it shows.
@@ -138,7 +140,8 @@ public final class ErrorsAndTerminates {
                     if (!wc.isSuccess()) {
                         // REMOTE_ACCESS_ERROR, explained by the Terminate the server sent:
                         TerminateInfo t = wc.terminate().orElseThrow();
-                        System.out.println(wc.status() + ": " + t.direction() + " " + t.codes() + " " + t.description());
+                        System.out.println(wc.status() + ": " + t.direction() + " " + t.codes() + " "
+                                + t.description());
                     }
                     // end::remote-error[]
                     failed = Optional.of(wc);
@@ -147,7 +150,8 @@ public final class ErrorsAndTerminates {
                     // tag::no-receive[]
                     // iWARP has no "receiver not ready" retry: a Send that finds no receive ends the connection.
                     qp.postSend(Send.of(4, local.sge(0, 16)));
-                    // The Send completes once TCP took it (RFC 5040 §5.5): SUCCESS, unless the server's Terminate came first.
+                    // The Send completes once TCP took it (RFC 5040 §5.5): SUCCESS, unless the server's Terminate came
+                    // first.
                     WorkCompletion wc = cq.take(TIMEOUT).orElseThrow();
                     // end::no-receive[]
                     failed = Optional.of(wc);

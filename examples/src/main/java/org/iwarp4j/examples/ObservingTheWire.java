@@ -55,7 +55,8 @@ public final class ObservingTheWire {
             MemoryRegion target = serverPd.allocateRegion(64, Access.LOCAL_WRITE, Access.REMOTE_WRITE);
             CompletableFuture<Connection> accepted = new CompletableFuture<>();
             Listener listener = serverRnic.listen(loopback, ListenOptions.defaults(), request -> request.accept(
-                    serverQp, AcceptOptions.withPrivateData(target.remoteBuffer().encode())).thenAccept(accepted::complete));
+                    serverQp, AcceptOptions.withPrivateData(target.remoteBuffer().encode()))
+                    .thenAccept(accepted::complete));
 
             ProtectionDomain pd = rnic.allocateProtectionDomain();
             CompletionQueue cq = rnic.createCompletionQueue(16);

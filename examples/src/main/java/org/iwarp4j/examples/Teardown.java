@@ -78,7 +78,8 @@ public final class Teardown {
             MemoryRegion target = serverPd.allocateRegion(SIZE, Access.LOCAL_WRITE, Access.REMOTE_WRITE);
             CompletableFuture<Connection> accepted = new CompletableFuture<>();
             Listener listener = serverRnic.listen(loopback, ListenOptions.defaults(), request -> request.accept(
-                    serverQp, AcceptOptions.withPrivateData(target.remoteBuffer().encode())).thenAccept(accepted::complete));
+                    serverQp, AcceptOptions.withPrivateData(target.remoteBuffer().encode()))
+                    .thenAccept(accepted::complete));
 
             ProtectionDomain pd = rnic.allocateProtectionDomain();
             CompletionQueue sendCq = rnic.createCompletionQueue(64);

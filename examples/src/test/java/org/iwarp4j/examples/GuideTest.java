@@ -222,7 +222,8 @@ class GuideTest {
     void theCheckersSeeWhatTheyShould() {
         assertThat(deindent(List.of("", "    a", "      b", "", "    c", ""))).isEqualTo("a\n  b\n\nc");
         assertThat(List.of("import io.netty.buffer.ByteBuf;", "import org.iwarp4j.rdmap.stream.RdmapStream;",
-                "org.iwarp4j.verbs.internal.RnicImpl rnic;", "import static org.iwarp4j.mpa.MpaConfig.DEFAULT_IRD_ORD;"))
+                "org.iwarp4j.verbs.internal.RnicImpl rnic;",
+                "import static org.iwarp4j.mpa.MpaConfig.DEFAULT_IRD_ORD;"))
                 .allMatch(line -> FORBIDDEN.matcher(line).find());
         assertThat(List.of("import org.iwarp4j.verbs.Rnic;", "import org.iwarp4j.common.MpaOptions;",
                 "import org.iwarp4j.verbs.cm.Connection;")).noneMatch(line -> FORBIDDEN.matcher(line).find());

@@ -21,7 +21,8 @@ public final class EventLoopThreadExecutor extends ThreadPoolExecutor {
     /** JVM argument that makes JMH look up a custom executor. */
     public static final String JMH_EXECUTOR = "-Djmh.executor=CUSTOM";
     /** JVM argument that names this class as that executor. */
-    public static final String JMH_EXECUTOR_CLASS = "-Djmh.executor.class=org.iwarp4j.microbench.EventLoopThreadExecutor";
+    public static final String JMH_EXECUTOR_CLASS =
+            "-Djmh.executor.class=org.iwarp4j.microbench.EventLoopThreadExecutor";
 
     /** The constructor shape JMH's CUSTOM executor looks up. */
     public EventLoopThreadExecutor(int maxThreads, String prefix) {

@@ -40,8 +40,9 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>B/op is measured at Netty's default leak detection (SIMPLE): one allocation in 128 is tracked, and
  * every pooled derived buffer (retained slice) of a tracked buffer is tracked too, at the cost of two
- * stack traces. {@code -jvmArgsAppend "-Djmh.executor=CUSTOM -Djmh.executor.class=org.iwarp4j.microbench.EventLoopThreadExecutor
- * -Dio.netty.leakDetection.level=disabled"} shows what the framing code itself allocates.
+ * stack traces. {@code -jvmArgsAppend "-Djmh.executor=CUSTOM
+ * -Djmh.executor.class=org.iwarp4j.microbench.EventLoopThreadExecutor -Dio.netty.leakDetection.level=disabled"}
+ * shows what the framing code itself allocates.
  *
  * <p>{@code java -jar microbench/target/benchmarks.jar FpduBenchmark -prof gc}
  */

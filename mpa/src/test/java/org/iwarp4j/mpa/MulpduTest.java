@@ -22,7 +22,8 @@ class MulpduTest {
         for (String e : entries) {
             String[] p = e.split(":");
             int emss = Integer.parseInt(p[0]);
-            assertThat(Mulpdu.formula(emss, false)).as("EMSS %d without markers", emss).isEqualTo(Integer.parseInt(p[1]));
+            assertThat(Mulpdu.formula(emss, false)).as("EMSS %d without markers", emss)
+                    .isEqualTo(Integer.parseInt(p[1]));
             assertThat(Mulpdu.formula(emss, true)).as("EMSS %d with markers", emss).isEqualTo(Integer.parseInt(p[2]));
         }
     }
@@ -43,7 +44,8 @@ class MulpduTest {
 
     @Test
     void everyEmssFollowsSection45() {
-        qt().withExamples(2000).forAll(integers().between(1, 1 << 20), integers().between(0, 1)).checkAssert((emss, m) -> {
+        qt().withExamples(2000).forAll(integers().between(1, 1 << 20), integers().between(0, 1))
+                .checkAssert((emss, m) -> {
             boolean markers = m == 1;
             int raw = Mulpdu.formula(emss, markers);
             // §4.5: EMSS − (6 + 4·ceil(EMSS/512) [markers] + EMSS mod 4)

@@ -13,7 +13,7 @@ import java.util.NoSuchElementException;
  *
  * @param name   the file name without extension, e.g. {@code fpdu-send}
  * @param group  the folder it lives in: {@code crc}, {@code mpa}, {@code rdmap} or {@code markers}
- * @param kind   {@code crc32c}, {@code mpa-request}, {@code mpa-reply}, {@code fpdu}, {@code fpdu-markers}, {@code table}
+ * @param kind {@code crc32c}, {@code mpa-request}, {@code mpa-reply}, {@code fpdu}, {@code fpdu-markers}, {@code table}
  * @param fields every field, in file order
  */
 public record GoldenVector(String name, String group, String kind, Map<String, String> fields) {

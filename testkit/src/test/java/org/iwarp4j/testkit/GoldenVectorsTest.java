@@ -72,7 +72,8 @@ class GoldenVectorsTest {
         if (shared != null) {
             for (String p : GoldenVectors.index()) {
                 assertThat(sha256(Files.readAllBytes(shared.resolve(p))))
-                        .as("%s changed since it was copied into testkit", shared.resolve(p)).isEqualTo(recorded.get(p));
+                        .as("%s changed since it was copied into testkit", shared.resolve(p))
+                        .isEqualTo(recorded.get(p));
             }
         }
     }

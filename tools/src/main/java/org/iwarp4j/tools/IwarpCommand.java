@@ -21,7 +21,8 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = IwarpCommand.Version.class,
         description = "iwarp4j: an iWARP stack (RDMAP / DDP / MPA over TCP) in Java.",
-        subcommands = {DemoCommand.class, ExplainCommand.class, RpingCommand.class, PerfCommand.class, RdmaServerCommand.class,
+        subcommands = {DemoCommand.class, ExplainCommand.class, RpingCommand.class, PerfCommand.class,
+                RdmaServerCommand.class,
                 RdmaClientCommand.class, ConformanceCommand.class, SoakCommand.class, CommandLine.HelpCommand.class})
 public final class IwarpCommand implements Runnable {
 

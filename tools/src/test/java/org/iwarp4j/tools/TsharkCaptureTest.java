@@ -28,7 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
 class TsharkCaptureTest {
 
     /** Wireshark's heuristic RPC-over-RDMA and SMB Direct dissectors claim Send payloads. */
-    private static final List<String> DISABLE = List.of("--disable-protocol", "rpcordma", "--disable-protocol", "smb_direct");
+    private static final List<String> DISABLE =
+            List.of("--disable-protocol", "rpcordma", "--disable-protocol", "smb_direct");
     private static final Pattern GOOD_CRC = Pattern.compile("name=\"iwarp_mpa\\.crc_check\"[^>]*\\(Good CRC32\\)");
 
     @TempDir
@@ -53,11 +54,11 @@ class TsharkCaptureTest {
         int port = ToolRun.freePort();
         Path server = dir.resolve("rping-server.pcap");
         Path client = dir.resolve("rping-client.pcap");
-        CompletableFuture<ToolRun> s = ToolRun.background("rping", "-s", "-a", "127.0.0.1", "-p", Integer.toString(port),
-                "-S", "4000", "--pcap", server.toString());
+        CompletableFuture<ToolRun> s = ToolRun.background("rping", "-s", "-a", "127.0.0.1", "-p",
+                Integer.toString(port), "-S", "4000", "--pcap", server.toString());
         ToolRun.awaitListening(port, s);
-        ToolRun c = ToolRun.run("rping", "-c", "-a", "127.0.0.1", "-p", Integer.toString(port), "-C", "10", "-S", "4000",
-                "-V", "--pcap", client.toString());
+        ToolRun c = ToolRun.run("rping", "-c", "-a", "127.0.0.1", "-p", Integer.toString(port), "-C", "10", "-S",
+                "4000", "-V", "--pcap", client.toString());
         assertThat(c.exit()).as(c.toString()).isZero();
         assertThat(s.get(60, TimeUnit.SECONDS).exit()).isZero();
         // 7 FPDUs per ping: Send, Read Request, Read Response, Send, Send, Write, Send.
@@ -65,7 +66,9 @@ class TsharkCaptureTest {
         assertDecodes(server, 70, 2);
     }
 
-    /** Wireshark finds {@code fpdus} FPDUs with DDP/RDMAP layers and good CRCs, and the MPA frames, and nothing wrong. */
+    /**
+     * Wireshark finds {@code fpdus} FPDUs with DDP/RDMAP layers and good CRCs, and the MPA frames, and nothing wrong.
+     */
     private static void assertDecodes(Path pcap, int fpdus, int startupFrames) throws Exception {
         String pdml = tshark(pcap, "-T", "pdml");
         assertThat(pdml).as(pcap + ": malformed packets").doesNotContain("_ws.malformed");

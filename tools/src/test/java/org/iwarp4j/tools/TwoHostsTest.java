@@ -45,7 +45,8 @@ class TwoHostsTest {
     private static final String NS_CLIENT = "iwcli-cli-" + SUFFIX;
     private static final String VETH_SERVER = "iwsv" + SUFFIX;
     private static final String VETH_CLIENT = "iwcl" + SUFFIX;
-    private static final Pattern BW_LINE = Pattern.compile("^ (\\d+) +(\\d+) +(\\d+\\.\\d{2}) +(\\d+\\.\\d{2})", Pattern.MULTILINE);
+    private static final Pattern BW_LINE =
+            Pattern.compile("^ (\\d+) +(\\d+) +(\\d+\\.\\d{2}) +(\\d+\\.\\d{2})", Pattern.MULTILINE);
     private static final List<Process> PROCESSES = Collections.synchronizedList(new ArrayList<>());
     private static boolean created;
 
@@ -54,7 +55,8 @@ class TwoHostsTest {
         assumeTrue("root".equals(System.getProperty("user.name")) || uid() == 0,
                 "not root: cannot create network namespaces (ip netns add); the two-host test runs on CI as root");
         assumeTrue(run(10, "ip", "-V").exit() == 0, "iproute2 (ip) is not installed: apt-get install -y iproute2");
-        assumeTrue(run(10, "iptables", "--version").exit() == 0, "iptables is not installed: apt-get install -y iptables");
+        assumeTrue(run(10, "iptables", "--version").exit() == 0,
+                "iptables is not installed: apt-get install -y iptables");
         deleteNamespaces(); // leftovers of a killed run with the same pid
         Result probe = run(10, "ip", "netns", "add", NS_SERVER);
         assumeTrue(probe.exit() == 0, "cannot create a network namespace here: " + probe.err().strip());
@@ -68,8 +70,8 @@ class TwoHostsTest {
         for (String[] nsDev : new String[][] {{NS_SERVER, VETH_SERVER}, {NS_CLIENT, VETH_CLIENT}}) {
             must("ip", "-n", nsDev[0], "link", "set", "lo", "up");
             // No GSO: TCP leaves in MTU-sized packets, so "1 % of packets" means 1 % of 1500-octet packets.
-            must("ip", "-n", nsDev[0], "link", "set", nsDev[1], "mtu", "1500", "gso_max_segs", "1", "gso_max_size", "1500",
-                    "up");
+            must("ip", "-n", nsDev[0], "link", "set", nsDev[1], "mtu", "1500", "gso_max_segs", "1", "gso_max_size",
+                    "1500", "up");
         }
     }
 
@@ -111,7 +113,8 @@ class TwoHostsTest {
         }
         try {
             for (String verb : List.of("write", "read")) {
-                // 4096 x 64 KiB = 256 MiB, every octet checked (Write: by the server per 16 MiB round; Read: by the client).
+                // 4096 x 64 KiB = 256 MiB, every octet checked (Write: by the server per 16 MiB round; Read: by the
+                // client).
                 Iwarp server = Iwarp.start(NS_SERVER, "Waiting for client", "perf", verb, "--protocol", "iwarp4j");
                 Result client = Iwarp.run(NS_CLIENT, "perf", verb, SERVER_IP, "--protocol", "iwarp4j", "-s", "65536",
                         "-n", "4096", "--verify");

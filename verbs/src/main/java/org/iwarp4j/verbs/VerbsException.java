@@ -34,7 +34,9 @@ public final class VerbsException extends RuntimeException {
 
     private final Reason reason;
     private final transient Object workRequest;
-    /** The rule broken; {@code null} for a full queue, whose message is made of {@link #queue} and {@link #capacity}. */
+    /**
+     * The rule broken; {@code null} for a full queue, whose message is made of {@link #queue} and {@link #capacity}.
+     */
     private final String detail;
     private final String queue;
     private final int capacity;

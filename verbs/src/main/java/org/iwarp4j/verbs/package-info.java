@@ -17,11 +17,13 @@
  * <tr><td>{@code ibv_send_wr} / {@code ibv_recv_wr} / {@code ibv_sge}</td>
  *     <td>{@link org.iwarp4j.verbs.SendWorkRequest}, {@link org.iwarp4j.verbs.ReceiveWorkRequest},
  *     {@link org.iwarp4j.verbs.Sge}</td></tr>
- * <tr><td>remote address + rkey + length (as rping exchanges them)</td><td>{@link org.iwarp4j.verbs.RemoteBuffer}</td></tr>
+ * <tr><td>remote address + rkey + length (as rping exchanges them)</td>
+ *     <td>{@link org.iwarp4j.verbs.RemoteBuffer}</td></tr>
  * <tr><td>{@code ibv_cq}, {@code ibv_poll_cq}, {@code ibv_wc}</td><td>{@link org.iwarp4j.verbs.CompletionQueue},
  *     {@link org.iwarp4j.verbs.WorkCompletion}</td></tr>
  * <tr><td>{@code ibv_comp_channel}, {@code ibv_req_notify_cq}, {@code ibv_get_cq_event}</td>
- *     <td>{@link org.iwarp4j.verbs.CompletionChannel}, {@link org.iwarp4j.verbs.CompletionQueue#arm(NotifyMode)}</td></tr>
+ *     <td>{@link org.iwarp4j.verbs.CompletionChannel},
+ *     {@link org.iwarp4j.verbs.CompletionQueue#arm(NotifyMode)}</td></tr>
  * <tr><td>{@code ibv_srq}</td><td>{@link org.iwarp4j.verbs.SharedReceiveQueue}</td></tr>
  * <tr><td>{@code ibv_get_async_event}</td><td>{@link org.iwarp4j.verbs.AsyncEvent}</td></tr>
  * <tr><td>{@code rdma_listen}, {@code rdma_connect}, {@code rdma_accept}, {@code RDMA_CM_EVENT_*}</td>

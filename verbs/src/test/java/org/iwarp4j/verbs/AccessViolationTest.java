@@ -257,7 +257,8 @@ class AccessViolationTest {
         try (Peers p = new Peers(t, s -> s.rfc7306(false), c -> { }, ConnectOptions.defaults(),
                 AcceptOptions.defaults(), x -> { })) {
             Mem target = p.server.region(64, Access.LOCAL_WRITE, Access.REMOTE_ATOMIC);
-            p.client.post(new SendWorkRequest.AtomicFetchAdd(1, Optional.empty(), target.stag(), target.address(), 1, 0, SIGNALED));
+            p.client.post(new SendWorkRequest.AtomicFetchAdd(1, Optional.empty(), target.stag(), target.address(), 1, 0,
+                    SIGNALED));
             WorkCompletion wc = Completions.one(p.client.sendCq);
             // like Linux siw (siw-interop §D): 0x0/0x2/0x06 Unexpected OpCode
             assertThat(wc.status()).isEqualTo(CompletionStatus.REMOTE_INVALID_REQUEST);

@@ -56,7 +56,8 @@ class BackpressureTest {
             List<VerbsException> full = new ArrayList<>();
             for (int i = 0; i < 200 && full.isEmpty(); i++) {
                 try {
-                    p.client.qp.postSend(SendWorkRequest.RdmaWrite.of(i, src.sge(0, 64), remote.region().remoteBuffer()));
+                    p.client.qp.postSend(SendWorkRequest.RdmaWrite.of(i, src.sge(0, 64),
+                            remote.region().remoteBuffer()));
                 } catch (VerbsException e) {
                     full.add(e);
                 }

@@ -15,7 +15,8 @@ class BomTest {
     private static String version(String pom) {
         // the project's own version: the first <version> after the first <artifactId> outside <parent>
         String withoutParent = pom.replaceAll("(?s)<parent>.*?</parent>", "");
-        Matcher m = Pattern.compile("<artifactId>[^<]+</artifactId>\\s*<version>([^<]+)</version>").matcher(withoutParent);
+        Matcher m =
+                Pattern.compile("<artifactId>[^<]+</artifactId>\\s*<version>([^<]+)</version>").matcher(withoutParent);
         assertThat(m.find()).isTrue();
         return m.group(1);
     }

@@ -125,7 +125,8 @@ class CompletionWaitTest {
     void armingWithoutAChannelIsAClearError() throws Exception {
         try (Peers p = peers()) {
             Assertions.assertThatIllegalStateException()
-                    .isThrownBy(() -> p.client.sendCq.arm(NotifyMode.NEXT)).withMessageContaining("no completion channel");
+                    .isThrownBy(() -> p.client.sendCq.arm(NotifyMode.NEXT))
+                    .withMessageContaining("no completion channel");
         }
     }
 

@@ -100,7 +100,8 @@ class ConnectionManagerTest {
             assertThat(request.ord()).hasValue(2);
             assertThat(request.crcRequested()).isTrue();
             assertThat(request.remoteAddress()).isEqualTo(c.localAddress());
-            assertThat(new String(c.parameters().peerPrivateData(), StandardCharsets.US_ASCII)).isEqualTo("server says hi");
+            assertThat(new String(c.parameters().peerPrivateData(), StandardCharsets.US_ASCII))
+                    .isEqualTo("server says hi");
             assertThat(c.parameters().mpaRevision()).isEqualTo(2);
             assertThat(c.parameters().crc()).isTrue();
             assertThat(c.parameters().txMarkers()).isFalse();
@@ -165,7 +166,8 @@ class ConnectionManagerTest {
     @ParameterizedTest
     @MethodSource("transports")
     void connectTimesOutWhenTheListenerNeverAnswersTheMpaRequest(Transport t) throws Exception {
-        try (Rnic client = rnic(t, "c"); ServerSocket silent = new ServerSocket(0, 10, InetAddress.getLoopbackAddress())) {
+        try (Rnic client = rnic(t, "c");
+                ServerSocket silent = new ServerSocket(0, 10, InetAddress.getLoopbackAddress())) {
             QueuePair cqp = qp(client);
             CompletableFuture<Socket> accepted = CompletableFuture.supplyAsync(() -> {
                 try {
@@ -175,9 +177,9 @@ class ConnectionManagerTest {
                 }
             });
             long start = System.nanoTime();
-            CompletableFuture<Connection> f = client.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(),
-                    silent.getLocalPort()), cqp, ConnectOptions.builder().mpa(m -> m.startupTimeout(Duration.ofMillis(500)))
-                    .build());
+            CompletableFuture<Connection> f = client.connect(
+                    new InetSocketAddress(InetAddress.getLoopbackAddress(), silent.getLocalPort()), cqp,
+                    ConnectOptions.builder().mpa(m -> m.startupTimeout(Duration.ofMillis(500))).build());
             assertThatThrownBy(() -> f.get(20, TimeUnit.SECONDS)).cause()
                     .isInstanceOfSatisfying(ConnectionFailedException.class,
                             e -> assertThat(e.kind()).isEqualTo(ConnectionFailedException.Kind.UNREACHABLE));
@@ -200,8 +202,9 @@ class ConnectionManagerTest {
             port = s.getLocalPort();
         }
         try (Rnic client = rnic(t, "c")) {
-            CompletableFuture<Connection> f = client.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port),
-                    qp(client), ConnectOptions.builder().connectTimeout(Duration.ofSeconds(2)).build());
+            CompletableFuture<Connection> f = client.connect(
+                    new InetSocketAddress(InetAddress.getLoopbackAddress(), port), qp(client),
+                    ConnectOptions.builder().connectTimeout(Duration.ofSeconds(2)).build());
             assertThatThrownBy(() -> f.get(20, TimeUnit.SECONDS)).cause()
                     .isInstanceOfSatisfying(ConnectionFailedException.class,
                             e -> assertThat(e.kind()).isEqualTo(ConnectionFailedException.Kind.UNREACHABLE));
@@ -250,8 +253,8 @@ class ConnectionManagerTest {
     @MethodSource("transports")
     void peerToPeerModeSendsTheRtrFirstThenWorks(Transport t) throws Exception {
         for (RtrType rtr : List.of(RtrType.WRITE, RtrType.READ, RtrType.SEND)) {
-            try (Peers p = new Peers(t, s -> { }, c -> { }, ConnectOptions.builder().mpa(m -> m.peerToPeer(rtr)).build(),
-                    AcceptOptions.defaults(), x -> { })) {
+            try (Peers p = new Peers(t, s -> { }, c -> { },
+                    ConnectOptions.builder().mpa(m -> m.peerToPeer(rtr)).build(), AcceptOptions.defaults(), x -> { })) {
                 assertThat(p.clientConnection.parameters().peerToPeer()).isTrue();
                 assertThat(p.clientConnection.parameters().rtr()).contains(rtr);
                 Mem recv = p.server.region(32, Access.LOCAL_WRITE);
@@ -270,7 +273,8 @@ class ConnectionManagerTest {
     @ParameterizedTest
     @MethodSource("transports")
     void revisionOneWithMarkersBothWaysAndNoCrc(Transport t) throws Exception {
-        try (Peers p = new Peers(t, s -> { }, c -> { }, ListenOptions.builder().mpa(m -> m.crc(false).markers(true)).build(),
+        try (Peers p = new Peers(t, s -> { }, c -> { },
+                ListenOptions.builder().mpa(m -> m.crc(false).markers(true)).build(),
                 ConnectOptions.builder().mpa(m -> m.revision(1).crc(false).markers(true).emss(1000)).build(),
                 AcceptOptions.defaults(), x -> { })) {
             var params = p.clientConnection.parameters();
@@ -349,7 +353,8 @@ class ConnectionManagerTest {
         assertThatThrownBy(() -> ConnectOptions.builder().privateData(new byte[509]).build())
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("508");
         assertThat(ConnectOptions.builder().privateData(new byte[508]).build().privateData()).hasSize(508);
-        assertThat(ConnectOptions.builder().mpa(m -> m.revision(1)).privateData(new byte[512]).build().privateData()).hasSize(512);
+        assertThat(ConnectOptions.builder().mpa(m -> m.revision(1)).privateData(new byte[512]).build().privateData())
+                .hasSize(512);
         assertThatThrownBy(() -> ConnectOptions.builder().connectTimeout(null).build())
                 .isInstanceOf(NullPointerException.class).hasMessageContaining("mandatory");
     }
@@ -376,7 +381,8 @@ class ConnectionManagerTest {
             QueuePair sqp = qp(server);
             Listener listener = server.listen(ANY_LOOPBACK, ListenOptions.defaults());
             assertThat(listener.take(Duration.ofMillis(50))).isEmpty();
-            CompletableFuture<Connection> c = client.connect(listener.localAddress(), qp(client), ConnectOptions.defaults());
+            CompletableFuture<Connection> c =
+                    client.connect(listener.localAddress(), qp(client), ConnectOptions.defaults());
             ConnectionRequest request = listener.take(Duration.ofSeconds(20)).orElseThrow();
             Connection s = request.accept(sqp).get(20, TimeUnit.SECONDS);
             assertThat(c.get(20, TimeUnit.SECONDS).remoteAddress()).isEqualTo(s.localAddress());

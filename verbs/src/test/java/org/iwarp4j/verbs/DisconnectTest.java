@@ -68,12 +68,14 @@ class DisconnectTest {
             }
         }
         List<WorkCompletion> clientReceives = Completions.await(p.client.recvCq, 3);
-        assertThat(clientReceives).extracting(WorkCompletion::status).containsOnly(CompletionStatus.WORK_REQUEST_FLUSHED);
+        assertThat(clientReceives).extracting(WorkCompletion::status)
+                .containsOnly(CompletionStatus.WORK_REQUEST_FLUSHED);
         assertThat(clientReceives).extracting(WorkCompletion::wrId).containsExactly(200L, 201L, 202L);
         assertThat(clientReceives).extracting(WorkCompletion::opcode).containsOnly(CompletionOpcode.RECV);
         // the peer's FIN or RST is a normal disconnect for the server (siw-interop §A, §G)
         List<WorkCompletion> serverReceives = Completions.await(p.server.recvCq, 3);
-        assertThat(serverReceives).extracting(WorkCompletion::status).containsOnly(CompletionStatus.WORK_REQUEST_FLUSHED);
+        assertThat(serverReceives).extracting(WorkCompletion::status)
+                .containsOnly(CompletionStatus.WORK_REQUEST_FLUSHED);
         WorkCompletion read = Completions.one(p.server.sendCq);
         assertThat(read.wrId()).isEqualTo(300);
         assertThat(read.status()).isIn(CompletionStatus.SUCCESS, CompletionStatus.WORK_REQUEST_FLUSHED);
@@ -88,7 +90,8 @@ class DisconnectTest {
         // ... until the queue pair is closed: then the post is refused
         p.client.qp.close();
         assertThat(Assertions.catchThrowableOfType(VerbsException.class, () -> p.client.post(
-                new SendWorkRequest.Send(10, List.of(), Set.of()))).reason()).isEqualTo(VerbsException.Reason.WRONG_STATE);
+                new SendWorkRequest.Send(10, List.of(), Set.of()))).reason())
+                .isEqualTo(VerbsException.Reason.WRONG_STATE);
     }
 
     @ParameterizedTest

@@ -129,7 +129,8 @@ class EventLoopBlockingTest {
                     .hasMessageContaining("Listener.take");
             assertThat((Throwable) r.get(2)).isInstanceOf(IllegalStateException.class)
                     .hasMessageContaining("Rnic.close");
-            assertThat(r.get(3)).as("an event already there is handed out, even on the loop").isEqualTo(Optional.of(cq));
+            assertThat(r.get(3)).as("an event already there is handed out, even on the loop")
+                    .isEqualTo(Optional.of(cq));
         }
     }
 

@@ -62,7 +62,8 @@ class LlpLossAndReplyCheckTest {
     @Test
     void peerFinBetweenFpdusIsACleanDisconnectAndFlushes() throws Exception {
         try (ScriptedPeer peer = ScriptedPeer.server(); Client client = new Client()) {
-            peer.expectMpaRequest().respond(StartupFrame.reply().enhanced(block())).shutdownOutput().expectFin().start();
+            peer.expectMpaRequest().respond(StartupFrame.reply().enhanced(block())).shutdownOutput().expectFin()
+                    .start();
             client.connect(peer, ConnectOptions.builder()).get(WAIT.toSeconds(), TimeUnit.SECONDS);
             peer.waitForScriptToComplete(WAIT);
             // RFC 5044 §8 / RFC 5041 §7: the FIN reaches RDMAP as LLP error 0x01, which flushes the work; to the

@@ -56,7 +56,8 @@ class ManyQueuePairsTest {
             Listener listener = server.listen(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
                     ListenOptions.builder().backlog(QUEUE_PAIRS).build(), request -> {
                         synchronized (accepted) {
-                            accepted.add(request.accept(serverQps.poll(), AcceptOptions.defaults()).toCompletableFuture());
+                            accepted.add(request.accept(serverQps.poll(), AcceptOptions.defaults())
+                                    .toCompletableFuture());
                         }
                     });
             List<QueuePair> clientList = new ArrayList<>();
@@ -65,7 +66,8 @@ class ManyQueuePairsTest {
                 QueuePair qp = cpd.createQueuePair(QueuePairConfig.builder(clientCq, clientCq).maxSendWr(16)
                         .maxRecvWr(16).build());
                 clientList.add(qp);
-                connected.add(client.connect(listener.localAddress(), qp, ConnectOptions.defaults()).toCompletableFuture());
+                connected.add(client.connect(listener.localAddress(), qp, ConnectOptions.defaults())
+                        .toCompletableFuture());
             }
             CompletableFuture.allOf(connected.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
             List<CompletableFuture<Connection>> acceptedCopy;

@@ -148,8 +148,8 @@ class OperationsTest {
             Mem result = p.client.region(64, Access.LOCAL_WRITE);
             ByteBuffer results = result.buf().duplicate().order(ByteOrder.LITTLE_ENDIAN);
 
-            p.client.post(new SendWorkRequest.AtomicFetchAdd(1, Optional.of(result.sge(0, 8)), target.stag(), target.address(), 5, 0,
-                    SIGNALED));
+            p.client.post(new SendWorkRequest.AtomicFetchAdd(1, Optional.of(result.sge(0, 8)), target.stag(),
+                    target.address(), 5, 0, SIGNALED));
             // CmpSwap that matches
             p.client.post(new SendWorkRequest.AtomicCompareSwap(2, Optional.of(result.sge(8, 8)), target.stag(),
                     target.address() + 8, 0x1111_2222_3333_4444L, -1L, 0xAAAA_BBBB_CCCC_DDDDL, -1L, SIGNALED));
@@ -157,8 +157,9 @@ class OperationsTest {
             p.client.post(new SendWorkRequest.AtomicCompareSwap(3, Optional.of(result.sge(16, 8)), target.stag(),
                     target.address() + 8, 42, -1L, 7, -1L, SIGNALED));
             // Masked CmpSwap: compare only the low 16 bits (0xFF00), swap only the high 32 bits
-            p.client.post(new SendWorkRequest.AtomicCompareSwap(4, Optional.empty(), target.stag(), target.address() + 16,
-                    0x0000_0000_0000_FF00L, 0xFFFFL, 0x1234_5678_0000_0000L, 0xFFFF_FFFF_0000_0000L, SIGNALED));
+            p.client.post(new SendWorkRequest.AtomicCompareSwap(4, Optional.empty(), target.stag(),
+                    target.address() + 16, 0x0000_0000_0000_FF00L, 0xFFFFL, 0x1234_5678_0000_0000L,
+                    0xFFFF_FFFF_0000_0000L, SIGNALED));
             // Masked FetchAdd (RFC 7306 §5.1.1): add mask bit 31 set = carries stop at bit 31 → two 32-bit lanes
             words.putLong(24, 0x0000_0001_FFFF_FFFFL);
             p.client.post(new SendWorkRequest.AtomicFetchAdd(5, Optional.empty(), target.stag(), target.address() + 24,

@@ -53,8 +53,8 @@ class PostingTest {
         assertThat(new Stag(0x12345678).toString()).isEqualTo("0x12345678");
         assertThat(new Stag(0x1a).toString()).isEqualTo("0x0000001a");
         assertThat(new Stag(-1).toString()).isEqualTo("0xffffffff");
-        assertThat(new TerminateInfo(TerminateInfo.Direction.SENT, 1, 2, 5, "", false, false, false, new byte[0], new byte[0])
-                .codes()).isEqualTo("0x1/0x2/0x05");
+        assertThat(new TerminateInfo(TerminateInfo.Direction.SENT, 1, 2, 5, "", false, false, false, new byte[0],
+                new byte[0]).codes()).isEqualTo("0x1/0x2/0x05");
         assertThat(new TerminateInfo(TerminateInfo.Direction.SENT, 0, 0xf, 0xab, "", false, false, false,
                 new byte[0], new byte[0]).codes()).isEqualTo("0x0/0xF/0xAB");
         assertThat(new Stag(0x123456FF).withNextKey()).isEqualTo(new Stag(0x12345600));
@@ -102,7 +102,8 @@ class PostingTest {
             Mem m = p.client.region(64, Access.LOCAL_WRITE);
             Mem readOnly = p.client.region(64);
             Mem foreign = p.server.region(64, Access.LOCAL_WRITE);
-            SendWorkRequest tooMany = new SendWorkRequest.Send(1, List.of(m.sge(0, 1), m.sge(1, 1), m.sge(2, 1)), Set.of());
+            SendWorkRequest tooMany =
+                    new SendWorkRequest.Send(1, List.of(m.sge(0, 1), m.sge(1, 1), m.sge(2, 1)), Set.of());
             VerbsException e = catchThrowableOfType(VerbsException.class, () -> p.client.post(tooMany));
             assertThat(e.reason()).isEqualTo(VerbsException.Reason.TOO_MANY_SGES);
             assertThat(e.workRequest()).containsSame(tooMany);
@@ -112,13 +113,15 @@ class PostingTest {
                     List.of(m.sge(60, 8)), Set.of()))).reason()).isEqualTo(VerbsException.Reason.INVALID_SGE);
             assertThat(catchThrowableOfType(VerbsException.class, () -> p.client.post(new SendWorkRequest.RdmaRead(4,
                     List.of(readOnly.sge(0, 8)), foreign.stag(), 0, Set.of()))).getMessage()).contains("LOCAL_WRITE");
-            assertThat(catchThrowableOfType(VerbsException.class, () -> p.client.post(new SendWorkRequest.ImmediateData(5,
-                    1, Set.of()))).reason()).isEqualTo(VerbsException.Reason.NEEDS_RFC7306);
+            assertThat(catchThrowableOfType(VerbsException.class,
+                    () -> p.client.post(new SendWorkRequest.ImmediateData(5, 1, Set.of()))).reason())
+                    .isEqualTo(VerbsException.Reason.NEEDS_RFC7306);
             assertThat(catchThrowableOfType(VerbsException.class, () -> p.client.post(new SendWorkRequest.Send(6,
                     List.of(m.sge(0, 32)), Set.of(SendFlag.INLINE)))).reason())
                     .isEqualTo(VerbsException.Reason.INVALID_REQUEST);
             assertThat(catchThrowableOfType(VerbsException.class, () -> p.client.qp.postReceive(
-                    ReceiveWorkRequest.of(7, readOnly.sge(0, 8)))).reason()).isEqualTo(VerbsException.Reason.INVALID_SGE);
+                    ReceiveWorkRequest.of(7, readOnly.sge(0, 8)))).reason())
+                    .isEqualTo(VerbsException.Reason.INVALID_SGE);
             // queue full: fill the 4-deep send queue with Reads that cannot complete before we look
             Mem remote = p.server.region(1 << 20, Access.REMOTE_READ);
             Mem sink = p.client.region(1 << 20, Access.LOCAL_WRITE);
@@ -342,9 +345,11 @@ class PostingTest {
             assertThat(wcs).extracting(WorkCompletion::status).containsOnly(CompletionStatus.SUCCESS);
             assertThat(wcs).extracting(WorkCompletion::wrId).doesNotHaveDuplicates()
                     .allMatch(id -> id >= 1000 && id < 1016);
-            assertThat(wcs.stream().filter(w -> w.queuePairNumber() == a.number()).mapToLong(WorkCompletion::byteLength))
+            assertThat(wcs.stream().filter(w -> w.queuePairNumber() == a.number())
+                            .mapToLong(WorkCompletion::byteLength))
                     .containsOnly(10L).hasSize(5);
-            assertThat(wcs.stream().filter(w -> w.queuePairNumber() == b.number()).mapToLong(WorkCompletion::byteLength))
+            assertThat(wcs.stream().filter(w -> w.queuePairNumber() == b.number())
+                            .mapToLong(WorkCompletion::byteLength))
                     .containsOnly(20L).hasSize(5);
             assertThat(srq.available()).isEqualTo(6);
             listener.close();
@@ -366,7 +371,8 @@ class PostingTest {
             var listener = p.serverRnic.listen(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
                     ListenOptions.defaults(), r -> {
                         try {
-                            r.accept(p.server.pd.createQueuePair(p.server.qpConfig().build()), AcceptOptions.defaults());
+                            r.accept(p.server.pd.createQueuePair(p.server.qpConfig().build()),
+                                    AcceptOptions.defaults());
                         } catch (VerbsException e) {
                             throw new IllegalStateException(e);
                         }

@@ -32,7 +32,8 @@ class QueueSizingTest {
             Mem remote = p.server.region(64, Access.LOCAL_WRITE, Access.REMOTE_WRITE);
             int posted = 0;
             for (int i = 0; i < 100; i++) {
-                if (client2.tryPostSend(SendWorkRequest.RdmaWrite.of(i, src.sge(0, 64), remote.region().remoteBuffer()))) {
+                if (client2.tryPostSend(SendWorkRequest.RdmaWrite.of(i, src.sge(0, 64),
+                        remote.region().remoteBuffer()))) {
                     posted++;
                 }
             }

@@ -93,9 +93,11 @@ class RemoteBufferTest {
         SendWorkRequest.AtomicFetchAdd add = SendWorkRequest.AtomicFetchAdd.of(1, word, 5).withAddMask(1L << 31);
         assertThat(add.addMask()).isEqualTo(1L << 31);
         assertThat(add.addData()).isEqualTo(5);
-        SendWorkRequest.AtomicCompareSwap cas = SendWorkRequest.AtomicCompareSwap.of(2, word, 7, 9).withMasks(0xFF, 0xF0);
+        SendWorkRequest.AtomicCompareSwap cas =
+                SendWorkRequest.AtomicCompareSwap.of(2, word, 7, 9).withMasks(0xFF, 0xF0);
         assertThat(List.of(cas.compareMask(), cas.swapMask(), cas.compareData(), cas.swapData()))
                 .containsExactly(0xFFL, 0xF0L, 7L, 9L);
-        assertThat(SendWorkRequest.AtomicCompareSwap.of(3, word, 7, 9).compareMask()).as("plain: all ones").isEqualTo(-1L);
+        assertThat(SendWorkRequest.AtomicCompareSwap.of(3, word, 7, 9).compareMask()).as("plain: all ones")
+                .isEqualTo(-1L);
     }
 }

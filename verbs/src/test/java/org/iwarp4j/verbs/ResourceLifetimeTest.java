@@ -92,7 +92,8 @@ class ResourceLifetimeTest {
             ProtectionDomain pd = rnic.allocateProtectionDomain();
             CompletionQueue cq = rnic.createCompletionQueue(8);
             Assertions.assertThatThrownBy(() -> pd.createQueuePair(
-                    QueuePairConfig.builder(cq, cq).maxSendWr(101).build())).isInstanceOfSatisfying(VerbsException.class,
+                    QueuePairConfig.builder(cq, cq).maxSendWr(101).build()))
+                    .isInstanceOfSatisfying(VerbsException.class,
                     e -> assertThat(e.reason()).isEqualTo(VerbsException.Reason.LIMIT_EXCEEDED));
             QueuePair qp = pd.createQueuePair(QueuePairConfig.builder(cq, cq).maxSendWr(10).maxRecvWr(20).ird(3).ord(4)
                     .build());

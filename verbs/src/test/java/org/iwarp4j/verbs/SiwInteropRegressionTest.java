@@ -72,7 +72,8 @@ class SiwInteropRegressionTest {
             Mem recv = side.region(16, Access.LOCAL_WRITE);
             Mem send = side.region(16);
             side.receive(1, recv.sge(0, 16));
-            Connection c = rnic.connect(siw.address(), side.qp, ConnectOptions.builder().mpa(m -> m.crc(false)).ird(1).ord(1)
+            Connection c = rnic.connect(siw.address(), side.qp,
+                    ConnectOptions.builder().mpa(m -> m.crc(false)).ird(1).ord(1)
                     .peerProfile(PeerProfile.LINUX_SIW.withFirstFpduNudge(Duration.ofMillis(100))).build())
                     .get(20, TimeUnit.SECONDS);
             side.qp.postSend(new SendWorkRequest.Send(2, List.of(send.sge(0, 16)), Set.of(SendFlag.SIGNALED)));
@@ -128,7 +129,8 @@ class SiwInteropRegressionTest {
         byte[] replyAndSend = HEX.parseHex(SIW_REPLY + "0022" + SIW_GO_AHEAD + "00000000");
         for (PeerProfile profile : List.of(PeerProfile.LINUX_SIW, PeerProfile.RFC_STRICT)) {
             try (ScriptedPeer siw = ScriptedPeer.server(); Rnic rnic = rnic()) {
-                siw.expectMpaRequest().withCrc(false).and().send(replyAndSend, "siw's Reply and first Send in one write");
+                siw.expectMpaRequest().withCrc(false).and()
+                        .send(replyAndSend, "siw's Reply and first Send in one write");
                 siw.start();
                 Peers.Side side = new Peers.Side(rnic, 8);
                 side.qp = side.pd.createQueuePair(side.qpConfig().ird(1).ord(1).build());

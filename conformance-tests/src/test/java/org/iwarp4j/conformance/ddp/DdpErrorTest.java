@@ -86,15 +86,21 @@ class DdpErrorTest {
     @DisplayName("DDP-28: untagged checks (QN, buffer, MO, length, MSN window) run before any placement")
     void untaggedChecks() {
         byte[] p = Bytes.pattern(8, 1);
-        assertThat(untaggedError(c -> c.post(1), untagged(true, 0x43, 3, 1, 0, p)).error()).isEqualTo(DdpError.INVALID_QN);
+        assertThat(untaggedError(c -> c.post(1), untagged(true, 0x43, 3, 1, 0, p)).error())
+                .isEqualTo(DdpError.INVALID_QN);
         assertThat(untaggedError(c -> { }, untagged(true, 0x43, 7, 1, 0, p)).error()).as("QN before buffer")
                 .isEqualTo(DdpError.INVALID_QN);
-        assertThat(untaggedError(c -> { }, untagged(true, 0x43, 0, 1, 0, p)).error()).isEqualTo(DdpError.INVALID_MSN_NO_BUFFER);
-        assertThat(untaggedError(c -> c.post(2), untagged(true, 0x43, 0, 3, 0, p)).error()).isEqualTo(DdpError.INVALID_MSN_NO_BUFFER);
-        assertThat(untaggedError(c -> c.post(2).receive(untagged(true, 0x43, 0, 1, 0, p)), untagged(true, 0x43, 0, 1, 0, p)).error())
+        assertThat(untaggedError(c -> { }, untagged(true, 0x43, 0, 1, 0, p)).error())
+                .isEqualTo(DdpError.INVALID_MSN_NO_BUFFER);
+        assertThat(untaggedError(c -> c.post(2), untagged(true, 0x43, 0, 3, 0, p)).error())
+                .isEqualTo(DdpError.INVALID_MSN_NO_BUFFER);
+        assertThat(untaggedError(c -> c.post(2).receive(untagged(true, 0x43, 0, 1, 0, p)),
+                untagged(true, 0x43, 0, 1, 0, p)).error())
                 .as("MSN already consumed: behind the window").isEqualTo(DdpError.INVALID_MSN_RANGE);
-        assertThat(untaggedError(c -> c.post(1), untagged(false, 0x43, 0, 1, 17, p)).error()).isEqualTo(DdpError.INVALID_MO);
-        assertThat(untaggedError(c -> c.post(1), untagged(true, 0x43, 0, 1, 9, p)).error()).isEqualTo(DdpError.MESSAGE_TOO_LONG);
+        assertThat(untaggedError(c -> c.post(1), untagged(false, 0x43, 0, 1, 17, p)).error())
+                .isEqualTo(DdpError.INVALID_MO);
+        assertThat(untaggedError(c -> c.post(1), untagged(true, 0x43, 0, 1, 9, p)).error())
+                .isEqualTo(DdpError.MESSAGE_TOO_LONG);
         assertThat(untaggedError(c -> c.post(1), untagged(true, 0x43, 0, 1, 0, new byte[17])).error())
                 .isEqualTo(DdpError.MESSAGE_TOO_LONG);
     }
@@ -111,12 +117,17 @@ class DdpErrorTest {
     void taggedChecks() {
         byte[] p = Bytes.pattern(16, 1);
         assertThat(taggedError(TestRegion.writable(5, 0x1000, 64, PD), 6, 0x1000, p)).isEqualTo(DdpError.INVALID_STAG);
-        assertThat(taggedError(TestRegion.writable(5, 0x1000, 64, PD).invalidate(), 5, 0x1000, p)).isEqualTo(DdpError.INVALID_STAG);
-        assertThat(taggedError(new TestRegion(5, 0x1000, 64, PD, null, EnumSet.of(TaggedBufferAccess.REMOTE_READ)), 5, 0x1000, p))
+        assertThat(taggedError(TestRegion.writable(5, 0x1000, 64, PD).invalidate(), 5, 0x1000, p))
+                .isEqualTo(DdpError.INVALID_STAG);
+        assertThat(taggedError(new TestRegion(5, 0x1000, 64, PD, null, EnumSet.of(TaggedBufferAccess.REMOTE_READ)), 5,
+                0x1000, p))
                 .as("no remote write right").isEqualTo(DdpError.INVALID_STAG);
-        assertThat(taggedError(TestRegion.writable(5, 0x1000, 64, PD), 5, 0x0FFF, p)).isEqualTo(DdpError.BASE_OR_BOUNDS_VIOLATION);
-        assertThat(taggedError(TestRegion.writable(5, 0x1000, 64, PD), 5, 0x1041, p)).isEqualTo(DdpError.BASE_OR_BOUNDS_VIOLATION);
-        assertThat(taggedError(TestRegion.writable(5, 0x1000, 64, PD), 5, 0x1031, p)).isEqualTo(DdpError.BASE_OR_BOUNDS_VIOLATION);
+        assertThat(taggedError(TestRegion.writable(5, 0x1000, 64, PD), 5, 0x0FFF, p))
+                .isEqualTo(DdpError.BASE_OR_BOUNDS_VIOLATION);
+        assertThat(taggedError(TestRegion.writable(5, 0x1000, 64, PD), 5, 0x1041, p))
+                .isEqualTo(DdpError.BASE_OR_BOUNDS_VIOLATION);
+        assertThat(taggedError(TestRegion.writable(5, 0x1000, 64, PD), 5, 0x1031, p))
+                .isEqualTo(DdpError.BASE_OR_BOUNDS_VIOLATION);
         assertThat(taggedError(TestRegion.writable(5, 0xFFFFFFFFFFFFFF00L, 256, PD), 5, 0xFFFFFFFFFFFFFFF0L, p))
                 .as("TO + 16 = 2^64").isEqualTo(DdpError.TO_WRAP);
     }
@@ -143,12 +154,14 @@ class DdpErrorTest {
      */
     @Test
     @Requirement("DDP-30")
-    @DisplayName("DDP-30: the first error is reported with header/type/length, later segments are dropped, a Terminate can follow")
+    @DisplayName("DDP-30: the first error is reported with header/type/length, later segments are dropped, a Terminate "
+            + "can follow")
     void afterAnError() {
         GoldenVector write = GoldenVectors.named("fpdu-rdma-write");
         GoldenVector terminate = GoldenVectors.named("fpdu-terminate-ddp-tagged-bounds");
         byte[] segment = write.hex("ulpdu_hex");
-        try (TestRegion region = TestRegion.writable(stagOf(segment), toOf(segment), 32, PD); DdpRecorder ulp = new DdpRecorder()) {
+        try (TestRegion region = TestRegion.writable(stagOf(segment), toOf(segment), 32, PD);
+                DdpRecorder ulp = new DdpRecorder()) {
             DdpReceiver rx = ulp.receiver(s -> s == region.stag() ? region : null, PD, STREAM);
             ulp.post(rx, 0, 64);
             rx.receive(Bytes.direct(segment));
@@ -217,8 +230,10 @@ class DdpErrorTest {
     void association() {
         EnumSet<TaggedBufferAccess> w = EnumSet.of(TaggedBufferAccess.REMOTE_WRITE);
         byte[] p = Bytes.pattern(8, 1);
-        assertThat(taggedError(new TestRegion(5, 0, 64, PD + 1, null, w), 5, 0, p)).isEqualTo(DdpError.STAG_NOT_ASSOCIATED);
-        assertThat(taggedError(new TestRegion(5, 0, 64, PD, new Object(), w), 5, 0, p)).isEqualTo(DdpError.STAG_NOT_ASSOCIATED);
+        assertThat(taggedError(new TestRegion(5, 0, 64, PD + 1, null, w), 5, 0, p))
+                .isEqualTo(DdpError.STAG_NOT_ASSOCIATED);
+        assertThat(taggedError(new TestRegion(5, 0, 64, PD, new Object(), w), 5, 0, p))
+                .isEqualTo(DdpError.STAG_NOT_ASSOCIATED);
         for (Object boundTo : new Object[] {null, STREAM}) {
             try (TestRegion region = new TestRegion(5, 0, 64, PD, boundTo, w); DdpRecorder ulp = new DdpRecorder()) {
                 DdpReceiver rx = ulp.receiver(s -> region, PD, STREAM);

@@ -103,7 +103,8 @@ class DdpHeaderFieldsTest {
                     // a good first message, then the bad DV
                     rx.receive(Bytes.direct(isTagged ? tagged(true, 0x40, 0x100, 0, Bytes.pattern(4, 0))
                             : untagged(true, 0x43, 0, 1, 0, Bytes.pattern(4, 0))));
-                    rx.receive(Bytes.direct(isTagged ? tagged(control(true, true, 0, dv), 0x40, 0x100, 8, Bytes.pattern(4, 9))
+                    rx.receive(Bytes.direct(isTagged
+                            ? tagged(control(true, true, 0, dv), 0x40, 0x100, 8, Bytes.pattern(4, 9))
                             : untagged(control(false, true, 0, dv), 0x43, 0, 0, 2, 0, Bytes.pattern(4, 9))));
                     DdpException e = ulp.rejection();
                     assertThat(e.error()).isEqualTo(isTagged ? DdpError.TAGGED_INVALID_DDP_VERSION
@@ -151,7 +152,8 @@ class DdpHeaderFieldsTest {
         assertThat(sendBoth(100, 500, 0x40).stream().filter(s -> isTagged(s)))
                 .allSatisfy(s -> assertThat(stagOf(s)).isEqualTo(0x1a2b3c4d));
         for (boolean registered : new boolean[] {false, true}) {
-            try (TestRegion region = TestRegion.writable(0x100, 0, 64, PD).invalidate(); DdpRecorder ulp = new DdpRecorder()) {
+            try (TestRegion region = TestRegion.writable(0x100, 0, 64, PD).invalidate();
+                    DdpRecorder ulp = new DdpRecorder()) {
                 DdpReceiver rx = ulp.receiver(stag -> registered ? region : null, PD, STREAM);
                 rx.receive(Bytes.direct(tagged(true, 0x40, 0x100, 0, Bytes.pattern(4, 0))));
                 assertThat(ulp.rejection().error()).isEqualTo(DdpError.INVALID_STAG);
@@ -198,8 +200,10 @@ class DdpHeaderFieldsTest {
         try (DdpRecorder ulp = new DdpRecorder()) {
             DdpReceiver rx = ulp.receiver(TaggedBufferRegistry.empty(), PD, STREAM);
             ulp.post(rx, 0, 64);
-            rx.receive(Bytes.direct(untagged(control(false, false, 0, 1), 0x43, 0x11111111, 0, 1, 0, Bytes.pattern(4, 0))));
-            rx.receive(Bytes.direct(untagged(control(false, true, 0, 1), 0x44, 0x22222222, 0, 1, 4, Bytes.pattern(4, 4))));
+            rx.receive(Bytes.direct(untagged(control(false, false, 0, 1), 0x43, 0x11111111, 0, 1, 0,
+                    Bytes.pattern(4, 0))));
+            rx.receive(Bytes.direct(untagged(control(false, true, 0, 1), 0x44, 0x22222222, 0, 1, 4,
+                    Bytes.pattern(4, 4))));
             UntaggedDelivered d = ulp.all(UntaggedDelivered.class).get(0);
             assertThat(ulp.all(DdpRecorder.Rejected.class)).isEmpty();
             assertThat(d.rsvdUlp()).isIn(0x43, 0x44);
@@ -238,8 +242,10 @@ class DdpHeaderFieldsTest {
         org.iwarp4j.ddp.send.MsnWrapBridge.restartQueueAt(s, 2, 0xFFFFFFFF);
         s.untagged(2, 0x47, 0, Bytes.direct(new byte[4])).writeAll();
         s.untagged(2, 0x47, 0, Bytes.direct(new byte[4])).writeAll();
-        List<String> qnMsn = llp.segments.stream().map(x -> qnOf(x) + ":" + Integer.toUnsignedString(msnOf(x))).toList();
-        assertThat(qnMsn).containsExactly("0:1", "0:1", "0:1", "1:1", "1:1", "0:2", "0:2", "0:2", "2:4294967295", "2:0");
+        List<String> qnMsn =
+                llp.segments.stream().map(x -> qnOf(x) + ":" + Integer.toUnsignedString(msnOf(x))).toList();
+        assertThat(qnMsn)
+                .containsExactly("0:1", "0:1", "0:1", "1:1", "1:1", "0:2", "0:2", "0:2", "2:4294967295", "2:0");
 
         try (DdpRecorder ulp = new DdpRecorder()) {
             DdpReceiver rx = ulp.receiver(TaggedBufferRegistry.empty(), PD, STREAM);
@@ -251,7 +257,8 @@ class DdpHeaderFieldsTest {
             assertThat(ulp.post(rx, 2, 8)).isEqualTo(0);
             rx.receive(Bytes.direct(untagged(true, 0x47, 2, 0xFFFFFFFF, 0, Bytes.pattern(3, 1))));
             rx.receive(Bytes.direct(untagged(true, 0x47, 2, 0, 0, Bytes.pattern(3, 2))));
-            assertThat(ulp.all(UntaggedDelivered.class)).extracting(UntaggedDelivered::msn).containsExactly(0xFFFFFFFF, 0);
+            assertThat(ulp.all(UntaggedDelivered.class)).extracting(UntaggedDelivered::msn)
+                    .containsExactly(0xFFFFFFFF, 0);
         }
     }
 

@@ -66,7 +66,8 @@ class DdpPlacementTest {
         for (int round = 0; round < 50; round++) {
             int length = 1 + r.nextInt(5000);
             byte[] data = Bytes.random(r, length);
-            try (TestRegion region = TestRegion.writable(0x77, 0x1000, length, PD); DdpRecorder ulp = new DdpRecorder()) {
+            try (TestRegion region = TestRegion.writable(0x77, 0x1000, length, PD);
+                    DdpRecorder ulp = new DdpRecorder()) {
                 DdpReceiver rx = ulp.receiver(stag -> region, PD, STREAM);
                 List<byte[]> segs = new ArrayList<>();
                 for (int at = 0; at < length; ) {
@@ -149,7 +150,8 @@ class DdpPlacementTest {
             ulp.post(rx, 0, 100);
             ulp.post(rx, 0, 100);
             rx.receive(Bytes.direct(untagged(false, 0x43, 0, 1, 0, Bytes.pattern(30, 0))));
-            rx.receive(Bytes.direct(untagged(control(false, true, 0, 1), 0x46, 0x1a2b3c4d, 0, 1, 30, Bytes.pattern(13, 30))));
+            rx.receive(Bytes.direct(untagged(control(false, true, 0, 1), 0x46, 0x1a2b3c4d, 0, 1, 30,
+                    Bytes.pattern(13, 30))));
             rx.receive(Bytes.direct(untagged(true, 0x43, 0, 2, 0, new byte[0])));
             List<UntaggedDelivered> d = ulp.all(UntaggedDelivered.class);
             assertThat(d.get(0).length()).isEqualTo(43);

@@ -38,7 +38,8 @@ class DdpSegmentationTest {
         for (boolean isTagged : new boolean[] {true, false}) {
             CapturingLlp llp = new CapturingLlp(64);
             DdpSender s = new DdpSender(llp, Bytes.ALLOC, 3);
-            (isTagged ? s.tagged(0x40, 9, 100, Bytes.direct(new byte[500])) : s.untagged(0, 0x43, 0, Bytes.direct(new byte[500])))
+            (isTagged ? s.tagged(0x40, 9, 100, Bytes.direct(new byte[500]))
+                    : s.untagged(0, 0x43, 0, Bytes.direct(new byte[500])))
                     .writeAll();
             List<byte[]> segs = llp.segments;
             for (int i = 0; i < segs.size(); i++) {
@@ -82,7 +83,8 @@ class DdpSegmentationTest {
         llp.mulpdu = 300;
         m.writeAll();
         assertThat(llp.segments.get(0)).hasSize(1000);
-        assertThat(llp.segments.subList(1, llp.segments.size())).allSatisfy(x -> assertThat(x.length).isLessThanOrEqualTo(300));
+        assertThat(llp.segments.subList(1, llp.segments.size()))
+                .allSatisfy(x -> assertThat(x.length).isLessThanOrEqualTo(300));
     }
 
     /**
@@ -98,7 +100,8 @@ class DdpSegmentationTest {
                     byte[] message = Bytes.pattern(length, length);
                     CapturingLlp llp = new CapturingLlp(mulpdu);
                     DdpSender s = new DdpSender(llp, Bytes.ALLOC, 3);
-                    (isTagged ? s.tagged(0x40, 1, 0, Bytes.direct(message)) : s.untagged(1, 0x41, 0, Bytes.direct(message)))
+                    (isTagged ? s.tagged(0x40, 1, 0, Bytes.direct(message))
+                            : s.untagged(1, 0x41, 0, Bytes.direct(message)))
                             .writeAll();
                     ByteArrayOutputStream sent = new ByteArrayOutputStream();
                     llp.segments.forEach(x -> sent.writeBytes(payloadOf(x)));

@@ -103,7 +103,8 @@ class DdpStreamTest {
             s.flush();
             assertThat(s.initiatorLlp.writes()).hasSize(4 + 3).allMatch(f -> f.isSuccess());
             assertThat(Arrays.copyOf(s.region.content(), 5000)).isEqualTo(write);
-            assertThat(s.ulp.all(TaggedDelivered.class)).containsExactly(new TaggedDelivered(0x40, 0x2a, 0x40000, 5000));
+            assertThat(s.ulp.all(TaggedDelivered.class))
+                    .containsExactly(new TaggedDelivered(0x40, 0x2a, 0x40000, 5000));
             UntaggedDelivered d = s.ulp.all(UntaggedDelivered.class).get(0);
             assertThat(d.length()).isEqualTo(3000);
             assertThat(d.content()).isEqualTo(send);
@@ -168,8 +169,8 @@ class DdpStreamTest {
     /**
      * DDP-26 (RFC 5041 §6.2.1): on graceful teardown later ULP requests fail. Once the ULP shut the DDP send
      * side down (RDMAP does so right after its Terminate), new messages are refused (and their buffers
-     * released) and a partly written message cannot write another segment. (Finishing the message in progress, half-close
-     * reporting and closing the other half through verbs: {@code MpaOverVerbsTest}.)
+     * released) and a partly written message cannot write another segment. (Finishing the message in progress,
+     * half-close reporting and closing the other half through verbs: {@code MpaOverVerbsTest}.)
      */
     @Test
     @Requirement("DDP-26")
@@ -219,6 +220,7 @@ class DdpStreamTest {
             assertThat(llp.segments).hasSize(1);
         }
         assertThat(Arrays.stream(DdpReceiver.class.getMethods()).map(Method::getName))
-                .as("DDP offers no way to tear a stream down by itself").noneMatch(n -> n.contains("close") || n.contains("teardown"));
+                .as("DDP offers no way to tear a stream down by itself")
+                .noneMatch(n -> n.contains("close") || n.contains("teardown"));
     }
 }

@@ -42,7 +42,8 @@ class ConversationReplayTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("streams")
     @Requirement({"MPA-09", "MPA-17", "MPA-19"})
-    @DisplayName("MPA-09, MPA-17, MPA-19: the stack as Initiator reproduces a recorded conversation octet for octet (socket)")
+    @DisplayName("MPA-09, MPA-17, MPA-19: the stack as Initiator reproduces a recorded conversation octet for octet "
+            + "(socket)")
     void stackAsInitiator(ConversationStream stream) {
         ConversationReplay replay = ConversationReplay.of(stream);
         try (ScriptedPeer peer = ScriptedPeer.server(); LoopbackStack stack = new LoopbackStack()) {
@@ -61,7 +62,8 @@ class ConversationReplayTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("streams")
     @Requirement({"MPA-09", "MPA-17", "MPA-19"})
-    @DisplayName("MPA-09, MPA-17, MPA-19: the stack as Responder reproduces a recorded conversation octet for octet (socket)")
+    @DisplayName("MPA-09, MPA-17, MPA-19: the stack as Responder reproduces a recorded conversation octet for octet "
+            + "(socket)")
     void stackAsResponder(ConversationStream stream) {
         ConversationReplay replay = ConversationReplay.of(stream);
         try (LoopbackStack stack = new LoopbackStack()) {

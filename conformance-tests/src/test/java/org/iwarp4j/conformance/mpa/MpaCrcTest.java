@@ -161,7 +161,8 @@ class MpaCrcTest {
      */
     @Test
     @Requirement({"MPA-12", "MPA-26"})
-    @DisplayName("MPA-12, MPA-26: C=1 in either frame means both generate and check CRCs; C=0 in both means neither checks")
+    @DisplayName("MPA-12, MPA-26: C=1 in either frame means both generate and check CRCs; C=0 in both means neither "
+            + "checks")
     void negotiation() {
         for (boolean ci : new boolean[] {false, true}) {
             for (boolean cr : new boolean[] {false, true}) {
@@ -187,7 +188,8 @@ class MpaCrcTest {
                         assertThat(pair.responderProbe.ulpdus()).hasSize(200);
                     } else {
                         assertThat(pair.responderProbe.all(Throwable.class)).isEmpty();
-                        assertThat(pair.responderProbe.ulpdus()).hasSize(201).last().isEqualTo(Bytes.ascii("corrupted"));
+                        assertThat(pair.responderProbe.ulpdus()).hasSize(201).last()
+                                .isEqualTo(Bytes.ascii("corrupted"));
                     }
                 }
             }
@@ -195,7 +197,8 @@ class MpaCrcTest {
     }
 
     private static void checkGenerated(byte[] wire, int frameLength, boolean on) {
-        for (DecodedFpdu f : new FpduFraming(true, false, 0).decodeAll(Arrays.copyOfRange(wire, frameLength, wire.length))) {
+        for (DecodedFpdu f : new FpduFraming(true, false, 0)
+                .decodeAll(Arrays.copyOfRange(wire, frameLength, wire.length))) {
             if (on) {
                 assertThat(f.crcValid()).as("generated CRC of %s", f).isTrue();
             }

@@ -77,7 +77,8 @@ class MpaEnhancedSetupTest {
             peer.expectMpaRequest().withRevision(2).withEnhancedFlag(true)
                     .withPrivateData(Bytes.concat(new byte[] {0x00, 0x05, 0x00, 0x07}, ulp))
                     .withEnhanced(new Enhanced(false, false, 5, false, false, 7)).withUlpPrivateData(ulp)
-                    .respond(enhancedReply(new Enhanced(false, false, 7, false, false, 5)).privateData(Bytes.ascii("ok")))
+                    .respond(enhancedReply(new Enhanced(false, false, 7, false, false, 5))
+                            .privateData(Bytes.ascii("ok")))
                     .start();
             StackProbe p = stack.initiator(peer.address(), MpaConfig.builder().ird(5).ord(7).privateData(ulp).build());
             peer.waitForScriptToComplete(StackProbe.WAIT);
@@ -106,7 +107,8 @@ class MpaEnhancedSetupTest {
     @DisplayName("MPA-62: Rev 2 for enhanced features; an RFC 6581 listener still accepts Rev 1 Requests")
     void revisionTwoAndRevOneListener() {
         StackProbe i = new StackProbe();
-        StartupFrame request = initiate(MpaConfig.defaults(), enhancedReply(new Enhanced(false, false, 1, false, false, 1)), i);
+        StartupFrame request =
+                initiate(MpaConfig.defaults(), enhancedReply(new Enhanced(false, false, 1, false, false, 1)), i);
         assertThat(request.revision()).isEqualTo(2);
         assertThat(request.enhancedFlag()).isTrue();
         StackProbe r = new StackProbe();
@@ -144,7 +146,8 @@ class MpaEnhancedSetupTest {
 
         StackProbe big = new StackProbe();
         EmbeddedChannel ch2 = Embedded.responder(MpaConfig.defaults(), big);
-        Embedded.inbound(ch2, enhancedRequest(new Enhanced(false, false, 4, false, false, 4)).privateData(new byte[509]).toBytes());
+        Embedded.inbound(ch2,
+                enhancedRequest(new Enhanced(false, false, 4, false, false, 4)).privateData(new byte[509]).toBytes());
         assertThat(big.awaitOne(MpaStartupFailedEvent.class).cause().error()).isEqualTo(MpaError.INVALID_STARTUP_FRAME);
         assertThat(ch2.isOpen()).isFalse();
         ch2.finishAndReleaseAll();
@@ -193,7 +196,8 @@ class MpaEnhancedSetupTest {
         try (LoopbackStack stack = new LoopbackStack()) {
             LoopbackStack.Listener l = stack.responder(rev1);
             try (ScriptedPeer peer = ScriptedPeer.client(l.address())) {
-                peer.sendMpaFrame(enhancedRequest(new Enhanced(false, false, 4, false, false, 4))).expectClose().start();
+                peer.sendMpaFrame(enhancedRequest(new Enhanced(false, false, 4, false, false, 4))).expectClose()
+                        .start();
                 peer.waitForScriptToComplete(StackProbe.WAIT);
                 assertThat(l.probe().awaitOne(MpaStartupFailedEvent.class).cause().error())
                         .isEqualTo(MpaError.INVALID_STARTUP_FRAME);
@@ -245,7 +249,8 @@ class MpaEnhancedSetupTest {
             assertThat(ip.peerOrd()).isEqualTo(rp.localOrd());
         }
         StackProbe i = new StackProbe();
-        initiate(MpaConfig.defaults(), enhancedReply(new Enhanced(false, false, 11, false, false, 22)).rejected(true), i);
+        initiate(MpaConfig.defaults(), enhancedReply(new Enhanced(false, false, 11, false, false, 22)).rejected(true),
+                i);
         MpaRejection rej = i.awaitOne(MpaRejectedEvent.class).rejection();
         assertThat(rej.responderIrd()).isEqualTo(11);
         assertThat(rej.responderOrd()).isEqualTo(22);
@@ -330,7 +335,8 @@ class MpaEnhancedSetupTest {
     void noAutomaticNegotiation() {
         MpaConfig local = MpaConfig.builder().ird(12).ord(6).build();
         StackProbe r = new StackProbe();
-        StartupFrame reply = replyTo(local, enhancedRequest(new Enhanced(false, false, NO_NEG, false, false, NO_NEG)), r);
+        StartupFrame reply =
+                replyTo(local, enhancedRequest(new Enhanced(false, false, NO_NEG, false, false, NO_NEG)), r);
         assertThat(reply.enhanced().ird()).isEqualTo(NO_NEG);
         assertThat(reply.enhanced().ord()).isEqualTo(NO_NEG);
         MpaParameters rp = r.awaitEstablished().parameters();
@@ -353,9 +359,11 @@ class MpaEnhancedSetupTest {
     @Requirement("MPA-71")
     @DisplayName("MPA-71: A=1 with a flag per supported RTR type for peer-to-peer, A=0 for client-server")
     void initiatorRtrFlags() {
-        Enhanced writeRead = requestOf(MpaConfig.builder().peerToPeer(true).rtrTypes(RtrType.WRITE, RtrType.READ).build());
+        Enhanced writeRead =
+                requestOf(MpaConfig.builder().peerToPeer(true).rtrTypes(RtrType.WRITE, RtrType.READ).build());
         assertThat(writeRead).isEqualTo(new Enhanced(true, false, 16, true, true, 16));
-        Enhanced all = requestOf(MpaConfig.builder().peerToPeer(true).rtrTypes(RtrType.SEND, RtrType.WRITE, RtrType.READ).build());
+        Enhanced all = requestOf(MpaConfig.builder().peerToPeer(true)
+                .rtrTypes(RtrType.SEND, RtrType.WRITE, RtrType.READ).build());
         assertThat(all.sendRtr() && all.writeRtr() && all.readRtr() && all.peerToPeer()).isTrue();
         Enhanced cs = requestOf(MpaConfig.builder().peerToPeer(false).build());
         assertThat(cs).isEqualTo(new Enhanced(false, false, 16, false, false, 16));
@@ -384,7 +392,8 @@ class MpaEnhancedSetupTest {
         assertThat(both.peerToPeer()).isTrue();
         assertThat(both.writeRtr() && both.readRtr() && !both.sendRtr()).isTrue();
         Enhanced one = replyTo(MpaConfig.builder().rtrTypes(RtrType.WRITE, RtrType.READ)
-                .rtrReplyPolicy(RtrReplyPolicy.PREFERRED_ONLY).build(), enhancedRequest(offerAll), new StackProbe()).enhanced();
+                .rtrReplyPolicy(RtrReplyPolicy.PREFERRED_ONLY).build(), enhancedRequest(offerAll), new StackProbe())
+                .enhanced();
         assertThat(one.writeRtr() && !one.readRtr() && !one.sendRtr()).isTrue();
         StackProbe own = new StackProbe();
         Enhanced none = replyTo(MpaConfig.builder().rtrTypes(RtrType.WRITE).build(),
@@ -403,7 +412,8 @@ class MpaEnhancedSetupTest {
     @DisplayName("MPA-73: A=0 forces A=0 in the Reply; with A=0 the RTR flags are sent as 0 and ignored")
     void clientServer() {
         StackProbe r = new StackProbe();
-        StartupFrame reply = replyTo(MpaConfig.defaults(), enhancedRequest(new Enhanced(false, true, 8, true, true, 8)), r);
+        StartupFrame reply =
+                replyTo(MpaConfig.defaults(), enhancedRequest(new Enhanced(false, true, 8, true, true, 8)), r);
         assertThat(reply.enhanced().peerToPeer()).isFalse();
         assertThat(reply.enhanced().sendRtr() || reply.enhanced().writeRtr() || reply.enhanced().readRtr()).isFalse();
         assertThat(r.awaitEstablished().parameters().rtrTypes()).isEmpty();
@@ -429,7 +439,8 @@ class MpaEnhancedSetupTest {
     @Requirement("MPA-74")
     @DisplayName("MPA-74: the negotiated RTR type (or requiredTerminate 0x07) is handed up; the RTR goes out first")
     void rtrSelection() {
-        MpaConfig p2p = MpaConfig.builder().peerToPeer(true).rtrTypes(RtrType.WRITE, RtrType.READ, RtrType.SEND).build();
+        MpaConfig p2p =
+                MpaConfig.builder().peerToPeer(true).rtrTypes(RtrType.WRITE, RtrType.READ, RtrType.SEND).build();
         StackProbe read = new StackProbe();
         initiate(p2p, enhancedReply(new Enhanced(true, false, 8, false, true, 8)), read);
         MpaParameters pr = read.awaitEstablished().parameters();

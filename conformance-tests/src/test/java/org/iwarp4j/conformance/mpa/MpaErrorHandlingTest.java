@@ -58,7 +58,8 @@ class MpaErrorHandlingTest {
      */
     @Test
     @Requirement("MPA-43")
-    @DisplayName("MPA-43: TCP loss 0x01, CRC 0x02, marker 0x03 and invalid frame 0x04 are detected and reported (socket)")
+    @DisplayName("MPA-43: TCP loss 0x01, CRC 0x02, marker 0x03 and invalid frame 0x04 are detected and reported "
+            + "(socket)")
     void errorCodesOverSocket() {
         MpaException crc = stackErrorAfter(p -> p.sendFpdu(Bytes.pattern(40, 0), FpduTamper.BAD_CRC));
         assertThat(crc.error()).isEqualTo(MpaError.CRC_ERROR);
@@ -72,7 +73,8 @@ class MpaErrorHandlingTest {
             assertThat(e.terminateErrorType()).isZero();
         }
         try (ScriptedPeer peer = ScriptedPeer.server(); LoopbackStack stack = new LoopbackStack()) {
-            peer.expectMpaRequest().and().send(StartupFrame.reply().crc(true).revision(3).toBytes()).expectClose().start();
+            peer.expectMpaRequest().and().send(StartupFrame.reply().crc(true).revision(3).toBytes()).expectClose()
+                    .start();
             StackProbe p = stack.initiator(peer.address(), REV1);
             peer.waitForScriptToComplete(StackProbe.WAIT);
             MpaException e = p.awaitOne(MpaStartupFailedEvent.class).cause();
@@ -171,7 +173,8 @@ class MpaErrorHandlingTest {
                 StackProbe p = stack.initiator(peer.address(), REV1.toBuilder().markers(true).build(),
                         new StackProbe().sendOnEstablished(Bytes.ascii("first")));
                 MpaException e = p.awaitMpaError();
-                assertThat(e.error()).isEqualTo(tamper == FpduTamper.BAD_CRC ? MpaError.CRC_ERROR : MpaError.MARKER_MISMATCH);
+                assertThat(e.error())
+                        .isEqualTo(tamper == FpduTamper.BAD_CRC ? MpaError.CRC_ERROR : MpaError.MARKER_MISMATCH);
                 assertThat(p.channel().isActive()).as("TCP still open after %s", e.error()).isTrue();
                 p.channel().writeAndFlush(Bytes.direct(terminate.hex("ulpdu_hex")))
                         .addListener(f -> p.channel().close());
@@ -196,7 +199,8 @@ class MpaErrorHandlingTest {
                     .sendFpdu(Bytes.ascii("one")).sendFpdu(Bytes.ascii("two")).shutdownOutput()
                     .expectFpduWithUlpdu(Bytes.ascii("still sending after your FIN"))
                     .expectFin().start();
-            StackProbe p = stack.initiator(peer.address(), REV1, new StackProbe().sendOnEstablished(Bytes.ascii("first")));
+            StackProbe p =
+                    stack.initiator(peer.address(), REV1, new StackProbe().sendOnEstablished(Bytes.ascii("first")));
             List<Object> log = p.await(l -> l.contains(StackProbe.Signal.INPUT_SHUTDOWN), "the input shutdown");
             int shutdownAt = log.indexOf(StackProbe.Signal.INPUT_SHUTDOWN);
             assertThat(p.ulpdus()).containsExactly(Bytes.ascii("one"), Bytes.ascii("two"));
@@ -209,7 +213,8 @@ class MpaErrorHandlingTest {
             peer.expectMpaRequest().respond(StartupFrame.reply().crc(true))
                     .expectFpduWithUlpdu(Bytes.ascii("first"))
                     .sendFpdu(Bytes.ascii("one")).closeConnection().start();
-            StackProbe p = stack.initiator(peer.address(), REV1, new StackProbe().sendOnEstablished(Bytes.ascii("first")));
+            StackProbe p =
+                    stack.initiator(peer.address(), REV1, new StackProbe().sendOnEstablished(Bytes.ascii("first")));
             p.awaitInactive();
             List<Object> log = p.log();
             assertThat(p.ulpdus()).containsExactly(Bytes.ascii("one"));

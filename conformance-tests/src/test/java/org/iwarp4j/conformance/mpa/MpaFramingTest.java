@@ -61,7 +61,8 @@ class MpaFramingTest {
             }
             pair.pump();
             byte[] wire = pair.initiatorToResponder();
-            List<DecodedFpdu> fpdus = new FpduFraming(true, true, 0).decodeAll(Arrays.copyOfRange(wire, frame, wire.length));
+            List<DecodedFpdu> fpdus =
+                    new FpduFraming(true, true, 0).decodeAll(Arrays.copyOfRange(wire, frame, wire.length));
             assertThat(fpdus).hasSize(50);
             List<byte[]> received = pair.responderProbe.ulpdus();
             assertThat(received).hasSize(50);

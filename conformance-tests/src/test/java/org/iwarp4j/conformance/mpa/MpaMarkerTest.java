@@ -173,7 +173,8 @@ class MpaMarkerTest {
      */
     @Test
     @Requirement({"MPA-16", "MPA-17"})
-    @DisplayName("MPA-16, MPA-17: asked for markers, the stack starts Full Operation with the FPDUPTR-0 marker (socket)")
+    @DisplayName("MPA-16, MPA-17: asked for markers, the stack starts Full Operation with the FPDUPTR-0 marker "
+            + "(socket)")
     void firstMarkerOverSocket() {
         byte[] big = Bytes.pattern(1400, 0);
         try (ScriptedPeer peer = ScriptedPeer.server(); LoopbackStack stack = new LoopbackStack()) {
@@ -190,7 +191,8 @@ class MpaMarkerTest {
             peer.expectMpaRequest().respond(StartupFrame.reply().markers(true).crc(true));
             for (int i = 0; i < 3; i++) {
                 peer.expectFpdu().withUlpdu(big)
-                        .matching(f -> f.markers().stream().allMatch(m -> ((f.streamOffset() + m.position()) & 511) == 0)
+                        .matching(f -> f.markers().stream()
+                                        .allMatch(m -> ((f.streamOffset() + m.position()) & 511) == 0)
                                 && f.markers().size() == boundaries(f.streamOffset(), f.wire().length - 4),
                                 "a marker at every stream offset ≡ 0 mod 512, nowhere else");
             }

@@ -68,7 +68,8 @@ class MpaMulpduTest {
             pair.pump();
             assertThat(llp.writes()).allMatch(ChannelFuture::isSuccess);
             byte[] wire = pair.initiatorToResponder();
-            List<DecodedFpdu> fpdus = new FpduFraming(true, true, 0).decodeAll(Arrays.copyOfRange(wire, before, wire.length));
+            List<DecodedFpdu> fpdus =
+                    new FpduFraming(true, true, 0).decodeAll(Arrays.copyOfRange(wire, before, wire.length));
             assertThat(fpdus).hasSize((10_000 + (1442 - 18) - 1) / (1442 - 18));
             assertThat(fpdus).allSatisfy(f -> assertThat(f.ulpduLength()).isLessThanOrEqualTo(1442));
             assertThat(pair.responderProbe.ulpdus()).hasSize(fpdus.size());
@@ -122,7 +123,8 @@ class MpaMulpduTest {
             llp.flush();
             pair.pump();
             byte[] wire = pair.initiatorToResponder();
-            List<DecodedFpdu> fpdus = new FpduFraming(true, false, 0).decodeAll(Arrays.copyOfRange(wire, before, wire.length));
+            List<DecodedFpdu> fpdus =
+                    new FpduFraming(true, false, 0).decodeAll(Arrays.copyOfRange(wire, before, wire.length));
             assertThat(fpdus).hasSize(4);
             assertThat(fpdus).allSatisfy(f -> assertThat(f.ulpduLength()).isLessThanOrEqualTo(64768));
             assertThat(fpdus.get(0).ulpduLength()).isEqualTo(64768);
@@ -154,7 +156,8 @@ class MpaMulpduTest {
             llp.flush();
             pair.pump();
             byte[] wire = pair.initiatorToResponder();
-            List<DecodedFpdu> fpdus = new FpduFraming(true, true, 0).decodeAll(Arrays.copyOfRange(wire, before, wire.length));
+            List<DecodedFpdu> fpdus =
+                    new FpduFraming(true, true, 0).decodeAll(Arrays.copyOfRange(wire, before, wire.length));
             for (int i = 0; i < fpdus.size() - 1; i++) {
                 assertThat(fpdus.get(i).ulpduLength()).isEqualTo(8922);
             }

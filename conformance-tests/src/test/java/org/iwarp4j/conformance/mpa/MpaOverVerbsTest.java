@@ -83,8 +83,8 @@ class MpaOverVerbsTest {
 
     @Test
     @Requirement("MPA-32")
-    @DisplayName("MPA-32: with a peer profile that accepts them (a siw Responder sends first), FPDUs that arrive with the "
-            + "accepting Reply are kept and delivered; octets that are not a valid FPDU fail as an FPDU error "
+    @DisplayName("MPA-32: with a peer profile that accepts them (a siw Responder sends first), FPDUs that arrive with "
+            + "the accepting Reply are kept and delivered; octets that are not a valid FPDU fail as an FPDU error "
             + "(Terminate 0x2/0x0/0x02), never silently")
     void octetsWithTheReply() {
         byte[] reply = StartupFrame.reply().crc(true).enhanced(PeerScripts.block(4, 4)).toBytes();
@@ -118,14 +118,16 @@ class MpaOverVerbsTest {
      */
     @Test
     @Requirement("MPA-32")
-    @DisplayName("MPA-32: by default an Initiator that receives an FPDU together with the accepting Reply takes it as a "
-            + "PD_Length mismatch: it closes with nothing sent after its Request, the connect fails and no receive is filled")
+    @DisplayName("MPA-32: by default an Initiator that receives an FPDU together with the accepting Reply takes it as "
+            + "a PD_Length mismatch: it closes with nothing sent after its Request, the connect fails and no receive "
+            + "is filled")
     void octetsWithTheReplyFailAStrictInitiator() {
         byte[] reply = StartupFrame.reply().crc(true).enhanced(PeerScripts.block(4, 4)).toBytes();
         try (ScriptedPeer peer = ScriptedPeer.server(); VerbsStack stack = new VerbsStack()) {
             Region recv = stack.region(16, Access.LOCAL_WRITE);
             stack.receive(1, recv.sge(0, 16));
-            peer.expectMpaRequest().and().send(Bytes.concat(reply, PeerScripts.fpdus(send(1, P8)))).expectClose().start();
+            peer.expectMpaRequest().and().send(Bytes.concat(reply, PeerScripts.fpdus(send(1, P8)))).expectClose()
+                    .start();
             Throwable t = failure(stack.connect(peer.address(), ConnectOptions.builder()));
             assertThat(t).isInstanceOf(ConnectionFailedException.class).hasMessageContaining("PD_Length");
             assertThat(((ConnectionFailedException) t).kind()).isEqualTo(ConnectionFailedException.Kind.CONNECT_ERROR);
@@ -138,8 +140,8 @@ class MpaOverVerbsTest {
 
     @Test
     @Requirement({"MPA-37", "MPA-67"})
-    @DisplayName("MPA-37, MPA-67: an Initiator that finds the Reply's private data unacceptable sends nothing and closes; a "
-            + "rejecting Reply ends the connect with the Responder's private data, IRD and ORD")
+    @DisplayName("MPA-37, MPA-67: an Initiator that finds the Reply's private data unacceptable sends nothing and "
+            + "closes; a rejecting Reply ends the connect with the Responder's private data, IRD and ORD")
     void initiatorRejectsReplyPrivateData() {
         try (ScriptedPeer peer = ScriptedPeer.server(); VerbsStack stack = new VerbsStack()) {
             peer.expectMpaRequest().respond(StartupFrame.reply().crc(true).enhanced(PeerScripts.block(4, 4))
@@ -166,10 +168,11 @@ class MpaOverVerbsTest {
 
     @Test
     @Requirement("MPA-67")
-    @DisplayName("MPA-67: the Responder's user sees the Initiator's IRD/ORD in the connection request; both users see the "
-            + "negotiated values in the connection parameters")
+    @DisplayName("MPA-67: the Responder's user sees the Initiator's IRD/ORD in the connection request; both users see "
+            + "the negotiated values in the connection parameters")
     void irdOrdReachTheUser() throws Exception {
-        try (VerbsStack server = new VerbsStack(b -> b.ird(8).ord(8)); VerbsStack client = new VerbsStack(b -> b.ird(3).ord(5))) {
+        try (VerbsStack server = new VerbsStack(b -> b.ird(8).ord(8));
+                VerbsStack client = new VerbsStack(b -> b.ird(3).ord(5))) {
             CompletableFuture<int[]> seen = new CompletableFuture<>();
             var listener = server.rnic.listen(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
                     ListenOptions.defaults(), r -> {
@@ -186,8 +189,9 @@ class MpaOverVerbsTest {
 
     @Test
     @Requirement("MPA-39")
-    @DisplayName("MPA-39: the stack bounds its waits: a Responder that never replies (UNREACHABLE), a peer that never sends "
-            + "its Request (closed), a graceful disconnect the peer never lets finish (turns abortive at the timeout)")
+    @DisplayName("MPA-39: the stack bounds its waits: a Responder that never replies (UNREACHABLE), a peer that never "
+            + "sends its Request (closed), a graceful disconnect the peer never lets finish (turns abortive at the "
+            + "timeout)")
     void boundedWaits() throws Exception {
         Duration shortWait = Duration.ofMillis(300);
         try (ScriptedPeer peer = ScriptedPeer.server(); VerbsStack stack = new VerbsStack()) {
@@ -256,8 +260,9 @@ class MpaOverVerbsTest {
 
     @Test
     @Requirement("MPA-49")
-    @DisplayName("MPA-49: the connection manager is not dual-stack: MPA starts at the first octet of the TCP stream in both "
-            + "roles (the Request is the Initiator's first octets; streaming data before a Request is an invalid frame)")
+    @DisplayName("MPA-49: the connection manager is not dual-stack: MPA starts at the first octet of the TCP stream in "
+            + "both roles (the Request is the Initiator's first octets; streaming data before a Request is an invalid "
+            + "frame)")
     void mpaStartsAtTheFirstOctet() throws Exception {
         try (ScriptedPeer peer = ScriptedPeer.server(); VerbsStack stack = new VerbsStack()) {
             peer.expectBytes(StartupFrame.REQUEST_KEY, "the Request key as the very first octets").start();
@@ -293,8 +298,8 @@ class MpaOverVerbsTest {
 
     @Test
     @Requirement("MPA-69")
-    @DisplayName("MPA-69: an Initiator that cannot provide the IRD the Responder's ORD needs sends the golden Terminate "
-            + "0x2/0x0/0x06 as its first FPDU and ends the connection")
+    @DisplayName("MPA-69: an Initiator that cannot provide the IRD the Responder's ORD needs sends the golden "
+            + "Terminate 0x2/0x0/0x06 as its first FPDU and ends the connection")
     void insufficientIrd() {
         try (ScriptedPeer peer = ScriptedPeer.server(); VerbsStack stack = new VerbsStack()) {
             peer.expectMpaRequest().respond(StartupFrame.reply().crc(true).enhanced(PeerScripts.block(4, 200)))
@@ -308,8 +313,8 @@ class MpaOverVerbsTest {
 
     @Test
     @Requirement({"MPA-74", "MPA-75"})
-    @DisplayName("MPA-74, MPA-75: in peer-to-peer mode the Initiator's first FPDU is the negotiated RTR, byte for byte the "
-            + "golden zero-length Write / Read / Send, and the user's first Send follows it")
+    @DisplayName("MPA-74, MPA-75: in peer-to-peer mode the Initiator's first FPDU is the negotiated RTR, byte for byte "
+            + "the golden zero-length Write / Read / Send, and the user's first Send follows it")
     void rtrOfEachKindGoesFirst() {
         record Kind(RtrType type, StartupFrame.Enhanced reply, String vector, byte[] expectedSend) {}
         for (Kind k : List.of(
@@ -335,8 +340,8 @@ class MpaOverVerbsTest {
 
     @Test
     @Requirement("MPA-74")
-    @DisplayName("MPA-74: an Initiator that can send none of the RTRs the Reply allows sends Terminate 0x2/0x0/0x07 as its "
-            + "first FPDU and ends the connection")
+    @DisplayName("MPA-74: an Initiator that can send none of the RTRs the Reply allows sends Terminate 0x2/0x0/0x07 as "
+            + "its first FPDU and ends the connection")
     void noMatchingRtr() {
         try (ScriptedPeer peer = ScriptedPeer.server(); VerbsStack stack = new VerbsStack()) {
             peer.expectMpaRequest().respond(StartupFrame.reply().crc(true).enhanced(p2p(true, false, false)))
@@ -350,14 +355,15 @@ class MpaOverVerbsTest {
 
     @Test
     @Requirement("MPA-74")
-    @DisplayName("MPA-74: the Responder answers a Read RTR with the golden zero-length Read Response, and a Send RTR consumes "
-            + "no user receive")
+    @DisplayName("MPA-74: the Responder answers a Read RTR with the golden zero-length Read Response, and a Send RTR "
+            + "consumes no user receive")
     void responderSideOfTheRtr() {
         try (VerbsStack stack = new VerbsStack(); ScriptedPeer peer = ScriptedPeer.client(stack.listen())) {
             peer.sendMpaFrame(StartupFrame.request().crc(true).enhanced(p2p(false, false, true))).expectMpaReply()
                     .withRejected(false).and()
                     .sendFpdu(GoldenVectors.named("fpdu-rtr-zero-length-read-request").hex("ulpdu_hex"))
-                    .expectBytes(GoldenVectors.named("fpdu-rtr-zero-length-read-response").bytes(), "the golden response")
+                    .expectBytes(GoldenVectors.named("fpdu-rtr-zero-length-read-response").bytes(),
+                            "the golden response")
                     .start();
             peer.waitForScriptToComplete(VerbsStack.WAIT);
         }
@@ -396,12 +402,13 @@ class MpaOverVerbsTest {
 
     /**
      * MPA-43, MPA-48, DDP-01, DDP-26, DDP-27, DDP-33 (RFC 5044 §7.2, §8; RFC 5041 §3, §6.2, §7): MPA reports the end of
-     * TCP between FPDUs as the LLP error 0x2/0x0/0x01 to RDMAP, after every FPDU that arrived before it; RDMAP flushes the
-     * outstanding work and sends nothing more. What reaches the user is who ended the connection and how, not the code:
-     * a FIN is the peer's graceful disconnect (RFC 5040 §6.2), so the DISCONNECTED event says PEER_DISCONNECT with no cause
-     * — the ULP learns of the graceful close (MPA-48) and can tell a clean peer from a lost one; a RST says PEER_RESET
-     * with a {@link ConnectionLostException}. The flush statuses of the outstanding and later work requests are the
-     * rest of the evidence (before verbs 2, DISCONNECTED carried the MpaException 0x01 itself, even for a FIN).
+     * TCP between FPDUs as the LLP error 0x2/0x0/0x01 to RDMAP, after every FPDU that arrived before it; RDMAP flushes
+     * the outstanding work and sends nothing more. What reaches the user is who ended the connection and how, not the
+     * code: a FIN is the peer's graceful disconnect (RFC 5040 §6.2), so the DISCONNECTED event says PEER_DISCONNECT
+     * with no cause — the ULP learns of the graceful close (MPA-48) and can tell a clean peer from a lost one; a RST
+     * says PEER_RESET with a {@link ConnectionLostException}. The flush statuses of the outstanding and later work
+     * requests are the rest of the evidence (before verbs 2, DISCONNECTED carried the MpaException 0x01 itself, even
+     * for a FIN).
      */
     @Test
     @Requirement({"MPA-43", "MPA-48", "DDP-33", "DDP-26", "DDP-01", "DDP-27"})
@@ -414,7 +421,8 @@ class MpaOverVerbsTest {
                 Region recv = stack.region(32, Access.LOCAL_WRITE);
                 stack.receive(1, recv.sge(0, 16));
                 stack.receive(2, recv.sge(16, 16));
-                peer.sendFpdu(send(1, P8)).expectFpdu().withUlpdu(readRequest(1, recv.stagValue(), recv.to(16), 16, 0x100, 0))
+                peer.sendFpdu(send(1, P8)).expectFpdu()
+                        .withUlpdu(readRequest(1, recv.stagValue(), recv.to(16), 16, 0x100, 0))
                         .and();
                 if (reset) {
                     peer.dropConnection();
@@ -424,7 +432,8 @@ class MpaOverVerbsTest {
                 peer.start();
                 stack.connected();
                 WorkCompletion first = stack.recvCompletion();
-                assertThat(first.status()).as("the FPDU before the FIN is delivered").isEqualTo(CompletionStatus.SUCCESS);
+                assertThat(first.status()).as("the FPDU before the FIN is delivered")
+                        .isEqualTo(CompletionStatus.SUCCESS);
                 stack.post(new SendWorkRequest.RdmaRead(7, List.of(recv.sge(16, 16)), new Stag(0x100), 0, Set.of()));
                 peer.waitForScriptToComplete(VerbsStack.WAIT);
                 assertThat(stack.recvCompletion().status()).isEqualTo(CompletionStatus.WORK_REQUEST_FLUSHED);
@@ -449,8 +458,8 @@ class MpaOverVerbsTest {
 
     @Test
     @Requirement({"DDP-26", "DDP-27", "DDP-30"})
-    @DisplayName("DDP-26, DDP-27, DDP-30: a graceful disconnect finishes the message being sent and then closes; after a "
-            + "fatal error the stack still sends its one Terminate, flushes outstanding work and tears down")
+    @DisplayName("DDP-26, DDP-27, DDP-30: a graceful disconnect finishes the message being sent and then closes; after "
+            + "a fatal error the stack still sends its one Terminate, flushes outstanding work and tears down")
     void gracefulAndFatalTeardown() throws Exception {
         try (ScriptedPeer peer = PeerScripts.responder(4, 4); VerbsStack stack = new VerbsStack()) {
             byte[] big = Bytes.pattern(40_000, 9);
@@ -465,7 +474,8 @@ class MpaOverVerbsTest {
                 peer.expectFpdu().matching(f -> payload.addAndGet(f.ulpdu().length - 14) > 0, "a Write segment").and();
             }
             peer.expectFin();
-            stack.post(new SendWorkRequest.RdmaWrite(1, List.of(data.sge(0, big.length)), new Stag(0x200), 0, Set.of()));
+            stack.post(new SendWorkRequest.RdmaWrite(1, List.of(data.sge(0, big.length)), new Stag(0x200), 0,
+                    Set.of()));
             // disconnect while the Write is in progress (its first segment is out): it is finished, then FIN
             VerbsStack.awaitTrue(() -> payload.get() > 0 || peer.failure() != null, "the Write to start");
             stack.connected().disconnect();

@@ -93,7 +93,8 @@ class MpaSegmentationTest {
     @Requirement("MPA-23")
     @DisplayName("MPA-23: the Initiator decodes a Reply and FPDUs cut at every possible point")
     void initiatorSideEveryCut() {
-        byte[] reply = StartupFrame.reply().crc(true).markers(false).revision(1).privateData(Bytes.ascii("ok")).toBytes();
+        byte[] reply =
+                StartupFrame.reply().crc(true).markers(false).revision(1).privateData(Bytes.ascii("ok")).toBytes();
         FpduFraming tx = new FpduFraming(true, false, 0);
         byte[] a = Bytes.pattern(300, 1);
         byte[] b = Bytes.pattern(45, 2);

@@ -146,7 +146,8 @@ class MpaStartupFrameTest {
                     .expectClose().start();
             StackProbe p = stack.initiator(peer.address(), REV1);
             peer.waitForScriptToComplete(StackProbe.WAIT);
-            assertThat(p.awaitOne(MpaStartupFailedEvent.class).cause().error()).isEqualTo(MpaError.INVALID_STARTUP_FRAME);
+            assertThat(p.awaitOne(MpaStartupFailedEvent.class).cause().error())
+                    .isEqualTo(MpaError.INVALID_STARTUP_FRAME);
             p.awaitInactive();
         }
     }
@@ -237,7 +238,8 @@ class MpaStartupFrameTest {
         MpaConfig strict = REV1.toBuilder().rejectDataBeforeReply(true).build();
         StackProbe r = new StackProbe();
         EmbeddedChannel responder = Embedded.responder(REV1, r);
-        Embedded.inbound(responder, StartupFrame.request().crc(true).privateData(new byte[8]).pdLengthField(4).toBytes());
+        Embedded.inbound(responder,
+                StartupFrame.request().crc(true).privateData(new byte[8]).pdLengthField(4).toBytes());
         assertInvalidFrameAndClosed(r, responder);
         assertThat(Embedded.outbound(responder)).as("no Reply").isEmpty();
         responder.finishAndReleaseAll();
@@ -253,7 +255,8 @@ class MpaStartupFrameTest {
         MpaConfig timed = REV1.toBuilder().startupTimeout(Duration.ofSeconds(2)).build();
         StackProbe t = new StackProbe();
         EmbeddedChannel waiting = Embedded.responder(timed, t);
-        Embedded.inbound(waiting, StartupFrame.request().crc(true).privateData(new byte[10]).pdLengthField(20).toBytes());
+        Embedded.inbound(waiting,
+                StartupFrame.request().crc(true).privateData(new byte[10]).pdLengthField(20).toBytes());
         Embedded.advance(waiting, Duration.ofMillis(1999));
         assertThat(t.log()).isEmpty();
         Embedded.advance(waiting, Duration.ofMillis(1));

@@ -85,7 +85,8 @@ class MpaStartupRulesTest {
             peer.expectMpaRequest().and().sendMpaFrame(StartupFrame.request().crc(true)).expectClose().start();
             StackProbe p = stack.initiator(peer.address(), REV1);
             peer.waitForScriptToComplete(StackProbe.WAIT);
-            assertThat(p.awaitOne(MpaStartupFailedEvent.class).reason()).isEqualTo(MpaStartupFailedEvent.Reason.ROLE_CONFLICT);
+            assertThat(p.awaitOne(MpaStartupFailedEvent.class).reason())
+                    .isEqualTo(MpaStartupFailedEvent.Reason.ROLE_CONFLICT);
         }
     }
 
@@ -106,7 +107,8 @@ class MpaStartupRulesTest {
         assertThat(write.cause()).isInstanceOf(IllegalStateException.class);
         assertThat(Embedded.outbound(ch)).isEmpty();
         Embedded.inbound(ch, StartupFrame.request().crc(true).revision(0).toBytes());
-        assertThat(early.awaitOne(MpaStartupFailedEvent.class).reason()).isEqualTo(MpaStartupFailedEvent.Reason.INVALID_FRAME);
+        assertThat(early.awaitOne(MpaStartupFailedEvent.class).reason())
+                .isEqualTo(MpaStartupFailedEvent.Reason.INVALID_FRAME);
         assertThat(ch.isOpen()).isFalse();
         ch.finishAndReleaseAll();
 
@@ -172,21 +174,24 @@ class MpaStartupRulesTest {
 
         byte[] plain = Bytes.ascii("plain octets after a reject");
         try (ScriptedPeer peer = ScriptedPeer.server(); LoopbackStack stack = new LoopbackStack()) {
-            peer.expectMpaRequest().respond(StartupFrame.reply().crc(true).rejected(true).privateData(Bytes.ascii("busy")))
+            peer.expectMpaRequest()
+                    .respond(StartupFrame.reply().crc(true).rejected(true).privateData(Bytes.ascii("busy")))
                     .send(plain).expectFin().start();
             StackProbe p = stack.initiator(peer.address(), REV1);
             MpaRejectedEvent rejected = p.awaitOne(MpaRejectedEvent.class);
             assertThat(rejected.rejection().rejectedByPeer()).isTrue();
             assertThat(rejected.rejection().replyPrivateData()).isEqualTo(Bytes.ascii("busy"));
             p.await(log -> Bytes.concat(log.stream().filter(StackProbe.Received.class::isInstance)
-                    .map(o -> ((StackProbe.Received) o).octets()).toArray(byte[][]::new)).length == plain.length, "plain octets");
+                    .map(o -> ((StackProbe.Received) o).octets()).toArray(byte[][]::new)).length == plain.length,
+                    "plain octets");
             assertThat(p.channel().isActive()).isTrue();
             assertThat(p.all(MpaEstablishedEvent.class)).isEmpty();
             p.channel().close();
             peer.waitForScriptToComplete(StackProbe.WAIT);
         }
         try (ScriptedPeer peer = ScriptedPeer.server(); LoopbackStack stack = new LoopbackStack()) {
-            peer.expectMpaRequest().respond(StartupFrame.reply().crc(true)).expectFpduWithUlpdu(Bytes.ascii("go")).start();
+            peer.expectMpaRequest().respond(StartupFrame.reply().crc(true)).expectFpduWithUlpdu(Bytes.ascii("go"))
+                    .start();
             StackProbe p = stack.initiator(peer.address(), REV1, new StackProbe().sendOnEstablished(Bytes.ascii("go")));
             peer.waitForScriptToComplete(StackProbe.WAIT);
             assertThat(p.awaitEstablished().parameters().role()).isEqualTo(MpaRole.INITIATOR);
@@ -312,7 +317,8 @@ class MpaStartupRulesTest {
         byte[] fromPeer = Bytes.pattern(900, 4);
         try (ScriptedPeer peer = ScriptedPeer.server(); LoopbackStack stack = new LoopbackStack()) {
             peer.expectMpaRequest().withMarkers(true).respond(StartupFrame.reply().crc(true).markers(true))
-                    .expectFpdu().withUlpdu(fromStack).matching(f -> f.streamOffset() == 0 && f.markers().get(0).position() == 0,
+                    .expectFpdu().withUlpdu(fromStack).matching(f ->
+                            f.streamOffset() == 0 && f.markers().get(0).position() == 0,
                             "the FPDUPTR-0 marker at SeqStart").and()
                     .sendFpdu(fromPeer).start();
             StackProbe p = stack.initiator(peer.address(), REV1.toBuilder().markers(true).build(),
@@ -385,7 +391,8 @@ class MpaStartupRulesTest {
         ch.writeAndFlush(Bytes.direct(Bytes.ascii("OK, SWITCHING TO MPA\n")));
         ch.pipeline().addFirst(MpaStartupHandler.responder(REV1.toBuilder().rejectDataBeforeReply(false).build()));
         byte[] u = Bytes.ascii("after the switch");
-        Embedded.inbound(ch, Bytes.concat(StartupFrame.request().crc(true).toBytes(), new FpduFraming(true, false, 0).encode(u)));
+        Embedded.inbound(ch,
+                Bytes.concat(StartupFrame.request().crc(true).toBytes(), new FpduFraming(true, false, 0).encode(u)));
         byte[] out = Embedded.outbound(ch);
         byte[] plain = Bytes.ascii("OK, SWITCHING TO MPA\n");
         assertThat(Arrays.copyOf(out, plain.length)).isEqualTo(plain);

@@ -36,8 +36,8 @@ class EngineRulesTest {
 
     @Test
     @Requirement({"RDMAP-21", "RDMAP-20"})
-    @DisplayName("RDMAP-20, RDMAP-21: Sends and Writes go to DDP in submission order and complete only once the lower layer "
-            + "has taken their last segment")
+    @DisplayName("RDMAP-20, RDMAP-21: Sends and Writes go to DDP in submission order and complete only once the lower "
+            + "layer has taken their last segment")
     void completionOnlyAfterTheLlpTookTheMessage() {
         LockingAtomicExecutor atomics = new LockingAtomicExecutor();
         try (RdmapEngine a = new RdmapEngine(config(4, 4), atomics)) {
@@ -56,8 +56,8 @@ class EngineRulesTest {
 
     @Test
     @Requirement({"RDMAP-16", "RDMAP-26", "RDMAP-25"})
-    @DisplayName("RDMAP-16, RDMAP-25, RDMAP-26: with ORD 2 the third Read Request waits for the first response; the responder "
-            + "answers in request order and each Read completes when its response is delivered")
+    @DisplayName("RDMAP-16, RDMAP-25, RDMAP-26: with ORD 2 the third Read Request waits for the first response; the "
+            + "responder answers in request order and each Read completes when its response is delivered")
     void ordHoldsExactly() {
         LockingAtomicExecutor atomics = new LockingAtomicExecutor();
         try (RdmapEngine requester = new RdmapEngine(config(4, 2), atomics);
@@ -66,7 +66,8 @@ class EngineRulesTest {
             TestRegion source = responder.register(0x52, 0x9000, 64, TaggedBufferAccess.REMOTE_READ);
             source.memory().setBytes(0, Bytes.pattern(64, 5));
             for (int i = 0; i < 4; i++) {
-                requester.stream.submit(new RdmapOperation.RdmaRead(i, 0x51, 0x1000 + 16 * i, 16, 0x52, 0x9000 + 16 * i, false));
+                requester.stream.submit(new RdmapOperation.RdmaRead(i, 0x51, 0x1000 + 16 * i, 16, 0x52, 0x9000 + 16 * i,
+                        false));
             }
             assertThat(requester.pump()).as("ORD 2: two Read Requests").isEqualTo(2);
             requester.acknowledge();
@@ -96,11 +97,12 @@ class EngineRulesTest {
 
     @Test
     @Requirement({"RDMAP-34", "RDMAP-19", "RDMAP-28"})
-    @DisplayName("RDMAP-19, RDMAP-28, RDMAP-34: a stream that detected an error is marked erroneous, sends its one Terminate "
-            + "and nothing else: work submitted afterwards completes flushed and never reaches the wire")
+    @DisplayName("RDMAP-19, RDMAP-28, RDMAP-34: a stream that detected an error is marked erroneous, sends its one "
+            + "Terminate and nothing else: work submitted afterwards completes flushed and never reaches the wire")
     void erroneousStreamStopsTransferring() {
         LockingAtomicExecutor atomics = new LockingAtomicExecutor();
-        try (RdmapEngine a = new RdmapEngine(config(4, 4), atomics); RdmapEngine b = new RdmapEngine(config(4, 4), atomics)) {
+        try (RdmapEngine a = new RdmapEngine(config(4, 4), atomics);
+                RdmapEngine b = new RdmapEngine(config(4, 4), atomics)) {
             a.postReceive(1, 8);
             b.stream.submit(RdmapOperation.Send.of(5, data(Bytes.pattern(16, 0))));
             b.pump();

@@ -55,8 +55,8 @@ class LoopbackTest {
             for (int i = 0; i < 2; i++) {
                 qps.add(pd.createQueuePair(QueuePairConfig.builder(cq, cq).ird(16).build()));
             }
-            var listener = server.listen(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), ListenOptions.defaults(),
-                    r -> r.accept(qps.poll(), AcceptOptions.defaults()));
+            var listener = server.listen(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+                    ListenOptions.defaults(), r -> r.accept(qps.poll(), AcceptOptions.defaults()));
             c1.connect(listener.localAddress(), ConnectOptions.builder());
             c2.connect(listener.localAddress(), ConnectOptions.builder());
             c1.connected();
@@ -67,7 +67,8 @@ class LoopbackTest {
                     List<Long> originals = new ArrayList<>();
                     for (int i = 0; i < perClient; i += 100) {
                         for (int k = 0; k < 100; k++) {
-                            c.post(SendWorkRequest.AtomicFetchAdd.of(i + k, target.remoteBuffer(), 1).withFlags(Set.of()));
+                            c.post(SendWorkRequest.AtomicFetchAdd.of(i + k, target.remoteBuffer(), 1)
+                                    .withFlags(Set.of()));
                         }
                         for (WorkCompletion wc : c.sendCompletions(100)) {
                             assertThat(wc.status()).isEqualTo(CompletionStatus.SUCCESS);
@@ -91,8 +92,8 @@ class LoopbackTest {
 
     @Test
     @Requirement("RDMAP-32")
-    @DisplayName("RDMAP-32: STags are hard to guess (a random 8-bit key per index, never 0 as a whole) and a deregistered "
-            + "region's STag is refused at once")
+    @DisplayName("RDMAP-32: STags are hard to guess (a random 8-bit key per index, never 0 as a whole) and a "
+            + "deregistered region's STag is refused at once")
     void stagsAreSparseAndRevocable() {
         try (VerbsStack s = new VerbsStack()) {
             Set<Integer> keys = new HashSet<>();

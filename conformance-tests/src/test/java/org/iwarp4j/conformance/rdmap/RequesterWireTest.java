@@ -68,19 +68,21 @@ class RequesterWireTest {
 
     @Test
     @Requirement({"RDMAP-02", "RDMAP-03", "RDMAP-04", "RDMAP-17", "RDMAP-20", "EXT-01", "EXT-02", "EXT-07"})
-    @DisplayName("RDMAP-02, RDMAP-03, RDMAP-04, RDMAP-17, RDMAP-20, EXT-01, EXT-02, EXT-07: Send, Send with SE, with Invalidate, "
-            + "with SE and Invalidate, Immediate Data (+SE) and a zero-length Send leave as untagged QN 0 messages with RV=01b, "
-            + "Rsv=0, the opcode of the table, MSN 1..7 in posting order, an Invalidate STag only where the opcode has one "
-            + "and exactly 8 octets of Immediate Data")
+    @DisplayName("RDMAP-02, RDMAP-03, RDMAP-04, RDMAP-17, RDMAP-20, EXT-01, EXT-02, EXT-07: Send, Send with SE, with "
+            + "Invalidate, with SE and Invalidate, Immediate Data (+SE) and a zero-length Send leave as untagged QN 0 "
+            + "messages with RV=01b, Rsv=0, the opcode of the table, MSN 1..7 in posting order, an Invalidate STag "
+            + "only where the opcode has one and exactly 8 octets of Immediate Data")
     void sendFamilyOctets() {
-        try (ScriptedPeer peer = PeerScripts.responder(4, 4); VerbsStack stack = connect(peer, ConnectOptions.builder())) {
+        try (ScriptedPeer peer = PeerScripts.responder(4, 4);
+                VerbsStack stack = connect(peer, ConnectOptions.builder())) {
             Region data = stack.region(64, Access.LOCAL_WRITE).put(0, Bytes.ascii("hello iwarp"));
             byte[] hello = Bytes.ascii("hello iwarp");
             Stag inv = new Stag(0x5e6f7081);
             stack.post(new SendWorkRequest.Send(1, List.of(data.sge(0, 11)), SIGNALED));
             stack.post(new SendWorkRequest.Send(2, List.of(data.sge(0, 5)), Set.of(SendFlag.SOLICITED)));
             stack.post(new SendWorkRequest.SendWithInvalidate(3, List.of(data.sge(0, 11)), inv, Set.of()));
-            stack.post(new SendWorkRequest.SendWithInvalidate(4, List.of(data.sge(6, 5)), inv, Set.of(SendFlag.SOLICITED)));
+            stack.post(new SendWorkRequest.SendWithInvalidate(4, List.of(data.sge(6, 5)), inv,
+                    Set.of(SendFlag.SOLICITED)));
             stack.post(new SendWorkRequest.ImmediateData(5, 0x0123456789abcdefL, Set.of()));
             stack.post(new SendWorkRequest.ImmediateData(6, -2L, Set.of(SendFlag.SOLICITED)));
             stack.post(new SendWorkRequest.Send(7, List.of(), Set.of()));
@@ -89,19 +91,22 @@ class RequesterWireTest {
                     .expectFpdu().withUlpdu(untaggedQn0(SEND_INV, 0x5e6f7081, 3, hello)).and()
                     .expectFpdu().withUlpdu(untaggedQn0(SEND_SE_INV, 0x5e6f7081, 4, Bytes.ascii("iwarp"))).and()
                     .expectFpdu().withUlpdu(untaggedQn0(IMMEDIATE, 0, 5, Bytes.concat(
-                            new byte[] {1, 0x23, 0x45, 0x67, (byte) 0x89, (byte) 0xab, (byte) 0xcd, (byte) 0xef}))).and()
-                    .expectFpdu().withUlpdu(untaggedQn0(IMMEDIATE_SE, 0, 6, ByteBuffer.allocate(8).putLong(-2L).array())).and()
+                            new byte[] {1, 0x23, 0x45, 0x67, (byte) 0x89, (byte) 0xab, (byte) 0xcd, (byte) 0xef})))
+                            .and()
+                    .expectFpdu()
+                    .withUlpdu(untaggedQn0(IMMEDIATE_SE, 0, 6, ByteBuffer.allocate(8).putLong(-2L).array())).and()
                     .expectFpdu().withUlpdu(untaggedQn0(SEND, 0, 7, new byte[0])).and();
             await(peer);
-            assertThat(stack.sendCompletions(7)).extracting(WorkCompletion::wrId).containsExactly(1L, 2L, 3L, 4L, 5L, 6L, 7L);
+            assertThat(stack.sendCompletions(7)).extracting(WorkCompletion::wrId)
+                    .containsExactly(1L, 2L, 3L, 4L, 5L, 6L, 7L);
         }
     }
 
     @Test
     @Requirement({"RDMAP-13", "RDMAP-27", "EXT-07"})
-    @DisplayName("RDMAP-13, RDMAP-27, EXT-07: an RDMA Write is one tagged DDP message — segments of at most MULPDU with the same "
-            + "STag, TO advancing by the payload sent, L=1 only on the last — a zero-length Write is one segment, and Write "
-            + "with Immediate is a Write followed by an Immediate Data message")
+    @DisplayName("RDMAP-13, RDMAP-27, EXT-07: an RDMA Write is one tagged DDP message — segments of at most MULPDU "
+            + "with the same STag, TO advancing by the payload sent, L=1 only on the last — a zero-length Write is one "
+            + "segment, and Write with Immediate is a Write followed by an Immediate Data message")
     void writeOctetsAndSegmentation() {
         try (ScriptedPeer peer = PeerScripts.responder(4, 4);
              VerbsStack stack = connect(peer, ConnectOptions.builder().mpa(m -> m.emss(256)))) {
@@ -113,7 +118,8 @@ class RequesterWireTest {
             long to = 0x0000_7f00_0010_0000L;
             stack.post(new SendWorkRequest.RdmaWrite(1, List.of(data.sge(0, 1000)), remote, to, Set.of()));
             stack.post(new SendWorkRequest.RdmaWrite(2, List.of(), remote, to, Set.of()));
-            stack.post(new SendWorkRequest.RdmaWriteWithImmediate(3, List.of(data.sge(0, 16)), remote, to + 64, 99L, Set.of()));
+            stack.post(new SendWorkRequest.RdmaWriteWithImmediate(3, List.of(data.sge(0, 16)), remote, to + 64, 99L,
+                    Set.of()));
             List<CompletableFuture<DecodedFpdu>> segments = new ArrayList<>();
             int chunk = mulpdu - DdpSegments.TAGGED_HEADER;
             int n = (1000 + chunk - 1) / chunk;
@@ -137,21 +143,26 @@ class RequesterWireTest {
                 joined.write(u, 14, u.length - 14);
             }
             assertThat(joined.toByteArray()).isEqualTo(payload);
-            assertThat(stack.sendCompletions(3)).extracting(WorkCompletion::status).containsOnly(CompletionStatus.SUCCESS);
+            assertThat(stack.sendCompletions(3)).extracting(WorkCompletion::status)
+                    .containsOnly(CompletionStatus.SUCCESS);
         }
     }
 
     @Test
     @Requirement({"RDMAP-05", "RDMAP-14", "RDMAP-25", "RDMAP-06"})
-    @DisplayName("RDMAP-05, RDMAP-06, RDMAP-14, RDMAP-25: a Read is one QN-1 Read Request with the 28-octet header; it completes "
-            + "only when the last segment of its Read Response is delivered; a zero-length Read asks for size 0")
+    @DisplayName("RDMAP-05, RDMAP-06, RDMAP-14, RDMAP-25: a Read is one QN-1 Read Request with the 28-octet header; it "
+            + "completes only when the last segment of its Read Response is delivered; a zero-length Read asks for "
+            + "size 0")
     void readRequestAndCompletion() {
-        try (ScriptedPeer peer = PeerScripts.responder(4, 4); VerbsStack stack = connect(peer, ConnectOptions.builder())) {
+        try (ScriptedPeer peer = PeerScripts.responder(4, 4);
+                VerbsStack stack = connect(peer, ConnectOptions.builder())) {
             Region sink = stack.region(128, Access.LOCAL_WRITE);
             byte[] remoteData = Bytes.pattern(100, 0x30);
             CompletableFuture<Void> firstHalfChecked = new CompletableFuture<>();
-            stack.post(new SendWorkRequest.RdmaRead(1, List.of(sink.sge(8, 100)), new Stag(0x11223344), 0x4000, Set.of()));
-            stack.post(new SendWorkRequest.RdmaRead(2, List.of(sink.sge(0, 0)), new Stag(0x11223344), 0x4000, Set.of()));
+            stack.post(new SendWorkRequest.RdmaRead(1, List.of(sink.sge(8, 100)), new Stag(0x11223344), 0x4000,
+                    Set.of()));
+            stack.post(new SendWorkRequest.RdmaRead(2, List.of(sink.sge(0, 0)), new Stag(0x11223344), 0x4000,
+                    Set.of()));
             byte[] rr1 = readRequest(1, sink.stagValue(), sink.to(8), 100, 0x11223344, 0x4000);
             byte[] rr2 = readRequest(2, sink.stagValue(), sink.to(0), 0, 0x11223344, 0x4000);
             byte[] first = DdpSegments.tagged(false, 0x42, sink.stagValue(), sink.to(8), Arrays.copyOf(remoteData, 60));
@@ -174,15 +185,18 @@ class RequesterWireTest {
 
     @Test
     @Requirement({"RDMAP-16", "MPA-67"})
-    @DisplayName("RDMAP-16, MPA-67: the Responder's IRD from the Reply (2) becomes the stack's ORD and is never exceeded: five "
-            + "Reads put two Read Requests on the wire and each further one only after a Read Response")
+    @DisplayName("RDMAP-16, MPA-67: the Responder's IRD from the Reply (2) becomes the stack's ORD and is never "
+            + "exceeded: five Reads put two Read Requests on the wire and each further one only after a Read Response")
     void ordIsNeverExceeded() {
-        try (ScriptedPeer peer = PeerScripts.responder(2, 4); VerbsStack stack = connect(peer, ConnectOptions.builder().ord(8))) {
+        try (ScriptedPeer peer = PeerScripts.responder(2, 4);
+                VerbsStack stack = connect(peer, ConnectOptions.builder().ord(8))) {
             assertThat(stack.connected().parameters().ord()).isEqualTo(2);
-            assertThat(stack.connected().parameters().ird()).as("IRD = ORD the Responder asked for").isGreaterThanOrEqualTo(4);
+            assertThat(stack.connected().parameters().ird()).as("IRD = ORD the Responder asked for")
+                    .isGreaterThanOrEqualTo(4);
             Region sink = stack.region(64, Access.LOCAL_WRITE);
             for (int i = 0; i < 5; i++) {
-                stack.post(new SendWorkRequest.RdmaRead(i, List.of(sink.sge(i * 8, 8)), new Stag(0x0100), 0x1000L * i, Set.of()));
+                stack.post(new SendWorkRequest.RdmaRead(i, List.of(sink.sge(i * 8, 8)), new Stag(0x0100), 0x1000L * i,
+                        Set.of()));
             }
             for (int msn = 1; msn <= 2; msn++) {
                 peer.expectFpdu().withUlpdu(readRequest(msn, sink.stagValue(), sink.to((msn - 1) * 8), 8, 0x0100,
@@ -203,10 +217,11 @@ class RequesterWireTest {
 
     @Test
     @Requirement({"RDMAP-22", "RDMAP-21"})
-    @DisplayName("RDMAP-21, RDMAP-22: a Send and a Write posted after an unanswered Read are sent, but complete only after the "
-            + "Read, in posting order")
+    @DisplayName("RDMAP-21, RDMAP-22: a Send and a Write posted after an unanswered Read are sent, but complete only "
+            + "after the Read, in posting order")
     void completionsInSubmissionOrder() {
-        try (ScriptedPeer peer = PeerScripts.responder(4, 4); VerbsStack stack = connect(peer, ConnectOptions.builder())) {
+        try (ScriptedPeer peer = PeerScripts.responder(4, 4);
+                VerbsStack stack = connect(peer, ConnectOptions.builder())) {
             Region r = stack.region(64, Access.LOCAL_WRITE);
             CompletableFuture<Void> checked = new CompletableFuture<>();
             stack.post(new SendWorkRequest.RdmaRead(1, List.of(r.sge(0, 8)), new Stag(0x0100), 0, Set.of()));
@@ -229,10 +244,11 @@ class RequesterWireTest {
 
     @Test
     @Requirement({"RDMAP-26", "RDMAP-25"})
-    @DisplayName("RDMAP-25, RDMAP-26: with a Read fence a Send waits on the wire until every earlier Read completed; without it "
-            + "a later Send may pass the outstanding Read")
+    @DisplayName("RDMAP-25, RDMAP-26: with a Read fence a Send waits on the wire until every earlier Read completed; "
+            + "without it a later Send may pass the outstanding Read")
     void readFence() {
-        try (ScriptedPeer peer = PeerScripts.responder(4, 4); VerbsStack stack = connect(peer, ConnectOptions.builder())) {
+        try (ScriptedPeer peer = PeerScripts.responder(4, 4);
+                VerbsStack stack = connect(peer, ConnectOptions.builder())) {
             Region r = stack.region(64, Access.LOCAL_WRITE);
             stack.post(new SendWorkRequest.RdmaRead(1, List.of(r.sge(0, 8)), new Stag(0x0100), 0, Set.of()));
             stack.post(new SendWorkRequest.Send(2, List.of(r.sge(8, 4)), Set.of()));
@@ -253,15 +269,17 @@ class RequesterWireTest {
 
     @Test
     @Requirement({"EXT-03", "EXT-06", "EXT-08", "EXT-09", "EXT-10", "EXT-11", "EXT-12"})
-    @DisplayName("EXT-03, EXT-06, EXT-08, EXT-09, EXT-10, EXT-11, EXT-12: FetchAdd and CmpSwap leave as QN-1 Atomic Requests "
-            + "sharing the MSN space of Read Requests; QN-3 Atomic Responses complete them in order with the original value, "
-            + "which is written to the result buffer only then")
+    @DisplayName("EXT-03, EXT-06, EXT-08, EXT-09, EXT-10, EXT-11, EXT-12: FetchAdd and CmpSwap leave as QN-1 Atomic "
+            + "Requests sharing the MSN space of Read Requests; QN-3 Atomic Responses complete them in order with the "
+            + "original value, which is written to the result buffer only then")
     void atomicRequestsAndResponses() {
-        try (ScriptedPeer peer = PeerScripts.responder(4, 4); VerbsStack stack = connect(peer, ConnectOptions.builder())) {
+        try (ScriptedPeer peer = PeerScripts.responder(4, 4);
+                VerbsStack stack = connect(peer, ConnectOptions.builder())) {
             Region result = stack.region(64, Access.LOCAL_WRITE);
             Stag target = new Stag(0x99aabbcc);
             stack.post(new SendWorkRequest.RdmaRead(1, List.of(result.sge(32, 8)), new Stag(0x0100), 0, Set.of()));
-            stack.post(new SendWorkRequest.AtomicFetchAdd(2, Optional.of(result.sge(0, 8)), target, 0x40, 5, 0, Set.of()));
+            stack.post(new SendWorkRequest.AtomicFetchAdd(2, Optional.of(result.sge(0, 8)), target, 0x40, 5, 0,
+                    Set.of()));
             stack.post(new SendWorkRequest.AtomicCompareSwap(3, Optional.of(result.sge(8, 8)), target, 0x48, 0x64, -1L,
                     0x1111111111111111L, -1L, Set.of()));
             CompletableFuture<DecodedFpdu> fa = new CompletableFuture<>();

@@ -82,9 +82,9 @@ class ResponderWireTest {
 
     @Test
     @Requirement({"RDMAP-06", "RDMAP-14", "RDMAP-15", "RDMAP-24", "RDMAP-26"})
-    @DisplayName("RDMAP-06, RDMAP-14, RDMAP-15, RDMAP-24, RDMAP-26: Read Requests arriving together are answered in request "
-            + "order by tagged Read Responses carrying the request's sink STag and TO; a zero-length one is not validated "
-            + "and gets a zero-length response")
+    @DisplayName("RDMAP-06, RDMAP-14, RDMAP-15, RDMAP-24, RDMAP-26: Read Requests arriving together are answered in "
+            + "request order by tagged Read Responses carrying the request's sink STag and TO; a zero-length one is "
+            + "not validated and gets a zero-length response")
     void readResponsesInRequestOrder() {
         try (Subject s = new Subject(); ScriptedPeer peer = s.peer()) {
             byte[] src = s.source.bytes(0, 256);
@@ -104,7 +104,8 @@ class ResponderWireTest {
     @Test
     @Requirement({"RDMAP-13", "RDMAP-23", "RDMAP-24"})
     @DisplayName("RDMAP-13, RDMAP-23, RDMAP-24: Write, Send, Read Request sent together: the Write is placed and never "
-            + "delivered, the Send is delivered (with the Write's data already placed) before the Read Response is generated")
+            + "delivered, the Send is delivered (with the Write's data already placed) before the Read Response is "
+            + "generated")
     void writeBeforeSendBeforeRead() {
         try (Subject s = new Subject(); ScriptedPeer peer = s.peer()) {
             byte[] data = Bytes.pattern(16, 0x41);
@@ -119,7 +120,8 @@ class ResponderWireTest {
                         sinkAtResponse.set(s.sink.bytes(8, 16));
                     }).start();
             peer.waitForScriptToComplete(VerbsStack.WAIT);
-            assertThat(receivesAtResponse.get()).as("the Send completed before the Read Response was generated").isEqualTo(1);
+            assertThat(receivesAtResponse.get()).as("the Send completed before the Read Response was generated")
+                    .isEqualTo(1);
             assertThat(sinkAtResponse.get()).isEqualTo(data);
             WorkCompletion wc = s.stack.recvCompletion();
             assertThat(wc.opcode()).isEqualTo(CompletionOpcode.RECV);
@@ -130,8 +132,9 @@ class ResponderWireTest {
 
     @Test
     @Requirement({"RDMAP-17", "RDMAP-23", "EXT-07", "RDMAP-02", "RDMAP-04"})
-    @DisplayName("RDMAP-02, RDMAP-04, RDMAP-17, RDMAP-23, EXT-07: Sends, a zero-length Send and Immediate Data each take the "
-            + "next receive, in the order sent, with their length; Rsv bits and an Invalidate STag on a plain Send are ignored")
+    @DisplayName("RDMAP-02, RDMAP-04, RDMAP-17, RDMAP-23, EXT-07: Sends, a zero-length Send and Immediate Data each "
+            + "take the next receive, in the order sent, with their length; Rsv bits and an Invalidate STag on a plain "
+            + "Send are ignored")
     void deliveryOfSendsAndImmediateData() {
         try (Subject s = new Subject(); ScriptedPeer peer = s.peer()) {
             byte[] five = Bytes.ascii("five!");
@@ -156,8 +159,8 @@ class ResponderWireTest {
 
     @Test
     @Requirement({"RDMAP-18", "RDMAP-32"})
-    @DisplayName("RDMAP-18, RDMAP-32: a Send with Invalidate naming a fast-registered region of this stream's PD invalidates it "
-            + "before the receive completes; a later Write to it is a DDP Invalid STag error")
+    @DisplayName("RDMAP-18, RDMAP-32: a Send with Invalidate naming a fast-registered region of this stream's PD "
+            + "invalidates it before the receive completes; a later Write to it is a DDP Invalid STag error")
     void sendWithInvalidateInvalidates() throws Exception {
         try (Subject s = new Subject()) {
             MemoryRegion fr = s.stack.pd.allocateFastRegistration(64);
@@ -202,9 +205,9 @@ class ResponderWireTest {
 
     @Test
     @Requirement({"EXT-03", "EXT-06", "EXT-09", "EXT-10", "EXT-11"})
-    @DisplayName("EXT-03, EXT-06, EXT-09, EXT-10, EXT-11: FetchAdd (plain and masked) and CmpSwap (match and no match) are "
-            + "executed in request order on the target word and answered by QN-3 Atomic Responses, MSN 1..4, carrying the "
-            + "request id and the original value")
+    @DisplayName("EXT-03, EXT-06, EXT-09, EXT-10, EXT-11: FetchAdd (plain and masked) and CmpSwap (match and no match) "
+            + "are executed in request order on the target word and answered by QN-3 Atomic Responses, MSN 1..4, "
+            + "carrying the request id and the original value")
     void atomicResponderMaths() {
         try (Subject s = new Subject(); ScriptedPeer peer = s.peer()) {
             ByteBuffer le = s.word.buf().duplicate().order(ByteOrder.LITTLE_ENDIAN);

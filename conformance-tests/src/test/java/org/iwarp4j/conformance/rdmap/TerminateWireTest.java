@@ -165,8 +165,10 @@ class TerminateWireTest {
                 ddp("Write to an unknown STag -> 0x1/0x1/0x00", 1, 0x00, s -> write(0xdeadbe00, 0x1000, P16)),
                 ddp("Write with a wrong key byte -> 0x1/0x1/0x00", 1, 0x00,
                         s -> write(s.wrongKey(s.sink), s.sink.to(0), P16)),
-                ddp("Write beyond the region -> 0x1/0x1/0x01", 1, 0x01, s -> write(s.sink.stagValue(), s.sink.to(56), P16)),
-                ddp("Write below the region -> 0x1/0x1/0x01", 1, 0x01, s -> write(s.sink.stagValue(), s.sink.to(0) - 1, P16)),
+                ddp("Write beyond the region -> 0x1/0x1/0x01", 1, 0x01,
+                s -> write(s.sink.stagValue(), s.sink.to(56), P16)),
+                ddp("Write below the region -> 0x1/0x1/0x01", 1, 0x01,
+                s -> write(s.sink.stagValue(), s.sink.to(0) - 1, P16)),
                 ddp("Write without the remote-write right -> 0x1/0x1/0x00", 1, 0x00,
                         s -> write(s.localOnly.stagValue(), s.localOnly.to(0), P16)),
                 ddp("Write to an STag of another PD -> 0x1/0x1/0x02", 1, 0x02,
@@ -179,10 +181,11 @@ class TerminateWireTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("taggedCases")
-    @Requirement({"RDMAP-07", "RDMAP-09", "RDMAP-10", "RDMAP-12", "RDMAP-13", "RDMAP-30", "RDMAP-31", "RDMAP-32", "DDP-30"})
-    @DisplayName("RDMAP-07, RDMAP-09, RDMAP-10, RDMAP-12, RDMAP-13, RDMAP-30, RDMAP-31, RDMAP-32, DDP-30: an invalid RDMA Write is not placed and "
-            + "answered by a DDP tagged-buffer Terminate with M=D=1, its ULPDU length and its 14-octet DDP header")
-    void taggedBufferErrors(Case c) {
+    @Requirement({"RDMAP-07", "RDMAP-09", "RDMAP-10", "RDMAP-12", "RDMAP-13", "RDMAP-30", "RDMAP-31", "RDMAP-32",
+            "DDP-30"})
+    @DisplayName("RDMAP-07, RDMAP-09, RDMAP-10, RDMAP-12, RDMAP-13, RDMAP-30, RDMAP-31, RDMAP-32, DDP-30: an invalid "
+    + "RDMA Write is not placed and answered by a DDP tagged-buffer Terminate with M=D=1, its ULPDU length and its "
+    + "14-octet DDP header") void taggedBufferErrors(Case c) {
         try (Subject s = new Subject()) {
             run(c, s);
         }
@@ -207,8 +210,9 @@ class TerminateWireTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("readCases")
     @Requirement({"RDMAP-11", "RDMAP-12", "RDMAP-14", "RDMAP-30", "RDMAP-31", "RDMAP-32"})
-    @DisplayName("RDMAP-11, RDMAP-12, RDMAP-14, RDMAP-30, RDMAP-31, RDMAP-32: an invalid Read Request gets no Read Response but a "
-            + "Remote Protection Terminate with M=D=R=1, its DDP header and its 28-octet Read Request header")
+    @DisplayName("RDMAP-11, RDMAP-12, RDMAP-14, RDMAP-30, RDMAP-31, RDMAP-32: an invalid Read Request gets no Read "
+            + "Response but a Remote Protection Terminate with M=D=R=1, its DDP header and its 28-octet Read Request "
+            + "header")
     void readRequestErrors(Case c) {
         try (Subject s = new Subject()) {
             run(c, s);
@@ -217,11 +221,12 @@ class TerminateWireTest {
 
     @Test
     @Requirement({"RDMAP-07", "RDMAP-08", "RDMAP-09", "RDMAP-10", "RDMAP-11"})
-    @DisplayName("RDMAP-07, RDMAP-08, RDMAP-09, RDMAP-10, RDMAP-11: the Terminate for the golden bad-STag Read Request (MSN 4) is "
-            + "the golden FPDU octet for octet, CRC included")
+    @DisplayName("RDMAP-07, RDMAP-08, RDMAP-09, RDMAP-10, RDMAP-11: the Terminate for the golden bad-STag Read Request "
+            + "(MSN 4) is the golden FPDU octet for octet, CRC included")
     void goldenReadRequestTerminate() {
         byte[] request = GoldenVectors.named("fpdu-terminate-rr-invalid-stag").hex("term.terminated_ddp_header_hex");
-        byte[] rdmaHeader = GoldenVectors.named("fpdu-terminate-rr-invalid-stag").hex("term.terminated_rdma_header_hex");
+        byte[] rdmaHeader =
+                GoldenVectors.named("fpdu-terminate-rr-invalid-stag").hex("term.terminated_rdma_header_hex");
         byte[] offending = Bytes.concat(request, rdmaHeader);
         byte[] expectedFpdu = GoldenVectors.named("fpdu-terminate-rr-invalid-stag").bytes();
         try (Subject s = new Subject(); ScriptedPeer peer = PeerScripts.initiator(s.address, 4, 4)) {
@@ -253,8 +258,8 @@ class TerminateWireTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("untaggedCases")
     @Requirement({"RDMAP-12", "RDMAP-17", "RDMAP-30", "RDMAP-31"})
-    @DisplayName("RDMAP-12, RDMAP-17, RDMAP-30, RDMAP-31: an invalid Send consumes nothing and is answered by a DDP untagged-buffer "
-            + "Terminate with M=D=1 and its 18-octet DDP header")
+    @DisplayName("RDMAP-12, RDMAP-17, RDMAP-30, RDMAP-31: an invalid Send consumes nothing and is answered by a DDP "
+            + "untagged-buffer Terminate with M=D=1 and its 18-octet DDP header")
     void untaggedBufferErrors(Case c) {
         try (Subject s = new Subject()) {
             run(c, s);
@@ -286,8 +291,9 @@ class TerminateWireTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("controlCases")
     @Requirement({"RDMAP-01", "RDMAP-03", "RDMAP-07", "RDMAP-12", "RDMAP-31"})
-    @DisplayName("RDMAP-01, RDMAP-03, RDMAP-07, RDMAP-12, RDMAP-31: a bad RV, an unassigned opcode or one whose T flag / QN "
-            + "does not match the opcode table gets a Remote Operation Terminate with M=D=1, its DDP header, no RDMA header")
+    @DisplayName("RDMAP-01, RDMAP-03, RDMAP-07, RDMAP-12, RDMAP-31: a bad RV, an unassigned opcode or one whose T flag "
+            + "/ QN does not match the opcode table gets a Remote Operation Terminate with M=D=1, its DDP header, no "
+            + "RDMA header")
     void controlFieldErrors(Case c) {
         try (Subject s = new Subject()) {
             run(c, s);
@@ -296,7 +302,8 @@ class TerminateWireTest {
 
     @Test
     @Requirement({"EXT-01", "RDMAP-31"})
-    @DisplayName("EXT-01, RDMAP-31: with RFC 7306 off, Immediate Data (opcode 0x8) is an Unexpected OpCode 0x0/0x2/0x06")
+    @DisplayName("EXT-01, RDMAP-31: with RFC 7306 off, Immediate Data (opcode 0x8) is an Unexpected OpCode "
+            + "0x0/0x2/0x06")
     void rfc7306OpcodeOnAPlainStream() {
         try (Subject s = new Subject(false, 4)) {
             run(rdmap("opcode 8 without RFC 7306", 2, 0x06, false,
@@ -319,12 +326,13 @@ class TerminateWireTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("invalidateCases")
     @Requirement({"RDMAP-18", "RDMAP-32", "RDMAP-31"})
-    @DisplayName("RDMAP-18, RDMAP-31, RDMAP-32: a Send with Invalidate naming an STag this stream may not invalidate gets "
-            + "'STag cannot be Invalidated' 0x0/0x1/0x09 and the region stays valid")
+    @DisplayName("RDMAP-18, RDMAP-31, RDMAP-32: a Send with Invalidate naming an STag this stream may not invalidate "
+            + "gets 'STag cannot be Invalidated' 0x0/0x1/0x09 and the region stays valid")
     void stagCannotBeInvalidated(Case c) {
         try (Subject s = new Subject()) {
             run(c, s);
-            assertThat(s.sink.mr().isValid()).as("a memory region shared by streams is never invalidated remotely").isTrue();
+            assertThat(s.sink.mr().isValid()).as("a memory region shared by streams is never invalidated remotely")
+                    .isTrue();
             assertThat(s.foreign.mr().isValid()).isTrue();
         }
     }
@@ -333,8 +341,8 @@ class TerminateWireTest {
 
     @Test
     @Requirement({"EXT-04", "EXT-13", "EXT-14"})
-    @DisplayName("EXT-04, EXT-13, EXT-14: a misaligned Atomic Request (MSN 7) is not performed and gets the golden Terminate "
-            + "0x0/0x2/0x07 with its DDP header and no RDMA header, octet for octet")
+    @DisplayName("EXT-04, EXT-13, EXT-14: a misaligned Atomic Request (MSN 7) is not performed and gets the golden "
+            + "Terminate 0x0/0x2/0x07 with its DDP header and no RDMA header, octet for octet")
     void misalignedAtomic() {
         var vector = GoldenVectors.named("fpdu-terminate-atomic-misaligned");
         try (Subject s = new Subject(true, 8); ScriptedPeer peer = PeerScripts.initiator(s.address, 8, 8)) {
@@ -368,8 +376,8 @@ class TerminateWireTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("extCases")
     @Requirement({"EXT-02", "EXT-10", "EXT-13", "EXT-14"})
-    @DisplayName("EXT-02, EXT-10, EXT-13, EXT-14: an unknown AOpCode, an invalid atomic target or Immediate Data that is not "
-            + "8 octets is answered by a Terminate with the DDP header and never an RDMA header")
+    @DisplayName("EXT-02, EXT-10, EXT-13, EXT-14: an unknown AOpCode, an invalid atomic target or Immediate Data that "
+            + "is not 8 octets is answered by a Terminate with the DDP header and never an RDMA header")
     void rfc7306Errors(Case c) {
         try (Subject s = new Subject()) {
             s.atomic.buf().putLong(0, 77);
@@ -382,8 +390,8 @@ class TerminateWireTest {
 
     @Test
     @Requirement({"RDMAP-29", "MPA-45"})
-    @DisplayName("RDMAP-29, MPA-45: after a CRC error MPA keeps TCP open, RDMAP sends the golden LLP Terminate 0x2/0x0/0x02 "
-            + "(no headers) and then closes gracefully; posted receives are flushed")
+    @DisplayName("RDMAP-29, MPA-45: after a CRC error MPA keeps TCP open, RDMAP sends the golden LLP Terminate "
+            + "0x2/0x0/0x02 (no headers) and then closes gracefully; posted receives are flushed")
     void crcErrorTerminate() {
         try (Subject s = new Subject(); ScriptedPeer peer = PeerScripts.initiator(s.address, 4, 4)) {
             peer.sendFpdu(send(1, P16)).sendFpdu(send(2, P16), FpduTamper.BAD_CRC)
@@ -399,8 +407,8 @@ class TerminateWireTest {
 
     @Test
     @Requirement({"RDMAP-19", "RDMAP-30", "RDMAP-33"})
-    @DisplayName("RDMAP-19, RDMAP-30, RDMAP-33: several bad segments in one read give one Terminate naming the first, then "
-            + "FIN with nothing else; the local user hears of the error")
+    @DisplayName("RDMAP-19, RDMAP-30, RDMAP-33: several bad segments in one read give one Terminate naming the first, "
+            + "then FIN with nothing else; the local user hears of the error")
     void firstErrorWinsAndNothingFollows() {
         try (Subject s = new Subject(); ScriptedPeer peer = PeerScripts.initiator(s.address, 4, 4)) {
             byte[] badWrite = write(0xdeadbe00, 0, P16);
@@ -417,8 +425,9 @@ class TerminateWireTest {
 
     @Test
     @Requirement({"RDMAP-16", "RDMAP-15"})
-    @DisplayName("RDMAP-15, RDMAP-16: the stack provisions exactly IRD Read Request buffers; a request beyond IRD arriving "
-            + "with the others gets DDP 'no buffer' 0x1/0x2/0x02 (siw: 0x0/0x2/0x07) and no Read Response at all")
+    @DisplayName("RDMAP-15, RDMAP-16: the stack provisions exactly IRD Read Request buffers; a request beyond IRD "
+            + "arriving with the others gets DDP 'no buffer' 0x1/0x2/0x02 (siw: 0x0/0x2/0x07) and no Read Response at "
+            + "all")
     void readRequestBeyondIrd() {
         try (Subject s = new Subject(true, 1); ScriptedPeer peer = PeerScripts.initiator(s.address, 4, 1)) {
             byte[] first = readRequest(1, 0x77, 0x1000, 16, s.source.stagValue(), s.source.to(0));

@@ -75,7 +75,8 @@ final class AddressMap {
      */
     String check(byte[] recorded, byte[] actual) {
         if (recorded.length != actual.length) {
-            return "length " + actual.length + " instead of " + recorded.length + ": " + HexFormat.of().formatHex(actual);
+            return "length " + actual.length + " instead of " + recorded.length + ": "
+                    + HexFormat.of().formatHex(actual);
         }
         byte[] masked = recorded.clone();
         for (int[] field : fields(recorded)) {

@@ -51,8 +51,8 @@ class SiwCaptureDecodeTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("pcaps")
     @Requirement({"MPA-19", "MPA-40", "RDMAP-07"})
-    @DisplayName("MPA-19, MPA-40, RDMAP-07: every MPA frame, FPDU, DDP/RDMAP header and Terminate of a real siw capture decodes "
-            + "with the stack's decoders, except the lab's deliberate errors")
+    @DisplayName("MPA-19, MPA-40, RDMAP-07: every MPA frame, FPDU, DDP/RDMAP header and Terminate of a real siw "
+            + "capture decodes with the stack's decoders, except the lab's deliberate errors")
     void everyFrameDecodes(String pcap) {
         SiwCaptureWalk walk = SiwCaptureWalk.of(pcap, SiwFixtures.pcap(pcap));
         List<String> expected = DELIBERATE.getOrDefault(pcap, List.of());

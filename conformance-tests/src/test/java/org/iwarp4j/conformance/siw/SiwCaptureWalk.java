@@ -163,7 +163,8 @@ final class SiwCaptureWalk {
         }
         RdmapOpcode opcode = RdmapControl.opcode(rsvdUlp);
         if (opcode == null || opcode.tagged() != tagged) {
-            problems.add(direction + ": opcode 0x" + Integer.toHexString(rsvdUlp & 0xF) + (tagged ? " tagged" : " untagged"));
+            problems.add(direction + ": opcode 0x" + Integer.toHexString(rsvdUlp & 0xF)
+                    + (tagged ? " tagged" : " untagged"));
             return;
         }
         if (!tagged && u.getInt(6) != opcode.queueNumber()) {
@@ -172,7 +173,8 @@ final class SiwCaptureWalk {
         }
         if (opcode == RdmapOpcode.TERMINATE) {
             Terminate t = TerminateDecoder.decode(u, u.readerIndex() + 18, u.readableBytes() - 18,
-                    TerminateLayout.SIW_MIRRORED, first ? TerminateDecoder.Phase.SETUP : TerminateDecoder.Phase.RUNNING);
+                    TerminateLayout.SIW_MIRRORED,
+                    first ? TerminateDecoder.Phase.SETUP : TerminateDecoder.Phase.RUNNING);
             terminates.add(new DecodedTerminate(direction, t));
             if (t.cause() == null) {
                 problems.add(direction + ": Terminate with an undefined cause " + t);

@@ -47,8 +47,8 @@ class SiwFixtureDecodeTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("frames")
     @Requirement({"MPA-24", "MPA-29", "MPA-61"})
-    @DisplayName("MPA-24, MPA-29, MPA-61: siw's MPA Requests and Replies parse with the stack's codec into the recorded fields "
-            + "(reserved bits such as siw's GSO bit are accepted)")
+    @DisplayName("MPA-24, MPA-29, MPA-61: siw's MPA Requests and Replies parse with the stack's codec into the "
+            + "recorded fields (reserved bits such as siw's GSO bit are accepted)")
     void mpaFrames(Fixture f) {
         MpaFrame frame = MpaFrameCodec.parse(Unpooled.wrappedBuffer(f.bytes()));
         assertThat(frame).isNotNull();
@@ -70,8 +70,9 @@ class SiwFixtureDecodeTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("fpdus")
     @Requirement({"MPA-06", "MPA-07", "MPA-09", "DDP-05", "RDMAP-01", "RDMAP-03", "RDMAP-08"})
-    @DisplayName("MPA-06, MPA-07, MPA-09, DDP-05, RDMAP-01, RDMAP-03, RDMAP-08: each siw FPDU yields exactly its recorded ULPDU "
-            + "and header fields; each siw Terminate decodes (in siw's mirrored layout) to the cause siw meant")
+    @DisplayName("MPA-06, MPA-07, MPA-09, DDP-05, RDMAP-01, RDMAP-03, RDMAP-08: each siw FPDU yields exactly its "
+            + "recorded ULPDU and header fields; each siw Terminate decodes (in siw's mirrored layout) to the cause "
+            + "siw meant")
     void fpdus(Fixture f) {
         boolean crc = f.intField("crc_negotiated") == 1;
         if (crc && "bad".equals(f.field("crc_check"))) {
@@ -119,7 +120,8 @@ class SiwFixtureDecodeTest {
     private static void terminate(Fixture f, ByteBuf u) {
         int phaseHint = f.name().contains("term-mpa-") ? 0 : 1;
         Terminate t = TerminateDecoder.decode(u, u.readerIndex() + 18, u.readableBytes() - 18,
-                TerminateLayout.SIW_MIRRORED, phaseHint == 0 ? TerminateDecoder.Phase.SETUP : TerminateDecoder.Phase.RUNNING);
+                TerminateLayout.SIW_MIRRORED,
+                phaseHint == 0 ? TerminateDecoder.Phase.SETUP : TerminateDecoder.Phase.RUNNING);
         int octet0 = u.getUnsignedByte(u.readerIndex() + 18);
         int octet2 = u.getUnsignedByte(u.readerIndex() + 20);
         if ((octet0 >>> 4) != (octet0 & 0xF) || octet2 != 0) {

@@ -90,9 +90,9 @@ class SiwRpingReplayTest {
 
     @Test
     @Requirement({"RDMAP-06", "RDMAP-14", "RDMAP-17", "MPA-64"})
-    @DisplayName("RDMAP-06, RDMAP-14, RDMAP-17, MPA-64: siw's rping client (recorded, 3 pings) against the stack as rping server: "
-            + "the stack's Reply, Read Requests, go-ahead Sends and Writes are the recorded server's octets (its own STags/TOs "
-            + "aside), and siw's data comes back")
+    @DisplayName("RDMAP-06, RDMAP-14, RDMAP-17, MPA-64: siw's rping client (recorded, 3 pings) against the stack as "
+            + "rping server: the stack's Reply, Read Requests, go-ahead Sends and Writes are the recorded server's "
+            + "octets (its own STags/TOs aside), and siw's data comes back")
     void siwRpingClientAgainstOurServer() throws Exception {
         ConversationReplay replay = recorded("probe-rping-server.pcap");
         int rounds = (int) replay.timeline().stream().filter(u -> u.direction() == Direction.I2R).count() / 3;
@@ -102,24 +102,24 @@ class SiwRpingReplayTest {
             Region buf = server.region(SIZE, Access.LOCAL_WRITE);
             Region go = server.region(16);
             server.receive(0, recv.sge(0, 16));
-            var address = server.listen(ListenOptions.builder().mpa(m -> m.crc(false)).peerProfile(PeerProfile.LINUX_SIW),
-                    AcceptOptions.defaults().withIrdOrd(1, 1));
+            var address = server.listen(ListenOptions.builder().mpa(m -> m.crc(false))
+                    .peerProfile(PeerProfile.LINUX_SIW), AcceptOptions.defaults().withIrdOrd(1, 1));
             CompletableFuture<Void> rping = CompletableFuture.runAsync(() -> {
                 for (int n = 0; n < rounds; n++) {
                     WorkCompletion adv = server.recvCompletion();
                     assertThat(adv.byteLength()).isEqualTo(16);
                     ByteBuffer a = ByteBuffer.wrap(recv.bytes(0, 16));
                     server.receive(0, recv.sge(0, 16));
-                    server.post(new SendWorkRequest.RdmaRead(1, List.of(buf.sge(0, a.getInt(12))), new Stag(a.getInt(8)),
-                            a.getLong(0), Set.of()));
+                    server.post(new SendWorkRequest.RdmaRead(1, List.of(buf.sge(0, a.getInt(12))),
+                            new Stag(a.getInt(8)), a.getLong(0), Set.of()));
                     assertThat(server.sendCompletion().status()).isEqualTo(CompletionStatus.SUCCESS);
                     server.post(new SendWorkRequest.Send(2, List.of(go.sge(0, 16)), Set.of()));
                     server.sendCompletion();
                     server.recvCompletion();
                     ByteBuffer s = ByteBuffer.wrap(recv.bytes(0, 16));
                     server.receive(0, recv.sge(0, 16));
-                    server.post(new SendWorkRequest.RdmaWrite(3, List.of(buf.sge(0, s.getInt(12))), new Stag(s.getInt(8)),
-                            s.getLong(0), Set.of()));
+                    server.post(new SendWorkRequest.RdmaWrite(3, List.of(buf.sge(0, s.getInt(12))),
+                            new Stag(s.getInt(8)), s.getLong(0), Set.of()));
                     server.sendCompletion();
                     server.post(new SendWorkRequest.Send(4, List.of(go.sge(0, 16)), Set.of()));
                     server.sendCompletion();
@@ -136,16 +136,17 @@ class SiwRpingReplayTest {
             }
             assertThat(buf.bytes(0, SIZE)).isEqualTo(rpingData(2));
             CmEvent.Disconnected end = server.disconnected();
-            assertThat(end.reason()).as("siw's rping client closed gracefully").isEqualTo(DisconnectReason.PEER_DISCONNECT);
+            assertThat(end.reason()).as("siw's rping client closed gracefully")
+                    .isEqualTo(DisconnectReason.PEER_DISCONNECT);
             assertThat(end.cause()).isEmpty();
         }
     }
 
     @Test
     @Requirement({"RDMAP-06", "RDMAP-13", "RDMAP-15", "MPA-64"})
-    @DisplayName("RDMAP-06, RDMAP-13, RDMAP-15, MPA-64: siw's rping server (recorded, 3 pings) against the stack as rping client: "
-            + "the stack's Request, adverts and Read Responses are the recorded client's octets (its own STags/TOs aside) and "
-            + "siw's RDMA Writes land in the stack's sink buffer")
+    @DisplayName("RDMAP-06, RDMAP-13, RDMAP-15, MPA-64: siw's rping server (recorded, 3 pings) against the stack as "
+            + "rping client: the stack's Request, adverts and Read Responses are the recorded client's octets (its own "
+            + "STags/TOs aside) and siw's RDMA Writes land in the stack's sink buffer")
     void ourClientAgainstSiwRpingServer() throws Exception {
         ConversationReplay replay = recorded("probe-rping-client.pcap");
         int rounds = 3;

@@ -45,7 +45,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class SiwTerminateReceiveTest {
 
-    /** {@link PeerProfile#RFC_STRICT} but for the Terminate control layout it prefers (the one accommodation tested). */
+    /**
+     * {@link PeerProfile#RFC_STRICT} but for the Terminate control layout it prefers (the one accommodation tested).
+     */
     static PeerProfile preferring(TerminateControlLayout layout) {
         return layout == TerminateControlLayout.RFC_5040 ? PeerProfile.RFC_STRICT
                 : PeerProfile.RFC_STRICT.withTerminateControlLayout(layout).withName("rfc-strict-" + layout);
@@ -60,8 +62,8 @@ class SiwTerminateReceiveTest {
     @ParameterizedTest(name = "{0} read with {1} preferred")
     @MethodSource("running")
     @Requirement({"RDMAP-19", "RDMAP-29", "RDMAP-33"})
-    @DisplayName("RDMAP-19, RDMAP-29, RDMAP-33: a real siw Terminate is delivered to the user with the cause siw meant, "
-            + "outstanding work completes in error, and the stack sends nothing more and closes")
+    @DisplayName("RDMAP-19, RDMAP-29, RDMAP-33: a real siw Terminate is delivered to the user with the cause siw "
+            + "meant, outstanding work completes in error, and the stack sends nothing more and closes")
     void siwTerminateDuringOperation(Fixture f, TerminateControlLayout layout) {
         boolean crc = f.intField("crc_negotiated") == 1;
         try (ScriptedPeer peer = ScriptedPeer.server(); VerbsStack stack = new VerbsStack(b -> b.rfc7306(false))) {
@@ -71,7 +73,8 @@ class SiwTerminateReceiveTest {
                     .expectFpdu().and()
                     .send(f.bytes(), "siw's recorded Terminate " + f.name())
                     .expectClose().start();
-            stack.connect(peer.address(), ConnectOptions.builder().mpa(m -> m.crc(crc)).peerProfile(preferring(layout)));
+            stack.connect(peer.address(),
+                    ConnectOptions.builder().mpa(m -> m.crc(crc)).peerProfile(preferring(layout)));
             stack.connected();
             stack.post(new SendWorkRequest.RdmaRead(7, List.of(recv.sge(0, 16)), new Stag(0x100), 0x1000, Set.of()));
             peer.waitForScriptToComplete(VerbsStack.WAIT);
@@ -97,14 +100,15 @@ class SiwTerminateReceiveTest {
     static Stream<Arguments> setup() {
         return Stream.of(Arguments.of(SiwFixtures.named("siw-term-mpa-insufficient-ird"),
                         SiwFixtures.named("siw-mpa-request-default")),
-                Arguments.of(SiwFixtures.named("siw-term-mpa-no-matching-rtr"), SiwFixtures.named("siw-mpa-request-p2p")));
+                Arguments.of(SiwFixtures.named("siw-term-mpa-no-matching-rtr"),
+                        SiwFixtures.named("siw-mpa-request-p2p")));
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("setup")
     @Requirement({"MPA-69", "MPA-74"})
-    @DisplayName("MPA-69, MPA-74: a siw Initiator's RFC 6581 setup Terminate (0x2/0x0/0x06, 0x07, mirrored) as its first FPDU "
-            + "after our Reply is reported as that LLP error and ends the connection")
+    @DisplayName("MPA-69, MPA-74: a siw Initiator's RFC 6581 setup Terminate (0x2/0x0/0x06, 0x07, mirrored) as its "
+            + "first FPDU after our Reply is reported as that LLP error and ends the connection")
     void siwSetupTerminate(Fixture terminate, Fixture request) {
         try (VerbsStack stack = new VerbsStack();
              ScriptedPeer peer = ScriptedPeer.client(stack.listen(ListenOptions.builder().mpa(m -> m.crc(false))
@@ -131,8 +135,9 @@ class SiwTerminateReceiveTest {
     @ParameterizedTest(name = "siw profile: {0}")
     @ValueSource(booleans = {true, false})
     @Requirement({"MPA-74", "MPA-43", "MPA-38"})
-    @DisplayName("MPA-74, MPA-43, MPA-38: siw's setup Terminate without CRC on a CRC connection is siw's reason 0x2/0x0/0x07 "
-            + "with the LINUX_SIW profile, a CRC error 0x2/0x0/0x02 by default; either way nothing follows our Reply")
+    @DisplayName("MPA-74, MPA-43, MPA-38: siw's setup Terminate without CRC on a CRC connection is siw's reason "
+            + "0x2/0x0/0x07 with the LINUX_SIW profile, a CRC error 0x2/0x0/0x02 by default; either way nothing "
+            + "follows our Reply")
     void siwSetupTerminateWithoutCrc(boolean siwProfile) {
         String pcap = "iwarp-mpa-from-siw-p2p-send-rtr.pcap";
         // siw's Request as it sent it, from the first segment: ConversationReplay cannot read this capture, as its

@@ -52,7 +52,8 @@ public final class CaptureStreams {
             n++;
             HalfStream a = c.first();
             HalfStream b = c.second();
-            HalfStream i2r = startsWith(a, StartupFrame.REQUEST_KEY) ? a : startsWith(b, StartupFrame.REQUEST_KEY) ? b : null;
+            HalfStream i2r =
+                    startsWith(a, StartupFrame.REQUEST_KEY) ? a : startsWith(b, StartupFrame.REQUEST_KEY) ? b : null;
             if (i2r == null || i2r.gap() != null || (i2r == a ? b : a).gap() != null) {
                 continue;
             }
@@ -68,7 +69,8 @@ public final class CaptureStreams {
                 byte[] octets = Arrays.copyOfRange(p.s().bytes(), from, from + p.p().length());
                 segments.add(new ConversationStream.Segment(p.d(), from, p.s().sequenceAt(from), octets));
             }
-            out.add(new ConversationStream(name + "#" + n, "TCP connection " + n + " of " + name, List.copyOf(segments)));
+            out.add(new ConversationStream(name + "#" + n, "TCP connection " + n + " of " + name,
+                    List.copyOf(segments)));
         }
         return out;
     }

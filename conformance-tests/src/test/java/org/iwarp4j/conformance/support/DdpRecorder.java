@@ -24,7 +24,8 @@ import java.util.Map;
 public final class DdpRecorder implements DdpReceiveListener, AutoCloseable {
 
     /** One callback. */
-    public sealed interface Call permits TaggedPlaced, TaggedDelivered, UntaggedPlaced, UntaggedDelivered, Rejected, LowerLayer {}
+    public sealed interface Call permits TaggedPlaced, TaggedDelivered, UntaggedPlaced, UntaggedDelivered, Rejected,
+            LowerLayer {}
 
     public record TaggedPlaced(int rsvdUlp, int stag, long to, int length, boolean last) implements Call {}
 
@@ -48,7 +49,10 @@ public final class DdpRecorder implements DdpReceiveListener, AutoCloseable {
     public TaggedAdmission taggedAdmission = TaggedAdmission.REMOTE_WRITE;
     public UntaggedAdmission untaggedAdmission = UntaggedAdmission.PLACE;
 
-    /** A receiver for RFC 5040's three queues over {@code registry}, protection domain {@code pd}, stream {@code stream}. */
+    /**
+     * A receiver for RFC 5040's three queues over {@code registry}, protection domain {@code pd}, stream
+     * {@code stream}.
+     */
     public DdpReceiver receiver(TaggedBufferRegistry registry, long pd, Object stream) {
         return new DdpReceiver(registry, pd, stream, DdpReceiver.QUEUES_RFC5040, this);
     }
@@ -84,7 +88,8 @@ public final class DdpRecorder implements DdpReceiveListener, AutoCloseable {
     }
 
     @Override
-    public TaggedAdmission admitTaggedSegment(int rsvdUlp, int stag, long to, int payloadLength, boolean last, ByteBuf segment) {
+    public TaggedAdmission admitTaggedSegment(int rsvdUlp, int stag, long to, int payloadLength, boolean last,
+            ByteBuf segment) {
         admittedRsvdUlp.add(rsvdUlp);
         return taggedAdmission;
     }

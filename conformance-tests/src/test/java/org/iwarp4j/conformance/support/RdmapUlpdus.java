@@ -107,7 +107,8 @@ public final class RdmapUlpdus {
     public static byte[] terminateFor(int layer, int etype, int code, byte[] offending, boolean withRdmaHeader) {
         byte[] ddp = ddpHeader(offending);
         ByteBuffer b = ByteBuffer.allocate(4 + 2 + ddp.length + (withRdmaHeader ? 28 : 0));
-        b.put((byte) (layer << 4 | etype)).put((byte) code).put((byte) (0xC0 | (withRdmaHeader ? 0x20 : 0))).put((byte) 0);
+        b.put((byte) (layer << 4 | etype)).put((byte) code).put((byte) (0xC0 | (withRdmaHeader ? 0x20 : 0)))
+                .put((byte) 0);
         b.putShort((short) offending.length).put(ddp);
         if (withRdmaHeader) {
             b.put(offending, 18, 28);

@@ -142,7 +142,8 @@ public final class StackProbe extends ChannelInboundHandlerAdapter {
             while (!condition.test(log)) {
                 long left = deadline - System.nanoTime();
                 if (left <= 0) {
-                    throw new AssertionError("timed out after " + WAIT + " waiting for " + what + "; stack log: " + log);
+                    throw new AssertionError("timed out after " + WAIT + " waiting for " + what + "; stack log: "
+                            + log);
                 }
                 try {
                     log.wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));

@@ -1,6 +1,9 @@
 package org.iwarp4j.ddp.receive;
 
-/** The ULP's answer when DDP asks whether it may place an untagged segment ({@link DdpReceiveListener#admitUntaggedSegment}). */
+/**
+ * The ULP's answer when DDP asks whether it may place an untagged segment
+ * ({@link DdpReceiveListener#admitUntaggedSegment}).
+ */
 public enum UntaggedAdmission {
     /** Go on with the RFC 5041 §7.1 buffer checks and place. */
     PLACE,

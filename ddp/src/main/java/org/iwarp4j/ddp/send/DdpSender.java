@@ -100,7 +100,10 @@ public final class DdpSender {
         return untagged(qn, rsvdUlp, rsvdUlpWord, message, null);
     }
 
-    /** {@link #untagged(int, int, int, ByteBuf)} that may return {@code recycle}, as {@link #tagged(int, int, long, ByteBuf, OutboundMessage)}. */
+    /**
+     * {@link #untagged(int, int, int, ByteBuf)} that may return {@code recycle}, as
+     * {@link #tagged(int, int, long, ByteBuf, OutboundMessage)}.
+     */
     public OutboundMessage untagged(int qn, int rsvdUlp, int rsvdUlpWord, ByteBuf message, OutboundMessage recycle) {
         if (shutdown) {
             message.release();

@@ -194,7 +194,8 @@ public final class OutboundMessage {
                     .taggedOffset(startTo + sent);
         } else {
             // RFC 5041 §5.2: MO of each segment = offset of its payload in the message.
-            sender.untaggedHeader().wrap(header, header.readerIndex()).control(control).rsvdUlp(rsvdUlp).rsvdUlpWord(rsvdUlpWord)
+            sender.untaggedHeader().wrap(header, header.readerIndex()).control(control).rsvdUlp(rsvdUlp)
+                    .rsvdUlpWord(rsvdUlpWord)
                     .queueNumber(qn).messageSequenceNumber(msn).messageOffset(sent);
         }
     }

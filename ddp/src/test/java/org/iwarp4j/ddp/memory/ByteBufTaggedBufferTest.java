@@ -50,7 +50,8 @@ class ByteBufTaggedBufferTest {
         assertThat(shell.memory()).isSameAs(first);
         assertThat(shell.invalidate()).isSameAs(shell);
         assertThat(shell.isValid()).isFalse();
-        shell.rebind(0x102, 0x9000, second, EnumSet.of(TaggedBufferAccess.REMOTE_WRITE, TaggedBufferAccess.LOCAL_WRITE));
+        shell.rebind(0x102, 0x9000, second,
+                EnumSet.of(TaggedBufferAccess.REMOTE_WRITE, TaggedBufferAccess.LOCAL_WRITE));
         assertThat(shell.isValid()).isTrue();
         assertThat(shell.grants(TaggedBufferAccess.REMOTE_WRITE)).isTrue();
         assertThat(shell.memory()).isSameAs(second);

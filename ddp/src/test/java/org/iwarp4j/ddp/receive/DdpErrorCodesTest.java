@@ -32,7 +32,8 @@ class DdpErrorCodesTest {
 
     private final Map<Integer, ByteBufTaggedBuffer> regions = new HashMap<>();
     private final RecordingListener listener = new RecordingListener();
-    private final DdpReceiver receiver = new DdpReceiver(regions::get, PD, STREAM, DdpReceiver.QUEUES_RFC7306, listener);
+    private final DdpReceiver receiver =
+            new DdpReceiver(regions::get, PD, STREAM, DdpReceiver.QUEUES_RFC7306, listener);
     private final ByteBuf regionMemory = Bytes.directFilled(4096, FILL);
     private final ByteBuf sendMemory = Unpooled.buffer(100, 100).writeZero(100).setIndex(0, 0);
 
@@ -152,7 +153,8 @@ class DdpErrorCodesTest {
 
     @Test
     void baseOrBoundsViolationForAnEndBeyondTheRegion() {
-        expectRejected(SegmentBytes.write(true, 0x100, 0x10000 + 4096 - 7, new byte[8]), DdpError.BASE_OR_BOUNDS_VIOLATION);
+        expectRejected(SegmentBytes.write(true, 0x100, 0x10000 + 4096 - 7, new byte[8]),
+                DdpError.BASE_OR_BOUNDS_VIOLATION);
     }
 
     @Test
@@ -196,7 +198,8 @@ class DdpErrorCodesTest {
 
     @Test
     void toWrapInARegionThatStraddles2To64() {
-        regions.put(0x400, ByteBufTaggedBuffer.writable(0x400, 0xFFFFFFFFFFFFFC00L, regionMemory, PD)); // 3 KiB past 2^64
+        // 3 KiB past 2^64
+        regions.put(0x400, ByteBufTaggedBuffer.writable(0x400, 0xFFFFFFFFFFFFFC00L, regionMemory, PD));
         expectRejected(SegmentBytes.write(true, 0x400, 0xFFFFFFFFFFFFFFF0L, new byte[32]), DdpError.TO_WRAP);
     }
 
@@ -256,7 +259,8 @@ class DdpErrorCodesTest {
         rfc5040.receive(Bytes.pooled(SegmentBytes.untagged(0x41, 0x4B, 0, 3, 1, 0, new byte[12])));
         DdpReceiver other = new DdpReceiver(regions::get, PD, STREAM, DdpReceiver.QUEUES_RFC7306, listener);
         other.receive(Bytes.pooled(SegmentBytes.untagged(0x41, 0x43, 0, 0xFFFFFFFF, 1, 0, new byte[4])));
-        assertThat(listener.rejected).extracting(DdpException::error).containsExactly(DdpError.INVALID_QN, DdpError.INVALID_QN);
+        assertThat(listener.rejected).extracting(DdpException::error)
+                .containsExactly(DdpError.INVALID_QN, DdpError.INVALID_QN);
     }
 
     // ---------------------------------------------------------------- 0x1/0x2/0x02
@@ -351,12 +355,14 @@ class DdpErrorCodesTest {
     @Test
     void untaggedInvalidDdpVersion() {
         postSend();
-        expectRejected(SegmentBytes.untagged(0x40, 0x43, 0, 0, 1, 0, new byte[4]), DdpError.UNTAGGED_INVALID_DDP_VERSION);
+        expectRejected(SegmentBytes.untagged(0x40, 0x43, 0, 0, 1, 0, new byte[4]),
+                DdpError.UNTAGGED_INVALID_DDP_VERSION);
     }
 
     @Test
     void versionIsCheckedBeforeTheQueueNumber() {
-        expectRejected(SegmentBytes.untagged(0x42, 0x43, 0, 9, 1, 0, new byte[4]), DdpError.UNTAGGED_INVALID_DDP_VERSION);
+        expectRejected(SegmentBytes.untagged(0x42, 0x43, 0, 9, 1, 0, new byte[4]),
+                DdpError.UNTAGGED_INVALID_DDP_VERSION);
     }
 
     // ---------------------------------------------------------------- ULP rejection

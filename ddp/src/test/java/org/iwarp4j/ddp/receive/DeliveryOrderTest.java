@@ -105,7 +105,8 @@ class DeliveryOrderTest {
         receiver.receive(Bytes.pooled(SegmentBytes.send(true, 0, 0, new byte[1])));   // ahead, inside the window
         receiver.receive(Bytes.pooled(SegmentBytes.send(true, 0xFFFFFFFF, 0, new byte[1])));
         assertThat(listener.rejected).isEmpty();
-        assertThat(listener.delivered).extracting(RecordingListener.Delivered::msn).containsExactly(0xFFFFFFFE, 0xFFFFFFFF, 0);
+        assertThat(listener.delivered).extracting(RecordingListener.Delivered::msn)
+                .containsExactly(0xFFFFFFFE, 0xFFFFFFFF, 0);
         assertThat(receiver.expectedMsn(0)).isEqualTo(1);
     }
 
@@ -194,7 +195,8 @@ class DeliveryOrderTest {
             r.receive(Bytes.pooled(SegmentBytes.write(true, 9, 1, new byte[] {5})));
             assertThat(l.rejected).isEmpty();
             assertThat(l.events).filteredOn(e -> e.contains("Delivered"))
-                    .containsExactly("untaggedDelivered qn=0 msn=1 len=3", "taggedDelivered stag=0x00000009 firstTo=0x0 len=2");
+                    .containsExactly("untaggedDelivered qn=0 msn=1 len=3",
+                            "taggedDelivered stag=0x00000009 firstTo=0x0 len=2");
         } finally {
             memory.release();
         }

@@ -65,7 +65,9 @@ class ReceiverFuzzTest {
         ALLOC.assertNoLeaks();
     }
 
-    /** The committed seeds are meaningful: together they place tagged data, deliver untagged messages and hit errors. */
+    /**
+     * The committed seeds are meaningful: together they place tagged data, deliver untagged messages and hit errors.
+     */
     @Test
     void seedCorpusExercisesPlacementDeliveryAndRejection() throws Exception {
         Path dir = Path.of(ReceiverFuzzTest.class.getResource("ReceiverFuzzTestInputs/receivePath").toURI());
@@ -119,7 +121,8 @@ class ReceiverFuzzTest {
 
         Harness() {
             arena.clear().writeBytes(PRISTINE);
-            EnumSet<TaggedBufferAccess> remote = EnumSet.of(TaggedBufferAccess.LOCAL_WRITE, TaggedBufferAccess.REMOTE_WRITE);
+            EnumSet<TaggedBufferAccess> remote =
+                    EnumSet.of(TaggedBufferAccess.LOCAL_WRITE, TaggedBufferAccess.REMOTE_WRITE);
             region(0x00c0ffee, 0x10000, 2048, remote, PD);                              // rdma-write-seg*
             region(0x1a2b3c4d, 0x100000, 4096, remote, PD);                             // rdma-write*, markers
             region(0x0a0b0c0d, 0x2000, 8192, EnumSet.of(TaggedBufferAccess.LOCAL_WRITE), PD); // read responses
@@ -135,7 +138,8 @@ class ReceiverFuzzTest {
             }
         }
 
-        private ByteBufTaggedBuffer region(int stag, long base, int length, EnumSet<TaggedBufferAccess> access, long pd) {
+        private ByteBufTaggedBuffer region(int stag, long base, int length, EnumSet<TaggedBufferAccess> access,
+                long pd) {
             ByteBufTaggedBuffer r = new ByteBufTaggedBuffer(stag, base, slice(length), access, pd, null);
             regions.put(stag, r);
             return r;

@@ -138,8 +138,8 @@ class TaggedPlacementPropertyTest {
             for (int i = 0; i < specs.size(); i++) {
                 RegionSpec s = specs.get(i);
                 int stag = (stagSeed & ~3) | i; // distinct per region; suffix 3 is never registered
-                ByteBufTaggedBuffer region = new ByteBufTaggedBuffer(stag, s.base(), arena.slice(offsets.get(i), s.length()),
-                        s.access(), s.pd(), s.stream());
+                ByteBufTaggedBuffer region = new ByteBufTaggedBuffer(stag, s.base(),
+                        arena.slice(offsets.get(i), s.length()), s.access(), s.pd(), s.stream());
                 if (!s.valid()) {
                     region.invalidate();
                 }
@@ -154,7 +154,8 @@ class TaggedPlacementPropertyTest {
             byte[] payload = Bytes.pattern(access.length(), stagSeed >>> 8);
 
             RecordingListener listener = new RecordingListener();
-            listener.taggedAdmission = access.readResponse() ? TaggedAdmission.LOCAL_WRITE : TaggedAdmission.REMOTE_WRITE;
+            listener.taggedAdmission =
+                    access.readResponse() ? TaggedAdmission.LOCAL_WRITE : TaggedAdmission.REMOTE_WRITE;
             DdpReceiver receiver = new DdpReceiver(registry::get, PD, STREAM, 3, listener);
             receiver.receive(Bytes.pooled(SegmentBytes.tagged(0xC1,
                     access.readResponse() ? 0x42 : 0x40, stag, to, payload)));

@@ -48,7 +48,8 @@ class UntaggedStreamPropertyTest {
     @Test
     void untaggedStreamMatchesTheModelOfPostedBuffers() {
         qt().withExamples(1500).forAll(lists().of(ops()).ofSizeBetween(1, 40)).checkAssert(this::check);
-        assertThat(outcomes.keySet()).contains("clean", DdpError.INVALID_QN.name(), DdpError.INVALID_MSN_NO_BUFFER.name(),
+        assertThat(outcomes.keySet()).contains("clean", DdpError.INVALID_QN.name(),
+                DdpError.INVALID_MSN_NO_BUFFER.name(),
                 DdpError.INVALID_MSN_RANGE.name(), DdpError.INVALID_MO.name(), DdpError.MESSAGE_TOO_LONG.name());
     }
 

@@ -99,7 +99,8 @@ class SegmentationTest {
             // drain
         }
         assertThat(llp.segments.get(0)).hasSize(1500);
-        assertThat(llp.segments.subList(1, llp.segments.size())).allSatisfy(s -> assertThat(s.length).isLessThanOrEqualTo(218));
+        assertThat(llp.segments.subList(1, llp.segments.size()))
+                .allSatisfy(s -> assertThat(s.length).isLessThanOrEqualTo(218));
         int mo = 1482;
         for (byte[] s : llp.segments.subList(1, llp.segments.size())) {
             assertThat(untagged(s).messageOffset()).isEqualTo(mo);
@@ -333,7 +334,8 @@ class SegmentationTest {
     void mulpduTooSmallForAHeaderAndPayloadIsAnError() {
         llp.mulpdu = 18;
         OutboundMessage m = sender.untagged(0, 0x43, 0, Bytes.pooled(new byte[1]));
-        assertThatThrownBy(m::writeNextSegment).isInstanceOf(IllegalStateException.class).hasMessageContaining("MULPDU");
+        assertThatThrownBy(m::writeNextSegment).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("MULPDU");
         m.abandon();
         sender.untagged(0, 0x43, 0, Unpooled.EMPTY_BUFFER).writeAll(); // a header alone still fits
         assertThat(llp.segments).hasSize(1);

@@ -59,7 +59,8 @@ public record DissectedFpdu(int inputOffset, long streamOffset, int wireLength, 
     public String toString() {
         return "FPDU@" + inputOffset + " stream=" + streamOffset + " wire=" + wireLength + " ULPDU_Length="
                 + ulpduLength + " PAD=" + padLength + String.format(" CRC=0x%08x", crcField)
-                + (crcValid == null ? " (not checked)" : crcValid ? " (ok)" : String.format(" (BAD, computed 0x%08x)", computedCrc))
+                + (crcValid == null ? " (not checked)" : crcValid ? " (ok)"
+                        : String.format(" (BAD, computed 0x%08x)", computedCrc))
                 + " markers=" + markers + " ulpdu=" + HexFormat.of().formatHex(ulpdu)
                 + (error == null ? "" : " error=" + error);
     }

@@ -145,7 +145,9 @@ public record MpaFrame(MpaFrameType type, boolean markers, boolean crc, boolean 
                 * 31 + Arrays.hashCode(privateData);
     }
 
-    /** One line, e.g. {@code MPA Request Rev=2 M=0 C=1 R=0 S=1 Res=0x0 PD_Length=13 [A=1 B=1 IRD=16 ...] pd=7032...}. */
+    /**
+     * One line, e.g. {@code MPA Request Rev=2 M=0 C=1 R=0 S=1 Res=0x0 PD_Length=13 [A=1 B=1 IRD=16 ...] pd=7032...}.
+     */
     @Override
     public String toString() {
         StringBuilder sb = new StringBuilder("MPA ").append(type == MpaFrameType.REQUEST ? "Request" : "Reply")

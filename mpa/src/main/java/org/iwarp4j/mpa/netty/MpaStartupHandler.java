@@ -142,7 +142,8 @@ public final class MpaStartupHandler extends ChannelDuplexHandler {
             ctx.fireChannelRead(msg);
             return;
         }
-        cumulation = cumulation == null ? in : ByteToMessageDecoder.MERGE_CUMULATOR.cumulate(ctx.alloc(), cumulation, in);
+        cumulation =
+                cumulation == null ? in : ByteToMessageDecoder.MERGE_CUMULATOR.cumulate(ctx.alloc(), cumulation, in);
         process();
     }
 

@@ -53,8 +53,10 @@ public final class InitiatorStartup {
         }
         // RFC 6581 §9.2: A=1 for peer-to-peer, then a flag for every RTR type supported; A=0 ⇒ flags 0.
         Set<RtrType> offered = config.peerToPeer() ? EnumSet.copyOf(config.rtrTypes()) : EnumSet.noneOf(RtrType.class);
-        EnhancedConnectionData data = EnhancedConnectionData.of(config.peerToPeer(), offered, config.ird(), config.ord());
-        return MpaFrame.enhanced(MpaFrameType.REQUEST, config.markers(), config.crc(), false, data, config.privateData());
+        EnhancedConnectionData data =
+                EnhancedConnectionData.of(config.peerToPeer(), offered, config.ird(), config.ord());
+        return MpaFrame.enhanced(MpaFrameType.REQUEST, config.markers(), config.crc(), false, data,
+                config.privateData());
     }
 
     /** The MPA Request to send (RFC 5044 §7.1.2 rule 1). */

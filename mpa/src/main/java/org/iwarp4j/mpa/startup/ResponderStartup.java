@@ -114,7 +114,8 @@ public final class ResponderStartup {
         checkValue("ird", acceptance.ird());
         checkValue("ord", acceptance.ord());
         decided = true;
-        int irdLimit = Math.max(acceptance.irdLimit() >= 0 ? acceptance.irdLimit() : config.irdLimit(), acceptance.ird());
+        int irdLimit =
+                Math.max(acceptance.irdLimit() >= 0 ? acceptance.irdLimit() : config.irdLimit(), acceptance.ird());
         int ird = acceptance.ird();
         int ord = acceptance.ord();
         Set<RtrType> flags = EnumSet.noneOf(RtrType.class);
@@ -144,8 +145,8 @@ public final class ResponderStartup {
         }
         boolean txMarkers = FramingNegotiation.senderInsertsMarkers(request);
         MpaParameters params = new MpaParameters(MpaRole.RESPONDER, request, reply,
-                FramingNegotiation.crc(request, reply), txMarkers, FramingNegotiation.senderInsertsMarkers(reply), ird, ord, p2p ? flags : Set.of(), null, null,
-                Mulpdu.of(emss, txMarkers), config.receiveUlpduLimit());
+                FramingNegotiation.crc(request, reply), txMarkers, FramingNegotiation.senderInsertsMarkers(reply), ird,
+                ord, p2p ? flags : Set.of(), null, null, Mulpdu.of(emss, txMarkers), config.receiveUlpduLimit());
         return new Accepted(reply, params);
     }
 

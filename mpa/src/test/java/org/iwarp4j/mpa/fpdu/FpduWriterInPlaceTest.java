@@ -25,11 +25,13 @@ class FpduWriterInPlaceTest {
     /** What one write produced: the octets in order and how many parts carried them. */
     private record Written(byte[] octets, int parts, List<Boolean> lastFlags) {}
 
-    private static Written write(FpduWriter w, byte[] ulpdu, int split, int headroom, int tailroom, boolean headerRoom) {
+    private static Written write(FpduWriter w, byte[] ulpdu, int split, int headroom, int tailroom,
+            boolean headerRoom) {
         ByteBuf header = TestBuffers.ALLOC.directBuffer(headroom + split + tailroom);
         header.writerIndex(headroom).readerIndex(headroom);
         header.writeBytes(ulpdu, 0, split);
-        ByteBuf payload = split == ulpdu.length ? null : TestBuffers.heap(Arrays.copyOfRange(ulpdu, split, ulpdu.length));
+        ByteBuf payload =
+                split == ulpdu.length ? null : TestBuffers.heap(Arrays.copyOfRange(ulpdu, split, ulpdu.length));
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         List<Boolean> last = new ArrayList<>();
         w.write(header, payload, TestBuffers.ALLOC, (part, isLast) -> {
@@ -63,8 +65,8 @@ class FpduWriterInPlaceTest {
 
     @Test
     void anyRoomAnyOffsetGivesTheReferenceOctets() {
-        qt().withExamples(400).forAll(FpduPropertyTest.offsets(), integers().between(0, 1600), integers().between(0, 63),
-                longs().all()).checkAssert((off, len, flags, seed) -> {
+        qt().withExamples(400).forAll(FpduPropertyTest.offsets(), integers().between(0, 1600),
+                integers().between(0, 63), longs().all()).checkAssert((off, len, flags, seed) -> {
                     boolean crc = (flags & 1) != 0;
                     boolean markers = (flags & 2) != 0;
                     int headroom = (flags >> 2) & 7;   // 0..7: below, at and above what a prefix needs

@@ -12,7 +12,10 @@ import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Every mpa-request / mpa-reply vector parses to its fields and re-encodes to the exact octets (RFC 5044 §7.1.1, RFC 6581 §6, §9). */
+/**
+ * Every mpa-request / mpa-reply vector parses to its fields and re-encodes to the exact octets (RFC 5044 §7.1.1, RFC
+ * 6581 §6, §9).
+ */
 class MpaFrameVectorTest {
 
     static List<GoldenVector> frameVectors() {

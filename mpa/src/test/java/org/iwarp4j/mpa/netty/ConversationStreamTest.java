@@ -113,7 +113,8 @@ class ConversationStreamTest {
             }
             if (p.peerToPeer()) {
                 assertThat(p.rtr()).isNotNull();
-                assertThat(s.name()).contains(p.rtr() == RtrType.READ ? "read" : p.rtr() == RtrType.WRITE ? "write" : "send");
+                assertThat(s.name())
+                        .contains(p.rtr() == RtrType.READ ? "read" : p.rtr() == RtrType.WRITE ? "write" : "send");
             }
             assertThat(up.errors).isEmpty();
         }

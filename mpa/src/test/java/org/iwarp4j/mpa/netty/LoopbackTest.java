@@ -89,7 +89,8 @@ class LoopbackTest {
                     } else {
                         int h = Math.min(n, 18);
                         e.sender().send(ctx.alloc().directBuffer(Math.max(1, h)).writeBytes(data, 0, h),
-                                ctx.alloc().heapBuffer(Math.max(1, n - h)).writeBytes(data, h, n - h), ctx.voidPromise());
+                                ctx.alloc().heapBuffer(Math.max(1, n - h)).writeBytes(data, h, n - h),
+                                ctx.voidPromise());
                     }
                     if (i % 64 == 63) {
                         ctx.flush();

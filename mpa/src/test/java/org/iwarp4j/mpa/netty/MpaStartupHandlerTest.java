@@ -45,7 +45,8 @@ class MpaStartupHandlerTest {
     }
 
     static byte[] fpdu(boolean crc, boolean markers, int offset, byte[] ulpdu) {
-        return TestBuffers.drain(new FpduWriter(crc, markers, 65535, offset).encode(TestBuffers.direct(ulpdu), TestBuffers.ALLOC));
+        return TestBuffers.drain(new FpduWriter(crc, markers, 65535, offset)
+                .encode(TestBuffers.direct(ulpdu), TestBuffers.ALLOC));
     }
 
     static byte[] concat(byte[]... parts) {
@@ -142,7 +143,8 @@ class MpaStartupHandlerTest {
         ch2.writeInbound(TestBuffers.direct(fpdu(true, false, 0, "rtr".getBytes())));
         assertThat(up.ulpdus).containsExactly("rtr".getBytes());
         byte[] sent = out(ch);
-        byte[] expected = concat(fpdu(true, false, 0, "hdrpayload".getBytes()), fpdu(true, false, 20, "later".getBytes()));
+        byte[] expected =
+                concat(fpdu(true, false, 0, "hdrpayload".getBytes()), fpdu(true, false, 20, "later".getBytes()));
         assertThat(sent).isEqualTo(expected);
         ch.finishAndReleaseAll();
     }
@@ -166,7 +168,8 @@ class MpaStartupHandlerTest {
     @Test
     void responderResponderIsDetectedByTheRequestTimeout() {
         Collector up = new Collector();
-        MpaConfig cfg = MpaConfig.builder().requestTimeout(Duration.ofSeconds(5)).startupTimeout(Duration.ofSeconds(10)).build();
+        MpaConfig cfg = MpaConfig.builder().requestTimeout(Duration.ofSeconds(5)).startupTimeout(Duration.ofSeconds(10))
+                .build();
         EmbeddedChannel ch = new EmbeddedChannel();
         ch.freezeTime();
         ch.pipeline().addLast(MpaStartupHandler.responder(cfg), up);
@@ -206,7 +209,8 @@ class MpaStartupHandlerTest {
         Collector up = new Collector();
         EmbeddedChannel ch = new EmbeddedChannel();
         ch.freezeTime();
-        ch.pipeline().addLast(MpaStartupHandler.initiator(MpaConfig.builder().startupTimeout(Duration.ofMillis(250)).build()), up);
+        ch.pipeline().addLast(
+                MpaStartupHandler.initiator(MpaConfig.builder().startupTimeout(Duration.ofMillis(250)).build()), up);
         out(ch);
         ch.writeInbound(TestBuffers.direct(HEX.parseHex("4d504120494420526570"))); // partial Reply
         ch.advanceTimeBy(250, TimeUnit.MILLISECONDS);
@@ -232,11 +236,13 @@ class MpaStartupHandlerTest {
 
     @Test
     void overlongPdLengthAndRev3AreRejectedFromTheHeader() {
-        for (String hdr : new String[] {"4d504120494420526571204672616d6540010201", "4d504120494420526571204672616d6540030000"}) {
+        for (String hdr : new String[] {"4d504120494420526571204672616d6540010201",
+                "4d504120494420526571204672616d6540030000"}) {
             Collector up = new Collector();
             EmbeddedChannel ch = new EmbeddedChannel(MpaStartupHandler.responder(MpaConfig.defaults()), up);
             ch.writeInbound(TestBuffers.direct(HEX.parseHex(hdr)));
-            assertThat(up.single(MpaStartupFailedEvent.class).cause().error()).isEqualTo(MpaError.INVALID_STARTUP_FRAME);
+            assertThat(up.single(MpaStartupFailedEvent.class).cause().error())
+                    .isEqualTo(MpaError.INVALID_STARTUP_FRAME);
             assertThat(ch.isOpen()).isFalse();
             ch.finishAndReleaseAll();
         }
@@ -278,7 +284,8 @@ class MpaStartupHandlerTest {
                 cr.accept("welcome".getBytes(), 2, 8);
             }
         };
-        EmbeddedChannel ch = new EmbeddedChannel(MpaStartupHandler.responder(MpaConfig.builder().autoAccept(false).build()), up);
+        EmbeddedChannel ch =
+                new EmbeddedChannel(MpaStartupHandler.responder(MpaConfig.builder().autoAccept(false).build()), up);
         MpaConfig ic = MpaConfig.builder().ird(4).ord(2).privateData("hello".getBytes()).build();
         ch.writeInbound(TestBuffers.direct(new InitiatorStartup(ic, 1460).request().toByteArray()));
         ch.runPendingTasks();
@@ -344,7 +351,8 @@ class MpaStartupHandlerTest {
         MpaParameters p = up.single(MpaEstablishedEvent.class).parameters();
         assertThat(p.crc()).isTrue(); // our C=1 turns CRC on; siw follows
         // siw's real first FPDU was sent without CRC (C=0 both sides in that capture)
-        EmbeddedChannel noCrc = new EmbeddedChannel(MpaStartupHandler.responder(MpaConfig.builder().crc(false).build()), new Collector());
+        EmbeddedChannel noCrc = new EmbeddedChannel(MpaStartupHandler.responder(MpaConfig.builder().crc(false).build()),
+                new Collector());
         noCrc.writeInbound(TestBuffers.direct(concat(siw("siw-mpa-request.hex"))));
         out(noCrc);
         Collector up2 = (Collector) noCrc.pipeline().last();

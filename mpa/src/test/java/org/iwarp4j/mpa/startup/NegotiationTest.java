@@ -48,7 +48,8 @@ class NegotiationTest {
                             for (RtrReplyPolicy policy : RtrReplyPolicy.values()) {
                                 for (int iIrd : rev == 2 ? IRD_ORD : new int[] {16}) {
                                     for (int iOrd : rev == 2 ? IRD_ORD : new int[] {16}) {
-                                        for (int rOrd : rev == 2 ? new int[] {0, 4, 32, NO_NEGOTIATION} : new int[] {16}) {
+                                        for (int rOrd : rev == 2 ? new int[] {0, 4, 32, NO_NEGOTIATION}
+                                                : new int[] {16}) {
                                             MpaConfig ic_ = MpaConfig.builder().revision(rev).markers(im).crc(ic)
                                                     .peerToPeer(p2p).rtrTypes(offered).ird(iIrd).ord(iOrd).build();
                                             MpaConfig rc_ = MpaConfig.builder().revision(2).markers(rm).crc(rc)
@@ -177,10 +178,12 @@ class NegotiationTest {
 
     @Test
     void conversationVectorP2pReadRtrReplyIsReproduced() {
-        // conv-rev2-p2p-read-rtr: Request A=1 B C D, IRD 16 ORD 8, pd "p2p-hello" → Reply A=1 D, IRD 8 ORD 4, pd "p2p-ok"
+        // conv-rev2-p2p-read-rtr: Request A=1 B C D, IRD 16 ORD 8, pd "p2p-hello" → Reply A=1 D, IRD 8 ORD 4, pd
+        // "p2p-ok"
         MpaConfig ic = MpaConfig.builder().peerToPeer(true).rtrTypes(RtrType.SEND, RtrType.WRITE, RtrType.READ)
                 .ird(16).ord(8).privateData("p2p-hello".getBytes()).build();
-        MpaConfig rc = MpaConfig.builder().rtrTypes(RtrType.READ).ird(8).ord(4).privateData("p2p-ok".getBytes()).build();
+        MpaConfig rc =
+                MpaConfig.builder().rtrTypes(RtrType.READ).ird(8).ord(4).privateData("p2p-ok".getBytes()).build();
         InitiatorStartup i = new InitiatorStartup(ic, 1460);
         assertThat(HexFormat.of().formatHex(i.request().toByteArray()))
                 .isEqualTo("4d504120494420526571204672616d655002000dc010c0087032702d68656c6c6f");

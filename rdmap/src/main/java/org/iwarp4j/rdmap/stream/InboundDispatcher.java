@@ -118,7 +118,8 @@ final class InboundDispatcher implements DdpReceiveListener {
             case SEND, SEND_WITH_SE, SEND_WITH_INVALIDATE, SEND_WITH_SE_AND_INVALIDATE ->
                     receives.admit(opcode, msn, last, segment);
             case RDMA_READ_REQUEST, ATOMIC_REQUEST -> {
-                int length = opcode == RdmapOpcode.RDMA_READ_REQUEST ? ReadRequestHeader.LENGTH : AtomicRequestHeader.LENGTH;
+                int length =
+                        opcode == RdmapOpcode.RDMA_READ_REQUEST ? ReadRequestHeader.LENGTH : AtomicRequestHeader.LENGTH;
                 if (!wholeHeader(mo, payloadLength, last, length)) {
                     failures.failIncoming(TerminateCause.RDMAP_REMOTE_OPERATION_UNSPECIFIED, segment, opcode
                             + " needs its " + length + "-octet header in one segment, got MO " + mo + " length "
@@ -187,7 +188,8 @@ final class InboundDispatcher implements DdpReceiveListener {
                                            UntaggedBuffer buffer) {
         RdmapOpcode opcode = RdmapControl.opcode(rsvdUlp);
         switch (qn) {
-            case RdmapOpcode.QN_SEND -> receives.onDelivered((ReceiveSlot) buffer, msn, opcode, messageLength, rsvdUlpWord);
+            case RdmapOpcode.QN_SEND ->
+                    receives.onDelivered((ReceiveSlot) buffer, msn, opcode, messageLength, rsvdUlpWord);
             case RdmapOpcode.QN_READ_REQUEST -> {
                 responder.onDelivered((ControlSlot) buffer, msn, opcode);
                 if (opcode == RdmapOpcode.RDMA_READ_REQUEST

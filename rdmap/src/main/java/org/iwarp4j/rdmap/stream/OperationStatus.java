@@ -10,10 +10,16 @@ public enum OperationStatus {
     SUCCESS,
     /** This stream detected an error caused by (or while building) this operation and sent a Terminate. */
     LOCAL_ERROR,
-    /** The peer's Terminate names this operation's message with a protection error (RDMAP Remote Protection or DDP tagged/untagged buffer error). */
+    /**
+     * The peer's Terminate names this operation's message with a protection error (RDMAP Remote Protection or DDP
+     * tagged/untagged buffer error).
+     */
     REMOTE_ACCESS_ERROR,
     /** The peer's Terminate names this operation's message with another error (e.g. Remote Operation). */
     REMOTE_OPERATION_ERROR,
-    /** The stream entered its error state (Terminate sent or received, connection lost, closed) before the operation completed. */
+    /**
+     * The stream entered its error state (Terminate sent or received, connection lost, closed) before the operation
+     * completed.
+     */
     FLUSHED
 }

@@ -489,7 +489,8 @@ final class Requester implements TransmitSource {
         SendWork head = outstandingHead();
         if (head == null || !head.isRead()) {
             failures.failIncoming(TerminateCause.RDMAP_UNEXPECTED_OPCODE, segment,
-                    head == null ? "Read Response with no Read outstanding" : "Read Response while an Atomic is the oldest outstanding request");
+                    head == null ? "Read Response with no Read outstanding"
+                    : "Read Response while an Atomic is the oldest outstanding request");
             return TaggedAdmission.REJECT;
         }
         if (payloadLength > 0) {
@@ -547,7 +548,8 @@ final class Requester implements TransmitSource {
         SendWork head = outstandingHead();
         if (head == null || !head.isAtomic()) {
             failures.failCaptured(TerminateCause.RDMAP_UNEXPECTED_OPCODE, slot, null,
-                    "Atomic Response while " + (head == null ? "nothing" : "a Read") + " is the oldest outstanding request");
+                    "Atomic Response while " + (head == null ? "nothing" : "a Read")
+                    + " is the oldest outstanding request");
             return;
         }
         if (requestId != head.atomicRequestId) {
@@ -617,7 +619,8 @@ final class Requester implements TransmitSource {
             for (long s = completed; s < started; s++) {
                 SendWork w = slot(s);
                 if (w.isRead() && !w.responseDone && w.sinkStag == copied.sinkStag()
-                        && w.operation instanceof RdmapOperation.RdmaRead read && read.sourceStag() == copied.sourceStag()) {
+                        && w.operation instanceof RdmapOperation.RdmaRead read
+                        && read.sourceStag() == copied.sourceStag()) {
                     w.failure = status;
                     return;
                 }

@@ -36,7 +36,9 @@ final class SendWork {
      */
     OutboundMessage spare;
     boolean transmitted;
-    /** Sequence number of the last segment of this entry's last message (see {@link RdmapStream#segmentsProduced()}). */
+    /**
+     * Sequence number of the last segment of this entry's last message (see {@link RdmapStream#segmentsProduced()}).
+     */
     long lastSegment;
     /** QN and MSN of this entry's untagged request message, to recognise it in a peer's Terminate; QN -1 if none. */
     int requestQueue;

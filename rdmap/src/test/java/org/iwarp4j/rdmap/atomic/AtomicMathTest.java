@@ -42,7 +42,8 @@ class AtomicMathTest {
     @Test
     void maskedAddEqualsTheBitSerialDefinition() {
         qt().withExamples(20_000).forAll(longs().all(), longs().all(), longs().all())
-                .check((orig, add, mask) -> AtomicMath.maskedAdd(orig, add, mask) == referenceMaskedAdd(orig, add, mask));
+                .check((orig, add, mask) ->
+                        AtomicMath.maskedAdd(orig, add, mask) == referenceMaskedAdd(orig, add, mask));
     }
 
     @Test

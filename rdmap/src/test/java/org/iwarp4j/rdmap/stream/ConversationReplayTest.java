@@ -91,7 +91,8 @@ class ConversationReplayTest {
             assertThat(atomic.memory.getLongLE(0x48)).isEqualTo(0x1111111111111111L);
             assertThat(responder.stream.terminateSent().cause()).isEqualTo(TerminateCause.RDMAP_INVALID_STAG);
             assertThat(responder.stream.state()).isEqualTo(RdmapStreamState.ERROR);
-            assertThat(l.sends).containsExactly(new SendCompletion(100, OperationType.SEND, OperationStatus.SUCCESS, 12, 0));
+            assertThat(l.sends)
+                    .containsExactly(new SendCompletion(100, OperationType.SEND, OperationStatus.SUCCESS, 12, 0));
         }
     }
 
@@ -160,15 +161,16 @@ class ConversationReplayTest {
                     }
                 }
                 case SEND, SEND_WITH_SE, SEND_WITH_INVALIDATE, SEND_WITH_SE_AND_INVALIDATE ->
-                        ops.add(new Send(id++, Endpoint.data(payload18), op.solicitedEvent(), op.carriesInvalidateStag(),
-                                u.getInt(2), false));
+                        ops.add(new Send(id++, Endpoint.data(payload18), op.solicitedEvent(),
+                                op.carriesInvalidateStag(), u.getInt(2), false));
                 case IMMEDIATE_DATA, IMMEDIATE_DATA_WITH_SE ->
                         ops.add(new ImmediateData(id++, u.getLong(18), op.solicitedEvent(), false));
                 case RDMA_READ_REQUEST -> ops.add(new RdmaRead(id++, u.getInt(18), u.getLong(22),
                         Integer.toUnsignedLong(u.getInt(30)), u.getInt(34), u.getLong(38), false));
                 case ATOMIC_REQUEST -> {
                     if ((u.getInt(18) & 0xF) == 0) {
-                        ops.add(new AtomicFetchAdd(id++, u.getInt(26), u.getLong(30), u.getLong(38), u.getLong(46), false));
+                        ops.add(new AtomicFetchAdd(id++, u.getInt(26), u.getLong(30), u.getLong(38), u.getLong(46),
+                                false));
                     } else {
                         ops.add(new AtomicCompareSwap(id++, u.getInt(26), u.getLong(30), u.getLong(54), u.getLong(62),
                                 u.getLong(38), u.getLong(46), false));

@@ -105,7 +105,8 @@ class ErrorPathTest {
         try (Subject s = new Subject()) {
             s.e.stream.submit(Send.of(1, Endpoint.data(new byte[8])));
             s.e.stream.abort(TerminateCause.MPA_INSUFFICIENT_IRD, "responder ORD above our IRD");
-            assertThat(s.feed()).containsExactly(GoldenVectors.named("fpdu-terminate-insufficient-ird").field("ulpdu_hex"));
+            assertThat(s.feed())
+                    .containsExactly(GoldenVectors.named("fpdu-terminate-insufficient-ird").field("ulpdu_hex"));
             assertThat(s.e.listener.sends).containsExactly(
                     new SendCompletion(1, OperationType.SEND, OperationStatus.FLUSHED, 8, 0));
         }
@@ -143,7 +144,8 @@ class ErrorPathTest {
                 // a region the peer may not write (REMOTE_READ only) → Invalid STag (docs/protocol/errors.md §5, siw)
                 {Ulpdus.tagged(true, 0x40, 0x11223344, 0x4000, payload), TerminateCause.DDP_INVALID_STAG, "00"},
                 // TO + length beyond the region
-                {Ulpdus.tagged(true, 0x40, 0x1a2b3c4d, 0x100000 + 60, payload), TerminateCause.DDP_BASE_OR_BOUNDS_VIOLATION, "01"},
+                {Ulpdus.tagged(true, 0x40, 0x1a2b3c4d, 0x100000 + 60, payload),
+                        TerminateCause.DDP_BASE_OR_BOUNDS_VIOLATION, "01"},
         };
         for (Object[] c : cases) {
             byte[] u = (byte[]) c[0];
@@ -258,7 +260,8 @@ class ErrorPathTest {
             }
             assertThat(s.feed(earlier)).hasSize(3);
             byte[] bad = GoldenVectors.named("fpdu-rdma-read-request-bad-stag").hex("ulpdu_hex");
-            assertThat(s.feed(bad)).containsExactly(GoldenVectors.named("fpdu-terminate-rr-invalid-stag").field("ulpdu_hex"));
+            assertThat(s.feed(bad))
+                    .containsExactly(GoldenVectors.named("fpdu-terminate-rr-invalid-stag").field("ulpdu_hex"));
             s.assertTerminated(TerminateCause.RDMAP_INVALID_STAG);
         }
     }

@@ -141,7 +141,8 @@ class RdmapReceiveFuzzTest {
             assertThat(e.memory.guardsIntact()).as("no write outside a region").isTrue();
             assertThat(readOnly.bytes()).as("read-only region untouched").isEqualTo(readOnlyBefore);
             assertThat(e.listener.terminatesSent).hasSizeLessThanOrEqualTo(1);
-            assertThat(e.listener.fatalErrors).noneMatch(t -> String.valueOf(t.getMessage()).contains("internal error"));
+            assertThat(e.listener.fatalErrors)
+                    .noneMatch(t -> String.valueOf(t.getMessage()).contains("internal error"));
             if (!e.listener.terminatesSent.isEmpty()) {
                 assertThat(e.stream.writeNextSegment()).isFalse();
             }

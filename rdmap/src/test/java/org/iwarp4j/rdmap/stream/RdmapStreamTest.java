@@ -37,7 +37,8 @@ class RdmapStreamTest {
     @Test
     void rdmaWriteIsPlacedAndCompletesOnlyWhenTheLowerLayerTookIt() {
         try (Pair p = Pair.create()) {
-            TestRegion sink = p.b.memory.register(0x1000, 0x10000, 4096, EnumSet.of(REMOTE_WRITE, LOCAL_WRITE), Endpoint.PD);
+            TestRegion sink =
+                    p.b.memory.register(0x1000, 0x10000, 4096, EnumSet.of(REMOTE_WRITE, LOCAL_WRITE), Endpoint.PD);
             byte[] data = Endpoint.pattern(3000, 1);
             p.a.llp.mulpdu = 1500;
             p.a.stream.submit(new RdmaWrite(7, 0x1000, 0x10100, Endpoint.data(data), false));
@@ -194,7 +195,8 @@ class RdmapStreamTest {
     @Test
     void sendWithInvalidateInvalidatesTheNamedStag() {
         try (Pair p = Pair.create()) {
-            TestRegion region = p.b.memory.register(0x5e6f7081, 0, 64, EnumSet.of(REMOTE_WRITE, LOCAL_WRITE), Endpoint.PD);
+            TestRegion region =
+                    p.b.memory.register(0x5e6f7081, 0, 64, EnumSet.of(REMOTE_WRITE, LOCAL_WRITE), Endpoint.PD);
             p.b.postReceive(1, 16);
             p.b.postReceive(2, 16);
             p.a.stream.submit(Send.withInvalidate(11, Endpoint.data("inv!".getBytes()), 0x5e6f7081));
@@ -236,7 +238,8 @@ class RdmapStreamTest {
             TestRegion sink = p.b.memory.register(0x1a2b3c4d, 0x100000, 256, EnumSet.of(REMOTE_WRITE), Endpoint.PD);
             p.b.postReceive(77, 0);
             byte[] data = "written-before-i".getBytes();
-            p.a.stream.submit(new RdmaWriteWithImmediate(3, 0x1a2b3c4d, 0x100040, Endpoint.data(data), 42L, false, false));
+            p.a.stream.submit(new RdmaWriteWithImmediate(3, 0x1a2b3c4d, 0x100040, Endpoint.data(data), 42L, false,
+                    false));
             p.run();
             assertThat(Arrays.copyOfRange(sink.bytes(), 0x40, 0x50)).isEqualTo(data);
             assertThat(p.b.listener.receives).containsExactly(
@@ -256,7 +259,8 @@ class RdmapStreamTest {
             p.a.stream.submit(new AtomicCompareSwap(2, 0x99aabbcc, 0x48, 0x64, -1L, 0x1111111111111111L, -1L, false));
             p.a.stream.submit(new AtomicCompareSwap(3, 0x99aabbcc, 0x48, 0x64, -1L, 0x2222L, -1L, false));
             // masked FetchAdd: two 32-bit counters in one word
-            p.a.stream.submit(new AtomicFetchAdd(4, 0x99aabbcc, 0x50, 0x0000_0001_0000_0001L, 0x8000_0000_8000_0000L, false));
+            p.a.stream.submit(new AtomicFetchAdd(4, 0x99aabbcc, 0x50, 0x0000_0001_0000_0001L, 0x8000_0000_8000_0000L,
+                    false));
             target.memory.setLongLE(0x50, 0x0000_0005_FFFF_FFFFL);
             p.run();
             assertThat(p.a.listener.sends).containsExactly(

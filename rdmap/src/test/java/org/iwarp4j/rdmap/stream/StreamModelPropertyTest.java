@@ -314,7 +314,8 @@ class StreamModelPropertyTest {
         private void checkLimits(Side s, int ord) {
             s.maxOutstanding = Math.max(s.maxOutstanding, s.endpoint.stream.outstandingRequests());
             s.maxInbound = Math.max(s.maxInbound, s.endpoint.stream.pendingInboundRequests());
-            assertThat(s.endpoint.stream.outstandingRequests()).as(context() + " ORD " + s.name).isLessThanOrEqualTo(ord);
+            assertThat(s.endpoint.stream.outstandingRequests()).as(context() + " ORD " + s.name)
+                    .isLessThanOrEqualTo(ord);
             assertThat(s.endpoint.stream.pendingInboundRequests()).as(context() + " IRD " + s.name)
                     .isLessThanOrEqualTo(s.endpoint.stream.config().ird());
         }

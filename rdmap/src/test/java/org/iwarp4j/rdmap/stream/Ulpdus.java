@@ -17,7 +17,8 @@ final class Ulpdus {
     }
 
     /** Untagged DDP header (T=0, DV=1, L as given) + payload. */
-    static byte[] untagged(boolean last, int rdmapControl, int invalidateStag, int qn, int msn, int mo, byte[] payload) {
+    static byte[] untagged(boolean last, int rdmapControl, int invalidateStag, int qn, int msn, int mo,
+            byte[] payload) {
         ByteBuffer b = ByteBuffer.allocate(18 + payload.length);
         b.put((byte) ((last ? 0x40 : 0) | 1)).put((byte) rdmapControl).putInt(invalidateStag).putInt(qn).putInt(msn)
                 .putInt(mo).put(payload);
@@ -25,7 +26,8 @@ final class Ulpdus {
     }
 
     static byte[] readRequest(int msn, int sinkStag, long sinkTo, int size, int srcStag, long srcTo) {
-        ByteBuffer h = ByteBuffer.allocate(28).putInt(sinkStag).putLong(sinkTo).putInt(size).putInt(srcStag).putLong(srcTo);
+        ByteBuffer h =
+                ByteBuffer.allocate(28).putInt(sinkStag).putLong(sinkTo).putInt(size).putInt(srcStag).putLong(srcTo);
         return untagged(true, 0x41, 0, 1, msn, 0, h.array());
     }
 

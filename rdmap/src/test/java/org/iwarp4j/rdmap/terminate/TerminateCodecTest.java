@@ -162,8 +162,8 @@ class TerminateCodecTest {
             assertThat(t.cause()).as(control).isEqualTo(TerminateCause.MPA_INSUFFICIENT_IRD);
             assertThat(t.notes()).isEmpty();
         }
-        assertThat(TerminateDecoder.decode(Unpooled.wrappedBuffer(hex("02070000")), 0, 4, TerminateLayout.RFC, TerminateDecoder.Phase.SETUP)
-                .layout()).isEqualTo(TerminateLayout.SIW_MIRRORED);
+        assertThat(TerminateDecoder.decode(Unpooled.wrappedBuffer(hex("02070000")), 0, 4, TerminateLayout.RFC,
+                TerminateDecoder.Phase.SETUP).layout()).isEqualTo(TerminateLayout.SIW_MIRRORED);
         // outside the setup phase an LLP 0x05-0x07 reading is impossible: an RFC peer's headerless
         // 0x0/0x2/0x06 stays what it says
         Terminate later = TerminateDecoder.decode(Unpooled.wrappedBuffer(hex("02060000")), 0, 4, TerminateLayout.RFC,
@@ -211,7 +211,8 @@ class TerminateCodecTest {
             assertThat(t.cause()).as(c.body()).isEqualTo(c.cause());
             assertThat(new boolean[] {t.m(), t.d(), t.r()}).as(c.body()).containsExactly(c.m(), c.d(), c.r());
             assertThat(t.ddpSegmentLength()).as(c.body()).isEqualTo(c.segmentLength());
-            assertThat(t.terminatedDdpHeader() == null ? 0 : t.terminatedDdpHeader().length).isEqualTo(c.ddpHeaderLength());
+            assertThat(t.terminatedDdpHeader() == null ? 0 : t.terminatedDdpHeader().length)
+                    .isEqualTo(c.ddpHeaderLength());
             assertThat(t.notes()).as(c.body()).isEmpty();
             if (c.r()) {
                 assertThat(t.terminatedRdmaHeader()).hasSize(28);

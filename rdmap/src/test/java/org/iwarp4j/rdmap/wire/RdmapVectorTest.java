@@ -83,7 +83,8 @@ class RdmapVectorTest {
         }
         if (v.has("immediate_data")) {
             assertThat(u.capacity() - UNTAGGED).isEqualTo(ImmediateDataHeader.LENGTH); // [EXT-02]
-            assertThat(new ImmediateDataHeader().wrap(u, UNTAGGED).immediateData()).isEqualTo(v.number("immediate_data"));
+            assertThat(new ImmediateDataHeader().wrap(u, UNTAGGED).immediateData())
+                    .isEqualTo(v.number("immediate_data"));
         }
         if (v.has("term.layer")) {
             Terminate t = TerminateDecoder.decode(u, UNTAGGED, u.capacity() - UNTAGGED);
@@ -163,7 +164,8 @@ class RdmapVectorTest {
                 new ImmediateDataHeader().wrap(out, 0)
                         .immediateData(new ImmediateDataHeader().wrap(u, UNTAGGED).immediateData());
             }
-            case TERMINATE -> TerminateEncoder.encode(TerminateDecoder.decode(u, UNTAGGED, u.capacity() - UNTAGGED), out);
+            case TERMINATE ->
+                    TerminateEncoder.encode(TerminateDecoder.decode(u, UNTAGGED, u.capacity() - UNTAGGED), out);
             default -> out.writeBytes(u, UNTAGGED, u.capacity() - UNTAGGED); // Send variants: ULP payload
         }
         return out;

@@ -138,7 +138,8 @@ public final class MpaFrameExpectation implements ScriptStep {
             throw new ScriptFailure(what + ": the key is wrong: " + h + "; arrived " + Hex.of(header)
                     + "\n  key " + Hex.diff(expectedKey, h.key()));
         }
-        byte[] pd = c.readExactly(h.pdLength(), deadline, what + " (PD_Length " + h.pdLength() + " octets of Private Data)");
+        byte[] pd = c.readExactly(h.pdLength(), deadline,
+                what + " (PD_Length " + h.pdLength() + " octets of Private Data)");
         byte[] all = Arrays.copyOf(header, header.length + pd.length);
         System.arraycopy(pd, 0, all, header.length, pd.length);
         StartupFrame f = StartupFrame.parse(all);

@@ -65,7 +65,8 @@ interface ScriptStep {
     record SendFpdu(byte[] ulpdu, FpduTamper tamper) implements ScriptStep {
         @Override
         public String description() {
-            return "send FPDU with a " + ulpdu.length + "-octet ULPDU" + (tamper == FpduTamper.NONE ? "" : " (" + tamper + ")");
+            return "send FPDU with a " + ulpdu.length + "-octet ULPDU"
+                    + (tamper == FpduTamper.NONE ? "" : " (" + tamper + ")");
         }
 
         @Override

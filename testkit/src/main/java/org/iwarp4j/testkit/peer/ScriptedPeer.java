@@ -403,7 +403,8 @@ public final class ScriptedPeer implements AutoCloseable {
 
     private ScriptFailure stepFailure(int index, ScriptStep step, String message, Throwable cause) {
         String prefix = "step " + (index + 1) + "/" + stepCount() + " [" + step.description() + "]";
-        String m = message.startsWith(step.description()) ? message.substring(step.description().length()) : ": " + message;
+        String m = message.startsWith(step.description()) ? message.substring(step.description().length())
+                : ": " + message;
         return new ScriptFailure(prefix + m + "\n" + transcript(), cause instanceof ScriptFailure ? null : cause);
     }
 
@@ -450,7 +451,8 @@ public final class ScriptedPeer implements AutoCloseable {
                     throw new ScriptFailure("script not complete after " + timeout + ": step " + (done + 1) + "/"
                             + steps.size() + " [" + step.description() + "] is "
                             + (running == done ? "still waiting" : "not started")
-                            + (c == null ? " (no connection yet)" : "; received in this step: " + Hex.of(c.receivedThisStep()))
+                            + (c == null ? " (no connection yet)"
+                                    : "; received in this step: " + Hex.of(c.receivedThisStep()))
                             + "\n" + transcript());
                 }
                 try {

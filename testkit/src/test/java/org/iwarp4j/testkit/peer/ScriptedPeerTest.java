@@ -296,7 +296,8 @@ class ScriptedPeerTest {
                         .expectMpaReply().withCrc(true).and()
                         .sendFpdu(ulpduIn)
                         .expectFpdu().withUlpdu(ulpduOut)
-                        .matching(f -> f.markers().size() == 2 && f.markers().get(0).position() == 0, "two markers, one leading")
+                        .matching(f -> f.markers().size() == 2 && f.markers().get(0).position() == 0,
+                                "two markers, one leading")
                         .and().start();
                 client.waitForScriptToComplete(WAIT);
                 server.waitForScriptToComplete(WAIT);
@@ -349,7 +350,8 @@ class ScriptedPeerTest {
             try (ScriptedPeer initiator = ScriptedPeer.client(responder.address())) {
                 initiator.replay("tampered", tampered, Direction.I2R).start();
                 assertThatThrownBy(() -> responder.waitForScriptToComplete(WAIT))
-                        .hasMessageContaining("step 3/4 [expect recorded conv-rev2-p2p-send-rtr segment 3 (I2R, offset 24, 24 octets)]")
+                        .hasMessageContaining("step 3/4 [expect recorded conv-rev2-p2p-send-rtr segment 3 (I2R, offset "
+                                + "24, 24 octets)]")
                         .hasMessageContaining("first difference at octet 23");
             }
         }

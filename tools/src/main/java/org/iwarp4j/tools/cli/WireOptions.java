@@ -19,7 +19,8 @@ public final class WireOptions {
     boolean crc = true;
 
     @Option(names = "--markers",
-            description = "ask the peer to insert MPA markers every 512 octets (RFC 5044 §4.3). Linux siw refuses markers")
+            description =
+                    "ask the peer to insert MPA markers every 512 octets (RFC 5044 §4.3). Linux siw refuses markers")
     boolean markers;
 
     @Option(names = "--pcap", paramLabel = "FILE",

@@ -22,7 +22,8 @@ final class FramingChecks {
                     s.wire.sendFpdu(Probes.zeroRead(s).toBytes(), FpduTamper.BAD_CRC, "first FPDU, CRC bit flipped");
                     Verdict v = Judge.closesQuietly(s, s.observe(), "no FPDU (it has validated none of ours, so it "
                             + "may send nothing, not even a Terminate); the connection closed");
-                    return Judge.explainedBy(v, v.actual().startsWith("1 FPDU(s)") && v.actual().contains("(Terminate)"),
+                    return Judge.explainedBy(v,
+                            v.actual().startsWith("1 FPDU(s)") && v.actual().contains("(Terminate)"),
                             "terminates-bad-first-fpdu");
                 });
         c.check("answers an FPDU with a bad CRC with Terminate 0x2/0x0/0x02").rule("RFC 5044 §4.4, §6, §8",

@@ -55,7 +55,8 @@ final class RdmapChecks {
         c.check("answers a Send on the Read Request queue (QN 1) with Terminate 0x0/0x2/0x06")
                 .rule("RFC 5040 §4.2, §5.1", "RDMAP-03").run(s -> {
                     Segment m = Segment.untagged(Segment.SEND, Segment.QN_READ_REQUEST, 1).payload(8);
-                    return byOpcode(Judge.terminates(s, m, Expect.of(UNEXPECTED_OPCODE, Headers.DDP, m)), "0x1/0x2/0x01");
+                    return byOpcode(Judge.terminates(s, m, Expect.of(UNEXPECTED_OPCODE, Headers.DDP, m)),
+                            "0x1/0x2/0x01");
                 });
         c.check("answers a Read Request on the Send queue (QN 0) with Terminate 0x0/0x2/0x06")
                 .rule("RFC 5040 §4.2, §5.1", "RDMAP-03").run(s -> {
@@ -66,12 +67,14 @@ final class RdmapChecks {
         c.check("answers an RDMA Write sent untagged with Terminate 0x0/0x2/0x06").rule("RFC 5040 §4.2", "RDMAP-03")
                 .run(s -> {
                     Segment m = Segment.untagged(Segment.WRITE, Segment.QN_SEND, s.sendMsn).payload(8);
-                    return byOpcode(Judge.terminates(s, m, Expect.of(UNEXPECTED_OPCODE, Headers.DDP, m)), "0x1/0x1/0x00");
+                    return byOpcode(Judge.terminates(s, m, Expect.of(UNEXPECTED_OPCODE, Headers.DDP, m)),
+                            "0x1/0x1/0x00");
                 });
         c.check("answers a Read Response sent untagged with Terminate 0x0/0x2/0x06").rule("RFC 5040 §4.2", "RDMAP-03")
                 .run(s -> {
                     Segment m = Segment.untagged(Segment.READ_RESPONSE, Segment.QN_SEND, s.sendMsn).payload(8);
-                    return byOpcode(Judge.terminates(s, m, Expect.of(UNEXPECTED_OPCODE, Headers.DDP, m)), "0x1/0x0/0x00");
+                    return byOpcode(Judge.terminates(s, m, Expect.of(UNEXPECTED_OPCODE, Headers.DDP, m)),
+                            "0x1/0x0/0x00");
                 });
         c.check("answers a Send sent tagged with a Terminate").rule("RFC 5040 §4.2", "RDMAP-03").run(s -> {
             Segment m = Segment.tagged(Segment.SEND, DdpChecks.UNKNOWN_STAG, 0).payload(8);

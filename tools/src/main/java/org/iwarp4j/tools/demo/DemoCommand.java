@@ -50,8 +50,8 @@ public final class DemoCommand implements Callable<Integer> {
     WireOptions wire;
 
     @Option(names = "--mss", paramLabel = "OCTETS", defaultValue = "1460",
-            description = "effective MSS for the FPDU size (RFC 5044 §4.5; default ${DEFAULT-VALUE}, as on Ethernet with "
-                    + "MTU 1500, so the 4000-octet Read Response is split into DDP segments); 0 = the TCP "
+            description = "effective MSS for the FPDU size (RFC 5044 §4.5; default ${DEFAULT-VALUE}, as on Ethernet "
+                    + "with MTU 1500, so the 4000-octet Read Response is split into DDP segments); 0 = the TCP "
                     + "connection's MSS (about 64 KiB on loopback)")
     int mss;
 
@@ -143,7 +143,8 @@ public final class DemoCommand implements Callable<Integer> {
         boolean passed = operations.stream().allMatch(OperationRecord::passed) && trace.errors() == 0
                 && messages.isEmpty();
         report.summary(operations, trace, keep
-                ? "Capture: " + capture + "  (every field: ./iwarp explain --pcap " + capture + "; Wireshark: tshark -r "
+                ? "Capture: " + capture + "  (every field: ./iwarp explain --pcap " + capture
+                        + "; Wireshark: tshark -r "
                         + capture + " --disable-protocol rpcordma --disable-protocol smb_direct -V)"
                 : "Run with --pcap FILE to keep the capture for `iwarp explain --pcap FILE` and Wireshark.");
         if (html != null) {

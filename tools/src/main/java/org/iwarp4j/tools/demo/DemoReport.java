@@ -33,12 +33,13 @@ final class DemoReport {
     void header(DemoRun run, String capture) {
         out.println("iwarp demo: a server and a client, each with its own software RNIC in this JVM, connect over TCP");
         out.println("loopback; the client runs one of each RDMA operation on the server's memory and both sides check");
-        out.println("every octet and value. The client's connection is captured and decoded with `iwarp explain`'s dissector.");
+        out.println("every octet and value. The client's connection is captured and decoded with `iwarp explain`'s "
+                + "dissector.");
         out.println();
         out.println("  server  RNIC " + run.server.rnic.name() + " (" + run.server.rnic.transport() + "), listening on "
                 + run.serverAddress());
-        out.println("  client  RNIC " + run.client.rnic.name() + " (" + run.client.rnic.transport() + "), connected from "
-                + run.client.connection.localAddress() + "; capture: " + capture);
+        out.println("  client  RNIC " + run.client.rnic.name() + " (" + run.client.rnic.transport()
+                + "), connected from " + run.client.connection.localAddress() + "; capture: " + capture);
         out.println();
         ConnectionParameters c = run.clientParameters();
         ConnectionParameters s = run.serverParameters();
@@ -47,12 +48,14 @@ final class DemoReport {
                 + " (RFC 5044 §4.4: on when either frame has C=1), markers client->server "
                 + onOff(c.txMarkers()) + ", server->client " + onOff(c.rxMarkers()) + " (RFC 5044 §4.3)");
         out.println("  IRD/ORD: client " + c.ird() + "/" + c.ord() + ", server " + s.ird() + "/" + s.ord()
-                + " (RFC 6581 §9.1); " + (c.peerToPeer() ? "peer-to-peer, RTR " + c.rtr() : "client-server mode, no RTR"));
+                + " (RFC 6581 §9.1); "
+                + (c.peerToPeer() ? "peer-to-peer, RTR " + c.rtr() : "client-server mode, no RTR"));
         out.println("  MULPDU (largest ULPDU per FPDU, RFC 5044 §4.5): client " + c.mulpdu() + ", server " + s.mulpdu()
                 + " octets");
         out.println();
         out.println("Layers, top down: verbs call -> RDMAP message (RFC 5040, RFC 7306) -> DDP segments (RFC 5041)");
-        out.println("                  -> MPA FPDU: ULPDU_Length | DDP segment | PAD | CRC, markers (RFC 5044) -> TCP octets");
+        out.println("                  -> MPA FPDU: ULPDU_Length | DDP segment | PAD | CRC, markers (RFC 5044) -> TCP "
+                + "octets");
     }
 
     void startup(WireTrace trace) {

@@ -171,9 +171,9 @@ final class DemoRun implements AutoCloseable {
                 + " octets into the server's registered memory; the server's CPU and receive queue are not involved",
                 List.of("client.qp.postSend(" + WorkRequests.describe(wr, names) + ")"),
                 List.of(WorkRequests.completion("client", "send", wc)),
-                List.of(new Check(String.format("server memory at STag %s TO 0x%x holds the %d octets written (polled: the "
-                        + "client's completion says TCP took them, RFC 5040 §5.5; the server's CPU is not told)", sink.stag(),
-                        to, payload.length), arrives(sink.buffer(), 16, payload)),
+                List.of(new Check(String.format("server memory at STag %s TO 0x%x holds the %d octets written (polled: "
+                        + "the client's completion says TCP took them, RFC 5040 §5.5; the server's CPU is not told)",
+                        sink.stag(), to, payload.length), arrives(sink.buffer(), 16, payload)),
                         new Check("completion length " + wc.byteLength() + " = " + payload.length,
                                 wc.byteLength() == payload.length)),
                 1));
@@ -187,17 +187,18 @@ final class DemoRun implements AutoCloseable {
         byte[] expected = new byte[READ_LENGTH];
         source.buffer().get(0, expected);
         operations.add(new OperationRecord("RDMA Read", "the client reads " + READ_LENGTH + " octets of the server's "
-                + "memory: a Read Request goes out, the server's RNIC answers with a Read Response (tagged, in MSS-sized "
-                + "segments) placed in the client's sink",
+                + "memory: a Read Request goes out, the server's RNIC answers with a Read Response (tagged, in "
+                + "MSS-sized segments) placed in the client's sink",
                 List.of("client.qp.postSend(" + WorkRequests.describe(wr, names) + ")"),
                 List.of(WorkRequests.completion("client", "send", wc)),
-                List.of(new Check(String.format("client sink STag %s holds the %d octets of the server's source STag %s",
-                        readSink.stag(), READ_LENGTH, source.stag()), equal(readSink.buffer(), 0, expected))),
+                List.of(new Check(String.format("client sink STag %s holds the %d octets of the server's source STag "
+                        + "%s", readSink.stag(), READ_LENGTH, source.stag()), equal(readSink.buffer(), 0, expected))),
                 2));
     }
 
     private void send() throws Exception {
-        byte[] payload = "Hello, server! This Send consumed the first receive you posted.".getBytes(StandardCharsets.US_ASCII);
+        byte[] payload =
+                "Hello, server! This Send consumed the first receive you posted.".getBytes(StandardCharsets.US_ASCII);
         data.buffer().put(1024, payload);
         SendWorkRequest wr = SendWorkRequest.Send.of(nextWrId++, data.sge(1024, payload.length));
         client.qp.postSend(wr);
@@ -207,10 +208,12 @@ final class DemoRun implements AutoCloseable {
                 + "receive buffer the server posted before connecting (untagged, queue 0)",
                 List.of("server.qp.postReceive(ReceiveWorkRequest.of(100, receives.sge(0, 128)))  "
                         + "// before accept", "client.qp.postSend(" + WorkRequests.describe(wr, names) + ")"),
-                List.of(WorkRequests.completion("client", "send", sent), WorkRequests.completion("server", "receive", got)),
+                List.of(WorkRequests.completion("client", "send", sent),
+                WorkRequests.completion("server", "receive", got)),
                 List.of(new Check("the server's receive 100 completed with " + payload.length + " octets",
                         got.wrId() == 100 && got.byteLength() == payload.length),
-                        new Check("the server's receive buffer holds the message", equal(receives.buffer(), 0, payload))),
+                        new Check("the server's receive buffer holds the message",
+                                equal(receives.buffer(), 0, payload))),
                 1));
     }
 
@@ -226,9 +229,11 @@ final class DemoRun implements AutoCloseable {
         operations.add(new OperationRecord("Send with Invalidate", "a Send that also tells the server's RNIC to "
                 + "invalidate STag " + stag + " (a fast-registered region) before the receive completes",
                 List.of("client.qp.postSend(" + WorkRequests.describe(wr, names) + ")"),
-                List.of(WorkRequests.completion("client", "send", sent), WorkRequests.completion("server", "receive", got)),
+                List.of(WorkRequests.completion("client", "send", sent),
+                WorkRequests.completion("server", "receive", got)),
                 List.of(new Check("the server's receive 101 holds the " + payload.length + " octets",
-                        got.wrId() == 101 && got.byteLength() == payload.length && equal(receives.buffer(), 128, payload)),
+                        got.wrId() == 101 && got.byteLength() == payload.length
+                        && equal(receives.buffer(), 128, payload)),
                         new Check("the receive completion reports STag " + stag + " invalidated",
                                 got.invalidatedStag().equals(Optional.of(stag))),
                         new Check("STag " + stag + " was valid before and is invalid now", validBefore
@@ -249,10 +254,12 @@ final class DemoRun implements AutoCloseable {
         operations.add(new OperationRecord("RDMA Write with Immediate", "RFC 7306: an RDMA Write followed by an "
                 + "Immediate Data message whose 8 octets arrive in a server receive completion",
                 List.of("client.qp.postSend(" + WorkRequests.describe(wr, names) + ")"),
-                List.of(WorkRequests.completion("client", "send", sent), WorkRequests.completion("server", "receive", got)),
+                List.of(WorkRequests.completion("client", "send", sent),
+                WorkRequests.completion("server", "receive", got)),
                 List.of(new Check(String.format("server memory at TO 0x%x holds the %d octets", to, payload.length),
                         equal(sink.buffer(), 1024, payload)),
-                        new Check(String.format("the server's receive 102 carries immediate data 0x%016x", IMMEDIATE_DATA),
+                        new Check(String.format("the server's receive 102 carries immediate data 0x%016x",
+                                IMMEDIATE_DATA),
                                 got.wrId() == 102 && got.immediateData().equals(OptionalLong.of(IMMEDIATE_DATA)))),
                 2));
     }
@@ -271,7 +278,8 @@ final class DemoRun implements AutoCloseable {
                 List.of(WorkRequests.completion("client", "send", wc)),
                 List.of(new Check("original value " + wc.atomicOriginalValue().orElseThrow() + " = " + before,
                         wc.atomicOriginalValue().orElseThrow() == before && before == ATOMIC_INITIAL),
-                        new Check("the client's result buffer holds " + results.getLong(0), results.getLong(0) == before),
+                        new Check("the client's result buffer holds " + results.getLong(0),
+                        results.getLong(0) == before),
                         new Check("the server's word is now " + word.getLong(0) + " = " + before + " + " + ATOMIC_ADD,
                                 word.getLong(0) == before + ATOMIC_ADD)),
                 2));
@@ -292,7 +300,8 @@ final class DemoRun implements AutoCloseable {
                 List.of(WorkRequests.completion("client", "send", wc)),
                 List.of(new Check("original value " + wc.atomicOriginalValue().orElseThrow() + " = " + before,
                         wc.atomicOriginalValue().orElseThrow() == before && before == ATOMIC_INITIAL + ATOMIC_ADD),
-                        new Check("the client's result buffer holds " + results.getLong(8), results.getLong(8) == before),
+                        new Check("the client's result buffer holds " + results.getLong(8),
+                        results.getLong(8) == before),
                         new Check("the server's word is now 0x" + Long.toHexString(word.getLong(0)),
                                 word.getLong(0) == ATOMIC_SWAP)),
                 2));

@@ -47,7 +47,10 @@ final class WorkRequests {
         }
     }
 
-    /** {@code wr} as the factory call that makes it, e.g. {@code RdmaWrite.of(1, data.sge(0, 302), sink.remoteBuffer(16, 302))}. */
+    /**
+     * {@code wr} as the factory call that makes it, e.g.
+     * {@code RdmaWrite.of(1, data.sge(0, 302), sink.remoteBuffer(16, 302))}.
+     */
     static String describe(SendWorkRequest wr, Names n) {
         String call;
         if (wr instanceof SendWorkRequest.RdmaWrite w) {
@@ -57,7 +60,8 @@ final class WorkRequests {
             call = "RdmaRead.of(" + r.wrId() + ", " + n.local(r.sges().get(0)) + ", "
                     + n.remote(r.remoteStag(), r.remoteAddress(), r.sges().get(0).length()) + ")";
         } else if (wr instanceof SendWorkRequest.Send s) {
-            call = "Send.of(" + s.wrId() + ", " + s.sges().stream().map(n::local).collect(Collectors.joining(", ")) + ")";
+            call = "Send.of(" + s.wrId() + ", " + s.sges().stream().map(n::local).collect(Collectors.joining(", "))
+                    + ")";
         } else if (wr instanceof SendWorkRequest.SendWithInvalidate s) {
             call = "SendWithInvalidate.of(" + s.wrId() + ", new Stag(" + s.invalidateStag() + "), "
                     + s.sges().stream().map(n::local).collect(Collectors.joining(", ")) + ")";

@@ -41,8 +41,10 @@ final class ConnectionExplainer {
         heading.add("  Initiator " + initiator + ": " + initiatorReason(conn, initiator));
         heading.add("  I2R " + streamSummary(i2r) + "; R2I " + streamSummary(r2i));
 
-        HalfConnectionDecoder toResponder = new HalfConnectionDecoder(i2r.bytes(), new Origin.Captured(label, "I2R", i2r));
-        HalfConnectionDecoder toInitiator = new HalfConnectionDecoder(r2i.bytes(), new Origin.Captured(label, "R2I", r2i));
+        HalfConnectionDecoder toResponder =
+                new HalfConnectionDecoder(i2r.bytes(), new Origin.Captured(label, "I2R", i2r));
+        HalfConnectionDecoder toInitiator =
+                new HalfConnectionDecoder(r2i.bytes(), new Origin.Captured(label, "R2I", r2i));
         HalfConnectionDecoder.Startup request = toResponder.startupFrame(MpaFrameType.REQUEST);
         HalfConnectionDecoder.Startup reply = toInitiator.startupFrame(MpaFrameType.REPLY);
         fullOperation(request, reply, toResponder, toInitiator).forEach(line -> heading.add("  " + line));
@@ -83,27 +85,33 @@ final class ConnectionExplainer {
                     : conn.opener().isPresent() ? " (the other side opened the TCP connection, RFC 5044 §7.1)" : "");
         }
         return opener ? "no single side starts with the MPA Request key; taken to be the TCP active opener (SYN)"
-                : "no single side starts with the MPA Request key and no SYN was captured; taken to be the first sender";
+                : "no single side starts with the MPA Request key and no SYN was captured; taken to be the first "
+                + "sender";
     }
 
-    private static List<String> fullOperation(HalfConnectionDecoder.Startup request, HalfConnectionDecoder.Startup reply,
+    private static List<String> fullOperation(HalfConnectionDecoder.Startup request,
+                                              HalfConnectionDecoder.Startup reply,
                                               HalfConnectionDecoder toResponder, HalfConnectionDecoder toInitiator) {
         MpaFrame req = request instanceof HalfConnectionDecoder.Parsed p ? p.frame() : null;
         MpaFrame rep = reply instanceof HalfConnectionDecoder.Parsed p ? p.frame() : null;
         if (request instanceof HalfConnectionDecoder.Invalid || reply instanceof HalfConnectionDecoder.Invalid) {
-            return List.of("No Full Operation: the MPA startup failed (" + Rfc.MPA_STARTUP + "), so no FPDUs are decoded");
+            return List.of("No Full Operation: the MPA startup failed (" + Rfc.MPA_STARTUP
+                    + "), so no FPDUs are decoded");
         }
         if (rep != null && rep.rejected()) {
             int extra = Math.max(0, toResponder.length() - (req == null ? 0 : req.length()))
                     + Math.max(0, toInitiator.length() - rep.length());
-            return List.of("Rejected by the Responder (Reply R=1): MPA exits without Full Operation and no FPDUs follow ("
-                    + Rfc.MPA_STARTUP + ")" + (extra > 0 ? "; " + Origin.octets(extra) + " after the frames are not MPA and not decoded" : ""));
+            return List.of("Rejected by the Responder (Reply R=1): MPA exits without Full Operation and no FPDUs "
+                    + "follow ("
+                    + Rfc.MPA_STARTUP + ")"
+                    + (extra > 0 ? "; " + Origin.octets(extra) + " after the frames are not MPA and not decoded" : ""));
         }
         if (req == null && rep == null) {
             return List.of("No MPA frames");
         }
         List<String> lines = new ArrayList<>();
-        lines.add("Full Operation (RFC 5044 §7.1), SeqStart = the first octet after each frame (" + Rfc.MPA_MARKERS + "):");
+        lines.add("Full Operation (RFC 5044 §7.1), SeqStart = the first octet after each frame (" + Rfc.MPA_MARKERS
+                + "):");
         if (req != null) {
             FpduSettings i2r = FpduSettings.negotiated(req, rep);
             lines.add("  I2R " + i2r.why());

@@ -42,21 +42,23 @@ final class DdpView {
             String word = Values.hex(u.rsvdUlpWord(), 8).substring(2);
             String rsvdUlp = control + word;
             l.field("RsvdULP", control + " " + word, Rfc.DDP_UNTAGGED,
-                    "40 bits DDP passes up untouched: RDMAP's control field and Invalidate STag (" + Rfc.RDMAP_CONTROL + ")",
-                    "rsvdUlp", Json.str(rsvdUlp));
+                    "40 bits DDP passes up untouched: RDMAP's control field and Invalidate STag (" + Rfc.RDMAP_CONTROL
+                    + ")", "rsvdUlp", Json.str(rsvdUlp));
             untagged(l, u);
         } else {
             if (f.rdmapControl() >= 0) {
                 l.field("RsvdULP[0:7]", Values.hex(f.rdmapControl(), 2), Rfc.DDP_CONTROL,
                         "RDMAP's control field", "rsvdUlp", Json.str(Values.hex(f.rdmapControl(), 2)));
             }
-            l.row("Header", f.segmentLength() + " of " + f.headerLength() + " octets", f.tagged() ? Rfc.DDP_TAGGED : Rfc.DDP_UNTAGGED,
+            l.row("Header", f.segmentLength() + " of " + f.headerLength() + " octets",
+                    f.tagged() ? Rfc.DDP_TAGGED : Rfc.DDP_UNTAGGED,
                     "CUT SHORT: every segment carries its complete DDP header");
             return l;
         }
         if (!copied) {
             l.row("Payload", Origin.octets(f.payloadLength()), Rfc.DDP_HEADERS,
-                    f.payloadLength() == 0 ? "none: a zero-length segment" : "the DDP payload, handed to RDMAP (below)");
+                    f.payloadLength() == 0 ? "none: a zero-length segment"
+                    : "the DDP payload, handed to RDMAP (below)");
         }
         return l;
     }
@@ -64,18 +66,21 @@ final class DdpView {
     private static String heading(DdpFields f, boolean copied) {
         String what = copied ? "Terminated DDP Header" : "DDP";
         if (f instanceof DdpFields.Tagged) {
-            return what + "  tagged, " + (copied ? "14 octets" : "14-octet header + " + Origin.octets(f.payloadLength()) + " of payload")
+            return what + "  tagged, "
+                    + (copied ? "14 octets" : "14-octet header + " + Origin.octets(f.payloadLength()) + " of payload")
                     + " (" + Rfc.DDP_TAGGED + ")";
         }
         if (f instanceof DdpFields.Untagged) {
-            return what + "  untagged, " + (copied ? "18 octets" : "18-octet header + " + Origin.octets(f.payloadLength()) + " of payload")
+            return what + "  untagged, "
+                    + (copied ? "18 octets" : "18-octet header + " + Origin.octets(f.payloadLength()) + " of payload")
                     + " (" + Rfc.DDP_UNTAGGED + ")";
         }
         if (f.control() < 0) {
             return what + "  empty: no DDP header (" + Rfc.DDP_CONTROL + ")";
         }
         return what + "  " + Origin.octets(f.segmentLength()) + ", too short for its " + f.headerLength() + "-octet "
-                + (f.tagged() ? "tagged header (" + Rfc.DDP_TAGGED + ")" : "untagged header (" + Rfc.DDP_UNTAGGED + ")");
+                + (f.tagged() ? "tagged header (" + Rfc.DDP_TAGGED + ")"
+                        : "untagged header (" + Rfc.DDP_UNTAGGED + ")");
     }
 
     private static void control(Layer l, int control) {
@@ -118,7 +123,8 @@ final class DdpView {
                 "msn", Values.u32Json(u.messageSequenceNumber()));
         l.field("MO", Values.u32(u.messageOffset()), Rfc.DDP_UNTAGGED, u.messageOffset() == 0
                         ? "Message Offset: this payload starts its message"
-                        : "Message Offset: this payload is octet " + Values.u32(u.messageOffset()) + " onwards of its message",
+                        : "Message Offset: this payload is octet " + Values.u32(u.messageOffset())
+                        + " onwards of its message",
                 "mo", Values.u32Json(u.messageOffset()));
     }
 

@@ -50,7 +50,8 @@ final class ErrorView {
                 .json("message", Json.str(v.found()))
                 .json("terminate", triple(c.layer().value(), c.errorType().value(), c.code(), c));
         l.row("Terminate", c.triple(), c.layer() == TerminateLayer.DDP ? Rfc.DDP_ERROR_CODES
-                : Rfc.RDMAP_TERMINATE, c.layer().displayName() + " " + c.errorType().displayName() + ": " + c.description());
+                : Rfc.RDMAP_TERMINATE,
+                c.layer().displayName() + " " + c.errorType().displayName() + ": " + c.description());
         l.row("Found", v.found(), v.rfc(), "");
         if (consequence != null) {
             l.note(consequence);

@@ -24,8 +24,8 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code iwarp explain}: decodes octets into their layers (MPA Request/Reply, FPDUs with markers and
- * CRC, the DDP segment and RDMAP message in each FPDU) with the stack's own decoders, for people (annotated, citing the RFC section of every field)
- * or for scripts ({@code --json}).
+ * CRC, the DDP segment and RDMAP message in each FPDU) with the stack's own decoders, for people (annotated, citing the
+ * RFC section of every field) or for scripts ({@code --json}).
  */
 @Command(name = "explain",
         mixinStandardHelpOptions = true,
@@ -42,8 +42,9 @@ import picocli.CommandLine.Option;
                 "",
                 "Every FPDU's ULPDU is decoded as a DDP segment (RFC 5041) carrying an RDMAP message (RFC 5040, "
                         + "RFC 7306). A header a receiver would answer with a Terminate is an error entry naming that "
-                        + "Terminate; what only the sequence shows (MSN order, MO/TO continuity, Read Responses against "
-                        + "Read Requests, one Terminate) is reported as warnings (\"notes\" in JSON), never as errors.",
+                        + "Terminate; what only the sequence shows (MSN order, MO/TO continuity, Read Responses "
+                        + "against Read Requests, one Terminate) is reported as warnings (\"notes\" in JSON), never as "
+                        + "errors.",
                 ""},
         footerHeading = "%nExamples:%n",
         footer = {
@@ -163,7 +164,8 @@ public final class ExplainCommand implements Callable<Integer> {
             out.print(JsonRenderer.render(explanation.frames()));
             explanation.warnings().forEach(w -> err.println("iwarp explain: warning: " + w));
         } else if (html == null) {
-            out.print(human(explanation, new HumanRenderer(allOctets ? Integer.MAX_VALUE : HumanRenderer.DEFAULT_DUMP_LIMIT)));
+            out.print(human(explanation,
+                    new HumanRenderer(allOctets ? Integer.MAX_VALUE : HumanRenderer.DEFAULT_DUMP_LIMIT)));
         }
         out.flush();
         err.flush();
@@ -294,7 +296,8 @@ public final class ExplainCommand implements Callable<Integer> {
                 throw new CommandLine.TypeConversionException("'" + value + "' is not a number");
             }
             if (v < 0 || v > 0xffffffffL) {
-                throw new CommandLine.TypeConversionException(value + " is outside 0..4294967295 (a 32-bit stream offset)");
+                throw new CommandLine.TypeConversionException(value
+                        + " is outside 0..4294967295 (a 32-bit stream offset)");
             }
             if ((v & 3) != 0) {
                 throw new CommandLine.TypeConversionException(value

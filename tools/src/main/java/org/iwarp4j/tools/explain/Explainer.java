@@ -81,7 +81,8 @@ public final class Explainer {
             HalfConnectionDecoder.Startup startup = decoder.startupFrame(null);
             if (startup instanceof HalfConnectionDecoder.Parsed p) {
                 afterStartupFrame(in, decoder, p);
-                firstPhase = p.frame().type() == MpaFrameType.REQUEST ? TerminateDecoder.Phase.SETUP : TerminateDecoder.Phase.RUNNING;
+                firstPhase = p.frame().type() == MpaFrameType.REQUEST ? TerminateDecoder.Phase.SETUP
+                        : TerminateDecoder.Phase.RUNNING;
             } else if (decoder.badKeyAtStart()) {
                 decoder.entries().get(0).layer().note("Octets that start at an FPDU need --fpdu.");
             }
@@ -97,8 +98,9 @@ public final class Explainer {
     private static void afterStartupFrame(HexStream in, HalfConnectionDecoder decoder, HalfConnectionDecoder.Parsed p) {
         int rest = decoder.length() - p.frame().length();
         if (p.frame().rejected() && p.frame().type() == MpaFrameType.REPLY) {
-            p.layer().note("The Responder rejected the connection: MPA exits and no FPDUs follow (" + Rfc.MPA_STARTUP + ")"
-                    + (rest > 0 ? "; the " + Origin.octets(rest) + " after the frame are not MPA and not decoded." : "."));
+            p.layer().note("The Responder rejected the connection: MPA exits and no FPDUs follow (" + Rfc.MPA_STARTUP
+                    + ")" + (rest > 0 ? "; the " + Origin.octets(rest) + " after the frame are not MPA and not decoded."
+                            : "."));
             return;
         }
         FpduSettings negotiated = FpduSettings.negotiated(p.frame(), null);
@@ -109,7 +111,8 @@ public final class Explainer {
             p.layer().note("No FPDUs follow in the input.");
             return;
         }
-        p.layer().note("The " + Origin.octets(rest) + " after it are FPDUs of the same direction, SeqStart = the first of them ("
+        p.layer().note("The " + Origin.octets(rest)
+                + " after it are FPDUs of the same direction, SeqStart = the first of them ("
                 + Rfc.MPA_MARKERS + "): " + why + ".");
         if (in.crc() == null && !crc) {
             p.layer().note("Use --crc to check the CRCs anyway (if the peer's frame had C=1).");
@@ -136,7 +139,8 @@ public final class Explainer {
             for (PacketDecoder.Skipped s : capture.skipped()) {
                 byReason.computeIfAbsent(s.reason(), r -> new TreeSet<>()).add(s.frame());
             }
-            byReason.forEach((reason, frames) -> warnings.add(frames.size() + (frames.size() == 1 ? " packet" : " packets")
+            byReason.forEach((reason, frames) -> warnings.add(frames.size()
+                    + (frames.size() == 1 ? " packet" : " packets")
                     + " skipped (" + reason + "): frame" + (frames.size() == 1 ? " " : "s ") + abbreviate(frames)));
         }
         List<Section> sections = new ArrayList<>();
@@ -168,11 +172,13 @@ public final class Explainer {
         count(parts, counts, Entry.Kind.MPA_REPLY, "MPA Reply", "MPA Replies");
         count(parts, counts, Entry.Kind.FPDU, "FPDU", "FPDUs");
         int frames = entries.size() - counts.getOrDefault(Entry.Kind.ERROR, 0);
-        return frames + (frames == 1 ? " frame" : " frames") + (parts.isEmpty() ? "" : " (" + String.join(", ", parts) + ")")
+        return frames + (frames == 1 ? " frame" : " frames")
+                + (parts.isEmpty() ? "" : " (" + String.join(", ", parts) + ")")
                 + (errors == 0 ? ", no errors." : ", " + errors + (errors == 1 ? " error." : " errors."));
     }
 
-    private static void count(List<String> parts, Map<Entry.Kind, Integer> counts, Entry.Kind kind, String one, String many) {
+    private static void count(List<String> parts, Map<Entry.Kind, Integer> counts, Entry.Kind kind, String one,
+            String many) {
         int c = counts.getOrDefault(kind, 0);
         if (c > 0) {
             parts.add(c + " " + (c == 1 ? one : many));

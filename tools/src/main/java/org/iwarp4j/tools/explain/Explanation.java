@@ -13,7 +13,8 @@ import org.iwarp4j.tools.report.Layer;
  * @param warnings problems with the input that are not protocol errors (skipped packets, file cut short)
  * @param summary  the closing line for people
  */
-public record Explanation(List<Explainer.Section> sections, int errors, List<String> preamble, List<String> warnings, String summary) {
+public record Explanation(List<Explainer.Section> sections, int errors, List<String> preamble, List<String> warnings,
+        String summary) {
 
     public Explanation {
         sections = List.copyOf(sections);

@@ -94,8 +94,10 @@ final class HalfConnectionDecoder {
                 0, frame.length(), origin.frameAt(0), annotated(layer, 0, frame.length())));
         if (expected != null && frame.type() != expected) {
             // RFC 5044 §7.1.2: the keys tell Initiator/Initiator (or Responder/Responder) startup apart.
-            mpaError(MpaError.INVALID_STARTUP_FRAME, "expected an MPA " + name(expected) + " from this side but got an MPA "
-                    + name(frame.type()) + ": both ends act as " + (expected == MpaFrameType.REPLY ? "Initiators" : "Responders")
+            mpaError(MpaError.INVALID_STARTUP_FRAME,
+                    "expected an MPA " + name(expected) + " from this side but got an MPA "
+                    + name(frame.type()) + ": both ends act as "
+                    + (expected == MpaFrameType.REPLY ? "Initiators" : "Responders")
                     + ", which MPA does not support", 0, null);
             return new Invalid();
         }
@@ -178,7 +180,8 @@ final class HalfConnectionDecoder {
         if (bytes.length < MpaFrame.HEADER_LENGTH) {
             return bytes.length + " of the 20 header octets present";
         }
-        int pdLength = (bytes[MpaFrameCodec.PD_LENGTH_OFFSET] & 0xff) << 8 | (bytes[MpaFrameCodec.PD_LENGTH_OFFSET + 1] & 0xff);
+        int pdLength = (bytes[MpaFrameCodec.PD_LENGTH_OFFSET] & 0xff) << 8
+                | (bytes[MpaFrameCodec.PD_LENGTH_OFFSET + 1] & 0xff);
         return bytes.length + " of 20 + PD_Length " + pdLength + " = " + (20 + pdLength) + " octets present";
     }
 

@@ -57,7 +57,8 @@ public final class HexInput {
         }
         if (pending >= 0) {
             throw new BadHexException(String.format(
-                    "odd number of hex digits: the digit at line %d, column %d has no partner", pendingLine, pendingColumn));
+                    "odd number of hex digits: the digit at line %d, column %d has no partner", pendingLine,
+                    pendingColumn));
         }
         return out.toByteArray();
     }

@@ -97,8 +97,8 @@ final class MessageTracker {
         Side side = side(origin);
         List<Finding> out = new ArrayList<>();
         if (side.terminate != null) {
-            out.add(warn("RDMAP", Rfc.RDMAP_TERMINATE_USE, "a second Terminate in this direction: there is at most one per "
-                    + "stream [RDMAP-19]"));
+            out.add(warn("RDMAP", Rfc.RDMAP_TERMINATE_USE,
+                    "a second Terminate in this direction: there is at most one per stream [RDMAP-19]"));
         } else {
             side.terminate = origin.ref(offset);
         }
@@ -120,8 +120,10 @@ final class MessageTracker {
                 out.add(info("RDMAP", Rfc.RDMAP_TERMINATE, "The copied DDP header is that of the FPDU at " + match.ref
                         + ", ULPDU_Length " + match.segmentLength + ": the message this Terminate answers"
                         + (t.ddpSegmentLength() >= 0 && t.ddpSegmentLength() != match.segmentLength
-                        ? "; its DDP Segment Length " + t.ddpSegmentLength() + (t.ddpSegmentLength() == match.segmentLength
-                        - copied.length ? " is that segment's payload length" : " is not that segment's length") : "")));
+                        ? "; its DDP Segment Length " + t.ddpSegmentLength()
+                        + (t.ddpSegmentLength() == match.segmentLength
+                        - copied.length ? " is that segment's payload length"
+                        : " is not that segment's length") : "")));
             }
         }
         return out;
@@ -155,7 +157,9 @@ final class MessageTracker {
         return new Side();
     }
 
-    /** RFC 5041 §5.2: one tagged message at a time, its TOs contiguous. Returns whether this segment starts a message. */
+    /**
+     * RFC 5041 §5.2: one tagged message at a time, its TOs contiguous. Returns whether this segment starts a message.
+     */
     private static boolean tagged(Side side, DdpFields.Tagged t, List<Finding> out) {
         long length = t.payloadLength();
         TaggedMessage open = side.tagged;
@@ -227,18 +231,21 @@ final class MessageTracker {
         }
         Long expected = q.expected;
         if (expected != null && Integer.toUnsignedLong(msn) != expected && opcode != RdmapOpcode.TERMINATE) {
-            out.add(warn("DDP", Rfc.DDP_UNTAGGED, "MSN " + Values.u32(msn) + ", expected " + expected + ": each queue numbers its "
-                    + "messages 1, 2, 3, ... per direction [DDP-11]; a receiver has no buffer posted for this MSN and "
-                    + "answers 0x1/0x2/0x02 or 0x1/0x2/0x03"));
+            out.add(warn("DDP", Rfc.DDP_UNTAGGED,
+                    "MSN " + Values.u32(msn) + ", expected " + expected
+                    + ": each queue numbers its messages 1, 2, 3, ... per direction [DDP-11]; a receiver has no buffer "
+                    + "posted for this MSN and answers 0x1/0x2/0x02 or 0x1/0x2/0x03"));
         }
         boolean lateStart = mo != 0 && expected == null;
         if (mo != 0 && !lateStart) {
-            out.add(warn("DDP", Rfc.DDP_SEGMENTATION, "MO " + mo + " in the first segment of message MSN " + Values.u32(msn)
+            out.add(warn("DDP", Rfc.DDP_SEGMENTATION,
+                    "MO " + mo + " in the first segment of message MSN " + Values.u32(msn)
                     + ": a message starts at MO 0 [DDP-16]"));
         }
         q.expected = (Integer.toUnsignedLong(msn) + 1) & 0xffffffffL;
         if (lateStart) {
-            out.add(info("DDP", Rfc.DDP_SEGMENTATION, "MO " + mo + ": the earlier segments of message MSN " + Values.u32(msn)
+            out.add(info("DDP", Rfc.DDP_SEGMENTATION,
+                    "MO " + mo + ": the earlier segments of message MSN " + Values.u32(msn)
                     + " are not in the input" + (u.last() ? "; the message is " + Origin.octets(mo + length) : "")));
         }
         if (!u.last()) {
@@ -256,8 +263,8 @@ final class MessageTracker {
         if (!(head instanceof Read r)) {
             if (first) {
                 out.add(warn("RDMAP", Rfc.RDMAP_READ, head == null
-                        ? "no RDMA Read Request of the other direction is waiting for this response; a requester answers "
-                        + "0x0/0x2/0x06 (or the request is not in the capture)"
+                        ? "no RDMA Read Request of the other direction is waiting for this response; a requester "
+                        + "answers 0x0/0x2/0x06 (or the request is not in the capture)"
                         : "the oldest request of the other direction waiting for a response is the Atomic Request at "
                         + head.ref() + ": responses come in request order"));
             }
@@ -265,13 +272,15 @@ final class MessageTracker {
         }
         long length = t.payloadLength();
         if (first) {
-            out.add(info("RDMAP", Rfc.RDMAP_READ, "Answers the RDMA Read Request at " + r.ref + ": MSN " + Values.u32(r.msn)
+            out.add(info("RDMAP", Rfc.RDMAP_READ,
+                    "Answers the RDMA Read Request at " + r.ref + ": MSN " + Values.u32(r.msn)
                     + ", " + Origin.octets(r.size) + " into STag " + Values.stag(r.sinkStag) + " at TO "
                     + Values.hex(r.sinkTo, 1)));
         }
         if (length > 0 && t.stag() != r.sinkStag) {
-            out.add(warn("RDMAP", Rfc.RDMAP_READ_RESPONSE, "STag " + Values.stag(t.stag()) + ", but the Read Request's Data Sink "
-                    + "STag is " + Values.stag(r.sinkStag) + " [RDMAP-06]"));
+            out.add(warn("RDMAP", Rfc.RDMAP_READ_RESPONSE,
+                    "STag " + Values.stag(t.stag()) + ", but the Read Request's Data Sink STag is "
+                    + Values.stag(r.sinkStag) + " [RDMAP-06]"));
         }
         if (length > 0 && t.taggedOffset() != r.nextTo) {
             out.add(warn("RDMAP", Rfc.RDMAP_READ_RESPONSE, "TO " + Values.hex(t.taggedOffset(), 1) + ", expected "
@@ -298,7 +307,8 @@ final class MessageTracker {
         Request head = requester.requests.peekFirst();
         if (!(head instanceof Atomic a)) {
             out.add(warn("RDMAP", Rfc.ATOMIC_RESPONSE, head == null
-                    ? "no Atomic Request of the other direction is waiting for this response (or it is not in the capture)"
+                    ? "no Atomic Request of the other direction is waiting for this response (or it is not in the "
+                    + "capture)"
                     : "the oldest request of the other direction waiting for a response is the RDMA Read Request at "
                     + head.ref() + ": responses come in request order"));
             return;
@@ -306,9 +316,11 @@ final class MessageTracker {
         requester.requests.pollFirst();
         if (a.requestId != originalRequestId) {
             out.add(warn("RDMAP", Rfc.ATOMIC_RESPONSE, "Original Request Identifier " + Values.u32(originalRequestId)
-                    + ", but the oldest outstanding Atomic Request (" + a.ref + ") has Request Identifier " + Values.u32(a.requestId)));
+                    + ", but the oldest outstanding Atomic Request (" + a.ref + ") has Request Identifier "
+                    + Values.u32(a.requestId)));
         } else {
-            out.add(info("RDMAP", Rfc.ATOMIC_RESPONSE, "Answers the Atomic Request at " + a.ref + ": MSN " + Values.u32(a.msn)
+            out.add(info("RDMAP", Rfc.ATOMIC_RESPONSE,
+                    "Answers the Atomic Request at " + a.ref + ": MSN " + Values.u32(a.msn)
                     + ", Request Identifier " + Values.u32(a.requestId)));
         }
     }
@@ -345,8 +357,10 @@ final class MessageTracker {
                 if (Arrays.equals(s.header, copied)) {
                     return s;
                 }
-                if (loose == null && s.header.length == copied.length && copied.length == UntaggedHeaderFlyweight.HEADER_LENGTH
-                        && Arrays.equals(s.header, 0, UntaggedHeaderFlyweight.MSN_OFFSET, copied, 0, UntaggedHeaderFlyweight.MSN_OFFSET)
+                if (loose == null && s.header.length == copied.length
+                        && copied.length == UntaggedHeaderFlyweight.HEADER_LENGTH
+                        && Arrays.equals(s.header, 0, UntaggedHeaderFlyweight.MSN_OFFSET, copied, 0,
+                                UntaggedHeaderFlyweight.MSN_OFFSET)
                         && Arrays.equals(s.header, UntaggedHeaderFlyweight.MO_OFFSET, s.header.length, copied,
                         UntaggedHeaderFlyweight.MO_OFFSET, copied.length)) {
                     loose = s;

@@ -11,7 +11,10 @@ sealed interface Origin {
     /** Where octets {@code [offset, offset + length)} are, for an entry's heading. */
     String where(long offset, long length);
 
-    /** A short reference to the entry at {@code offset}, for other entries to point at it: {@code I2R offset 44 (pcap frame 6)}. */
+    /**
+     * A short reference to the entry at {@code offset}, for other entries to point at it:
+     * {@code I2R offset 44 (pcap frame 6)}.
+     */
     String ref(long offset);
 
     /** Adds the JSON members that locate the entry beyond its {@code offset}. */
@@ -54,7 +57,8 @@ sealed interface Origin {
             List<Integer> frames = stream.framesFor(offset, length);
             String seq = "tcp seq " + Values.hex(stream.sequenceAt(offset), 8);
             return direction + " offset " + offset + (length > 0 ? ", " + octets(length) : "") + ", " + seq
-                    + (frames.isEmpty() ? "" : (frames.size() == 1 ? ", pcap frame " : ", pcap frames ") + frameList(frames));
+                    + (frames.isEmpty() ? ""
+                            : (frames.size() == 1 ? ", pcap frame " : ", pcap frames ") + frameList(frames));
         }
 
         @Override
@@ -78,7 +82,8 @@ sealed interface Origin {
                 return frames.get(0);
             }
             // Past the captured octets (an error at the end): the last frame that carried any.
-            return stream.pieces().isEmpty() ? Integer.MAX_VALUE : stream.pieces().get(stream.pieces().size() - 1).frame();
+            return stream.pieces().isEmpty() ? Integer.MAX_VALUE
+                    : stream.pieces().get(stream.pieces().size() - 1).frame();
         }
 
         private static String frameList(List<Integer> frames) {

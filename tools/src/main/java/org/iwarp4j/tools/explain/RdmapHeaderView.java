@@ -21,14 +21,16 @@ final class RdmapHeaderView {
     /** JSON {@code "readRequest": {"sinkStag", "sinkTo", "size", "srcStag", "srcTo"}}. */
     static Layer readRequest(ByteBuf buffer, int index, String heading) {
         ReadRequestHeader h = new ReadRequestHeader().wrap(buffer, index);
-        Layer l = new Layer(heading + "  " + ReadRequestHeader.LENGTH + " octets (" + Rfc.RDMAP_READ_REQUEST + ")", "readRequest");
+        Layer l = new Layer(heading + "  " + ReadRequestHeader.LENGTH + " octets (" + Rfc.RDMAP_READ_REQUEST + ")",
+                "readRequest");
         l.field("Data Sink STag", Values.stag(h.sinkStag()), Rfc.RDMAP_READ_REQUEST,
-                "the requester's buffer for the data: the Read Response carries this STag; " + Values.stagParts(h.sinkStag()),
-                "sinkStag", Values.stagJson(h.sinkStag()));
+                "the requester's buffer for the data: the Read Response carries this STag; "
+                + Values.stagParts(h.sinkStag()), "sinkStag", Values.stagJson(h.sinkStag()));
         l.field("Data Sink TO", Values.hex64(h.sinkTaggedOffset()), Rfc.RDMAP_READ_REQUEST,
                 "... and starts at this Tagged Offset", "sinkTo", Values.hex64Json(h.sinkTaggedOffset()));
         l.field("RDMA Read Message Size", Values.u32(h.messageSize()), Rfc.RDMAP_READ_REQUEST, h.messageSize() == 0
-                        ? "octets to read: none (a zero-length Read, e.g. an RFC 6581 Read RTR; the source is not checked)"
+                        ? "octets to read: none (a zero-length Read, e.g. an RFC 6581 Read RTR; the source is not "
+                        + "checked)"
                         : "octets to read", "size", Values.u32Json(h.messageSize()));
         l.field("Data Source STag", Values.stag(h.sourceStag()), Rfc.RDMAP_READ_REQUEST,
                 "the responder's buffer to read from; " + Values.stagParts(h.sourceStag()),
@@ -44,15 +46,19 @@ final class RdmapHeaderView {
         int code = h.atomicOpcodeCode();
         AtomicOpcode op = AtomicOpcode.fromCode(code);
         boolean cmpSwap = op == AtomicOpcode.CMP_SWAP;
-        Layer l = new Layer("Atomic Request header  " + AtomicRequestHeader.LENGTH + " octets (" + Rfc.ATOMIC_REQUEST + ")", "atomic");
+        Layer l = new Layer("Atomic Request header  " + AtomicRequestHeader.LENGTH + " octets (" + Rfc.ATOMIC_REQUEST
+                + ")", "atomic");
         int reserved = buffer.getInt(index + AtomicRequestHeader.AOPCODE_OFFSET) >>> 4;
         l.field("Reserved", Values.hex(reserved, 7), Rfc.ATOMIC_REQUEST, reserved == 0
                 ? "28 bits: sent as 0, ignored" : "28 bits, NOT 0: senders send 0, receivers ignore it",
                 "reserved", Json.num(reserved));
         l.field("AOpCode", Values.hex(code, 1), Rfc.ATOMIC_REQUEST, op == null
-                        ? (code == 1 ? "reserved" : "not assigned") + ": a responder reports an unexpected opcode (0x0/0x2/0x06)"
-                        : op == AtomicOpcode.FETCH_ADD ? "FetchAdd: add to the 64-bit word, return what it held (" + Rfc.ATOMIC_SEMANTICS + ")"
-                        : "CmpSwap: compare the 64-bit word, swap if equal, return what it held (" + Rfc.ATOMIC_SEMANTICS + ")",
+                        ? (code == 1 ? "reserved" : "not assigned")
+                        + ": a responder reports an unexpected opcode (0x0/0x2/0x06)"
+                        : op == AtomicOpcode.FETCH_ADD
+                        ? "FetchAdd: add to the 64-bit word, return what it held (" + Rfc.ATOMIC_SEMANTICS + ")"
+                        : "CmpSwap: compare the 64-bit word, swap if equal, return what it held ("
+                        + Rfc.ATOMIC_SEMANTICS + ")",
                 "aopcode", Json.num(code));
         l.json("aopcodeName", op == null ? Json.Null.NULL : Json.str(op.displayName()));
         l.field("Request Identifier", Values.u32(h.requestId()), Rfc.ATOMIC_REQUEST,
@@ -63,7 +69,8 @@ final class RdmapHeaderView {
         boolean aligned = AtomicMath.isAligned(h.remoteTaggedOffset());
         l.field("Remote TO", Values.hex64(h.remoteTaggedOffset()), Rfc.ATOMIC_REQUEST, aligned
                         ? "the target 64-bit word; 8-octet aligned as required"
-                        : "the target 64-bit word: NOT 8-octet aligned, the operation must not be performed (" + Rfc.EXT_ERRORS + ")",
+                        : "the target 64-bit word: NOT 8-octet aligned, the operation must not be performed ("
+                        + Rfc.EXT_ERRORS + ")",
                 "remoteTo", Values.hex64Json(h.remoteTaggedOffset()));
         l.field("Add or Swap Data", Values.hex64(h.addOrSwapData()), Rfc.ATOMIC_REQUEST,
                 cmpSwap ? "the value swapped in when the compare matches" : "the value to add",
@@ -84,11 +91,14 @@ final class RdmapHeaderView {
     /** JSON {@code "atomic": {"originalRequestId", "originalRemoteData"}}. */
     static Layer atomicResponse(ByteBuf buffer, int index) {
         AtomicResponseHeader h = new AtomicResponseHeader().wrap(buffer, index);
-        Layer l = new Layer("Atomic Response header  " + AtomicResponseHeader.LENGTH + " octets (" + Rfc.ATOMIC_RESPONSE + ")", "atomic");
+        Layer l = new Layer("Atomic Response header  " + AtomicResponseHeader.LENGTH + " octets (" + Rfc.ATOMIC_RESPONSE
+                + ")", "atomic");
         l.field("Original Request Identifier", Values.u32(h.originalRequestId()), Rfc.ATOMIC_RESPONSE,
-                "the Request Identifier of the Atomic Request this answers", "originalRequestId", Values.u32Json(h.originalRequestId()));
+                "the Request Identifier of the Atomic Request this answers", "originalRequestId",
+                Values.u32Json(h.originalRequestId()));
         l.field("Original Remote Data Value", Values.hex64(h.originalRemoteData()), Rfc.ATOMIC_RESPONSE,
-                "what the target word held before the operation", "originalRemoteData", Values.hex64Json(h.originalRemoteData()));
+                "what the target word held before the operation", "originalRemoteData",
+                Values.hex64Json(h.originalRemoteData()));
         return l;
     }
 }

@@ -25,7 +25,10 @@ final class RdmapView {
 
     private RdmapView() {}
 
-    /** The RDMAP layer of a segment at {@code segment[0, f.segmentLength())}, or {@code null} if it has no control octet. */
+    /**
+     * The RDMAP layer of a segment at {@code segment[0, f.segmentLength())}, or {@code null} if it has no control
+     * octet.
+     */
     static Decoded segment(DdpFields f, ByteBuf segment, TerminateView.Context context) {
         if (f.rdmapControl() < 0) {
             return null;
@@ -105,7 +108,8 @@ final class RdmapView {
         int rsv = RdmapControl.reserved(control);
         Layer l = new Layer(what + "  " + (opcode == null ? "opcode " + Values.hex(code, 1) : opcode.displayName())
                 + " (" + opcodeRfc(opcode) + ")", "rdmap");
-        l.field("RV", Integer.toString(rv), Rfc.RDMAP_CONTROL, rv == RdmapControl.RDMAP_VERSION ? "RDMAP version 1 (RFC 5040)"
+        l.field("RV", Integer.toString(rv), Rfc.RDMAP_CONTROL,
+                        rv == RdmapControl.RDMAP_VERSION ? "RDMAP version 1 (RFC 5040)"
                         : rv == 0 ? "version 0 is the RDMA Consortium's pre-IETF RDMAP, not RFC 5040"
                         : "not an RDMAP version: RFC 5040 and RFC 7306 are version 1",
                 "rv", Json.num(rv));
@@ -117,8 +121,9 @@ final class RdmapView {
         if (f instanceof DdpFields.Untagged u) {
             int stag = u.rsvdUlpWord();
             if (opcode != null && opcode.carriesInvalidateStag()) {
-                l.field("Invalidate STag", Values.stag(stag), Rfc.RDMAP_CONTROL, "the sink invalidates this STag of its own "
-                                + "when the Send is delivered (" + Rfc.RDMAP_SEND_SEMANTICS + "); " + Values.stagParts(stag),
+                l.field("Invalidate STag", Values.stag(stag), Rfc.RDMAP_CONTROL,
+                        "the sink invalidates this STag of its own when the Send is delivered ("
+                        + Rfc.RDMAP_SEND_SEMANTICS + "); " + Values.stagParts(stag),
                         "invalidateStag", Values.stagJson(stag));
             } else if (stag != 0) {
                 l.row("Invalidate STag", Values.stag(stag), Rfc.RDMAP_CONTROL,
@@ -184,8 +189,10 @@ final class RdmapView {
         }
         return opcode.displayName() + ": " + switch (opcode) {
             case RDMA_WRITE -> "tagged; places the payload at STag/TO, the sink's application is not told";
-            case RDMA_READ_REQUEST -> "untagged on QN 1; asks the peer to send the Data Source buffer back in a Read Response";
-            case RDMA_READ_RESPONSE -> "tagged; carries the data a Read Request asked for, into the requester's Data Sink";
+            case RDMA_READ_REQUEST ->
+                    "untagged on QN 1; asks the peer to send the Data Source buffer back in a Read Response";
+            case RDMA_READ_RESPONSE ->
+                    "tagged; carries the data a Read Request asked for, into the requester's Data Sink";
             case SEND -> "untagged on QN 0; fills the sink's next posted receive";
             case SEND_WITH_INVALIDATE -> "untagged on QN 0; fills the next receive and invalidates the STag below";
             case SEND_WITH_SE -> "untagged on QN 0; fills the next receive and asks for a Solicited Event";

@@ -122,7 +122,8 @@ public final class SegmentCheck {
         if (f instanceof DdpFields.Untagged u) {
             // RFC 5041 §7.1 check 1: the QN is valid for the stream (RFC 7306 queues 0..3).
             if (Integer.compareUnsigned(u.queueNumber(), DdpReceiver.QUEUES_RFC7306) >= 0) {
-                return ddp(DdpError.INVALID_QN, "QN " + Values.u32(u.queueNumber()) + " (RDMAP uses 0..3)", Rfc.DDP_ERRORS);
+                return ddp(DdpError.INVALID_QN, "QN " + Values.u32(u.queueNumber()) + " (RDMAP uses 0..3)",
+                        Rfc.DDP_ERRORS);
             }
             // RFC 5041 §5.2: a DDP message is shorter than 2^32 octets, so §7.1 check 4 fails for every buffer.
             if (DdpReceiver.exceedsMessageLimit(u.messageOffset(), u.payloadLength())) {
@@ -148,18 +149,22 @@ public final class SegmentCheck {
         DdpFields.Untagged u = (DdpFields.Untagged) f;
         if (opcode.tagged() || opcode.queueNumber() != u.queueNumber()) {
             return rdmap(TerminateCause.RDMAP_UNEXPECTED_OPCODE, opcode.displayName() + " on untagged queue "
-                    + Values.u32(u.queueNumber()) + (opcode.tagged() ? " (it is tagged)" : " (it belongs on QN " + opcode.queueNumber() + ")"),
+                    + Values.u32(u.queueNumber())
+                    + (opcode.tagged() ? " (it is tagged)" : " (it belongs on QN " + opcode.queueNumber() + ")"),
                     Rfc.RDMAP_OPCODES);
         }
         return switch (opcode) {
             // RFC 7306 §6.2 [EXT-02]: exactly 8 octets; else 0x0/0x2/0xFF Unspecified Error (the RFC names no code).
             case IMMEDIATE_DATA, IMMEDIATE_DATA_WITH_SE -> whole(u, ImmediateDataHeader.LENGTH)
-                    ? null : rdmap(TerminateCause.RDMAP_REMOTE_OPERATION_UNSPECIFIED, "Immediate Data must be exactly 8 octets "
-                    + "in one segment; got " + shape(u), Rfc.IMMEDIATE_DATA);
+                    ? null : rdmap(TerminateCause.RDMAP_REMOTE_OPERATION_UNSPECIFIED,
+                            "Immediate Data must be exactly 8 octets in one segment; got " + shape(u),
+                            Rfc.IMMEDIATE_DATA);
             case RDMA_READ_REQUEST -> whole(u, ReadRequestHeader.LENGTH) ? read(segment)
                     : incomplete(u, opcode, Rfc.RDMAP_READ_REQUEST);
-            case ATOMIC_RESPONSE -> whole(u, AtomicResponseHeader.LENGTH) ? null : incomplete(u, opcode, Rfc.ATOMIC_RESPONSE);
-            case ATOMIC_REQUEST -> whole(u, AtomicRequestHeader.LENGTH) ? atomic(segment) : incomplete(u, opcode, Rfc.ATOMIC_REQUEST);
+            case ATOMIC_RESPONSE ->
+                    whole(u, AtomicResponseHeader.LENGTH) ? null : incomplete(u, opcode, Rfc.ATOMIC_RESPONSE);
+            case ATOMIC_REQUEST ->
+                    whole(u, AtomicRequestHeader.LENGTH) ? atomic(segment) : incomplete(u, opcode, Rfc.ATOMIC_REQUEST);
             default -> null;
         };
     }
@@ -168,7 +173,8 @@ public final class SegmentCheck {
     private static Violation control(int rdmapControl) {
         int rv = RdmapControl.version(rdmapControl);
         if (rv != RdmapControl.RDMAP_VERSION) {
-            return rdmap(TerminateCause.RDMAP_INVALID_VERSION, "RV=" + rv + " (RFC 5040 speaks version 1)", Rfc.RDMAP_CONTROL);
+            return rdmap(TerminateCause.RDMAP_INVALID_VERSION, "RV=" + rv + " (RFC 5040 speaks version 1)",
+                    Rfc.RDMAP_CONTROL);
         }
         if (RdmapControl.opcode(rdmapControl) == null) {
             int code = RdmapControl.opcodeCode(rdmapControl);
@@ -211,7 +217,8 @@ public final class SegmentCheck {
                     + " is neither FetchAdd (0x0) nor CmpSwap (0x2)", Rfc.ATOMIC_REQUEST);
         }
         if (!AtomicMath.isAligned(h.remoteTaggedOffset())) {
-            return rdmap(TerminateCause.RDMAP_CATASTROPHIC_LOCALIZED, "the target Remote TO " + Values.hex64(h.remoteTaggedOffset())
+            return rdmap(TerminateCause.RDMAP_CATASTROPHIC_LOCALIZED,
+                    "the target Remote TO " + Values.hex64(h.remoteTaggedOffset())
                     + " is not 8-octet aligned", Rfc.EXT_ERRORS);
         }
         if (TaggedAccessCheck.wraps(h.remoteTaggedOffset(), Long.BYTES)) {
@@ -232,7 +239,8 @@ public final class SegmentCheck {
     }
 
     private static String shape(DdpFields.Untagged u) {
-        return Origin.octets(u.payloadLength()) + " at MO " + Values.u32(u.messageOffset()) + (u.last() ? ", L=1" : ", L=0");
+        return Origin.octets(u.payloadLength()) + " at MO " + Values.u32(u.messageOffset())
+                + (u.last() ? ", L=1" : ", L=0");
     }
 
     private static Violation ddp(DdpError error, String found, String rfc) {

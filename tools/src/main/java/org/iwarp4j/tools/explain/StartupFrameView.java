@@ -48,8 +48,10 @@ final class StartupFrameView {
         l.row("Res", Values.hex(f.reservedBits(), 1), Rfc.ENHANCED_FRAME, f.reservedBits() == 0
                 ? "reserved: sent as 0, not checked"
                 : "reserved, not 0: not checked (Linux siw uses 0x8 privately)");
-        l.field("Rev", Integer.toString(f.revision()), f.revision() == 1 ? Rfc.MPA_FRAME : Rfc.ENHANCED_FRAME, f.revision() == 1
-                        ? "MPA revision 1 (RFC 5044)" : "MPA revision " + f.revision() + " (RFC 6581 enhanced connection setup)",
+        l.field("Rev", Integer.toString(f.revision()), f.revision() == 1 ? Rfc.MPA_FRAME : Rfc.ENHANCED_FRAME,
+                        f.revision() == 1
+                        ? "MPA revision 1 (RFC 5044)" : "MPA revision " + f.revision()
+                        + " (RFC 6581 enhanced connection setup)",
                 "rev", Json.num(f.revision()));
         int pdLength = f.privateDataLength();
         l.field("PD_Length", Values.hexAndDecimal(pdLength, 4), Rfc.MPA_FRAME,

@@ -39,18 +39,21 @@ final class TerminateView {
     /** The Terminate header at {@code buffer[index, index + length)}: the DDP payload of a Terminate message. */
     static Decoded of(ByteBuf buffer, int index, int length, Context context) {
         Terminate t = TerminateDecoder.decode(buffer, index, length, context.preferred(), context.phase());
-        TerminateLayout other = context.preferred() == TerminateLayout.RFC ? TerminateLayout.SIW_MIRRORED : TerminateLayout.RFC;
+        TerminateLayout other =
+                context.preferred() == TerminateLayout.RFC ? TerminateLayout.SIW_MIRRORED : TerminateLayout.RFC;
         // On a tie the preferred layout wins: decoding with the other preference shows whether there was one.
         Terminate alternative = TerminateDecoder.decode(buffer, index, length, other, context.phase());
         boolean ambiguous = alternative.layout() != t.layout();
         byte[] word = new byte[Math.min(TerminateHeader.CONTROL_LENGTH, length)];
         buffer.getBytes(index, word);
-        int after = TerminateHeader.CONTROL_LENGTH + (t.d() && length >= TerminateHeader.TERMINATED_DDP_HEADER_OFFSET ? 2 : 0);
+        int after = TerminateHeader.CONTROL_LENGTH
+                + (t.d() && length >= TerminateHeader.TERMINATED_DDP_HEADER_OFFSET ? 2 : 0);
         byte[] copied = new byte[Math.max(0, length - after)];
         buffer.getBytes(index + Math.min(after, length), copied);
         List<String> notes = notes(t);
 
-        Layer l = new Layer("Terminate header  " + Origin.octets(length) + " (" + Rfc.RDMAP_TERMINATE + ")", "terminate");
+        Layer l =
+                new Layer("Terminate header  " + Origin.octets(length) + " (" + Rfc.RDMAP_TERMINATE + ")", "terminate");
         TerminateCause cause = t.cause();
         l.json("layer", Json.num(t.layer()))
                 .json("etype", Json.num(t.errorType()))
@@ -71,11 +74,13 @@ final class TerminateView {
         }
         l.json("ambiguous", Json.bool(ambiguous));
         if (ambiguous) {
-            l.row("Also reads as", alternative.describe(), Rfc.RDMAP_TERMINATE, "in the " + layoutName(alternative.layout())
-                    + ": both readings are registered causes. In a capture the Terminate's place decides (the MPA codes "
-                    + "0x2/0x0/0x05-0x07 only come as an Initiator's first FPDU, RFC 6581 §9); --terminate-layout rfc|siw "
-                    + "says which layout the peer uses");
-            l.json("alsoReadsAs", Json.obj("layer", Json.num(alternative.layer()), "etype", Json.num(alternative.errorType()),
+            l.row("Also reads as", alternative.describe(), Rfc.RDMAP_TERMINATE,
+                    "in the " + layoutName(alternative.layout())
+                    + ": both readings are registered causes. In a capture the Terminate's place decides (the MPA "
+                    + "codes 0x2/0x0/0x05-0x07 only come as an Initiator's first FPDU, RFC 6581 §9); "
+                    + "--terminate-layout rfc|siw says which layout the peer uses");
+            l.json("alsoReadsAs",
+                    Json.obj("layer", Json.num(alternative.layer()), "etype", Json.num(alternative.errorType()),
                     "code", Json.num(alternative.errorCode()), "layout", Json.str(layoutJson(alternative.layout()))));
         }
         if (t.d()) {
@@ -110,9 +115,12 @@ final class TerminateView {
                 type == null ? "not an error type of this layer" : type.displayName());
         TerminateCause cause = t.cause();
         l.row("Error Code", Values.hex(t.errorCode(), 2), codeRfc(t.layer()), cause == null
-                ? "NOT a registered Layer/EType/Code (" + t.describe() + ")" : cause.triple() + " " + cause.description());
-        l.row("M", bit(t.m()), Rfc.RDMAP_TERMINATE, t.m() ? "the DDP Segment Length is valid" : "no valid DDP Segment Length");
-        l.row("D", bit(t.d()), Rfc.RDMAP_TERMINATE, t.d() ? "the DDP Segment Length and the Terminated DDP Header follow"
+                ? "NOT a registered Layer/EType/Code (" + t.describe() + ")" : cause.triple() + " "
+                + cause.description());
+        l.row("M", bit(t.m()), Rfc.RDMAP_TERMINATE,
+                t.m() ? "the DDP Segment Length is valid" : "no valid DDP Segment Length");
+        l.row("D", bit(t.d()), Rfc.RDMAP_TERMINATE,
+                t.d() ? "the DDP Segment Length and the Terminated DDP Header follow"
                 : "no Terminated DDP Header");
         l.row("R", bit(t.r()), Rfc.RDMAP_TERMINATE, t.r() ? "the Terminated RDMA Header (a Read Request header) follows"
                 : "no Terminated RDMA Header");
@@ -121,14 +129,17 @@ final class TerminateView {
     /** What a decoder that knows only the RFC layout reads from siw's word (TerminateHeader is the RFC flyweight). */
     private static void rfcReading(Layer l, ByteBuf buffer, int index) {
         TerminateHeader h = new TerminateHeader().wrap(buffer, index);
-        int reserved = (buffer.getUnsignedByte(index + TerminateHeader.FLAGS_OFFSET) & TerminateHeader.FLAGS_RESERVED_MASK) << 8
+        int reserved = (buffer.getUnsignedByte(index + TerminateHeader.FLAGS_OFFSET)
+                & TerminateHeader.FLAGS_RESERVED_MASK) << 8
                 | buffer.getUnsignedByte(index + TerminateHeader.FLAGS_OFFSET + 1);
         TerminateCause cause = TerminateCause.of(h.layer(), h.errorType(), h.errorCode());
         l.row("RFC reading", Values.hex(h.layer(), 1) + "/" + Values.hex(h.errorType(), 1) + "/"
                         + Values.hex(h.errorCode(), 2), Rfc.RDMAP_TERMINATE,
                 "what the same octets say in the RFC layout: M=" + bit(h.m()) + " D=" + bit(h.d()) + " R=" + bit(h.r())
                         + ", reserved " + Values.hex(reserved, 1) + (cause == null ? "; not a registered cause" : ""));
-        l.json("rfcReading", Json.obj("layer", Json.num(h.layer()), "etype", Json.num(h.errorType()), "code", Json.num(h.errorCode()),
+        l.json("rfcReading",
+                Json.obj("layer", Json.num(h.layer()), "etype", Json.num(h.errorType()), "code",
+                Json.num(h.errorCode()),
                 "m", Json.bool(h.m()), "d", Json.bool(h.d()), "r", Json.bool(h.r()), "reserved", Json.num(reserved)));
     }
 
@@ -143,7 +154,8 @@ final class TerminateView {
         return t.layout() == TerminateLayout.SIW_MIRRORED
                 ? "the offending segment's length; Linux siw writes its payload length (0 for a Read Request), "
                 + "not the ULPDU_Length the RFC means (" + Rfc.SIW_FINDINGS + " F2)"
-                : "the offending segment's length as DDP received it: its ULPDU_Length" + (t.m() ? "" : " (M=0: not valid)");
+                : "the offending segment's length as DDP received it: its ULPDU_Length"
+                + (t.m() ? "" : " (M=0: not valid)");
     }
 
     /** The copied headers, decoded as the headers they are: JSON {@code "terminated": {"ddp", "rdmap"}}. */
@@ -172,8 +184,9 @@ final class TerminateView {
         if (t.layout() == TerminateLayout.SIW_MIRRORED && rdma != null && f instanceof DdpFields.Untagged u
                 && u.queueNumber() == RdmapOpcode.QN_READ_REQUEST
                 && u.messageSequenceNumber() == new ReadRequestHeader().wrap(rdma, 0).messageSize()) {
-            notes.add("the copied MSN equals the Read size: Linux siw writes the size into the MSN field of a Read Request "
-                    + "header it rebuilds (" + Rfc.SIW_FINDINGS + " F2); the request's real MSN is not in the Terminate");
+            notes.add("the copied MSN equals the Read size: Linux siw writes the size into the MSN field of a Read "
+                    + "Request header it rebuilds (" + Rfc.SIW_FINDINGS
+                    + " F2); the request's real MSN is not in the Terminate");
         }
     }
 

@@ -58,14 +58,16 @@ final class UpperLayers {
             ByteBuf segment = Unpooled.wrappedBuffer(s.ulpdu());
             DdpFields f = DdpFields.read(segment, 0, s.ulpdu().length);
             Layer ddp = DdpView.segment(f);
-            RdmapView.Decoded rdmap = RdmapView.segment(f, segment, new TerminateView.Context(settings.preferred(), phase));
+            RdmapView.Decoded rdmap =
+                    RdmapView.segment(f, segment, new TerminateView.Context(settings.preferred(), phase));
             if (rdmap != null) {
                 ddp.childBeside(rdmap.layer());
                 if (!rfc7306Noted && f instanceof DdpFields.Untagged && RdmapControl.opcode(f.rdmapControl()) != null
                         && RdmapControl.opcode(f.rdmapControl()).isRfc7306()) {
                     rfc7306Noted = true; // once per input or connection
-                    rdmap.layer().note("RFC 7306: a receiver without the extensions (Linux siw) answers opcodes 0x8-0xB "
-                            + "with Terminate 0x0/0x2/0x06 (" + Rfc.SIW_FINDINGS + " F2).");
+                    rdmap.layer()
+                            .note("RFC 7306: a receiver without the extensions (Linux siw) answers opcodes 0x8-0xB "
+                                    + "with Terminate 0x0/0x2/0x06 (" + Rfc.SIW_FINDINGS + " F2).");
                 }
             }
             e.layer().child(ddp);
@@ -82,14 +84,15 @@ final class UpperLayers {
                 SegmentCheck.Violation v = SegmentCheck.check(f, segment);
                 if (v != null) {
                     stopped.put(s.origin(), s.origin().ref(e.offset()));
-                    Layer error = ErrorView.terminate(v, e.offset(), s.origin(), "A receiver answers with this Terminate, "
-                            + "places nothing of this segment and drops the rest of this direction ("
-                            + Rfc.DDP_ERRORS + ", " + Rfc.RDMAP_ERROR_HANDLING + ").");
+                    Layer error = ErrorView.terminate(v, e.offset(), s.origin(),
+                            "A receiver answers with this Terminate, places nothing of this segment and drops the rest "
+                            + "of this direction (" + Rfc.DDP_ERRORS + ", " + Rfc.RDMAP_ERROR_HANDLING + ").");
                     s.origin().annotate(error, e.offset(), 0);
                     out.add(new Entry(Entry.Kind.ERROR, e.offset(), 0, e.frame(), error));
                     errors++;
                 } else {
-                    List<MessageTracker.Finding> findings = new ArrayList<>(tracker.segment(s.origin(), e.offset(), f, segment));
+                    List<MessageTracker.Finding> findings =
+                            new ArrayList<>(tracker.segment(s.origin(), e.offset(), f, segment));
                     if (rdmap != null && rdmap.terminate() != null && f instanceof DdpFields.Untagged u) {
                         findings.addAll(tracker.terminate(s.origin(), e.offset(), u, rdmap.terminate().terminate()));
                     }

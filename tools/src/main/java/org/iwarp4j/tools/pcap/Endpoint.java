@@ -48,7 +48,8 @@ public record Endpoint(byte[] address, int port) implements Comparable<Endpoint>
     /** The address in dotted-quad or RFC 5952 text form (longest run of zero groups as {@code ::}). */
     public String addressText() {
         if (address.length == 4) {
-            return (address[0] & 0xff) + "." + (address[1] & 0xff) + "." + (address[2] & 0xff) + "." + (address[3] & 0xff);
+            return (address[0] & 0xff) + "." + (address[1] & 0xff) + "." + (address[2] & 0xff) + "."
+                    + (address[3] & 0xff);
         }
         int[] groups = new int[8];
         for (int i = 0; i < 8; i++) {

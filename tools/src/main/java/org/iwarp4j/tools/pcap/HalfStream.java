@@ -34,7 +34,9 @@ public record HalfStream(Endpoint source, Endpoint destination, boolean synSeen,
     /** A retransmission in {@code frame} carried different octets than the first copy, from {@code offset} on. */
     public record Conflict(long offset, int frame) {}
 
-    /** Pcap frame {@code frame} carried a FIN ({@code reset} false) or an RST ({@code reset} true) of this direction. */
+    /**
+     * Pcap frame {@code frame} carried a FIN ({@code reset} false) or an RST ({@code reset} true) of this direction.
+     */
     public record Closing(int frame, boolean reset) {}
 
     public HalfStream {

@@ -41,7 +41,8 @@ public final class PacketDecoder {
                     return new Skipped(frame, "shorter than an Ethernet header");
                 }
                 etherType = u16(b, at);
-                while ((etherType == ETHERTYPE_VLAN || etherType == ETHERTYPE_QINQ || etherType == ETHERTYPE_VLAN_OLD_QINQ)
+                while ((etherType == ETHERTYPE_VLAN || etherType == ETHERTYPE_QINQ
+                        || etherType == ETHERTYPE_VLAN_OLD_QINQ)
                         && p.length >= at + 6) {
                     at += 4;
                     etherType = u16(b, at);

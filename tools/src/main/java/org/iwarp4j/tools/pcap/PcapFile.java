@@ -32,7 +32,8 @@ public record PcapFile(LinkType linkType, List<PcapRecord> records, List<String>
 
     public static PcapFile parse(byte[] file) throws PcapFormatException {
         if (file.length < FILE_HEADER_LENGTH) {
-            throw new PcapFormatException("not a pcap file: " + file.length + " octets is shorter than the 24-octet pcap file header");
+            throw new PcapFormatException("not a pcap file: " + file.length
+                    + " octets is shorter than the 24-octet pcap file header");
         }
         ByteBuffer buf = ByteBuffer.wrap(file).order(ByteOrder.BIG_ENDIAN);
         int magic = buf.getInt(0);
@@ -84,7 +85,8 @@ public record PcapFile(LinkType linkType, List<PcapRecord> records, List<String>
             System.arraycopy(file, at, data, 0, data.length);
             at += data.length;
             long epochNanos = seconds * 1_000_000_000L + (nanos ? fraction : fraction * 1_000L);
-            records.add(new PcapRecord(frame, epochNanos, data, (int) Math.min(Integer.MAX_VALUE, Math.max(original, included))));
+            records.add(new PcapRecord(frame, epochNanos, data,
+                    (int) Math.min(Integer.MAX_VALUE, Math.max(original, included))));
         }
         return new PcapFile(linkType, records, warnings);
     }

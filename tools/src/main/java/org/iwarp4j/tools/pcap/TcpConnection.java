@@ -12,7 +12,8 @@ import java.util.Optional;
  *                    (the opener's, when the SYN was captured)
  * @param second      the other direction
  */
-public record TcpConnection(int firstFrame, int lastFrame, Optional<Endpoint> opener, HalfStream first, HalfStream second) {
+public record TcpConnection(int firstFrame, int lastFrame, Optional<Endpoint> opener, HalfStream first,
+        HalfStream second) {
 
     /** The direction sent by {@code sender}. */
     public HalfStream from(Endpoint sender) {

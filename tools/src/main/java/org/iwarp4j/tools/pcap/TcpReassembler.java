@@ -167,7 +167,8 @@ public final class TcpReassembler {
                 if (capturedEnd > expected) {
                     int from = (int) (expected - start);
                     if (out.length < capturedEnd) {
-                        out = Arrays.copyOf(out, (int) Math.max(capturedEnd, Math.min(Integer.MAX_VALUE - 8, 2L * out.length)));
+                        out = Arrays.copyOf(out,
+                                (int) Math.max(capturedEnd, Math.min(Integer.MAX_VALUE - 8, 2L * out.length)));
                     }
                     System.arraycopy(data, from, out, (int) expected, data.length - from);
                     pieces.add(new HalfStream.Piece(expected, data.length - from, p.segment.frame()));
@@ -178,8 +179,8 @@ public final class TcpReassembler {
                 // The capture cut a segment short (snap length) and no retransmission filled the hole.
                 gap = new HalfStream.Gap(expected, declaredEnd - expected, 0);
             }
-            return new HalfStream(source, destination, synSeen, base, Arrays.copyOf(out, (int) expected), pieces, gap, conflicts,
-                    closings);
+            return new HalfStream(source, destination, synSeen, base, Arrays.copyOf(out, (int) expected), pieces, gap,
+                    conflicts, closings);
         }
     }
 

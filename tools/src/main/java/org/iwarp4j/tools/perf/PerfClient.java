@@ -278,8 +278,8 @@ final class PerfClient extends PerfEndpoint {
         // 0: the server echoes until the RESULT (a margin's operations are not counted in advance)
         long total = config.durationMode() || config.warmsByTime() ? 0 : config.iterations() + config.warmup();
         long seed = ++round;
-        control(new ControlMessage(ControlMessage.Type.PHASE, size, total, config.durationSeconds() * 1000L, seed, 0, 0),
-                ControlMessage.Type.READY);
+        control(new ControlMessage(ControlMessage.Type.PHASE, size, total, config.durationSeconds() * 1000L, seed, 0,
+                0), ControlMessage.Type.READY);
         PerfResult result;
         cpuStart = null;
         if (config.latency()) {
@@ -784,7 +784,9 @@ final class PerfClient extends PerfEndpoint {
         return (byte) (i % 255 + 1);
     }
 
-    /** One timed operation: a Read or Atomic to its completion, a Send to its echo, a Write to the server's Write back. */
+    /**
+     * One timed operation: a Read or Atomic to its completion, a Send to its echo, a Write to the server's Write back.
+     */
     private void once(PreparedSend op, int size, long i, LatencyMeter meter) throws Exception {
         byte mark = mark(i);
         if (config.verb() == PerfVerb.WRITE) {
@@ -796,7 +798,8 @@ final class PerfClient extends PerfEndpoint {
             case WRITE -> awaitMark(mailboxMemory, size - 1, mark);
             case SEND -> awaitData(CompletionOpcode.RECV);
             case READ -> awaitData(CompletionOpcode.RDMA_READ);
-            default -> awaitData(config.compareSwap() ? CompletionOpcode.ATOMIC_CMP_SWAP : CompletionOpcode.ATOMIC_FETCH_ADD);
+            default -> awaitData(config.compareSwap() ? CompletionOpcode.ATOMIC_CMP_SWAP
+                    : CompletionOpcode.ATOMIC_FETCH_ADD);
         }
         long t = System.nanoTime() - t0;
         if (meter != null) {
@@ -822,7 +825,9 @@ final class PerfClient extends PerfEndpoint {
         }
     }
 
-    /** Spins until the server's RDMA Write put {@code mark} at {@code index} (perftest's write_lat polls memory too). */
+    /**
+     * Spins until the server's RDMA Write put {@code mark} at {@code index} (perftest's write_lat polls memory too).
+     */
     private void awaitMark(ByteBuffer b, int index, byte mark) throws Exception {
         long spins = 0;
         long deadline = 0;

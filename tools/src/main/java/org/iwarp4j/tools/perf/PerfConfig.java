@@ -112,7 +112,8 @@ record PerfConfig(PerfVerb verb, boolean latency, boolean verify, boolean compar
     }
 
     String title() {
-        String name = verb == PerfVerb.ATOMIC ? "Atomic " + (compareSwap ? "CMP_AND_SWAP" : "FETCH_AND_ADD") : verb.title();
+        String name =
+                verb == PerfVerb.ATOMIC ? "Atomic " + (compareSwap ? "CMP_AND_SWAP" : "FETCH_AND_ADD") : verb.title();
         return name + (latency ? " Latency Test" : " BW Test");
     }
 }

@@ -142,7 +142,8 @@ abstract class PerfEndpoint implements AutoCloseable {
 
     void postControlReceive(long wrId) {
         int i = (int) (wrId - CONTROL_RECEIVE_BASE);
-        qp.postReceive(ReceiveWorkRequest.of(wrId, controlReceives.sge(i * ControlMessage.LENGTH, ControlMessage.LENGTH)));
+        qp.postReceive(ReceiveWorkRequest.of(wrId,
+                controlReceives.sge(i * ControlMessage.LENGTH, ControlMessage.LENGTH)));
     }
 
     static boolean isControlReceive(WorkCompletion wc) {

@@ -201,7 +201,8 @@ final class PerfReport {
     Json.Obj json(List<String> parameters) {
         List<Json> lines = new ArrayList<>();
         for (PerfResult r : results) {
-            List<Object> kv = new ArrayList<>(List.of("bytes", Json.num(r.size()), "iterations", Json.num(r.iterations())));
+            List<Object> kv =
+                    new ArrayList<>(List.of("bytes", Json.num(r.size()), "iterations", Json.num(r.iterations())));
             if (config.latency()) {
                 LatencyMeter.LatencyStats s = r.latency();
                 kv.addAll(List.of("t_min_usec", Json.real(s.min()), "t_max_usec", Json.real(s.max()), "t_typical_usec",
@@ -209,7 +210,8 @@ final class PerfReport {
                         "p99_usec", Json.real(s.p99()), "p99_9_usec", Json.real(s.p999())));
             }
             kv.addAll(List.of("bw_peak_MBps", Json.real(unit(r.peakBytesPerSecond(), false)), "bw_avg_MBps",
-                    Json.real(unit(r.avgBytesPerSecond(), false)), "bw_avg_Gbps", Json.real(unit(r.avgBytesPerSecond(), true)),
+                    Json.real(unit(r.avgBytesPerSecond(), false)), "bw_avg_Gbps",
+                    Json.real(unit(r.avgBytesPerSecond(), true)),
                     "msg_rate_Mpps", Json.real(r.messagesPerSecond() / 1e6)));
             if (r.spread() != null) {
                 PerfResult.QpSpread q = r.spread();

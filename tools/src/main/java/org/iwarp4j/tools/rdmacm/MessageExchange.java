@@ -72,7 +72,10 @@ final class MessageExchange implements AutoCloseable {
         return rnic.query().maxIrdOrd();
     }
 
-    /** {@code rdma_create_ep} with one send, one receive, 16 octets inline, every send signaled; then {@code rdma_post_recv}. */
+    /**
+     * {@code rdma_create_ep} with one send, one receive, 16 octets inline, every send signaled; then
+     * {@code rdma_post_recv}.
+     */
     void createQueuePairAndPostReceive(int ird, int ord) {
         qp = resources.add(pd.createQueuePair(QueuePairConfig.builder(sendCq, recvCq).maxSendWr(1).maxRecvWr(1)
                 .maxSge(1).maxInlineData(MESSAGE_LENGTH).signalAll(true).ird(ird).ord(ord).rfc7306(false).build()));
@@ -84,7 +87,9 @@ final class MessageExchange implements AutoCloseable {
         qp.postSend(SendWorkRequest.Send.inline(2, send));
     }
 
-    /** {@code rdma_get_send_comp} / {@code rdma_get_recv_comp}: the next completion of the queue, which must succeed. */
+    /**
+     * {@code rdma_get_send_comp} / {@code rdma_get_recv_comp}: the next completion of the queue, which must succeed.
+     */
     void awaitCompletion(CompletionQueue cq, CompletionOpcode opcode, String verb) throws Exception {
         WorkCompletion wc = cq.take(COMPLETION_TIMEOUT).orElseThrow(
                 () -> new Exception(verb + ": no completion within " + COMPLETION_TIMEOUT.toSeconds() + " s"));

@@ -125,7 +125,8 @@ public final class HumanRenderer {
             out.append(line).append('\n');
         }
         if (shown < bytes.length) {
-            out.append(indent).append("... ").append(bytes.length - shown).append(" more octets").append(moreHint).append('\n');
+            out.append(indent).append("... ").append(bytes.length - shown).append(" more octets").append(moreHint)
+                    .append('\n');
         }
     }
 

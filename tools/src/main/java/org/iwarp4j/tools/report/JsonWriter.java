@@ -57,7 +57,10 @@ public final class JsonWriter {
         }
     }
 
-    /** RFC 8259 §7: quote, reverse solidus and U+0000..U+001F must be escaped; lone surrogates too (not UTF-8-encodable). */
+    /**
+     * RFC 8259 §7: quote, reverse solidus and U+0000..U+001F must be escaped; lone surrogates too (not
+     * UTF-8-encodable).
+     */
     static void string(String s, StringBuilder out) {
         out.append('"');
         for (int i = 0; i < s.length(); i++) {
@@ -72,7 +75,8 @@ public final class JsonWriter {
                 case '\f' -> out.append("\\f");
                 default -> {
                     boolean loneSurrogate = Character.isSurrogate(c)
-                            && !(Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1)))
+                            && !(Character.isHighSurrogate(c) && i + 1 < s.length()
+                                    && Character.isLowSurrogate(s.charAt(i + 1)))
                             && !(Character.isLowSurrogate(c) && i > 0 && Character.isHighSurrogate(s.charAt(i - 1)));
                     if (c < 0x20 || c == 0x7f || c == '\u2028' || c == '\u2029' || loneSurrogate) {
                         out.append("\\u").append(HEX[c >> 12]).append(HEX[(c >> 8) & 15])

@@ -151,7 +151,8 @@ public final class RpingCommand implements Callable<Integer> {
         connection.validate(cl);
         responder.validate(cl);
         if (role.client && (responder.reject() || responder.requiredOrd() > 0)) {
-            throw new CommandLine.ParameterException(cl, "--reject, --reject-data and --required-ord are server options");
+            throw new CommandLine.ParameterException(cl,
+                    "--reject, --reject-data and --required-ord are server options");
         }
         if (inject != null && !inject.allowedFor(role.server)) {
             throw new CommandLine.ParameterException(cl, "--inject " + inject.cliName + " is for the "
@@ -162,7 +163,8 @@ public final class RpingCommand implements Callable<Integer> {
         try {
             socketAddress = new InetSocketAddress(InetAddress.getByName(address == null ? "0.0.0.0" : address), port);
         } catch (UnknownHostException e) {
-            throw new CommandLine.ParameterException(cl, "getaddrinfo failed - invalid hostname or IP address: " + address);
+            throw new CommandLine.ParameterException(cl,
+                    "getaddrinfo failed - invalid hostname or IP address: " + address);
         }
         RpingOptions options = new RpingOptions(socketAddress, count, size, verbose, validate, debug, wire, connection,
                 responder, inject);

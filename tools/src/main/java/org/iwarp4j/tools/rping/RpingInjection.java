@@ -16,9 +16,15 @@ enum RpingInjection {
     BAD_STAG("bad-stag", Role.SERVER),
     /** Server: the RDMA Read asks for the advertised length 8 octets past the advertised address (0x0/0x1/0x01). */
     READ_BEYOND("read-beyond", Role.SERVER),
-    /** Either role: the first Send goes out twice in one post (one TCP segment): the peer has no receive for the copy (0x1/0x2/0x02). */
+    /**
+     * Either role: the first Send goes out twice in one post (one TCP segment): the peer has no receive for the copy
+     * (0x1/0x2/0x02).
+     */
     NO_RECV("no-recv", Role.EITHER),
-    /** Client: the sink advert carries its STag with the key octet flipped, so the peer's RDMA Write hits an invalid STag. */
+    /**
+     * Client: the sink advert carries its STag with the key octet flipped, so the peer's RDMA Write hits an invalid
+     * STag.
+     */
     PEER_BAD_STAG("peer-bad-stag", Role.CLIENT),
     /** Client: the source advert starts 8 octets into the buffer, so the peer's RDMA Read runs past the region. */
     PEER_READ_BEYOND("peer-read-beyond", Role.CLIENT),

@@ -20,4 +20,5 @@ import org.iwarp4j.tools.cli.WireOptions;
  * @param inject     the protocol error to provoke ({@code --inject}), or {@code null}
  */
 record RpingOptions(InetSocketAddress address, long count, int size, boolean verbose, boolean validate, boolean debug,
-                    WireOptions wire, ConnectionOptions connection, ResponderOptions responder, RpingInjection inject) {}
+                    WireOptions wire, ConnectionOptions connection, ResponderOptions responder,
+                    RpingInjection inject) {}

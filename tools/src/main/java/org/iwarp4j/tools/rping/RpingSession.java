@@ -58,7 +58,9 @@ abstract class RpingSession implements AutoCloseable {
     final MemoryRegion recv;
     /** rping's {@code send_buf}: the advert we send (zeros for the server's go-ahead). */
     final MemoryRegion send;
-    /** rping's {@code rdma_buf} of {@code -S} octets: the server's Read sink / Write source, the client's Write sink. */
+    /**
+     * rping's {@code rdma_buf} of {@code -S} octets: the server's Read sink / Write source, the client's Write sink.
+     */
     final MemoryRegion rdma;
     private final ReceiveWorkRequest receiveRequest;
     private final SendWorkRequest sendRequest;

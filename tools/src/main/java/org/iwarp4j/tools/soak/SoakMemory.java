@@ -89,7 +89,8 @@ final class SoakMemory {
         @Override
         public String toString() {
             return String.format("%s %+.2f MiB/min, last third %+.1f MiB over the first (%s)", name,
-                    mibPerMinute, quarterRise, !judged ? "not judged under " + (int) LONG_RUN_MINUTES + " min" : growing ? "GROWING" : "flat");
+                    mibPerMinute, quarterRise,
+                    !judged ? "not judged under " + (int) LONG_RUN_MINUTES + " min" : growing ? "GROWING" : "flat");
         }
     }
 

@@ -24,8 +24,10 @@ class DemoTest {
 
     /** The RDMAP messages of the seven operations, in order, with the 4000-octet Read Response in 3 segments. */
     static final List<String> MESSAGES = List.of("I2R RDMA_WRITE", "I2R RDMA_READ_REQUEST", "R2I RDMA_READ_RESPONSE",
-            "R2I RDMA_READ_RESPONSE", "R2I RDMA_READ_RESPONSE", "I2R SEND", "I2R SEND_WITH_INVALIDATE", "I2R RDMA_WRITE",
-            "I2R IMMEDIATE_DATA", "I2R ATOMIC_REQUEST", "R2I ATOMIC_RESPONSE", "I2R ATOMIC_REQUEST", "R2I ATOMIC_RESPONSE");
+            "R2I RDMA_READ_RESPONSE", "R2I RDMA_READ_RESPONSE", "I2R SEND", "I2R SEND_WITH_INVALIDATE",
+            "I2R RDMA_WRITE",
+            "I2R IMMEDIATE_DATA", "I2R ATOMIC_REQUEST", "R2I ATOMIC_RESPONSE", "I2R ATOMIC_REQUEST",
+            "R2I ATOMIC_RESPONSE");
 
     @TempDir
     Path dir;
@@ -52,7 +54,8 @@ class DemoTest {
         assertThat(out.split("\n  DDP ", -1)).hasSize(14);
         assertThat(out.split("\n  MPA ", -1)).hasSize(14);
         assertThat(out.split("\n  TCP ", -1)).hasSize(14);
-        assertThat(out).contains("client.qp.postSend(RdmaWrite.of(1, data.sge(0, 302), sink.remoteBuffer(16, 302)))", "-> client send CQ: wrId 1 RDMA_WRITE SUCCESS, 302 octets",
+        assertThat(out).contains("client.qp.postSend(RdmaWrite.of(1, data.sge(0, 302), sink.remoteBuffer(16, 302)))",
+                "-> client send CQ: wrId 1 RDMA_WRITE SUCCESS, 302 octets",
                 "ULPDU_Length 316  PAD 2  CRC", "(valid)", "RDMA Read Response (RFC 5040 §4.5), 3 DDP segments",
                 "Payload 4000 octets", "invalidated STag", "immediate data 0x1122334455667788",
                 "original value 100", "the server's word is now 0xcafe");
@@ -97,8 +100,8 @@ class DemoTest {
         Path pcap = dir.resolve("markers.pcap");
         ToolRun r = ToolRun.run("demo", "--crc", "off", "--markers", "--mss", "0", "--pcap", pcap.toString());
         assertThat(r.exit()).as(r.toString()).isZero();
-        assertThat(r.out()).contains("CRC32c off", "markers client->server on, server->client on", "Marker FPDUPTR 0 at FPDU+0",
-                "(not checked)", "16 of 16 checks passed");
+        assertThat(r.out()).contains("CRC32c off", "markers client->server on, server->client on",
+                "Marker FPDUPTR 0 at FPDU+0", "(not checked)", "16 of 16 checks passed");
         List<Map<String, Object>> e = ToolRun.explain(pcap);
         List<Map<String, Object>> fpdus = e.subList(2, e.size());
         // One Read Response segment at the connection's own MSS.

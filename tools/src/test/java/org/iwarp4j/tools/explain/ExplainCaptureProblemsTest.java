@@ -39,14 +39,17 @@ class ExplainCaptureProblemsTest {
         p.tcp(CLIENT, SERVER, ISN_C + 1 + request.length, TcpSegment.ACK, concat(send, write));
         ExplainRun r = run(p);
         assertThat(r.exit()).as(r.toString()).isZero();
-        assertThat(r.entries()).extracting(e -> e.get("type"), e -> e.get("direction"), e -> e.get("offset"), e -> e.get("frames"))
+        assertThat(r.entries())
+                .extracting(e -> e.get("type"), e -> e.get("direction"), e -> e.get("offset"), e -> e.get("frames"))
                 .containsExactly(
                         tuple("mpa-request", "I2R", 0L, List.of(4L)),
                         tuple("mpa-reply", "R2I", 0L, List.of(5L)),
                         tuple("fpdu", "I2R", (long) request.length, List.of(6L)),
                         tuple("fpdu", "I2R", (long) (request.length + send.length), List.of(6L)));
-        assertThat(r.entries().get(3).get("tcpSeq")).isEqualTo((ISN_C + 1 + request.length + send.length) & 0xffffffffL);
-        assertThat(r.entries()).allSatisfy(e -> assertThat(e.get("connection")).isEqualTo("10.1.1.1:40000-10.1.1.2:7174"));
+        assertThat(r.entries().get(3).get("tcpSeq"))
+                .isEqualTo((ISN_C + 1 + request.length + send.length) & 0xffffffffL);
+        assertThat(r.entries())
+                .allSatisfy(e -> assertThat(e.get("connection")).isEqualTo("10.1.1.1:40000-10.1.1.2:7174"));
     }
 
     @Test
@@ -55,14 +58,15 @@ class ExplainCaptureProblemsTest {
         p.tcp(CLIENT, SERVER, ISN_C + 1, TcpSegment.ACK, request);
         p.tcp(SERVER, CLIENT, ISN_S + 1, TcpSegment.ACK, reply);
         long seq = ISN_C + 1 + request.length;
-        p.tcp(CLIENT, SERVER, seq, TcpSegment.ACK, Arrays.copyOf(send, 16));                      // first part of the Send
-        p.tcp(CLIENT, SERVER, seq + send.length, TcpSegment.ACK, write);                           // rest of Send never captured
+        p.tcp(CLIENT, SERVER, seq, TcpSegment.ACK, Arrays.copyOf(send, 16));       // first part of the Send
+        p.tcp(CLIENT, SERVER, seq + send.length, TcpSegment.ACK, write);            // rest of Send never captured
         ExplainRun r = run(p);
         assertThat(r.exit()).isEqualTo(1);
         Map<String, Object> error = r.entries().get(r.entries().size() - 1);
         assertThat(error).containsEntry("type", "error").containsEntry("layer", "TCP").containsEntry("code", null)
                 .containsEntry("direction", "I2R").containsEntry("offset", (long) request.length + 16);
-        assertThat((String) error.get("message")).contains("misses 24 octets").contains("84 octets captured after the hole");
+        assertThat((String) error.get("message")).contains("misses 24 octets")
+                .contains("84 octets captured after the hole");
         // The FPDU cut by the hole is not reported as an MPA error as well.
         assertThat(r.entries()).filteredOn(e -> "MPA".equals(e.get("layer"))).isEmpty();
     }
@@ -96,8 +100,8 @@ class ExplainCaptureProblemsTest {
         p.tcp(SERVER, CLIENT, ISN_S + 1 + request.length, TcpSegment.ACK, send);
         ExplainRun r = run(p);
         assertThat(r.exit()).as(r.toString()).isZero();
-        assertThat(r.entries()).extracting(e -> e.get("type"), e -> e.get("direction"), e -> e.get("connection")).containsExactly(
-                tuple("mpa-request", "I2R", "10.1.1.2:7174-10.1.1.1:40000"),
+        assertThat(r.entries()).extracting(e -> e.get("type"), e -> e.get("direction"),
+                e -> e.get("connection")).containsExactly( tuple("mpa-request", "I2R", "10.1.1.2:7174-10.1.1.1:40000"),
                 tuple("mpa-reply", "R2I", "10.1.1.2:7174-10.1.1.1:40000"),
                 tuple("fpdu", "I2R", "10.1.1.2:7174-10.1.1.1:40000"));
         ExplainRun text = ExplainRun.run("explain", "--pcap", pcapFile(p).toString());
@@ -146,7 +150,8 @@ class ExplainCaptureProblemsTest {
     void aConnectionWithoutPayloadIsShownButHasNoEntries() {
         ExplainRun r = ExplainRun.run("explain", "--pcap", pcapFile(handshake(CLIENT, SERVER)).toString());
         assertThat(r.exit()).isZero();
-        assertThat(r.out()).contains("no payload in either direction: nothing to decode").endsWith("0 frames, no errors.\n");
+        assertThat(r.out()).contains("no payload in either direction: nothing to decode")
+                .endsWith("0 frames, no errors.\n");
     }
 
     private PcapBuilder handshake(Endpoint client, Endpoint server) {

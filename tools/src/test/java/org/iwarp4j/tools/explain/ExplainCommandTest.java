@@ -43,7 +43,8 @@ class ExplainCommandTest {
         String command = "./iwarp explain --hex samples/siw-rping-first-fpdus.hex";
         assertThat(Files.readString(readme)).contains(command);
         assertThat(ExplainRun.run("explain", "--help").exit()).isZero();
-        ExplainRun r = ExplainRun.run("explain", "--hex", Path.of("..", "samples", "siw-rping-first-fpdus.hex").toString());
+        ExplainRun r =
+                ExplainRun.run("explain", "--hex", Path.of("..", "samples", "siw-rping-first-fpdus.hex").toString());
         assertThat(r.exit()).as(r.toString()).isZero();
         assertThat(r.out()).contains("#1  MPA Request  input octets 0..23 (24 octets)")
                 .contains("#2  FPDU  input octets 24..63 (40 octets)")
@@ -65,9 +66,10 @@ class ExplainCommandTest {
         assertThat(blocks).hasSize(3);
         Path samples = Path.of("..", "samples");
         String send = ExplainRun.run("explain", "--hex", samples.resolve("siw-rping-first-fpdus.hex").toString()).out();
-        String terminate = ExplainRun.run("explain", "--hex", samples.resolve("siw-terminate-read-bounds.hex").toString(),
-                "--fpdu", "--no-crc").out();
-        String json = ExplainRun.run("explain", "--hex", samples.resolve("siw-rping-first-fpdus.hex").toString(), "--json").out();
+        String terminate = ExplainRun.run("explain", "--hex",
+                samples.resolve("siw-terminate-read-bounds.hex").toString(), "--fpdu", "--no-crc").out();
+        String json = ExplainRun.run("explain", "--hex", samples.resolve("siw-rping-first-fpdus.hex").toString(),
+                "--json").out();
         for (String[] pair : new String[][] {{blocks.get(0), send}, {blocks.get(1), terminate}}) {
             for (String line : pair[0].split("\n")) {
                 if (!line.trim().equals("...")) {
@@ -85,10 +87,12 @@ class ExplainCommandTest {
         Path samples = Path.of("..", "samples");
         assertThat(ExplainRun.run("explain", "--hex", samples.resolve("siw-terminate-read-bounds.hex").toString(),
                 "--fpdu", "--no-crc").exit()).isZero();
-        assertThat(ExplainRun.run("explain", "--hex", samples.resolve("markers-first-fpdus.hex").toString(), "--markers").exit()).isZero();
+        assertThat(ExplainRun.run("explain", "--hex", samples.resolve("markers-first-fpdus.hex").toString(),
+                "--markers").exit()).isZero();
         assertThat(ExplainRun.run("explain", "--hex", samples.resolve("rfc5044-figure6-fpdu.hex").toString(),
                 "--fpdu", "--markers", "--stream-offset", "492").out()).contains("FPDUPTR 0x0014 (20)");
-        assertThat(ExplainRun.run("explain", "--pcap", samples.resolve("siw-rping-crc.pcap").toString()).exit()).isZero();
+        assertThat(ExplainRun.run("explain", "--pcap", samples.resolve("siw-rping-crc.pcap").toString()).exit())
+                .isZero();
     }
 
     @Test
@@ -123,17 +127,20 @@ class ExplainCommandTest {
     @Test
     void streamOffsetNeedsFpduAndMarkersAndA4AlignedValue() {
         Path hex = ExplainRun.write(dir, GoldenVectors.named("rfc5044-fig6").field("hex"));
-        assertUsage(ExplainRun.run("explain", "--hex", hex.toString(), "--stream-offset", "492"), "--stream-offset needs --fpdu --markers");
-        assertUsage(ExplainRun.run("explain", "--hex", hex.toString(), "--fpdu", "--stream-offset", "492"), "--stream-offset needs");
+        assertUsage(ExplainRun.run("explain", "--hex", hex.toString(), "--stream-offset", "492"),
+                "--stream-offset needs --fpdu --markers");
+        assertUsage(ExplainRun.run("explain", "--hex", hex.toString(), "--fpdu", "--stream-offset", "492"),
+                "--stream-offset needs");
         assertUsage(ExplainRun.run("explain", "--hex", hex.toString(), "--fpdu", "--markers", "--stream-offset", "490"),
                 "not a multiple of 4");
-        assertUsage(ExplainRun.run("explain", "--hex", hex.toString(), "--fpdu", "--markers", "--stream-offset", "4294967296"),
-                "outside 0..4294967295");
+        assertUsage(ExplainRun.run("explain", "--hex", hex.toString(), "--fpdu", "--markers", "--stream-offset",
+                "4294967296"), "outside 0..4294967295");
         assertUsage(ExplainRun.run("explain", "--hex", hex.toString(), "--fpdu", "--markers", "--stream-offset", "-4"),
                 "outside 0..4294967295");
-        assertUsage(ExplainRun.run("explain", "--hex", hex.toString(), "--fpdu", "--markers", "--stream-offset", "lots"),
-                "'lots' is not a number");
-        ExplainRun hexOffset = ExplainRun.run("explain", "--hex", hex.toString(), "--fpdu", "--markers", "--stream-offset", "0x1ec", "--json");
+        assertUsage(ExplainRun.run("explain", "--hex", hex.toString(), "--fpdu", "--markers", "--stream-offset",
+                "lots"), "'lots' is not a number");
+        ExplainRun hexOffset = ExplainRun.run("explain", "--hex", hex.toString(), "--fpdu", "--markers",
+                "--stream-offset", "0x1ec", "--json");
         assertThat(hexOffset.exit()).as(hexOffset.toString()).isZero();
     }
 
@@ -142,12 +149,14 @@ class ExplainCommandTest {
         Path hex = ExplainRun.write(dir, GoldenVectors.named("fpdu-terminate-llp-crc").field("hex"));
         assertUsage(ExplainRun.run("explain", "--hex", hex.toString(), "--fpdu", "--terminate-layout", "mirrored"),
                 "'mirrored' is not a layout: rfc or siw");
-        assertThat(ExplainRun.run("explain", "--hex", hex.toString(), "--fpdu", "--terminate-layout", "SIW").exit()).isZero();
+        assertThat(ExplainRun.run("explain", "--hex", hex.toString(), "--fpdu", "--terminate-layout", "SIW").exit())
+                .isZero();
     }
 
     @Test
     void unknownOptionsAreUsageErrors() {
-        assertUsage(ExplainRun.run("explain", "--hex", ExplainRun.write(dir, "00").toString(), "--colour"), "Unknown option");
+        assertUsage(ExplainRun.run("explain", "--hex", ExplainRun.write(dir, "00").toString(), "--colour"),
+                "Unknown option");
     }
 
     @Test
@@ -171,7 +180,8 @@ class ExplainCommandTest {
     @ValueSource(strings = {"text", "pcapng"})
     void somethingThatIsNotAClassicPcapIsAUsageError(String what) {
         byte[] bytes = what.equals("text") ? "just some text, not a capture".getBytes(StandardCharsets.US_ASCII)
-                : new byte[] {0x0a, 0x0d, 0x0d, 0x0a, 0, 0, 0, 28, 0x1a, 0x2b, 0x3c, 0x4d, 0, 1, 0, 0, -1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 28};
+                : new byte[] {0x0a, 0x0d, 0x0d, 0x0a, 0, 0, 0, 28, 0x1a, 0x2b, 0x3c, 0x4d, 0, 1, 0, 0, -1, -1, -1, -1,
+                        -1, -1, -1, -1, 0, 0, 0, 28};
         ExplainRun r = ExplainRun.run("explain", "--pcap", ExplainRun.writeBytes(dir, bytes, ".pcap").toString());
         assertUsage(r, what.equals("text") ? "not a pcap file" : "pcapng");
     }

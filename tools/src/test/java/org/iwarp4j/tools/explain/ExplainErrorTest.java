@@ -138,7 +138,8 @@ class ExplainErrorTest {
         byte[] fpdu = GoldenVectors.named("fpdu-send").bytes();
         assertSingleError(ExplainRun.json(dir, Arrays.copyOf(fpdu, fpdu.length - 3), "--fpdu"), 0, CONNECTION_LOST,
                 "input ends inside an FPDU");
-        assertSingleError(ExplainRun.json(dir, new byte[] {0x00}, "--fpdu"), 0, CONNECTION_LOST, "input ends inside an FPDU");
+        assertSingleError(ExplainRun.json(dir, new byte[] {0x00}, "--fpdu"), 0, CONNECTION_LOST,
+                "input ends inside an FPDU");
         byte[] request = GoldenVectors.named("mpa-req-rev1").bytes();
         ExplainRun r = ExplainRun.json(dir, concat(request, Arrays.copyOf(fpdu, 20)));
         assertThat(r.entries()).extracting(x -> x.get("type")).containsExactly("mpa-request", "error");
@@ -163,7 +164,8 @@ class ExplainErrorTest {
         byte[] reject = GoldenVectors.named("mpa-rep-rev1-reject").bytes();
         ExplainRun r = ExplainRun.json(dir, concat(reject, GoldenVectors.named("fpdu-send").bytes()));
         assertThat(r.exit()).isZero();
-        assertThat(r.entries()).singleElement().satisfies(x -> assertThat(x).containsEntry("type", "mpa-reply").containsEntry("r", true));
+        assertThat(r.entries()).singleElement()
+                .satisfies(x -> assertThat(x).containsEntry("type", "mpa-reply").containsEntry("r", true));
         assertThat(ExplainRun.text(dir, concat(reject, new byte[8])).out())
                 .contains("the 8 octets after the frame are not MPA and not decoded");
     }
@@ -181,7 +183,8 @@ class ExplainErrorTest {
     }
 
     static byte[] concat(byte[]... parts) {
-        ByteBuffer b = ByteBuffer.allocate(Arrays.stream(parts).mapToInt(p -> p.length).sum()).order(ByteOrder.BIG_ENDIAN);
+        ByteBuffer b =
+                ByteBuffer.allocate(Arrays.stream(parts).mapToInt(p -> p.length).sum()).order(ByteOrder.BIG_ENDIAN);
         for (byte[] p : parts) {
             b.put(p);
         }

@@ -41,7 +41,8 @@ class ExplainGoldenVectorTest {
         ExplainRun text = ExplainRun.text(dir, v.bytes());
         assertThat(text.exit()).as(text.toString()).isZero();
         assertThat(text.out())
-                .contains(v.kind().equals("mpa-request") ? "#1  MPA Request  input octets 0.." : "#1  MPA Reply  input octets 0..")
+                .contains(v.kind().equals("mpa-request") ? "#1  MPA Request  input octets 0.."
+                        : "#1  MPA Reply  input octets 0..")
                 .containsPattern("Key +\"" + v.field("key_ascii") + "\" +RFC 5044 §7\\.1\\.1")
                 .containsPattern("M \\(markers\\) +" + v.field("m") + " +RFC 5044 §7\\.1\\.1")
                 .containsPattern("C \\(CRC\\) +" + v.field("c") + " +RFC 5044 §4\\.4")
@@ -79,7 +80,8 @@ class ExplainGoldenVectorTest {
         assertThat(on.entries()).hasSize(1);
         assertThat(mpaMembers(on.entries().get(0))).isEqualTo(expectedFpdu(v, true));
         VectorUpperLayers.assertMatches(v, on.entries().get(0));
-        assertThat(on.entries().get(0).get("notes")).as("one FPDU on its own breaks no sequence rule").isEqualTo(List.of());
+        assertThat(on.entries().get(0).get("notes")).as("one FPDU on its own breaks no sequence rule")
+                .isEqualTo(List.of());
 
         ExplainRun off = ExplainRun.json(dir, v.bytes(), fpduOptions(v, "--no-crc"));
         assertThat(off.exit()).as(off.toString()).isZero();
@@ -90,13 +92,14 @@ class ExplainGoldenVectorTest {
         ExplainRun text = ExplainRun.text(dir, v.bytes(), fpduOptions(v, "--crc"));
         assertThat(text.exit()).as(text.toString()).isZero();
         int len = v.intField("ulpdu_length");
-        assertThat(text.out()).containsPattern(String.format("ULPDU_Length +0x%04x \\(%d\\) +RFC 5044 §4\\.1", len, len))
+        assertThat(text.out())
+                .containsPattern(String.format("ULPDU_Length +0x%04x \\(%d\\) +RFC 5044 §4\\.1", len, len))
                 .containsPattern(String.format("CRC +0x%08x +RFC 5044 §4\\.4 +valid", v.number("crc32c_value")))
                 .containsPattern("PAD +" + v.intField("pad_length") + " octets? +RFC 5044 §4\\.1")
                 .endsWith("1 frame (1 FPDU), no errors.\n");
         for (Map<String, Object> m : markers(v)) {
-            assertThat(text.out()).containsPattern(String.format("Marker +FPDUPTR 0x%04x \\(%d\\) +RFC 5044 §4\\.3 +at FPDU\\+%d ",
-                    m.get("fpduPtr"), m.get("fpduPtr"), m.get("offset")));
+            assertThat(text.out()).containsPattern(String.format("Marker +FPDUPTR 0x%04x \\(%d\\) +RFC 5044 §4\\.3 +at "
+                    + "FPDU\\+%d ", m.get("fpduPtr"), m.get("fpduPtr"), m.get("offset")));
         }
         assertUpperLayersShown(v, text.out());
     }
@@ -120,13 +123,16 @@ class ExplainGoldenVectorTest {
                     .containsPattern(String.format("MO +%d +RFC 5041 §4\\.3", v.number("ddp.mo")));
         }
         if (v.has("rr.src_stag")) {
-            assertThat(text).containsPattern(String.format("Data Source STag +0x%08x +RFC 5040 §4\\.4", v.number("rr.src_stag")));
+            assertThat(text)
+                    .containsPattern(String.format("Data Source STag +0x%08x +RFC 5040 §4\\.4",
+                            v.number("rr.src_stag")));
         }
         if (v.has("term.error_code")) {
             assertThat(text).containsPattern(String.format("Error Code +0x%02x +RFC ", v.number("term.error_code")));
         }
         if (v.has("atomic.request_id")) {
-            assertThat(text).containsPattern("Request Identifier +" + v.number("atomic.request_id") + " +RFC 7306 §5\\.2\\.1");
+            assertThat(text)
+                    .containsPattern("Request Identifier +" + v.number("atomic.request_id") + " +RFC 7306 §5\\.2\\.1");
         }
         if (v.has("immediate_data")) {
             assertThat(text).containsPattern("Immediate Data +" + String.format("%016x", v.number("immediate_data"))
@@ -191,7 +197,9 @@ class ExplainGoldenVectorTest {
         return e;
     }
 
-    /** The vector's {@code markers} field ({@code index:fpduptr=N ...} or {@code -}) as the JSON {@code markers} array. */
+    /**
+     * The vector's {@code markers} field ({@code index:fpduptr=N ...} or {@code -}) as the JSON {@code markers} array.
+     */
     static List<Map<String, Object>> markers(GoldenVector v) {
         List<Map<String, Object>> out = new ArrayList<>();
         String field = v.has("markers") ? v.field("markers").trim() : "-";

@@ -30,7 +30,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 /** {@code explain --pcap} on the golden captures and on real siw captures. */
 class ExplainPcapTest {
 
-    private static final List<String> GOLDEN = List.of("iwarp-rev1-crc.pcap", "iwarp-rev2-enhanced.pcap", "iwarp-markers.pcap");
+    private static final List<String> GOLDEN =
+            List.of("iwarp-rev1-crc.pcap", "iwarp-rev2-enhanced.pcap", "iwarp-markers.pcap");
 
     @TempDir
     Path dir;
@@ -54,7 +55,10 @@ class ExplainPcapTest {
         }
     }
 
-    /** Every FPDU of the golden captures that is also a golden vector decodes, in its conversation, to the vector's fields. */
+    /**
+     * Every FPDU of the golden captures that is also a golden vector decodes, in its conversation, to the vector's
+     * fields.
+     */
     @Test
     void goldenCapturesHoldTheVectorsWithTheirUpperLayerFields() {
         List<GoldenVector> vectors = GoldenVectors.ofKind("fpdu", "fpdu-markers");
@@ -123,7 +127,9 @@ class ExplainPcapTest {
         for (ConversationStream s : streams) {
             long isnI = s.segments(ConversationStream.Direction.I2R).get(0).tcpSeq();
             String connection = all.stream()
-                    .filter(e -> e.get("direction").equals("I2R") && e.get("offset").equals(0L) && e.get("tcpSeq").equals(isnI))
+                    .filter(e ->
+                            e.get("direction").equals("I2R") && e.get("offset").equals(0L)
+                            && e.get("tcpSeq").equals(isnI))
                     .map(e -> (String) e.get("connection")).findFirst()
                     .orElseThrow(() -> new AssertionError("no connection for " + s.name()));
             for (ConversationStream.Direction d : ConversationStream.Direction.values()) {
@@ -136,7 +142,8 @@ class ExplainPcapTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"rping-siw-guest-local.pcap", "rping-siw-guest-local-crc.pcap", "ib_read_bw-siw-guest-local.pcap",
+    @ValueSource(strings = {"rping-siw-guest-local.pcap", "rping-siw-guest-local-crc.pcap",
+            "ib_read_bw-siw-guest-local.pcap",
             "ib_send_bw-siw-guest-local.pcap", "ib_write_bw-siw-guest-local.pcap", "rping-client-to-host-accept.pcap",
             "rping-client-to-host-reject.pcap", "host-client-to-rping-server.pcap"})
     void siwCapturesDecodeWithoutErrorsAndTileEveryStream(String name) throws Exception {
@@ -177,7 +184,8 @@ class ExplainPcapTest {
         assertThat(r.out()).contains("32 packets (link type ETHERNET), 2 TCP connections")
                 .contains("Connection 1: 127.0.0.1:40001 <-> 127.0.0.2:50001, pcap frames 1..24")
                 .contains("Initiator 127.0.0.1:40001: its stream starts with the MPA Request key")
-                .contains("\n    I2R CRC on (Request C=1, Reply C=1), no markers (Reply M=0)\n    R2I CRC on (Reply C=1, Request C=1), no markers (Request M=0)\n")
+                .contains("\n    I2R CRC on (Request C=1, Reply C=1), no markers (Reply M=0)\n    R2I CRC on (Reply "
+                        + "C=1, Request C=1), no markers (Request M=0)\n")
                 .contains("Rejected by the Responder (Reply R=1)")
                 .contains("#1  MPA Request  I2R offset 0, 44 octets, tcp seq 0x0a000001, pcap frame 4")
                 .contains("#2  MPA Reply  R2I offset 0, 28 octets, tcp seq 0x0b000001, pcap frame 5")
@@ -194,7 +202,8 @@ class ExplainPcapTest {
      * entry says (key, private data, ULPDU_Length, markers, ULPDU, CRC, TCP sequence number) is what the
      * octets hold. Wire lengths follow from the fields: 20 + PD_Length, 2 + ULPDU_Length + PAD + 4 + 4 per marker.
      */
-    static void assertTiles(String what, List<Map<String, Object>> entries, byte[] stream, List<ConversationStream.Segment> segments) {
+    static void assertTiles(String what, List<Map<String, Object>> entries, byte[] stream,
+            List<ConversationStream.Segment> segments) {
         long at = 0;
         for (Map<String, Object> e : entries) {
             assertThat(e.get("offset")).as(what + ": entry " + e).isEqualTo(at);
@@ -210,7 +219,8 @@ class ExplainPcapTest {
                 int next = 0;
                 for (Map<String, Object> m : markers) {
                     int mo = ((Long) m.get("offset")).intValue();
-                    assertThat(((wire[mo + 2] & 0xff) << 8) | (wire[mo + 3] & 0xff)).as(what).isEqualTo(((Long) m.get("fpduPtr")).intValue());
+                    assertThat(((wire[mo + 2] & 0xff) << 8) | (wire[mo + 3] & 0xff)).as(what)
+                            .isEqualTo(((Long) m.get("fpduPtr")).intValue());
                     plain.write(wire, next, mo - next);
                     next = mo + 4;
                 }
@@ -218,14 +228,16 @@ class ExplainPcapTest {
                 byte[] p = plain.toByteArray();
                 assertThat(((p[0] & 0xff) << 8) | (p[1] & 0xff)).as(what).isEqualTo(ulpduLength);
                 assertThat(HexFormat.of().formatHex(p, 2, 2 + ulpduLength)).as(what).isEqualTo(e.get("ulpdu"));
-                long crc = Integer.toUnsignedLong(ByteBuffer.wrap(wire, length - 4, 4).order(ByteOrder.LITTLE_ENDIAN).getInt());
+                long crc = Integer.toUnsignedLong(
+                        ByteBuffer.wrap(wire, length - 4, 4).order(ByteOrder.LITTLE_ENDIAN).getInt());
                 assertThat(e.get("crc")).as(what).isEqualTo(String.format("0x%08x", crc));
             } else {
                 length = 20 + ((Long) e.get("pdLength")).intValue();
                 String key = e.get("type").equals("mpa-request") ? "MPA ID Req Frame" : "MPA ID Rep Frame";
                 assertThat(new String(stream, off, 16, StandardCharsets.US_ASCII)).as(what).isEqualTo(key);
                 int ulpStart = off + 20 + (e.containsKey("ird") ? 4 : 0);
-                assertThat(HexFormat.of().formatHex(stream, ulpStart, off + length)).as(what).isEqualTo(e.get("privateData"));
+                assertThat(HexFormat.of().formatHex(stream, ulpStart, off + length)).as(what)
+                        .isEqualTo(e.get("privateData"));
             }
             for (ConversationStream.Segment s : segments) {
                 if (s.offset() <= at && at < s.offset() + s.payload().length) {

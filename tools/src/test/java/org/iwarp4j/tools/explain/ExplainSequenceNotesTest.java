@@ -52,10 +52,10 @@ class ExplainSequenceNotesTest {
         long length = seg1.number("ulp_payload_length") + seg2.number("ulp_payload_length");
         String stag = String.format("0x%08x", seg1.number("ddp.stag"));
         assertThat(ExplainRun.text(dir, concat(seg1.bytes(), seg2.bytes()), "--fpdu").out())
-                .contains(String.format("Segment 1 of an RDMA Write to STag %s (L=0): %d octets at TO 0x%x, more follows",
-                        stag, seg1.number("ulp_payload_length"), first))
-                .contains(String.format("Segment 2 of an RDMA Write to STag %s, TO 0x%x = first TO 0x%x + %d; the last: "
-                        + "the message is %d octets, TO 0x%x..0x%x", stag, seg2.number("ddp.to"), first,
+                .contains(String.format("Segment 1 of an RDMA Write to STag %s (L=0): %d octets at TO 0x%x, more "
+                        + "follows", stag, seg1.number("ulp_payload_length"), first))
+                .contains(String.format("Segment 2 of an RDMA Write to STag %s, TO 0x%x = first TO 0x%x + %d; the "
+                        + "last: the message is %d octets, TO 0x%x..0x%x", stag, seg2.number("ddp.to"), first,
                         seg2.number("ddp.to") - first, length, first, first + length - 1));
     }
 
@@ -83,7 +83,8 @@ class ExplainSequenceNotesTest {
 
     @Test
     void anotherTaggedMessageBeforeTheLastSegmentIsAWarning() {
-        ExplainRun r = ExplainRun.json(dir, concat(seg1.bytes(), GoldenVectors.named("fpdu-rdma-write").bytes()), "--fpdu");
+        ExplainRun r =
+                ExplainRun.json(dir, concat(seg1.bytes(), GoldenVectors.named("fpdu-rdma-write").bytes()), "--fpdu");
         assertThat(r.exit()).isZero();
         assertThat(notes(r, 1)).singleElement().satisfies(n -> assertThat((String) n.get("text"))
                 .contains("ended without its L=1 segment").contains("[DDP-03]"));
@@ -108,7 +109,8 @@ class ExplainSequenceNotesTest {
 
         // The first message after the Request must be MSN 1; a hex dump that starts at an FPDU may start anywhere.
         ExplainRun late = ExplainRun.json(dir, concat(request, withInvalidate));
-        assertThat(notes(late, 1)).singleElement().satisfies(n -> assertThat((String) n.get("text")).startsWith("MSN 2, expected 1"));
+        assertThat(notes(late, 1)).singleElement()
+                .satisfies(n -> assertThat((String) n.get("text")).startsWith("MSN 2, expected 1"));
         assertThat(notes(ExplainRun.json(dir, withInvalidate, "--fpdu"), 0)).isEmpty();
     }
 
@@ -124,15 +126,20 @@ class ExplainSequenceNotesTest {
         assertThat(notes(r, 1)).isEmpty();
         assertThat(ExplainRun.text(dir, concat(fpdu(first), fpdu(second)), "--fpdu").out())
                 .contains("Segment 1 of message MSN 1 on QN 0 (L=0): 5 octets at MO 0, more follows")
-                .contains("Segment 2 of message MSN 1 on QN 0, MO 5; the last: the message is 12 octets (MO + payload)");
+                .contains("Segment 2 of message MSN 1 on QN 0, MO 5; the last: the message is 12 octets (MO + "
+                        + "payload)");
 
         byte[] gap = withInt(second, MO_OFFSET, 6);
         assertThat(notes(ExplainRun.json(dir, concat(fpdu(first), fpdu(gap)), "--fpdu"), 1)).singleElement()
-                .satisfies(n -> assertThat((String) n.get("text")).startsWith("MO 6, but 5 octets of message MSN 1").contains("[DDP-16]"));
+                .satisfies(n ->
+                        assertThat((String) n.get("text")).startsWith("MO 6, but 5 octets of message MSN 1")
+                        .contains("[DDP-16]"));
 
         byte[] next = withInt(ulpdu("fpdu-send"), MSN_OFFSET, 2);
         assertThat(notes(ExplainRun.json(dir, concat(fpdu(first), fpdu(next)), "--fpdu"), 1)).singleElement()
-                .satisfies(n -> assertThat((String) n.get("text")).contains("message MSN 1 on QN 0 ended without its L=1 segment"));
+                .satisfies(n ->
+                        assertThat((String) n.get("text"))
+                        .contains("message MSN 1 on QN 0 ended without its L=1 segment"));
     }
 
     /** RFC 5040 §5.4 [RDMAP-19]: one Terminate per stream, MSN 1, and nothing after it. */
@@ -143,13 +150,16 @@ class ExplainSequenceNotesTest {
         ExplainRun r = ExplainRun.json(dir, concat(terminate, terminate, send), "--fpdu");
         assertThat(r.exit()).isZero();
         assertThat(notes(r, 0)).isEmpty();
-        assertThat(notes(r, 1)).extracting(n -> (String) n.get("text")).anySatisfy(t -> assertThat(t).startsWith("a second Terminate"))
+        assertThat(notes(r, 1)).extracting(n -> (String) n.get("text"))
+                .anySatisfy(t -> assertThat(t).startsWith("a second Terminate"))
                 .allSatisfy(t -> assertThat(t).contains("[RDMAP-19]"));
         assertThat(notes(r, 2)).singleElement().satisfies(n -> assertThat((String) n.get("text"))
                 .startsWith("sent after this direction's Terminate at input offset 0"));
         byte[] msn2 = fpdu(withInt(ulpdu("fpdu-terminate-llp-crc"), MSN_OFFSET, 2));
         assertThat(notes(ExplainRun.json(dir, msn2, "--fpdu"), 0)).singleElement()
-                .satisfies(n -> assertThat((String) n.get("text")).startsWith("MSN 2: the one Terminate of a stream is message 1"));
+                .satisfies(n ->
+                        assertThat((String) n.get("text"))
+                        .startsWith("MSN 2: the one Terminate of a stream is message 1"));
     }
 
     /** In a capture, Read Responses are matched with the other direction's Read Requests (RFC 5040 §4.5 [RDMAP-06]). */
@@ -159,22 +169,30 @@ class ExplainSequenceNotesTest {
         GoldenVector response = GoldenVectors.named("fpdu-rdma-read-response");
         ExplainRun ok = capture(request.bytes(), response.bytes());
         assertThat(ok.exit()).as(ok.toString()).isZero();
-        assertThat(ok.entries()).filteredOn(e -> e.get("type").equals("fpdu")).allSatisfy(e -> assertThat(e.get("notes")).isEqualTo(List.of()));
+        assertThat(ok.entries()).filteredOn(e -> e.get("type").equals("fpdu"))
+                .allSatisfy(e -> assertThat(e.get("notes")).isEqualTo(List.of()));
         assertThat(captureText(request.bytes(), response.bytes()))
-                .contains("Answers the RDMA Read Request at I2R offset 44 (pcap frame 6): MSN " + request.number("ddp.msn") + ", "
+                .contains("Answers the RDMA Read Request at I2R offset 44 (pcap frame 6): MSN "
+                        + request.number("ddp.msn") + ", "
                         + request.number("rr.rdma_read_message_size") + " octets into STag "
-                        + String.format("0x%08x at TO 0x%x", request.number("rr.sink_stag"), request.number("rr.sink_to")));
+                        + String.format("0x%08x at TO 0x%x", request.number("rr.sink_stag"),
+                                request.number("rr.sink_to")));
 
         byte[] otherStag = fpdu(withInt(response.hex("ulpdu_hex"), 2, 0x0a0b0c0e));
-        assertThat(fpduNotes(capture(request.bytes(), otherStag), "R2I")).singleElement().satisfies(n -> assertThat((String) n.get("text"))
-                .startsWith("STag 0x0a0b0c0e, but the Read Request's Data Sink STag is 0x0a0b0c0d").contains("[RDMAP-06]"));
+        assertThat(fpduNotes(capture(request.bytes(), otherStag), "R2I")).singleElement()
+                .satisfies(n -> assertThat((String) n.get("text"))
+                .startsWith("STag 0x0a0b0c0e, but the Read Request's Data Sink STag is 0x0a0b0c0d")
+                .contains("[RDMAP-06]"));
 
         byte[] shorter = fpdu(Arrays.copyOf(response.hex("ulpdu_hex"), 14 + 60));
-        assertThat(fpduNotes(capture(request.bytes(), shorter), "R2I")).singleElement().satisfies(n -> assertThat((String) n.get("text"))
+        assertThat(fpduNotes(capture(request.bytes(), shorter), "R2I")).singleElement()
+                .satisfies(n -> assertThat((String) n.get("text"))
                 .isEqualTo("the Read Response ends 40 octets short of the requested 100"));
 
-        assertThat(fpduNotes(capture(GoldenVectors.named("fpdu-send").bytes(), response.bytes()), "R2I")).singleElement()
-                .satisfies(n -> assertThat((String) n.get("text")).startsWith("no RDMA Read Request of the other direction"));
+        assertThat(fpduNotes(capture(GoldenVectors.named("fpdu-send").bytes(), response.bytes()), "R2I"))
+                .singleElement()
+                .satisfies(n ->
+                        assertThat((String) n.get("text")).startsWith("no RDMA Read Request of the other direction"));
     }
 
     /** RFC 7306 §5.2.2: an Atomic Response echoes the Request Identifier of the oldest outstanding Atomic Request. */
@@ -185,7 +203,8 @@ class ExplainSequenceNotesTest {
         GoldenVector response = GoldenVectors.named("fpdu-atomic-response-1");         // Original Request Identifier 1
         assertThat(fetchAdd.number("atomic.request_id")).isEqualTo(response.number("atomic.orig_request_id"));
         assertThat(fpduNotes(capture(fetchAdd.bytes(), response.bytes()), "R2I")).isEmpty();
-        assertThat(fpduNotes(capture(cmpSwap.bytes(), response.bytes()), "R2I")).singleElement().satisfies(n -> assertThat((String) n.get("text"))
+        assertThat(fpduNotes(capture(cmpSwap.bytes(), response.bytes()), "R2I")).singleElement()
+                .satisfies(n -> assertThat((String) n.get("text"))
                 .startsWith("Original Request Identifier 1, but the oldest outstanding Atomic Request"));
     }
 
@@ -197,9 +216,10 @@ class ExplainSequenceNotesTest {
         byte[] bad = GoldenVectors.named("fpdu-rdma-read-request-bad-stag").bytes();
         int offset = HexFormat.of().formatHex(i2r).indexOf(HexFormat.of().formatHex(bad)) / 2;
         assertThat(offset).isPositive();
-        ExplainRun r = ExplainRun.run("explain", "--pcap", ExplainRun.writeBytes(dir, GoldenVectors.resource("iwarp-rev1-crc.pcap"),
-                ".pcap").toString());
-        assertThat(r.out()).contains("The copied DDP header is that of the FPDU at I2R offset " + offset + " (pcap frame ");
+        ExplainRun r = ExplainRun.run("explain", "--pcap",
+                ExplainRun.writeBytes(dir, GoldenVectors.resource("iwarp-rev1-crc.pcap"), ".pcap").toString());
+        assertThat(r.out())
+                .contains("The copied DDP header is that of the FPDU at I2R offset " + offset + " (pcap frame ");
     }
 
     // ------------------------------------------------------------------ helpers
@@ -219,11 +239,13 @@ class ExplainSequenceNotesTest {
 
     /** A connection: Request, Reply (both C=1), then {@code i2r} from the Initiator and {@code r2i} answering it. */
     private ExplainRun capture(byte[] i2r, byte[] r2i) {
-        return ExplainRun.run("explain", "--json", "--pcap", ExplainRun.writeBytes(dir, pcap(i2r, r2i), ".pcap").toString());
+        return ExplainRun.run("explain", "--json", "--pcap",
+                ExplainRun.writeBytes(dir, pcap(i2r, r2i), ".pcap").toString());
     }
 
     private String captureText(byte[] i2r, byte[] r2i) {
-        return ExplainRun.run("explain", "--pcap", ExplainRun.writeBytes(dir, pcap(i2r, r2i), ".pcap").toString()).out();
+        return ExplainRun.run("explain", "--pcap", ExplainRun.writeBytes(dir, pcap(i2r, r2i), ".pcap").toString())
+                .out();
     }
 
     private static byte[] pcap(byte[] i2r, byte[] r2i) {

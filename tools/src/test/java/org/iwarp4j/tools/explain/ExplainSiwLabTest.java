@@ -60,7 +60,8 @@ class ExplainSiwLabTest {
         Path interop = lab().resolve("../../../../../interop/captures").normalize();
         assertThat(interop).isDirectory();
         List<Path> fixtures = pcaps(lab().resolve("pcap"));
-        List<Path> others = pcaps(interop).stream().filter(p -> fixtures.stream().noneMatch(f -> sameOctets(f, p))).toList();
+        List<Path> others =
+                pcaps(interop).stream().filter(p -> fixtures.stream().noneMatch(f -> sameOctets(f, p))).toList();
         assertThat(others).hasSizeGreaterThanOrEqualTo(40);
         return Stream.concat(fixtures.stream(), others.stream());
     }
@@ -195,7 +196,8 @@ class ExplainSiwLabTest {
         Map<String, Object> alone = terminate(ExplainRun.json(dir, terminate, "--fpdu"), 0);
         assertThat(alone).containsAllEntriesOf(rfc).containsEntry("ambiguous", true);
         assertThat((Map<?, ?>) alone.get("alsoReadsAs")).isEqualTo(siw);
-        Map<String, Object> asSiw = terminate(ExplainRun.json(dir, terminate, "--fpdu", "--terminate-layout", "siw"), 0);
+        Map<String,
+                Object> asSiw = terminate(ExplainRun.json(dir, terminate, "--fpdu", "--terminate-layout", "siw"), 0);
         assertThat(asSiw).containsAllEntriesOf(siw).containsEntry("ambiguous", true);
         assertThat((Map<?, ?>) asSiw.get("alsoReadsAs")).isEqualTo(rfc);
         assertThat(ExplainRun.text(dir, terminate, "--fpdu").out())
@@ -208,12 +210,16 @@ class ExplainSiwLabTest {
         return (Map<String, Object>) ((Map<String, Object>) r.entries().get(index).get("rdmap")).get("terminate");
     }
 
-    /** The Terminate cells (21) and the 3 MPA cells where siw terminates: one Terminate each, but in term-ird-exceeded-busy and term-ird-pow2 (siw sends none: FINDINGS F5, M5). */
+    /**
+     * The Terminate cells (21) and the 3 MPA cells where siw terminates: one Terminate each, but in
+     * term-ird-exceeded-busy and term-ird-pow2 (siw sends none: FINDINGS F5, M5).
+     */
     @Test
     void theCapturesHoldSiwsTerminates() {
         int terminates = 0;
         for (Path pcap : pcaps(lab().resolve("../../../../../interop/captures").normalize())) {
-            if (!pcap.getFileName().toString().matches("term-.*|mpa-req-(p2p-send|p2p-reply-a0|reply-ord-200)\\.pcap")) {
+            if (!pcap.getFileName().toString()
+                    .matches("term-.*|mpa-req-(p2p-send|p2p-reply-a0|reply-ord-200)\\.pcap")) {
                 continue; // the cells where siw terminates (FINDINGS F2)
             }
             for (Map<String, Object> e : ExplainRun.run("explain", "--json", "--pcap", pcap.toString()).entries()) {

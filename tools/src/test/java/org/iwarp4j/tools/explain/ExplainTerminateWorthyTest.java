@@ -101,7 +101,8 @@ class ExplainTerminateWorthyTest {
                 new Variant("Immediate Data with L=0", with(immediate, 0, 0x01), 0, 2, 0xff),
                 // The fixed RDMAP headers arrive whole in one segment.
                 new Variant("Read Request header cut to 20 octets", Arrays.copyOf(readRequest, 18 + 20), 0, 2, 0xff),
-                new Variant("Read Request with 4 extra octets", Arrays.copyOf(readRequest, readRequest.length + 4), 0, 2, 0xff),
+                new Variant("Read Request with 4 extra octets", Arrays.copyOf(readRequest, readRequest.length + 4), 0,
+                2, 0xff),
                 new Variant("Atomic Response of 11 octets", Arrays.copyOf(atomicResponse, 18 + 11), 0, 2, 0xff),
                 new Variant("Atomic Request at MO 52", withInt(fetchAdd, MO_OFFSET, 52), 0, 2, 0xff),
                 // RFC 7306 §5.1, §8.2 [EXT-04]: an atomic target must be 8-octet aligned.
@@ -150,7 +151,8 @@ class ExplainTerminateWorthyTest {
         assertThat(entries.get(0)).containsKeys("ddp", "notes");
 
         ExplainRun text = ExplainRun.text(dir, fpdu(v.ulpdu()), "--fpdu");
-        assertThat(text.out()).contains(String.format("#2  ERROR  %s 0x%X/0x%X/0x%02X ", v.layer() == 1 ? "DDP" : "RDMAP",
+        assertThat(text.out()).contains(String.format("#2  ERROR  %s 0x%X/0x%X/0x%02X ",
+                v.layer() == 1 ? "DDP" : "RDMAP",
                 v.layer(), v.etype(), v.code())).endsWith("1 frame (1 FPDU), 1 error.\n");
     }
 
@@ -286,7 +288,8 @@ class ExplainTerminateWorthyTest {
     @Test
     void afterAnErrorLaterSegmentsAreNotedAsDropped() {
         byte[] bad = with(ulpdu("fpdu-send"), 1, 0x83);
-        ExplainRun r = ExplainRun.json(dir, ExplainErrorTest.concat(fpdu(bad), GoldenVectors.named("fpdu-rdma-write").bytes(),
+        ExplainRun r = ExplainRun.json(dir,
+                ExplainErrorTest.concat(fpdu(bad), GoldenVectors.named("fpdu-rdma-write").bytes(),
                 fpdu(with(ulpdu("fpdu-rdma-write"), 0, 0xc2))), "--fpdu");
         assertThat(r.exit()).isEqualTo(1);
         assertThat(r.entries()).extracting(e -> e.get("type")).containsExactly("fpdu", "error", "fpdu", "fpdu");
@@ -345,7 +348,10 @@ class ExplainTerminateWorthyTest {
         return copy;
     }
 
-    /** The stack delivers messages in MSN order from 1 (RFC 5041 §5.3): a lone message must be MSN 1 to reach RDMAP's later checks. */
+    /**
+     * The stack delivers messages in MSN order from 1 (RFC 5041 §5.3): a lone message must be MSN 1 to reach RDMAP's
+     * later checks.
+     */
     static byte[] msn1(byte[] untagged) {
         return withInt(untagged, MSN_OFFSET, 1);
     }

@@ -28,7 +28,9 @@ final class VectorUpperLayers {
 
     private VectorUpperLayers() {}
 
-    /** Every upper-layer field {@code v} lists, in {@code fpdu} (a parsed FPDU entry); and nothing outside the shape. */
+    /**
+     * Every upper-layer field {@code v} lists, in {@code fpdu} (a parsed FPDU entry); and nothing outside the shape.
+     */
     static void assertMatches(GoldenVector v, Map<String, Object> fpdu) {
         Map<String, Object> ddp = object(fpdu, "ddp", v);
         Map<String, Object> rdmap = object(fpdu, "rdmap", v);
@@ -64,31 +66,40 @@ final class VectorUpperLayers {
                     }
                 }
                 case "ddp_payload_length", "ulp_payload_length" -> {
-                    // Everything after the DDP header; RDMAP counts it as payload only for Write, Read Response and the Sends.
+                    // Everything after the DDP header; RDMAP counts it as payload only for Write, Read Response and the
+                    // Sends.
                     assertThat(v.number("ulpdu_length") - (tagged ? 14 : 18)).as(as).isEqualTo(v.number(key));
-                    assertThat(rdmap.get("payloadLength")).as(as).isEqualTo(PAYLOAD_OPCODES.contains(opcode) ? v.number(key) : null);
+                    assertThat(rdmap.get("payloadLength")).as(as)
+                            .isEqualTo(PAYLOAD_OPCODES.contains(opcode) ? v.number(key) : null);
                 }
                 case "rdmap.rv" -> assertThat(rdmap.get("rv")).as(as).isEqualTo(v.number(key));
                 case "rdmap.rsv" -> assertThat(rdmap.get("rsv")).as(as).isEqualTo(v.number(key));
                 case "rdmap.opcode" -> assertThat(rdmap.get("opcodeCode")).as(as).isEqualTo(v.number(key));
                 case "rdmap.opcode_name" -> assertThat(rdmap.get("opcode")).as(as)
-                        .isEqualTo(field.getValue().trim().toUpperCase(Locale.ROOT).replace(' ', '_').replace('-', '_'));
+                        .isEqualTo(field.getValue().trim().toUpperCase(Locale.ROOT).replace(' ', '_')
+                                .replace('-', '_'));
                 case "rr.sink_stag" -> assertHex(as, readRequest(rdmap, v).get("sinkStag"), v.number(key), 8);
                 case "rr.sink_to" -> assertHex(as, readRequest(rdmap, v).get("sinkTo"), v.number(key), 16);
-                case "rr.rdma_read_message_size", "rr.rdma_rd_sz" -> assertThat(readRequest(rdmap, v).get("size")).as(as)
+                case "rr.rdma_read_message_size",
+                        "rr.rdma_rd_sz" -> assertThat(readRequest(rdmap, v).get("size")).as(as)
                         .isEqualTo(v.number(key));
                 case "rr.src_stag" -> assertHex(as, readRequest(rdmap, v).get("srcStag"), v.number(key), 8);
                 case "rr.src_to" -> assertHex(as, readRequest(rdmap, v).get("srcTo"), v.number(key), 16);
                 case "atomic.aopcode" -> assertThat(atomic(rdmap, v).get("aopcode")).as(as).isEqualTo(v.number(key));
-                case "atomic.request_id" -> assertThat(atomic(rdmap, v).get("requestId")).as(as).isEqualTo(v.number(key));
+                case "atomic.request_id" ->
+                        assertThat(atomic(rdmap, v).get("requestId")).as(as).isEqualTo(v.number(key));
                 case "atomic.remote_stag" -> assertHex(as, atomic(rdmap, v).get("remoteStag"), v.number(key), 8);
                 case "atomic.remote_to" -> assertHex(as, atomic(rdmap, v).get("remoteTo"), v.number(key), 16);
-                case "atomic.add_or_swap_data" -> assertHex(as, atomic(rdmap, v).get("addOrSwapData"), v.number(key), 16);
-                case "atomic.add_or_swap_mask" -> assertHex(as, atomic(rdmap, v).get("addOrSwapMask"), v.number(key), 16);
+                case "atomic.add_or_swap_data" ->
+                        assertHex(as, atomic(rdmap, v).get("addOrSwapData"), v.number(key), 16);
+                case "atomic.add_or_swap_mask" ->
+                        assertHex(as, atomic(rdmap, v).get("addOrSwapMask"), v.number(key), 16);
                 case "atomic.compare_data" -> assertHex(as, atomic(rdmap, v).get("compareData"), v.number(key), 16);
                 case "atomic.compare_mask" -> assertHex(as, atomic(rdmap, v).get("compareMask"), v.number(key), 16);
-                case "atomic.orig_request_id" -> assertThat(atomic(rdmap, v).get("originalRequestId")).as(as).isEqualTo(v.number(key));
-                case "atomic.orig_remote_data" -> assertHex(as, atomic(rdmap, v).get("originalRemoteData"), v.number(key), 16);
+                case "atomic.orig_request_id" ->
+                        assertThat(atomic(rdmap, v).get("originalRequestId")).as(as).isEqualTo(v.number(key));
+                case "atomic.orig_remote_data" ->
+                        assertHex(as, atomic(rdmap, v).get("originalRemoteData"), v.number(key), 16);
                 case "immediate_data" -> assertThat(rdmap.get("immediate")).as(as)
                         .isEqualTo(String.format("%016x", v.number(key)));
                 default -> {
@@ -120,8 +131,10 @@ final class VectorUpperLayers {
             case "term.d" -> assertThat(t.get("d")).as(as).isEqualTo(v.flag(key));
             case "term.r" -> assertThat(t.get("r")).as(as).isEqualTo(v.flag(key));
             case "term.ddp_segment_length" -> assertThat(t.get("ddpSegmentLength")).as(as).isEqualTo(v.number(key));
-            case "term.terminated_ddp_header_hex", "term.ddp_header_hex" -> assertThat(t.get("copiedDdpHeader")).as(as).isEqualTo(value);
-            case "term.terminated_rdma_header_hex", "term.rdma_header_hex" -> assertThat(t.get("copiedRdmaHeader")).as(as).isEqualTo(value);
+            case "term.terminated_ddp_header_hex",
+                    "term.ddp_header_hex" -> assertThat(t.get("copiedDdpHeader")).as(as).isEqualTo(value);
+            case "term.terminated_rdma_header_hex",
+                    "term.rdma_header_hex" -> assertThat(t.get("copiedRdmaHeader")).as(as).isEqualTo(value);
             case "term.control_word_hex" -> assertThat(t.get("controlWord")).as(as).isEqualTo(value);
             case "term.layout" -> {
                 if (value.equals("bit-mirrored")) {
@@ -135,8 +148,11 @@ final class VectorUpperLayers {
             case "term.rfc5040_reading" -> {
                 Matcher m = RFC_READING.matcher(value);
                 assertThat(m.matches()).as(as + " parses").isTrue();
-                Map<String, Object> reading = Map.of("layer", Long.parseLong(m.group(1)), "etype", Long.parseLong(m.group(2)),
-                        "code", Long.parseLong(m.group(3), 16), "m", m.group(4).equals("1"), "d", m.group(5).equals("1"),
+                Map<String,
+                        Object> reading = Map.of("layer", Long.parseLong(m.group(1)), "etype",
+                        Long.parseLong(m.group(2)),
+                        "code", Long.parseLong(m.group(3), 16), "m", m.group(4).equals("1"), "d",
+                        m.group(5).equals("1"),
                         "r", m.group(6).equals("1"), "reserved", Long.parseLong(m.group(7), 16));
                 if ("siw-mirrored".equals(t.get("layout"))) {
                     assertThat(object(t, "rfcReading", v)).as(as).isEqualTo(reading);

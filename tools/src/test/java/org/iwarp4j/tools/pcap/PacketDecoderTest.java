@@ -15,8 +15,10 @@ class PacketDecoderTest {
 
     private static final Endpoint V4_A = new Endpoint(new byte[] {127, 0, 0, 1}, 40001);
     private static final Endpoint V4_B = new Endpoint(new byte[] {127, 0, 0, 2}, 50001);
-    private static final Endpoint V6_A = new Endpoint(v6(0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1), 40001);
-    private static final Endpoint V6_B = new Endpoint(v6(0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2), 50001);
+    private static final Endpoint V6_A =
+            new Endpoint(v6(0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1), 40001);
+    private static final Endpoint V6_B =
+            new Endpoint(v6(0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2), 50001);
 
     @ParameterizedTest(name = "{0} {1} v6={2}")
     @CsvSource({
@@ -25,8 +27,8 @@ class PacketDecoderTest {
             "IPV4, LITTLE_ENDIAN, false", "IPV6, LITTLE_ENDIAN, true",
             "LINUX_SLL, LITTLE_ENDIAN, false", "LINUX_SLL, LITTLE_ENDIAN, true",
             "LINUX_SLL2, BIG_ENDIAN, false", "LINUX_SLL2, LITTLE_ENDIAN, true",
-            "NULL, LITTLE_ENDIAN, false", "NULL, BIG_ENDIAN, false", "NULL, LITTLE_ENDIAN, true", "NULL, BIG_ENDIAN, true",
-            "LOOP, LITTLE_ENDIAN, false", "LOOP, LITTLE_ENDIAN, true"})
+            "NULL, LITTLE_ENDIAN, false", "NULL, BIG_ENDIAN, false", "NULL, LITTLE_ENDIAN, true",
+            "NULL, BIG_ENDIAN, true", "LOOP, LITTLE_ENDIAN, false", "LOOP, LITTLE_ENDIAN, true"})
     void everyLinkTypeYieldsTheSameConversation(LinkType linkType, String order, boolean v6) throws Exception {
         ByteOrder o = order.equals("BIG_ENDIAN") ? ByteOrder.BIG_ENDIAN : ByteOrder.LITTLE_ENDIAN;
         Endpoint a = v6 ? V6_A : V4_A;
@@ -61,7 +63,8 @@ class PacketDecoderTest {
     @Test
     void ethernetVlanTagsAreSkipped() throws Exception {
         for (int tags = 1; tags <= 2; tags++) {
-            byte[] file = PcapBuilder.ethernet().vlanTags(tags).tcp(V4_A, V4_B, 5, TcpSegment.ACK, new byte[] {9, 8}).build();
+            byte[] file =
+                    PcapBuilder.ethernet().vlanTags(tags).tcp(V4_A, V4_B, 5, TcpSegment.ACK, new byte[] {9, 8}).build();
             Capture c = Capture.read(file);
             assertThat(c.skipped()).isEmpty();
             assertThat(c.connections().get(0).from(V4_A).bytes()).containsExactly(9, 8);
@@ -103,7 +106,8 @@ class PacketDecoderTest {
         assertThat(V4_A.toString()).isEqualTo("127.0.0.1:40001");
         assertThat(V6_A.toString()).isEqualTo("[2001:db8::1]:40001");
         assertThat(new Endpoint(v6(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1), 1).toString()).isEqualTo("[::1]:1");
-        assertThat(new Endpoint(v6(0x20, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1), 1).addressText()).isEqualTo("2001:0:1::1");
+        assertThat(new Endpoint(v6(0x20, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1), 1).addressText())
+                .isEqualTo("2001:0:1::1");
         assertThat(new Endpoint(v6(0x20, 1, 0x0d, 0xb8, 0, 0, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1), 1).addressText())
                 .isEqualTo("2001:db8:0:1:1:1:1:1");
         assertThat(List.of(V4_B, V4_A).stream().sorted().toList()).containsExactly(V4_A, V4_B);

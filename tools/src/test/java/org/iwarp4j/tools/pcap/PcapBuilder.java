@@ -43,7 +43,8 @@ public final class PcapBuilder {
     }
 
     public PcapBuilder tcp(Endpoint src, Endpoint dst, long seq, int flags, byte[] payload) {
-        return record(link(ip(src, dst, tcpSegment(src.port(), dst.port(), seq, flags, payload)), src.address().length == 16));
+        return record(link(ip(src, dst, tcpSegment(src.port(), dst.port(), seq, flags, payload)),
+                src.address().length == 16));
     }
 
     /** A record holding exactly these link-layer octets. */

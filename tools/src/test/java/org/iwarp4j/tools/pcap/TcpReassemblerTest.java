@@ -202,7 +202,9 @@ class TcpReassemblerTest {
         assertThat(h.bytes()).containsExactly(7, 8, 9);
     }
 
-    /** TCP delivers the sender's octets in order however segments are cut, repeated and reordered (RFC 9293 §3.10.7.4). */
+    /**
+     * TCP delivers the sender's octets in order however segments are cut, repeated and reordered (RFC 9293 §3.10.7.4).
+     */
     @Test
     void anySegmentationRetransmissionAndOrderGivesBackTheSentOctets() {
         qt().withExamples(200).forAll(longs().between(0, 0xffffffffL), integers().between(0, 3000), longs().all())
@@ -239,7 +241,8 @@ class TcpReassemblerTest {
     }
 
     private static TcpSegment seg(int frame, Endpoint src, Endpoint dst, long seq, int flags, byte[] payload) {
-        return new TcpSegment(frame, src, dst, seq, flags | (flags == TcpSegment.SYN ? 0 : TcpSegment.ACK), payload, payload.length);
+        return new TcpSegment(frame, src, dst, seq, flags | (flags == TcpSegment.SYN ? 0 : TcpSegment.ACK), payload,
+                payload.length);
     }
 
     private static byte[] slice(byte[] data, int from, int to) {

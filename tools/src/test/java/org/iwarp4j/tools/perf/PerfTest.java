@@ -91,8 +91,8 @@ class PerfTest {
         List<BwLine> lines = new ArrayList<>();
         Matcher m = BW_LINE.matcher(out);
         while (m.find()) {
-            lines.add(new BwLine(Integer.parseInt(m.group(1)), Long.parseLong(m.group(2)), Double.parseDouble(m.group(3)),
-                    Double.parseDouble(m.group(4)), Double.parseDouble(m.group(5))));
+            lines.add(new BwLine(Integer.parseInt(m.group(1)), Long.parseLong(m.group(2)),
+                    Double.parseDouble(m.group(3)), Double.parseDouble(m.group(4)), Double.parseDouble(m.group(5))));
         }
         return lines;
     }
@@ -530,8 +530,10 @@ class PerfTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"write -s 0", "write -s 8388609", "write -n 3", "write -n 10 -D 1", "write --loopback 127.0.0.1",
-            "atomic -s 16", "send --verify", "write --latency --verify", "atomic -A FOO", "write -a -s 64", "write -t 0",
+    @ValueSource(strings = {"write -s 0", "write -s 8388609", "write -n 3", "write -n 10 -D 1",
+            "write --loopback 127.0.0.1",
+            "atomic -s 16", "send --verify", "write --latency --verify", "atomic -A FOO", "write -a -s 64",
+            "write -t 0",
             "write -p 70000", "bogus", "", "write --crc maybe", "write -q 0", "write -q 1025", "write --latency -q 2",
             "write --verify -q 2", "tcp -q 1024 -t 15000", "tcp --compare-tcp", "write --plot x.svg",
             "write --loopback --latency -a --plot x.svg", "write --loopback --compare-tcp --tcp-port 5000",

@@ -11,7 +11,8 @@ class HumanRendererTest {
     @Test
     void alignsLabelsValuesAndRfcSectionsAndIndentsNestedLayers() {
         Layer frame = new Layer("#1 FPDU", null)
-                .field("ULPDU_Length", "0x0022 (34)", "RFC 5044 §4.1", "octets of the ULPDU", "ulpduLength", Json.num(34))
+                .field("ULPDU_Length", "0x0022 (34)", "RFC 5044 §4.1", "octets of the ULPDU", "ulpduLength",
+                        Json.num(34))
                 .row("PAD", "2", "RFC 5044 §4.1", "")
                 .note("a note")
                 .child(new Layer("DDP", "ddp").row("T", "0", "RFC 5041 §4.1", "untagged"));

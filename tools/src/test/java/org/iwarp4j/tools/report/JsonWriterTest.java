@@ -22,7 +22,8 @@ class JsonWriterTest {
 
     @Test
     void escapesControlCharactersAndLoneSurrogates() {
-        assertThat(JsonWriter.write(Json.str("\n\r\t\b\f\u0000\u001f\u007f"))).isEqualTo("\"\\n\\r\\t\\b\\f\\u0000\\u001f\\u007f\"");
+        assertThat(JsonWriter.write(Json.str("\n\r\t\b\f\u0000\u001f\u007f")))
+                .isEqualTo("\"\\n\\r\\t\\b\\f\\u0000\\u001f\\u007f\"");
         assertThat(JsonWriter.write(Json.str("\ud800x"))).isEqualTo("\"\\ud800x\"");
         assertThat(JsonWriter.write(Json.str("\udc00"))).isEqualTo("\"\\udc00\"");
         assertThat(JsonWriter.write(Json.str("\ud83d\ude00 §"))).isEqualTo("\"\ud83d\ude00 §\"");
@@ -49,7 +50,8 @@ class JsonWriterTest {
                 .row("people only", "x", "", "")
                 .child(new Layer("DDP", "ddp").json("t", Json.bool(false)))
                 .child(new Layer("people only", null).json("hidden", Json.num(1)));
-        assertThat(JsonWriter.write(frame.toJson())).isEqualTo("{\"type\":\"fpdu\",\"ulpduLength\":34,\"ddp\":{\"t\":false}}");
+        assertThat(JsonWriter.write(frame.toJson()))
+                .isEqualTo("{\"type\":\"fpdu\",\"ulpduLength\":34,\"ddp\":{\"t\":false}}");
         assertThat(frame.member("ulpduLength")).isEqualTo(Json.num(34));
         assertThat(frame.member("nope")).isNull();
     }

@@ -12,11 +12,14 @@ class LayerTest {
     void aChildBesideItsParentIsNestedForPeopleAndASiblingInJson() {
         Layer rdmap = new Layer("RDMAP  Send", "rdmap").field("RV", "1", "RFC 5040 §4.1", "", "rv", Json.num(1))
                 .child(new Layer("Read Request header", "readRequest").json("size", Json.num(0)));
-        Layer ddp = new Layer("DDP  untagged", "ddp").field("QN", "0", "RFC 5041 §4.3", "", "qn", Json.num(0)).childBeside(rdmap);
-        Layer frame = new Layer("#1 FPDU", null).json("type", Json.str("fpdu")).child(ddp).json("notes", Json.arr(List.of()));
+        Layer ddp = new Layer("DDP  untagged", "ddp").field("QN", "0", "RFC 5041 §4.3", "", "qn", Json.num(0))
+                .childBeside(rdmap);
+        Layer frame =
+                new Layer("#1 FPDU", null).json("type", Json.str("fpdu")).child(ddp).json("notes", Json.arr(List.of()));
 
         assertThat(JsonWriter.write(frame.toJson())).isEqualTo(
-                "{\"type\":\"fpdu\",\"notes\":[],\"ddp\":{\"qn\":0},\"rdmap\":{\"rv\":1,\"readRequest\":{\"size\":0}}}");
+                "{\"type\":\"fpdu\",\"notes\":[],\"ddp\":{\"qn\":0},"
+                        + "\"rdmap\":{\"rv\":1,\"readRequest\":{\"size\":0}}}");
         assertThat(HumanRenderer.render(List.of(frame))).isEqualTo("""
                 #1 FPDU
                   DDP  untagged

@@ -154,7 +154,8 @@ class RpingTest {
 
     @Test
     void noServerIsAConnectionFailure() {
-        ToolRun r = ToolRun.run("rping", "-c", "-a", "127.0.0.1", "-p", Integer.toString(ToolRun.freePort()), "-C", "1");
+        ToolRun r =
+                ToolRun.run("rping", "-c", "-a", "127.0.0.1", "-p", Integer.toString(ToolRun.freePort()), "-C", "1");
         assertThat(r.exit()).isEqualTo(1);
         assertThat(r.err()).contains("connect error");
     }
@@ -207,29 +208,36 @@ class RpingTest {
         return rdmap == null ? null : (String) ((Map<String, Object>) rdmap).get("opcode");
     }
 
-    /** Each frame as direction, type, MPA fields / ULPDU length, RDMAP message, read size (addresses and STags differ). */
+    /**
+     * Each frame as direction, type, MPA fields / ULPDU length, RDMAP message, read size (addresses and STags differ).
+     */
     @SuppressWarnings("unchecked")
     private static List<String> shape(List<Map<String, Object>> entries) {
         List<String> out = new ArrayList<>();
         for (Map<String, Object> e : entries) {
             String type = (String) e.get("type");
             if (type.startsWith("mpa-")) {
-                out.add(e.get("direction") + " " + type + " rev=" + e.get("rev") + " m=" + e.get("m") + " c=" + e.get("c")
-                        + " s=" + e.get("s") + " pd=" + e.get("pdLength") + " ird=" + e.get("ird") + " ord=" + e.get("ord")
+                out.add(e.get("direction") + " " + type + " rev=" + e.get("rev") + " m=" + e.get("m")
+                        + " c=" + e.get("c") + " s=" + e.get("s") + " pd=" + e.get("pdLength")
+                        + " ird=" + e.get("ird") + " ord=" + e.get("ord")
                         + " p2p=" + e.get("peerToPeer") + " data=" + e.get("privateData"));
             } else if (type.equals("fpdu")) {
                 Map<String, Object> ddp = (Map<String, Object>) e.get("ddp");
                 Map<String, Object> rdmap = (Map<String, Object>) e.get("rdmap");
                 Map<String, Object> readRequest = (Map<String, Object>) rdmap.get("readRequest");
                 out.add(e.get("direction") + " fpdu " + e.get("ulpduLength") + " " + rdmap.get("opcode") + " qn="
-                        + ddp.get("qn") + " msn=" + ddp.get("msn") + " size=" + (readRequest == null ? null : readRequest.get("size"))
+                        + ddp.get("qn") + " msn=" + ddp.get("msn") + " size="
+                        + (readRequest == null ? null : readRequest.get("size"))
                         + " payload=" + rdmap.get("payloadLength"));
             }
         }
         return out;
     }
 
-    /** The payload octets of every Read Response and Write (the ping data) and of every Send (adverts differ: lengths only). */
+    /**
+     * The payload octets of every Read Response and Write (the ping data) and of every Send (adverts differ: lengths
+     * only).
+     */
     @SuppressWarnings("unchecked")
     private static List<String> pingData(List<Map<String, Object>> entries) {
         List<String> out = new ArrayList<>();

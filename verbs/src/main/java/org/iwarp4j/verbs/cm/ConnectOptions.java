@@ -132,7 +132,10 @@ public record ConnectOptions(MpaOptions mpa, byte[] privateData, OptionalInt ird
          * @param change applied to a builder of the current MPA settings
          * @return this
          */
-        public Builder mpa(UnaryOperator<MpaOptions.Builder> change) { mpa = change.apply(mpa.toBuilder()).build(); return this; }
+        public Builder mpa(UnaryOperator<MpaOptions.Builder> change) {
+            mpa = change.apply(mpa.toBuilder()).build();
+            return this;
+        }
         /** @param v default none @return this */
         public Builder privateData(byte[] v) { privateData = v; return this; }
         /** @param v default: the queue pair's @return this */

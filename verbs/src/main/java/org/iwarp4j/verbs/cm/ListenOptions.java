@@ -98,7 +98,10 @@ public record ListenOptions(int backlog, int maxConnections, MpaOptions mpa, int
          * @param change applied to a builder of the current MPA settings
          * @return this
          */
-        public Builder mpa(UnaryOperator<MpaOptions.Builder> change) { mpa = change.apply(mpa.toBuilder()).build(); return this; }
+        public Builder mpa(UnaryOperator<MpaOptions.Builder> change) {
+            mpa = change.apply(mpa.toBuilder()).build();
+            return this;
+        }
         /** @param v default 0: never reject for a small IRD @return this */
         public Builder requiredOrd(int v) { requiredOrd = v; return this; }
         /** @param v default 5 s @return this */

@@ -75,7 +75,8 @@ public record PeerProfile(String name, boolean acceptFpdusBehindReply, Duration 
      * @return a copy
      */
     public PeerProfile withAcceptFpdusBehindReply(boolean accept) {
-        return new PeerProfile(name, accept, firstFpduNudge, acceptUnverifiedSetupTerminate, terminateControlLayout, maxPdLength);
+        return new PeerProfile(name, accept, firstFpduNudge, acceptUnverifiedSetupTerminate, terminateControlLayout,
+                maxPdLength);
     }
 
     /**
@@ -85,7 +86,8 @@ public record PeerProfile(String name, boolean acceptFpdusBehindReply, Duration 
      * @return a copy
      */
     public PeerProfile withAcceptUnverifiedSetupTerminate(boolean accept) {
-        return new PeerProfile(name, acceptFpdusBehindReply, firstFpduNudge, accept, terminateControlLayout, maxPdLength);
+        return new PeerProfile(name, acceptFpdusBehindReply, firstFpduNudge, accept, terminateControlLayout,
+                maxPdLength);
     }
 
     /**

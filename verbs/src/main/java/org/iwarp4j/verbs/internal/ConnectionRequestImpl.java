@@ -112,7 +112,8 @@ final class ConnectionRequestImpl implements ConnectionRequest {
         try {
             if (data.length > max) {
                 throw new IllegalArgumentException("private data of " + data.length + " octets exceeds the " + max
-                        + " a Reply to a revision " + mpa.revision() + " Request can carry (RFC 5044 §7.1.1, RFC 6581 §7)");
+                        + " a Reply to a revision " + mpa.revision()
+                        + " Request can carry (RFC 5044 §7.1.1, RFC 6581 §7)");
             }
             listener.options().peerProfile().checkPrivateData(data, mpa.revision());
         } catch (IllegalArgumentException e) {
@@ -155,8 +156,8 @@ final class ConnectionRequestImpl implements ConnectionRequest {
                     qp.stateError();
                     // A client that left while the decision was made is no failure of the accept itself.
                     String why = gone || !channel.isActive() ? GONE : "accept failed: " + f.cause();
-                    result.completeExceptionally(new ConnectionFailedException(ConnectionFailedException.Kind.CONNECT_ERROR,
-                            why, f.cause()));
+                    result.completeExceptionally(new ConnectionFailedException(
+                            ConnectionFailedException.Kind.CONNECT_ERROR, why, f.cause()));
                     channel.close();
                 }
             });

@@ -143,7 +143,8 @@ final class ProtectionDomainImpl implements ProtectionDomain {
         WindowImpl window = WindowImpl.allocate(this, rnic.stagTable());
         if (window == null) {
             throw new VerbsException(VerbsException.Reason.LIMIT_EXCEEDED, null,
-                    "allocateMemoryWindow: the STag table is full (" + rnic.config().maxStags() + " regions and windows)");
+                    "allocateMemoryWindow: the STag table is full (" + rnic.config().maxStags()
+                    + " regions and windows)");
         }
         windows.incrementAndGet();
         return window;
@@ -176,7 +177,8 @@ final class ProtectionDomainImpl implements ProtectionDomain {
             throw new IllegalArgumentException("capacity and maxSge must be positive");
         }
         if (maxSge > rnic.config().maxSge()) {
-            throw new VerbsException(VerbsException.Reason.LIMIT_EXCEEDED, null, "maxSge " + maxSge + " exceeds the RNIC's "
+            throw new VerbsException(VerbsException.Reason.LIMIT_EXCEEDED, null,
+                    "maxSge " + maxSge + " exceeds the RNIC's "
                     + rnic.config().maxSge());
         }
         if (capacity > rnic.config().maxWorkRequests()) {

@@ -161,7 +161,8 @@ final class QueuePairHandler extends ChannelDuplexHandler implements ConnectionR
         }
         if (role == Role.INITIATOR && !replyPrivateDataCheck.test(params.peerPrivateData())) {
             lifecycle.setupAbandoned(new SetupFailure(SetupFailure.Kind.REPLY_PRIVATE_DATA_REFUSED, "the private"
-                    + " data of the MPA Reply was not accepted (" + params.peerPrivateData().length + " octets)", null));
+                    + " data of the MPA Reply was not accepted (" + params.peerPrivateData().length + " octets)",
+                    null));
             return;
         }
         Reservation irds = qp.irdReservation();
@@ -170,8 +171,8 @@ final class QueuePairHandler extends ChannelDuplexHandler implements ConnectionR
         }
         encoder.gatherSmallFpdus(!ConnectionPipelines.capturesPackets(ctx.pipeline()));
         TransmitPump.Segments segments = new TransmitPump.Segments(encoder, ctx.voidPromise());
-        QueuePairEngine engine = new QueuePairEngine(qp, params, ctx.channel().remoteAddress(), peer.terminateLayout(), segments,
-                lifecycle, () -> pump.request());
+        QueuePairEngine engine = new QueuePairEngine(qp, params, ctx.channel().remoteAddress(), peer.terminateLayout(),
+                segments, lifecycle, () -> pump.request());
         stream = engine.stream();
         pump = new TransmitPump(ctx, segments, stream, lifecycle);
         actions.streamOpened(engine, pump);

@@ -57,7 +57,8 @@ final class RegionImpl implements MemoryRegion, StagOwner {
     }
 
     /** A regular region over {@code memory} (the region owns one reference); {@code null} if the table is full. */
-    static RegionImpl register(ProtectionDomainImpl pd, StagTable table, ByteBuf memory, long base, Set<Access> access) {
+    static RegionImpl register(ProtectionDomainImpl pd, StagTable table, ByteBuf memory, long base,
+            Set<Access> access) {
         RegionImpl r = new RegionImpl(pd, table, false, memory.capacity(), memory, base, access);
         return r.index == 0 ? null : r;
     }

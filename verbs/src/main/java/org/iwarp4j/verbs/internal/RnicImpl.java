@@ -261,7 +261,8 @@ public final class RnicImpl implements Rnic {
         }
         if (qpConfig.maxSendWr() > config.maxWorkRequests() || qpConfig.maxRecvWr() > config.maxWorkRequests()) {
             throw new VerbsException(VerbsException.Reason.LIMIT_EXCEEDED, null, "maxSendWr/maxRecvWr "
-                    + qpConfig.maxSendWr() + "/" + qpConfig.maxRecvWr() + " exceed the RNIC's " + config.maxWorkRequests());
+                    + qpConfig.maxSendWr() + "/" + qpConfig.maxRecvWr() + " exceed the RNIC's "
+                    + config.maxWorkRequests());
         }
         if (qpConfig.maxInlineData() > config.maxInlineData()) {
             throw new VerbsException(VerbsException.Reason.LIMIT_EXCEEDED, null, "maxInlineData "
@@ -330,7 +331,8 @@ public final class RnicImpl implements Rnic {
     }
 
     @Override
-    public CompletableFuture<Connection> connect(InetSocketAddress address, QueuePair queuePair, ConnectOptions options) {
+    public CompletableFuture<Connection> connect(InetSocketAddress address, QueuePair queuePair,
+            ConnectOptions options) {
         return connections.connect(address, queuePair, options);
     }
 

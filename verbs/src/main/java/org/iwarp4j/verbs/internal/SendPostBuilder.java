@@ -52,13 +52,15 @@ final class SendPostBuilder {
         }
         if (wr instanceof SendWorkRequest.SendWithInvalidate s) {
             ByteBuf data = gather(wr, s.sges());
-            RdmapOperation op = new RdmapOperation.Send(wr.wrId(), data, solicited, true, s.invalidateStag().value(), fence);
+            RdmapOperation op =
+                    new RdmapOperation.Send(wr.wrId(), data, solicited, true, s.invalidateStag().value(), fence);
             return post(wr, signaled, CompletionOpcode.SEND_WITH_INVALIDATE, data.readableBytes(), reusable, op);
         }
         if (wr instanceof SendWorkRequest.RdmaWrite w) {
             ByteBuf data = gather(wr, w.sges());
             checkRemoteRange(wr, w.remoteAddress(), data);
-            RdmapOperation op = new RdmapOperation.RdmaWrite(wr.wrId(), w.remoteStag().value(), w.remoteAddress(), data, fence);
+            RdmapOperation op =
+                    new RdmapOperation.RdmaWrite(wr.wrId(), w.remoteStag().value(), w.remoteAddress(), data, fence);
             return post(wr, signaled, CompletionOpcode.RDMA_WRITE, data.readableBytes(), reusable, op);
         }
         if (wr instanceof SendWorkRequest.RdmaWriteWithImmediate w) {
@@ -91,12 +93,14 @@ final class SendPostBuilder {
             return SendPost.local(wr, signaled, CompletionOpcode.LOCAL_INVALIDATE, 0, reusable, invalidateTarget(li));
         }
         if (wr instanceof SendWorkRequest.BindMemoryWindow b) {
-            return SendPost.local(wr, signaled, CompletionOpcode.BIND_MEMORY_WINDOW, b.length(), reusable, bindTarget(b));
+            return SendPost.local(wr, signaled, CompletionOpcode.BIND_MEMORY_WINDOW, b.length(), reusable,
+                    bindTarget(b));
         }
         SendWorkRequest.FastRegister fr = (SendWorkRequest.FastRegister) wr;
         RegionImpl region = fastRegion(wr, fr.region());
         if (!fr.memory().isDirect()) {
-            throw new VerbsException(VerbsException.Reason.INVALID_REQUEST, wr, "fast registration needs direct memory");
+            throw new VerbsException(VerbsException.Reason.INVALID_REQUEST, wr,
+                    "fast registration needs direct memory");
         }
         if (fr.memory().remaining() > region.maxLength()) {
             throw new VerbsException(VerbsException.Reason.INVALID_REQUEST, wr, fr.memory().remaining()
@@ -140,7 +144,8 @@ final class SendPostBuilder {
         }
         if (b.offset() + b.length() > b.region().length()) {
             throw new VerbsException(VerbsException.Reason.INVALID_REQUEST, b, "[" + b.offset() + ", "
-                    + (b.offset() + b.length()) + ") is not inside the " + b.region().length() + " octets of the region");
+                    + (b.offset() + b.length()) + ") is not inside the " + b.region().length()
+                    + " octets of the region");
         }
         return w;
     }
@@ -172,8 +177,8 @@ final class SendPostBuilder {
         }
         if (sges.isEmpty()) {
             // RFC 5040 §5.2: a zero-length Read is valid; its sink is not checked.
-            return post(r, signaled, CompletionOpcode.RDMA_READ, 0, reusable, new RdmapOperation.RdmaRead(r.wrId(), 0, 0,
-                    0, r.remoteStag().value(), r.remoteAddress(), fence));
+            return post(r, signaled, CompletionOpcode.RDMA_READ, 0, reusable,
+                    new RdmapOperation.RdmaRead(r.wrId(), 0, 0, 0, r.remoteStag().value(), r.remoteAddress(), fence));
         }
         // RDMAP reads into one sink STag per Read Request: one request per SGE, consecutive remote offsets.
         RdmapOperation[] ops = new RdmapOperation[sges.size()];
@@ -203,7 +208,8 @@ final class SendPostBuilder {
         }
         if (result != null) {
             if (result.length() != 8) {
-                throw new VerbsException(VerbsException.Reason.INVALID_SGE, wr, "the atomic result SGE must be 8 octets");
+                throw new VerbsException(VerbsException.Reason.INVALID_SGE, wr,
+                        "the atomic result SGE must be 8 octets");
             }
             checkSge(wr, result, Access.LOCAL_WRITE);
         }
@@ -269,7 +275,8 @@ final class SendPostBuilder {
             total += sge.length();
         }
         if (total > Integer.MAX_VALUE) {
-            throw new VerbsException(VerbsException.Reason.INVALID_SGE, wr, "receive of " + total + " octets is too large");
+            throw new VerbsException(VerbsException.Reason.INVALID_SGE, wr,
+                    "receive of " + total + " octets is too large");
         }
         return total;
     }

@@ -194,8 +194,9 @@ final class WindowImpl implements MemoryWindow, StagOwner {
 
     @Override
     public String toString() {
-        return "MemoryWindow[stag=" + stag() + (view.isValid() ? String.format(" address=0x%x length=%d", view.baseTaggedOffset(),
-                length()) : " unbound") + "]";
+        return "MemoryWindow[stag=" + stag()
+                + (view.isValid() ? String.format(" address=0x%x length=%d", view.baseTaggedOffset(), length())
+                        : " unbound") + "]";
     }
 
     /** DDP's view: invalid first and valid last on every change (see {@link ByteBufTaggedBuffer}). */

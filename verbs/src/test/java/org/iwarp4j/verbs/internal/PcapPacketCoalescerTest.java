@@ -140,7 +140,8 @@ class PcapPacketCoalescerTest {
 
     /** The non-empty TCP payloads of a pcap file (Ethernet, IPv4 with a 20-octet header, TCP). */
     private static List<byte[]> tcpPayloads(byte[] pcap) {
-        ByteBuffer in = ByteBuffer.wrap(pcap).order(pcap[0] == (byte) 0xA1 ? ByteOrder.BIG_ENDIAN : ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer in =
+                ByteBuffer.wrap(pcap).order(pcap[0] == (byte) 0xA1 ? ByteOrder.BIG_ENDIAN : ByteOrder.LITTLE_ENDIAN);
         in.position(24);
         List<byte[]> out = new ArrayList<>();
         while (in.remaining() >= 16) {

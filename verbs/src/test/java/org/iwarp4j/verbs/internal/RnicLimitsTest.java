@@ -196,7 +196,8 @@ class RnicLimitsTest {
                 awaitValue(() -> impl.startups().used(), 1, "the closed startup given back");
                 // A real client is served again: its Request reaches the application, which rejects it.
                 QueuePair qp = qpOf(client);
-                CompletableFuture<Connection> f = client.connect(listener.localAddress(), qp, ConnectOptions.defaults());
+                CompletableFuture<Connection> f =
+                        client.connect(listener.localAddress(), qp, ConnectOptions.defaults());
                 assertThatThrownBy(() -> f.get(20, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
                         .cause().isInstanceOf(ConnectionRejectedException.class);
             } finally {
