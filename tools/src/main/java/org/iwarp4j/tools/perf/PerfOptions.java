@@ -30,7 +30,8 @@ public final class PerfOptions {
     static final int MAX_IN_FLIGHT = 1 << 18;
 
     @Parameters(index = "0", arity = "0..1", paramLabel = "SERVER",
-            description = "the server to connect to (client); without it this is the server, which waits for one client")
+            description = "the server to connect to (client); without it this is the server, which waits for one "
+                    + "client")
     String server;
 
     @Option(names = {"-s", "--size"}, paramLabel = "SIZE",

@@ -51,16 +51,19 @@ class ConnectionLifecycleTableTest {
     /**
      * {@code situation | events | state after ("=": unchanged) | actions ("-": none)}; {@code A < B}: A's rows are
      * B's, then A's own. Closed rows: CLOSED(ending, LLP error reported, setup failure, DISCONNECTED fired, reason).
+     * A row too long for a line goes on after a {@code \} at its end, indented further (the text block joins them).
      */
     private static final String TABLE = """
             I_STARTING | SETUP_ABANDONED | ENDING | setupFailed(REJECTED_BY_PEER) close
             I_STARTING | STARTUP_FAILED | ENDING | setupFailed(STARTUP_TIMEOUT) close
             I_STARTING | FULL_OPERATION | ESTABLISHED | established pump
             I_STARTING | FULL_OPERATION_RTR_FIRST | AWAITING_RTR | pump
-            I_STARTING | SETUP_TERMINATE_REQUIRED | TERMINATE_PENDING | abortStream(MPA_NO_MATCHING_RTR) setupFailed(MPA_NEGOTIATION) pump
+            I_STARTING | SETUP_TERMINATE_REQUIRED | TERMINATE_PENDING | abortStream(MPA_NO_MATCHING_RTR) \
+                setupFailed(MPA_NEGOTIATION) pump
             I_STARTING | UNEXPECTED_ERROR_STOPPED,PEER_RESET,TRANSPORT_ERROR,PEER_CLOSED_INSIDE_FPDU | = | close
             I_STARTING | LOCAL_ABORT | ENDING | endStream(DISCONNECT) reset
-            I_STARTING | CHANNEL_INACTIVE | CLOSED | closed(DISCONNECT,llp=false,setup=CONNECTION_CLOSED,disconnected=false,end=SETUP_FAILED)
+            I_STARTING | CHANNEL_INACTIVE | CLOSED | \
+                closed(DISCONNECT,llp=false,setup=CONNECTION_CLOSED,disconnected=false,end=SETUP_FAILED)
 
             I_AWAITING_RTR | RTR_SENT | ESTABLISHED | established
             I_AWAITING_RTR | RDMAP_FAILED | TERMINATE_PENDING | -
@@ -68,44 +71,53 @@ class ConnectionLifecycleTableTest {
             I_AWAITING_RTR | TERMINATE_RECEIVED | TERMINATING | close
             I_AWAITING_RTR | FPDUS_FLUSHED | = | schedule(FIRST_FPDU_NUDGE)
             I_AWAITING_RTR | STREAM_ERROR | TERMINATE_PENDING | abortStream(MPA_CRC_ERROR) pump
-            I_AWAITING_RTR | CQ_OVERFLOW_RUNNING | TERMINATE_PENDING | reportCompletionQueueOverflow abortStream(RDMAP_LOCAL_CATASTROPHIC) pump
+            I_AWAITING_RTR | CQ_OVERFLOW_RUNNING | TERMINATE_PENDING | reportCompletionQueueOverflow \
+                abortStream(RDMAP_LOCAL_CATASTROPHIC) pump
             I_AWAITING_RTR | UNEXPECTED_ERROR_RUNNING | TERMINATE_PENDING | abortStream(RDMAP_LOCAL_CATASTROPHIC) pump
             I_AWAITING_RTR | UNEXPECTED_ERROR_STOPPED,PEER_RESET,TRANSPORT_ERROR,PEER_CLOSED_INSIDE_FPDU | = | close
             I_AWAITING_RTR | LOCAL_DISCONNECT | CLOSING | queuePairClosing schedule(DISCONNECT) pump
             I_AWAITING_RTR | LOCAL_ABORT | ENDING | endStream(DISCONNECT) reset
-            I_AWAITING_RTR | CHANNEL_INACTIVE | CLOSED | closed(DISCONNECT,llp=true,setup=CONNECTION_CLOSED,disconnected=false,end=SETUP_FAILED)
+            I_AWAITING_RTR | CHANNEL_INACTIVE | CLOSED | \
+                closed(DISCONNECT,llp=true,setup=CONNECTION_CLOSED,disconnected=false,end=SETUP_FAILED)
 
             I_ESTABLISHED < I_AWAITING_RTR
             I_ESTABLISHED | RTR_SENT | = | -
             I_ESTABLISHED | TERMINATE_SENT | TERMINATING | afterTerminateFlushed
-            I_ESTABLISHED | CHANNEL_INACTIVE | CLOSED | closed(DISCONNECT,llp=true,setup=-,disconnected=true,end=PEER_CLOSED)
+            I_ESTABLISHED | CHANNEL_INACTIVE | CLOSED | \
+                closed(DISCONNECT,llp=true,setup=-,disconnected=true,end=PEER_CLOSED)
 
             I_ESTABLISHED_NUDGING < I_ESTABLISHED
             I_ESTABLISHED_NUDGING | FPDUS_FLUSHED | = | -
             I_ESTABLISHED_NUDGING | FPDU_RECEIVED | = | cancel(FIRST_FPDU_NUDGE)
             I_ESTABLISHED_NUDGING | NUDGE_FIRED | = | sendNudge
-            I_ESTABLISHED_NUDGING | CHANNEL_INACTIVE | CLOSED | cancel(FIRST_FPDU_NUDGE) closed(DISCONNECT,llp=true,setup=-,disconnected=true,end=PEER_CLOSED)
+            I_ESTABLISHED_NUDGING | CHANNEL_INACTIVE | CLOSED | cancel(FIRST_FPDU_NUDGE) \
+                closed(DISCONNECT,llp=true,setup=-,disconnected=true,end=PEER_CLOSED)
 
             I_TERMINATE_PENDING | TERMINATE_SENT | TERMINATING | afterTerminateFlushed
             I_TERMINATE_PENDING | TERMINATE_RECEIVED | TERMINATING | close
             I_TERMINATE_PENDING | TRANSMIT_HELD | ENDING | close
             I_TERMINATE_PENDING | STREAM_ERROR | = | abortStream(MPA_CRC_ERROR) pump
-            I_TERMINATE_PENDING | CQ_OVERFLOW_RUNNING | = | reportCompletionQueueOverflow abortStream(RDMAP_LOCAL_CATASTROPHIC) pump
+            I_TERMINATE_PENDING | CQ_OVERFLOW_RUNNING | = | reportCompletionQueueOverflow \
+                abortStream(RDMAP_LOCAL_CATASTROPHIC) pump
             I_TERMINATE_PENDING | UNEXPECTED_ERROR_RUNNING | = | abortStream(RDMAP_LOCAL_CATASTROPHIC) pump
-            I_TERMINATE_PENDING | UNEXPECTED_ERROR_STOPPED,PEER_RESET,TRANSPORT_ERROR,PEER_CLOSED_INSIDE_FPDU | = | close
+            I_TERMINATE_PENDING | UNEXPECTED_ERROR_STOPPED,PEER_RESET,TRANSPORT_ERROR,PEER_CLOSED_INSIDE_FPDU | = | \
+                close
             I_TERMINATE_PENDING | LOCAL_DISCONNECT | CLOSING | queuePairClosing schedule(DISCONNECT) pump
             I_TERMINATE_PENDING | LOCAL_ABORT | ENDING | endStream(DISCONNECT) reset
-            I_TERMINATE_PENDING | CHANNEL_INACTIVE | CLOSED | closed(DISCONNECT,llp=false,setup=-,disconnected=true,end=PEER_CLOSED)
+            I_TERMINATE_PENDING | CHANNEL_INACTIVE | CLOSED | \
+                closed(DISCONNECT,llp=false,setup=-,disconnected=true,end=PEER_CLOSED)
 
             I_CLOSING | TERMINATE_SENT | TERMINATING | afterTerminateFlushed
             I_CLOSING | TERMINATE_RECEIVED | TERMINATING | close
             I_CLOSING | GRACEFUL_DRAIN_FINISHED,TRANSMIT_HELD | CLOSING_FLUSH | flushGracefully
             I_CLOSING | STREAM_ERROR | = | abortStream(MPA_CRC_ERROR) pump
-            I_CLOSING | CQ_OVERFLOW_RUNNING | = | reportCompletionQueueOverflow abortStream(RDMAP_LOCAL_CATASTROPHIC) pump
+            I_CLOSING | CQ_OVERFLOW_RUNNING | = | reportCompletionQueueOverflow abortStream(RDMAP_LOCAL_CATASTROPHIC) \
+                pump
             I_CLOSING | UNEXPECTED_ERROR_RUNNING | = | abortStream(RDMAP_LOCAL_CATASTROPHIC) pump
             I_CLOSING | UNEXPECTED_ERROR_STOPPED,PEER_RESET,TRANSPORT_ERROR,PEER_CLOSED_INSIDE_FPDU | = | close
             I_CLOSING | LOCAL_ABORT,DISCONNECT_FIRED | ENDING | endStream(DISCONNECT) reset
-            I_CLOSING | CHANNEL_INACTIVE | CLOSED | cancel(DISCONNECT) closed(DISCONNECT,llp=false,setup=-,disconnected=true,end=LOCAL_DISCONNECT)
+            I_CLOSING | CHANNEL_INACTIVE | CLOSED | cancel(DISCONNECT) \
+                closed(DISCONNECT,llp=false,setup=-,disconnected=true,end=LOCAL_DISCONNECT)
 
             I_CLOSING_FLUSH < I_CLOSING
             I_CLOSING_FLUSH | GRACEFUL_DRAIN_FINISHED,TRANSMIT_HELD | = | -
@@ -113,39 +125,47 @@ class ConnectionLifecycleTableTest {
 
             I_TERMINATING | TERMINATE_WRITTEN | = | halfClose schedule(TERMINATE_LINGER)
             I_TERMINATING | STREAM_ERROR | = | abortStream(MPA_CRC_ERROR) pump
-            I_TERMINATING | CQ_OVERFLOW_RUNNING | = | reportCompletionQueueOverflow abortStream(RDMAP_LOCAL_CATASTROPHIC) pump
+            I_TERMINATING | CQ_OVERFLOW_RUNNING | = | reportCompletionQueueOverflow \
+                abortStream(RDMAP_LOCAL_CATASTROPHIC) pump
             I_TERMINATING | UNEXPECTED_ERROR_RUNNING | = | abortStream(RDMAP_LOCAL_CATASTROPHIC) pump
             I_TERMINATING | UNEXPECTED_ERROR_STOPPED,PEER_RESET,TRANSPORT_ERROR,PEER_CLOSED_INSIDE_FPDU | = | close
             I_TERMINATING | LOCAL_ABORT | ENDING | endStream(DISCONNECT) reset
-            I_TERMINATING | CHANNEL_INACTIVE | CLOSED | closed(DISCONNECT,llp=false,setup=-,disconnected=true,end=TERMINATE_SENT)
+            I_TERMINATING | CHANNEL_INACTIVE | CLOSED | \
+                closed(DISCONNECT,llp=false,setup=-,disconnected=true,end=TERMINATE_SENT)
 
             I_LINGERING < I_TERMINATING
             I_LINGERING | TERMINATE_WRITTEN | = | -
             I_LINGERING | TERMINATE_LINGER_FIRED | = | close
-            I_LINGERING | CHANNEL_INACTIVE | CLOSED | cancel(TERMINATE_LINGER) closed(DISCONNECT,llp=false,setup=-,disconnected=true,end=TERMINATE_SENT)
+            I_LINGERING | CHANNEL_INACTIVE | CLOSED | cancel(TERMINATE_LINGER) \
+                closed(DISCONNECT,llp=false,setup=-,disconnected=true,end=TERMINATE_SENT)
 
             I_ENDING | STREAM_ERROR | = | abortStream(MPA_CRC_ERROR) pump
-            I_ENDING | CQ_OVERFLOW_RUNNING | = | reportCompletionQueueOverflow abortStream(RDMAP_LOCAL_CATASTROPHIC) pump
+            I_ENDING | CQ_OVERFLOW_RUNNING | = | reportCompletionQueueOverflow abortStream(RDMAP_LOCAL_CATASTROPHIC) \
+                pump
             I_ENDING | UNEXPECTED_ERROR_RUNNING | = | abortStream(RDMAP_LOCAL_CATASTROPHIC) pump
             I_ENDING | UNEXPECTED_ERROR_STOPPED,PEER_RESET,TRANSPORT_ERROR,PEER_CLOSED_INSIDE_FPDU | = | close
             I_ENDING | STARTUP_FAILED | = | close
-            I_ENDING | CHANNEL_INACTIVE | CLOSED | closed(DISCONNECT,llp=false,setup=-,disconnected=true,end=LOCAL_ABORT)
+            I_ENDING | CHANNEL_INACTIVE | CLOSED | \
+                closed(DISCONNECT,llp=false,setup=-,disconnected=true,end=LOCAL_ABORT)
 
             R_STARTING | CONNECT_REQUEST | AWAITING_DECISION | connectRequest schedule(MPA_DECISION)
             R_STARTING | REQUEST_REFUSED | ENDING | setupFailed(REQUEST_REFUSED) flushAndClose
             R_STARTING | SETUP_ABANDONED,STARTUP_FAILED | ENDING | close
             R_STARTING | UNEXPECTED_ERROR_STOPPED,PEER_RESET,TRANSPORT_ERROR,PEER_CLOSED_INSIDE_FPDU | = | close
             R_STARTING | LOCAL_ABORT | ENDING | endStream(DISCONNECT) reset
-            R_STARTING | CHANNEL_INACTIVE | CLOSED | closed(DISCONNECT,llp=false,setup=-,disconnected=false,end=SETUP_FAILED)
+            R_STARTING | CHANNEL_INACTIVE | CLOSED | \
+                closed(DISCONNECT,llp=false,setup=-,disconnected=false,end=SETUP_FAILED)
 
             R_AWAITING_DECISION | ACCEPTING | STARTING | cancel(MPA_DECISION)
             R_AWAITING_DECISION | REQUEST_REJECTED | ENDING | cancel(MPA_DECISION)
             R_AWAITING_DECISION | SETUP_ABANDONED | ENDING | close
             R_AWAITING_DECISION | STARTUP_FAILED | ENDING | cancel(MPA_DECISION) close
             R_AWAITING_DECISION | MPA_DECISION_FIRED | = | rejectUnanswered
-            R_AWAITING_DECISION | UNEXPECTED_ERROR_STOPPED,PEER_RESET,TRANSPORT_ERROR,PEER_CLOSED_INSIDE_FPDU | = | close
+            R_AWAITING_DECISION | UNEXPECTED_ERROR_STOPPED,PEER_RESET,TRANSPORT_ERROR,PEER_CLOSED_INSIDE_FPDU | = | \
+                close
             R_AWAITING_DECISION | LOCAL_ABORT | ENDING | endStream(DISCONNECT) reset
-            R_AWAITING_DECISION | CHANNEL_INACTIVE | CLOSED | cancel(MPA_DECISION) closed(DISCONNECT,llp=false,setup=-,disconnected=false,end=SETUP_FAILED)
+            R_AWAITING_DECISION | CHANNEL_INACTIVE | CLOSED | cancel(MPA_DECISION) \
+                closed(DISCONNECT,llp=false,setup=-,disconnected=false,end=SETUP_FAILED)
 
             R_ACCEPTED < I_STARTING
             """;
@@ -200,7 +220,7 @@ class ConnectionLifecycleTableTest {
             }
             String[] p = line.split("\\|");
             String actions = p[3].trim();
-            Expected x = new Expected(p[2].trim(), actions.equals("-") ? List.of() : List.of(actions.split(" ")));
+            Expected x = new Expected(p[2].trim(), actions.equals("-") ? List.of() : List.of(actions.split("\\s+")));
             for (String event : p[1].split(",")) {
                 table.get(Situation.valueOf(p[0].trim())).put(Event.valueOf(event.trim()), x);
             }
