@@ -42,7 +42,8 @@ public final class PerfOptions {
     boolean all;
 
     @Option(names = {"-n", "--iters"}, paramLabel = "N",
-            description = "iterations per size (and queue pair), 5..100000000 (default 5000; 1000 with --latency)")
+            description = "iterations per size (and queue pair), 5..100000000 (default 5000; 1000 with --latency); "
+                    + "ignored with -D, as in perftest")
     Long iterations;
 
     @Option(names = {"-D", "--duration"}, paramLabel = "SECONDS",
@@ -120,7 +121,7 @@ public final class PerfOptions {
     @Option(names = "--protocol", paramLabel = "perftest|iwarp4j", description = "the control exchange with the "
             + "other end: perftest (perftest 4.5+0.17's, so that this pairs with ib_*_bw -R / ib_*_lat -R; give both "
             + "ends the same -s, -n or -D, -q, -t, as with perftest) or iwarp4j (our own: --verify, --persistent, "
-            + "--compare-tcp apart, -D with --latency or -a, the server's CPU time). Default: perftest with SERVER "
+            + "--compare-tcp apart, -D with -a, the server's CPU time). Default: perftest with SERVER "
             + "or as a server, iwarp4j with --loopback (both ends are ours)")
     String protocol;
 
@@ -183,9 +184,6 @@ public final class PerfOptions {
         }
         if (all && size != null) {
             throw new CommandLine.ParameterException(cl, "-a runs every size: do not give -s");
-        }
-        if (iterations != null && duration != null) {
-            throw new CommandLine.ParameterException(cl, "-n and -D exclude each other");
         }
         if (iterations != null && (iterations < 5 || iterations > 100_000_000)) {
             throw new CommandLine.ParameterException(cl, "-n must be 5..100000000: " + iterations);
@@ -253,6 +251,11 @@ public final class PerfOptions {
             default -> throw new CommandLine.ParameterException(cl, "--perftest-version must be 4.5 or upstream: "
                     + perftestVersion);
         };
+        if (iterations != null && duration != null) {
+            // perftest 4.5 checks -n's range, then duration mode sets the count to 0 and counts the measured span
+            cl.getErr().println("note: -n is ignored with -D (as in perftest: the measured span's operations are "
+                    + "counted instead)");
+        }
         if (outJsonFile != null && !outJson) {
             cl.getErr().println("note: --out_json_file without --out_json writes nothing (as in perftest)");
         }
@@ -285,7 +288,7 @@ public final class PerfOptions {
             throw new CommandLine.ParameterException(cl, "-q times -t must be at most " + MAX_IN_FLIGHT + ": " + qps
                     + " x " + depth);
         }
-        long iters = iterations != null ? iterations : latency ? 1000 : 5000;
+        long iters = iterations != null && duration == null ? iterations : latency ? 1000 : 5000;
         int seconds = duration == null ? 0 : duration;
         int marginSeconds = margin != null ? margin : seconds / 4; // perftest: DEF_INIT_MARGIN means -D / 4
         return new PerfConfig(verb, latency, verify, compareSwap, sizes, iters, seconds, marginSeconds, depth,
@@ -306,7 +309,6 @@ public final class PerfOptions {
             return false;
         }
         String needsOurs = verify ? "--verify" : persistent ? "--persistent"
-                : duration != null && latency ? "-D with --latency"
                 : margin != null && duration == null ? "-f without -D"
                 : comparesTcp(verb) && !loopback ? "--compare-tcp and --plot apart" : runToCompletion
                 ? "--run-to-completion" : null;

@@ -473,23 +473,30 @@ final class PerftestPeer implements AutoCloseable {
         return !client && config.latency() && (config.verb() == PerfVerb.READ || config.verb() == PerfVerb.ATOMIC);
     }
 
-    /** {@code ib_write_lat}: both ends ping-pong every size and print their own; no closing handshake. */
+    /**
+     * {@code ib_write_lat}: both ends ping-pong every size and print their own; no closing handshake. In duration
+     * mode each end times its own span from the start of its loop (they start a handshake's half trip apart).
+     */
     private void writeLatency(PerfReport report, List<PerfResult> results) throws Exception {
         for (int size : config.sizes()) {
             traffic.heldHint = !client && testConnections.get(0).sendsHeld();
-            PerfResult r = traffic.writeLatency(size, config.iterations(), !client, mailboxOffset());
+            PerfResult r = traffic.writeLatency(size, config.iterations(), !client, mailboxOffset(), span());
             results.add(r);
             report.line(r);
         }
     }
 
-    /** {@code ib_send_lat}: per size the receives, a handshake and the ping-pong; then the closing handshake. */
+    /**
+     * {@code ib_send_lat}: per size the receives, a handshake and the ping-pong; then the closing handshake. In
+     * duration mode the receives are {@code rx_depth} (512), re-posted throughout, and each end's span begins with
+     * the first Send it receives.
+     */
     private void sendLatency(PerfReport report, List<PerfResult> results) throws Exception {
         int rx = rxDepth();
         for (int size : config.sizes()) {
-            traffic.postSendTestReceives(size, config.iterations(), rx);
+            traffic.postSendTestReceives(size, iterationsOrUnbounded(), rx);
             hand();
-            PerfResult r = traffic.sendLatency(size, config.iterations(), client, rx);
+            PerfResult r = traffic.sendLatency(size, config.iterations(), client, rx, span());
             results.add(r);
             report.line(r);
         }
@@ -501,11 +508,15 @@ final class PerftestPeer implements AutoCloseable {
         return (int) (lanes[0].buffer.length() / 2);
     }
 
-    /** {@code ib_read_lat}, {@code ib_atomic_lat}: the client measures, the server only closes. */
+    /**
+     * {@code ib_read_lat}, {@code ib_atomic_lat}: the client measures (in duration mode for its whole {@code -D}),
+     * the server only closes: it waits in the closing handshake, whatever {@code -D} says.
+     */
     private void oneSidedLatency(PerfReport report, List<PerfResult> results) throws Exception {
         if (client) {
             for (int size : config.sizes()) {
-                PerfResult r = traffic.clientLatency(config.verb(), config.compareSwap(), size, config.iterations());
+                PerfResult r = traffic.clientLatency(config.verb(), config.compareSwap(), size, config.iterations(),
+                        span());
                 results.add(r);
                 report.line(r);
             }

@@ -198,6 +198,60 @@ class PerftestFormatTest {
         assertThat(doc).containsOnlyKeys("test_info", "results");
     }
 
+    /** A measured span of exactly one second, without margins. */
+    private static MeasuredSpan oneSecond() {
+        MeasuredSpan span = MeasuredSpan.perftest(0, 1);
+        span.begin(0);
+        assertThat(span.advance(1_000_000_000L, 0)).isEqualTo(MeasuredSpan.Phase.OVER);
+        return span;
+    }
+
+    @Test
+    void durationLatencyLineAsPrintReportLatDuration() throws Exception {
+        // print_report_lat_duration: t_avg is the measured span over the count, halved for the ping-pong tests
+        // (Write, Send), whole for Read and Atomic; tps is the count over the span; REPORT_FMT_LAT_DUR
+        PerfResult pingPong = PerftestTraffic.durationLatencyResult(oneSecond(), 64, 250_000, true,
+                new LatencyMeter(true));
+        PerfResult oneSided = PerftestTraffic.durationLatencyResult(oneSecond(), 64, 250_000, false,
+                new LatencyMeter(false));
+        PerfConfig d = config(PerfVerb.WRITE, true, false, 3, null, PerftestFormat.Style.V4_5);
+        assertThat(PerfReport.format(pingPong, d))
+                .isEqualTo(" 64     " + " ".repeat(7) + "250000" + " ".repeat(12) + "2.00   " + " ".repeat(8)
+                        + "250000.00");
+        assertThat(PerfReport.format(oneSided, d))
+                .isEqualTo(" 64     " + " ".repeat(7) + "250000" + " ".repeat(12) + "4.00   " + " ".repeat(8)
+                        + "250000.00");
+        assertThat(pingPong.iterations()).isEqualTo(250_000);
+        assertThat(pingPong.messagesPerSecond()).isEqualTo(250_000.0);
+        // a count of more than 7 digits and a latency of more than 7 characters push the columns, as %-7 does
+        PerfResult slow = PerftestTraffic.durationLatencyResult(oneSecond(), 1048576, 12_345_678, false,
+                new LatencyMeter(false));
+        assertThat(PerfReport.format(slow, d)).isEqualTo(" 1048576       12345678            0.08   "
+                + "        12345678.00");
+        String out = report(d, writeInfo(true), pingPong);
+        assertThat(out).doesNotContain("CQ Moderation").endsWith(DASHES
+                + " #bytes        #iterations       t_avg[usec]    tps average\n"
+                + " 64            250000            2.00           250000.00\n" + DASHES);
+    }
+
+    @Test
+    void durationLatencyJsonKeysAndLayout() throws Exception {
+        // write_report_lat_duration_to_file with REPORT_FMT_LAT_DUR_JSON and REPORT_EXT_JSON, upstream's quoting
+        Path json = dir.resolve("lat-dur.json");
+        PerfResult r = PerftestTraffic.durationLatencyResult(oneSecond(), 64, 250_000, true, new LatencyMeter(true));
+        report(config(PerfVerb.WRITE, true, false, 3, json, PerftestFormat.Style.V4_5), writeInfo(true), r);
+        String text = Files.readString(json);
+        assertThat(text).startsWith("{\n\"test_info\": {\n\"test\": \"RDMA_Write_Latency_Test\",\n")
+                .contains("\"TX_depth\": 1,\n\"Mtu\": 1024,\n")
+                .endsWith("\"Data_ex_method\": \"rdma_cm\"\n},\n\"results\": {\n\"MsgSize\": 64,\n"
+                        + "\"n_iterations\": 250000,\n\"t_avg\": 2.00,\n\"tps_average\": 250000.00\n}\n}\n");
+        @SuppressWarnings("unchecked")
+        Map<String, Object> doc = (Map<String, Object>) TinyJson.parse(text);
+        @SuppressWarnings("unchecked")
+        Map<String, Object> res = (Map<String, Object>) doc.get("results");
+        assertThat(res).containsOnlyKeys("MsgSize", "n_iterations", "t_avg", "tps_average");
+    }
+
     // --------------------------------------------------------------- a real run, read as perftest's output
 
     /** The regex people run over ib_write_bw's output: a line of five numbers after the "#bytes" header. */

@@ -4,14 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.assertj.core.data.Percentage;
 import org.iwarp4j.tools.cli.Stacks;
 import org.iwarp4j.tools.cli.ToolRun;
+import org.iwarp4j.tools.report.TinyJson;
 import org.iwarp4j.verbs.Access;
 import org.iwarp4j.verbs.CompletionQueue;
 import org.iwarp4j.verbs.MemoryRegion;
@@ -163,6 +167,112 @@ class PerftestProtocolTest {
         double[] c = figures(resultLine(r.out()));
         assertThat(c[1] / (c[4] * 1e6)).as("-D 1: the default margin, 1 / 4 rounded down, is 0").isBetween(0.95, 1.3);
         assertThat(took).isGreaterThanOrEqualTo(1.0);
+    }
+
+    /** The figures of a duration-latency result line: #bytes, #iterations, t_avg[usec], tps average. */
+    private static double[] latencyFigures(String out) {
+        assertThat(out).contains(PerftestFormat.LAT_DUR_HEADER);
+        String line = resultLine(out);
+        String[] f = line.split("\\s+");
+        assertThat(f).as(line).hasSize(4);
+        double[] v = new double[4];
+        for (int i = 0; i < 4; i++) {
+            v[i] = Double.parseDouble(f[i]);
+        }
+        return v;
+    }
+
+    /**
+     * Checks one end's duration-latency line: round trips (or operations) counted in the measured second, their
+     * count over tps the measured span, t_avg the span over the count (halved for a ping-pong), as perftest's
+     * print_report_lat_duration; returns the count.
+     */
+    private static double checkDurationLatency(String out, int size, boolean pingPong) {
+        double[] f = latencyFigures(out);
+        assertThat(f[0]).isEqualTo(size);
+        assertThat(f[1]).as("operations counted in the measured span").isGreaterThan(20);
+        double span = f[1] / f[3];
+        assertThat(span).as("#iterations / tps: the measured second between the margins").isBetween(0.95, 1.3);
+        assertThat(f[2]).as("t_avg = span / count" + (pingPong ? " / 2" : ""))
+                .isCloseTo(span * 1e6 / (pingPong ? 2 : 1) / f[1], Percentage.withPercentage(2));
+        return f[1];
+    }
+
+    /**
+     * The latency tests' duration mode over perftest's exchange, both of our roles at once (perftest's client with
+     * our server and ours with perftest's server are the lab's): {@code -D 3 -f 1} runs a margin, one measured
+     * second and a margin; the client takes the whole 3 s; each ping-pong end (Write, Send) prints its own count of
+     * round trips, which agree, and the Read and Atomic servers print no table, as ib_read_lat's and ib_atomic_lat's.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"write", "read", "send", "atomic"})
+    void latencyDurationModeMeasuresTheSpanBetweenTheMargins(String verb) throws Exception {
+        int port = ToolRun.freePort();
+        int size = verb.equals("atomic") ? 8 : 64;
+        Path json = Files.createTempFile("perftest-lat-dur", ".json");
+        try {
+            List<String> common = new ArrayList<>(List.of("-p", Integer.toString(port), "--latency", "-D", "3",
+                    "-f", "1"));
+            if (!verb.equals("atomic")) {
+                common.addAll(List.of("-s", "64"));
+            }
+            List<String> serverArgs = new ArrayList<>(List.of("perf", verb));
+            serverArgs.addAll(common);
+            CompletableFuture<ToolRun> server = ToolRun.background(serverArgs.toArray(String[]::new));
+            ToolRun.awaitListening(port, server);
+            List<String> clientArgs = new ArrayList<>(List.of("perf", verb, "127.0.0.1", "--out_json",
+                    "--out_json_file=" + json));
+            clientArgs.addAll(common);
+            long t0 = System.nanoTime();
+            ToolRun client = ToolRun.run(clientArgs.toArray(String[]::new));
+            double took = (System.nanoTime() - t0) / 1e9;
+            ToolRun s = server.get(60, TimeUnit.SECONDS);
+            assertThat(client.exit()).as(client.toString()).isZero();
+            assertThat(s.exit()).as(s.toString()).isZero();
+            assertThat(took).as("the client runs both margins and the span").isGreaterThanOrEqualTo(3.0);
+            boolean pingPong = verb.equals("write") || verb.equals("send");
+            double count = checkDurationLatency(client.out(), size, pingPong);
+            assertThat(client.out()).contains("TX depth        : 1").doesNotContain(PerftestFormat.LAT_HEADER);
+            if (pingPong) {
+                double theirs = checkDurationLatency(s.out(), size, true);
+                assertThat(theirs).as("both ends count the same round trips in their own spans")
+                        .isCloseTo(count, Percentage.withPercentage(25));
+            } else {
+                assertThat(s.out()).doesNotContain(" #bytes").contains("remote address");
+            }
+            if (verb.equals("send")) {
+                assertThat(s.out()).contains("RX depth        : 512"); // duration mode: not capped by -n
+            }
+            @SuppressWarnings("unchecked")
+            Map<String, Object> res = (Map<String, Object>) ((Map<String, Object>) TinyJson.parse(
+                    Files.readString(json))).get("results");
+            double[] line = latencyFigures(client.out());
+            assertThat(res).containsOnlyKeys("MsgSize", "n_iterations", "t_avg", "tps_average")
+                    .containsEntry("MsgSize", (long) size).containsEntry("n_iterations", (long) line[1]);
+            assertThat(((Number) res.get("t_avg")).doubleValue()).isEqualTo(line[2]);
+            assertThat(((Number) res.get("tps_average")).doubleValue()).isEqualTo(line[3]);
+        } finally {
+            Files.deleteIfExists(json);
+        }
+    }
+
+    /**
+     * {@code -D 1} alone: the default margin, a quarter of 1 rounded down, is 0, so the whole second is measured;
+     * {@code -n} with {@code -D} is ignored with a note, as perftest ignores it (duration mode counts instead).
+     */
+    @Test
+    void latencyDurationWithoutMarginsIgnoresTheIterationCount() {
+        long t0 = System.nanoTime();
+        ToolRun r = ToolRun.run("perf", "send", "--latency", "--loopback", "--protocol", "perftest", "-s", "32",
+                "-D", "1", "-n", "100");
+        double took = (System.nanoTime() - t0) / 1e9;
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(r.err()).contains("-n is ignored with -D");
+        assertThat(took).isGreaterThanOrEqualTo(1.0);
+        String[] lines = r.out().lines().filter(l -> l.startsWith(" 32 ")).toArray(String[]::new);
+        assertThat(lines).as(r.out()).hasSize(1); // the client's: --loopback's server is quiet
+        double count = checkDurationLatency(PerftestFormat.LAT_DUR_HEADER + "\n" + lines[0], 32, true);
+        assertThat(count).as("not the -n 100").isNotEqualTo(100);
     }
 
     /** A scripted peer: connects a control queue pair, sends {@code version}, returns what the server answered. */
