@@ -70,6 +70,11 @@ public final class PerfOptions {
                     + "sum and the slowest and fastest queue pair (default 1)")
     int qps;
 
+    @Option(names = {"-b", "--bidirectional"}, description = "bandwidth tests over perftest's exchange: both ends "
+            + "send at once (perftest's duplex), each measures its own direction and both print the sum of the two "
+            + "(give -b to both ends, as with perftest)")
+    boolean bidirectional;
+
     @Option(names = "--latency", description = "latency instead of bandwidth: perftest's ib_*_lat (ping-pong for "
             + "write, send and tcp; one operation at a time for read and atomic)")
     boolean latency;
@@ -211,6 +216,14 @@ public final class PerfOptions {
             throw new CommandLine.ParameterException(cl, "-q applies to bandwidth tests: --latency runs one "
                     + "queue pair");
         }
+        if (bidirectional && (latency || verb == PerfVerb.TCP)) {
+            throw new CommandLine.ParameterException(cl, "-b applies to the iWARP bandwidth tests (as in perftest, "
+                    + "whose _lat programs refuse it)");
+        }
+        if (bidirectional && verb == PerfVerb.SEND) {
+            throw new CommandLine.ParameterException(cl, "-b of the Send test (ib_send_bw -b) is not implemented: "
+                    + "write, read and atomic take it");
+        }
         if (qps > 1 && verify) {
             throw new CommandLine.ParameterException(cl, "--verify runs one queue pair: give no -q");
         }
@@ -306,6 +319,10 @@ public final class PerfOptions {
             throw new CommandLine.ParameterException(cl, "--protocol must be perftest or iwarp4j: " + protocol);
         }
         if (p.equals("iwarp4j") || verb == PerfVerb.TCP) {
+            if (bidirectional) {
+                throw new CommandLine.ParameterException(cl, "-b runs over perftest's exchange only: give "
+                        + "--protocol perftest (our own carries no bidirectional test)");
+            }
             return false;
         }
         String needsOurs = verify ? "--verify" : persistent ? "--persistent"

@@ -52,6 +52,8 @@ final class PerftestPeer implements AutoCloseable {
     private final PerfConfig config;
     private final PrintWriter out;
     private final boolean client;
+    /** perftest's {@code -b}: both ends of a bandwidth test send, and each prints the sum of both reports. */
+    private final boolean duplex;
     private final Rnic rnic;
     private final ProtectionDomain pd;
     private final PerftestControl control;
@@ -71,10 +73,11 @@ final class PerftestPeer implements AutoCloseable {
     private int outReads;
     private String peerVersion;
 
-    PerftestPeer(PerfConfig config, PrintWriter out, boolean client) {
+    PerftestPeer(PerfConfig config, PrintWriter out, boolean client, boolean duplex) {
         this.config = config;
         this.out = out;
         this.client = client;
+        this.duplex = duplex;
         rnic = Stacks.openRnic(client ? "perftest-client" : "perftest-server", config.transport(),
                 config.busyPoll());
         try {
@@ -372,7 +375,7 @@ final class PerftestPeer implements AutoCloseable {
         int depth = config.latency() ? 1 : (int) Math.min(config.txDepth(), iterationsOrUnbounded());
         PerftestFormat.TestInfo info = new PerftestFormat.TestInfo(config.verb(), config.latency(),
                 config.compareSwap(), client, qps, depth, rxDepth(),
-                PerftestWire.mtuOctets(mtu), outReads, "IW");
+                PerftestWire.mtuOctets(mtu), outReads, "IW", duplex);
         List<String> own = new ArrayList<>(List.of("Stack           : " + Stacks.stackName(rnic),
                 "Data ex. method : rdma_cm, perftest " + PerftestWire.VERSION + " (Debian perftest 4.5+0.17) with a "
                         + "peer of version " + peerVersion,
@@ -407,7 +410,9 @@ final class PerftestPeer implements AutoCloseable {
 
     /** {@code ib_write_bw}, {@code ib_read_bw}, {@code ib_atomic_bw}: the client measures, the server waits. */
     private void oneSidedBandwidth(PerfReport report, List<PerfResult> results) throws Exception {
-        if (client) {
+        if (duplex) {
+            duplexBandwidth(report, results);
+        } else if (client) {
             PerfResult last = null;
             int reads = readsInFlight();
             for (int size : config.sizes()) {
@@ -426,6 +431,38 @@ final class PerftestPeer implements AutoCloseable {
             report.line(r);
         }
         hand(); // ctx_close_connection
+    }
+
+    /**
+     * {@code -b} of {@code ib_write_bw}, {@code ib_read_bw}, {@code ib_atomic_bw}: per size a handshake, then both
+     * ends run the client's loop at once, each against the other's buffer (with {@code -a} another handshake after
+     * it, which 4.5's peers run since their version reads 4.6 or more), then both exchange their reports and each
+     * prints its own size and iterations with the sums of both ends' peak, average and message rate
+     * ({@code print_full_bw_report} with the peer's report); then the closing handshake.
+     */
+    private void duplexBandwidth(PerfReport report, List<PerfResult> results) throws Exception {
+        boolean all = config.sizes().size() > 1;
+        int reads = readsInFlight();
+        for (int size : config.sizes()) {
+            hand();
+            PerfResult mine = traffic.clientBandwidth(config.verb(), config.compareSwap(), size, config.iterations(),
+                    config.txDepth(), reads, 1, span());
+            if (all) {
+                hand();
+            }
+            PerfResult both = sum(mine, exchangeReports(mine));
+            results.add(both);
+            report.line(both);
+        }
+        hand(); // ctx_close_connection
+    }
+
+    /** {@code print_full_bw_report} with the peer's report: our size and count, both ends' figures added. */
+    private PerfResult sum(PerfResult mine, PerftestWire.BwReport theirs) {
+        PerfResult t = fromReport(theirs);
+        return new PerfResult(mine.size(), mine.iterations(), mine.peakBytesPerSecond() + t.peakBytesPerSecond(),
+                mine.avgBytesPerSecond() + t.avgBytesPerSecond(), mine.messagesPerSecond() + t.messagesPerSecond(),
+                null);
     }
 
     /**
@@ -531,15 +568,25 @@ final class PerftestPeer implements AutoCloseable {
 
     /** {@code xchg_bw_reports}: ours (the client's; the server's is zeros) for theirs; the client's, or null. */
     private PerftestWire.BwReport exchangeReport(PerfResult mine) throws InterruptedException {
+        List<byte[]> theirs = swapReports(mine);
+        // a perftest server never fills its own report (what it sends is whatever its stack held): only the
+        // client's is read
+        return mine == null ? PerftestWire.BwReport.decode(theirs) : null;
+    }
+
+    /** {@code xchg_bw_reports} of {@code -b}, where both ends fill theirs: ours for theirs, decoded (bounded). */
+    private PerftestWire.BwReport exchangeReports(PerfResult mine) throws InterruptedException {
+        return PerftestWire.BwReport.decode(swapReports(mine));
+    }
+
+    /** Our report (zeros for null) for the peer's five fields, as they came. */
+    private List<byte[]> swapReports(PerfResult mine) throws InterruptedException {
         double unit = PerfReport.unit(1, config.gbits());
         PerftestWire.BwReport ours = mine == null ? new PerftestWire.BwReport(0, 0, 0, 0, 0)
                 : new PerftestWire.BwReport(mine.size(), mine.iterations(), mine.peakBytesPerSecond() * unit,
                 mine.avgBytesPerSecond() * unit, mine.messagesPerSecond() / 1e6);
-        List<byte[]> theirs = control.exchangeAll(ours.encode(), PerftestWire.REPORT_FIELD_LENGTH,
-                "bandwidth report", PerftestControl.MESSAGE_WAIT);
-        // a perftest server never fills its own report (what it sends is whatever its stack held): only the
-        // client's is read
-        return mine == null ? PerftestWire.BwReport.decode(theirs) : null;
+        return control.exchangeAll(ours.encode(), PerftestWire.REPORT_FIELD_LENGTH, "bandwidth report",
+                PerftestControl.MESSAGE_WAIT);
     }
 
     /** The client's report as our result line: its figures as they are, in the unit both ends were given. */

@@ -198,6 +198,31 @@ class PerftestFormatTest {
         assertThat(doc).containsOnlyKeys("test_info", "results");
     }
 
+    @Test
+    void bidirectionalHeaderAndJsonAsPerftest() throws Exception {
+        // ctx_print_test_info and write_test_info_to_file with duplex: "Bidirectional" in the name, the TX depth at
+        // both ends (the server sends too), the Send test's RX depth at both
+        PerftestFormat.TestInfo server = new PerftestFormat.TestInfo(PerfVerb.WRITE, false, false, false, 1, 128, 0,
+                1024, 1, "IW", true);
+        assertThat(PerftestFormat.testInfo(server, PerftestFormat.Style.V4_5)).startsWith(
+                " ".repeat(20) + "RDMA_Write Bidirectional BW Test").contains(" TX depth        : 128")
+                .doesNotContain(" RX depth        : 0");
+        PerftestFormat.TestInfo send = new PerftestFormat.TestInfo(PerfVerb.SEND, false, false, true, 1, 128, 512,
+                1024, 1, "IW", true);
+        assertThat(PerftestFormat.testInfo(send, PerftestFormat.Style.V4_5)).contains(" TX depth        : 128",
+                " RX depth        : 512");
+        PerftestFormat.TestInfo atomic = new PerftestFormat.TestInfo(PerfVerb.ATOMIC, false, false, true, 1, 128, 0,
+                1024, 16, "IW", true);
+        assertThat(atomic.nameWords()).containsExactly("Atomic", "FETCH_AND_ADD", "Bidirectional", "BW", "Test");
+        Path json = dir.resolve("bidi.json");
+        report(config(PerfVerb.WRITE, false, false, 0, json, PerftestFormat.Style.V4_5), server, BW);
+        assertThat(Files.readString(json)).contains("\"test\": \"RDMA_Write_Bidirectional_BW_Test\",\n",
+                "\"ibv_wr_API\": \"OFF\",\n\"TX_depth\": 128,\n\"CQ_Moderation\": 1,\n");
+        // -b does not apply to the latency tests: no "Bidirectional" there
+        assertThat(new PerftestFormat.TestInfo(PerfVerb.SEND, true, false, true, 1, 1, 512, 1024, 1, "IW", true)
+                .nameWords()).containsExactly("Send", "Latency", "Test");
+    }
+
     /** A measured span of exactly one second, without margins. */
     private static MeasuredSpan oneSecond() {
         MeasuredSpan span = MeasuredSpan.perftest(0, 1);

@@ -1,6 +1,7 @@
 package org.iwarp4j.tools.perf;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -273,6 +274,86 @@ class PerftestProtocolTest {
         assertThat(lines).as(r.out()).hasSize(1); // the client's: --loopback's server is quiet
         double count = checkDurationLatency(PerftestFormat.LAT_DUR_HEADER + "\n" + lines[0], 32, true);
         assertThat(count).as("not the -n 100").isNotEqualTo(100);
+    }
+
+    /**
+     * perftest's {@code -b} over its exchange, both of our roles at once: both ends run the sender's loop together,
+     * exchange their reports and print their own size and count with the sums of both ends' figures
+     * ({@code print_full_bw_report} with the peer's report), so with {@code -n} the two lines are the same.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"write -s 4096 -n 2000", "read -s 4096 -n 2000", "atomic -n 2000",
+            "write -q 2 -s 1024 -n 500", "read -a -n 20 -t 4"})
+    void bidirectionalEndsPrintTheSumOfBothDirections(String test) throws Exception {
+        int port = ToolRun.freePort();
+        List<String> common = new ArrayList<>(List.of("-b", "-p", Integer.toString(port)));
+        String[] words = test.split(" ");
+        common.addAll(List.of(words).subList(1, words.length));
+        List<String> serverArgs = new ArrayList<>(List.of("perf", words[0]));
+        serverArgs.addAll(common);
+        CompletableFuture<ToolRun> server = ToolRun.background(serverArgs.toArray(String[]::new));
+        ToolRun.awaitListening(port, server);
+        List<String> clientArgs = new ArrayList<>(List.of("perf", words[0], "127.0.0.1"));
+        clientArgs.addAll(common);
+        ToolRun client = ToolRun.run(clientArgs.toArray(String[]::new));
+        ToolRun s = server.get(60, TimeUnit.SECONDS);
+        assertThat(client.exit()).as(client.toString()).isZero();
+        assertThat(s.exit()).as(s.toString()).isZero();
+        for (ToolRun end : List.of(client, s)) {
+            assertThat(end.out()).contains(" Bidirectional BW Test\n").contains("TX depth        : ");
+        }
+        List<String> ours = bandwidthLines(client.out());
+        List<String> theirs = bandwidthLines(s.out());
+        assertThat(ours).as(client.out()).hasSize(test.contains("-a") ? 23 : 1);
+        assertThat(theirs).as("both ends print the same sums").isEqualTo(ours);
+        long expected = test.contains("-a") ? 20 : test.contains("-q 2") ? 1000 : 2000;
+        for (String line : ours) {
+            double[] f = figures(line);
+            assertThat((long) f[1]).as("each end's own count (times -q), not the sum").isEqualTo(expected);
+            assertThat(f[3]).as("a sum of two directions").isPositive();
+            double fromRate = f[4] * 1e6 * f[0] / (1 << 20);
+            assertThat(f[3]).as("BW average from the summed message rate (printed to 0.01)")
+                    .isCloseTo(fromRate, within(0.006 + fromRate * 0.02));
+        }
+    }
+
+    /** The bandwidth lines of a report: those after the "#bytes" header up to the dashed line. */
+    private static List<String> bandwidthLines(String out) {
+        List<String> lines = out.lines().toList();
+        List<String> table = new ArrayList<>();
+        int header = lines.indexOf(PerfReport.BW_HEADER);
+        assertThat(header).as(out).isNotNegative();
+        for (int i = header + 1; i < lines.size() && !lines.get(i).equals(PerfReport.RESULT_LINE); i++) {
+            table.add(lines.get(i).trim());
+        }
+        return table;
+    }
+
+    /** {@code -b} with {@code -D}: each end times and counts its own span, and the sums agree. */
+    @Test
+    void bidirectionalDurationModeSumsBothSpans() throws Exception {
+        int port = ToolRun.freePort();
+        String[] common = {"-b", "-p", Integer.toString(port), "-s", "4096", "-D", "2", "-f", "0"};
+        List<String> serverArgs = new ArrayList<>(List.of("perf", "write"));
+        serverArgs.addAll(List.of(common));
+        CompletableFuture<ToolRun> server = ToolRun.background(serverArgs.toArray(String[]::new));
+        ToolRun.awaitListening(port, server);
+        List<String> clientArgs = new ArrayList<>(List.of("perf", "write", "127.0.0.1"));
+        clientArgs.addAll(List.of(common));
+        ToolRun client = ToolRun.run(clientArgs.toArray(String[]::new));
+        ToolRun s = server.get(60, TimeUnit.SECONDS);
+        assertThat(client.exit()).as(client.toString()).isZero();
+        assertThat(s.exit()).as(s.toString()).isZero();
+        double[] c = figures(bandwidthLines(client.out()).get(0));
+        double[] r = figures(bandwidthLines(s.out()).get(0));
+        assertThat(c[1]).isGreaterThan(100);
+        assertThat(r[1]).isGreaterThan(100);
+        assertThat(c[2]).as("no peak in duration mode").isZero();
+        assertThat(r[3]).as("the same sum at both ends").isEqualTo(c[3]);
+        assertThat(r[4]).isEqualTo(c[4]);
+        // each end counts its own direction over its own 2 s span: the summed rate is both counts over 2 s
+        assertThat(c[4] * 1e6 * 2).as("MsgRate sums both ends' counts over the span")
+                .isCloseTo(c[1] + r[1], Percentage.withPercentage(10));
     }
 
     /** A scripted peer: connects a control queue pair, sends {@code version}, returns what the server answered. */
