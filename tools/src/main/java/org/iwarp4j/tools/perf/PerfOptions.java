@@ -72,7 +72,7 @@ public final class PerfOptions {
 
     @Option(names = {"-b", "--bidirectional"}, description = "bandwidth tests over perftest's exchange: both ends "
             + "send at once (perftest's duplex), each measures its own direction and both print the sum of the two "
-            + "(give -b to both ends, as with perftest)")
+            + "(send -D: each its own count of both directions, as perftest); give -b to both ends, as with perftest")
     boolean bidirectional;
 
     @Option(names = "--latency", description = "latency instead of bandwidth: perftest's ib_*_lat (ping-pong for "
@@ -219,10 +219,6 @@ public final class PerfOptions {
         if (bidirectional && (latency || verb == PerfVerb.TCP)) {
             throw new CommandLine.ParameterException(cl, "-b applies to the iWARP bandwidth tests (as in perftest, "
                     + "whose _lat programs refuse it)");
-        }
-        if (bidirectional && verb == PerfVerb.SEND) {
-            throw new CommandLine.ParameterException(cl, "-b of the Send test (ib_send_bw -b) is not implemented: "
-                    + "write, read and atomic take it");
         }
         if (qps > 1 && verify) {
             throw new CommandLine.ParameterException(cl, "--verify runs one queue pair: give no -q");

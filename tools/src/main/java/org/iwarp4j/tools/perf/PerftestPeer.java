@@ -67,6 +67,8 @@ final class PerftestPeer implements AutoCloseable {
     private PerftestTraffic.Lane[] lanes = new PerftestTraffic.Lane[0];
     private final List<Connection> testConnections = new ArrayList<>();
     private PerftestTraffic traffic;
+    private PerftestDuplexSend duplexSend;
+    private final PerftestReports reports;
     private int cycleBuffer = CYCLE_BUFFER;
     private int cacheLine = CACHE_LINE;
     private int mtu = PerftestWire.IBV_MTU_1024;
@@ -83,6 +85,7 @@ final class PerftestPeer implements AutoCloseable {
         try {
             pd = rnic.allocateProtectionDomain();
             control = new PerftestControl(rnic, pd, client);
+            reports = new PerftestReports(control, config.gbits());
         } catch (RuntimeException e) {
             rnic.close();
             throw e;
@@ -249,6 +252,7 @@ final class PerftestPeer implements AutoCloseable {
             lanes[i] = new PerftestTraffic.Lane(i, buffer, credit);
         }
         traffic = new PerftestTraffic(testCq, lanes);
+        duplexSend = new PerftestDuplexSend(testCq, lanes);
     }
 
     /**
@@ -422,11 +426,10 @@ final class PerftestPeer implements AutoCloseable {
                 report.line(last);
             }
             hand();
-            exchangeReport(last);
+            reports.send(last);
         } else {
             hand(serverWait());
-            PerftestWire.BwReport theirs = exchangeReport(null);
-            PerfResult r = fromReport(theirs);
+            PerfResult r = reports.receive();
             results.add(r);
             report.line(r);
         }
@@ -450,19 +453,11 @@ final class PerftestPeer implements AutoCloseable {
             if (all) {
                 hand();
             }
-            PerfResult both = sum(mine, exchangeReports(mine));
+            PerfResult both = reports.sum(mine);
             results.add(both);
             report.line(both);
         }
         hand(); // ctx_close_connection
-    }
-
-    /** {@code print_full_bw_report} with the peer's report: our size and count, both ends' figures added. */
-    private PerfResult sum(PerfResult mine, PerftestWire.BwReport theirs) {
-        PerfResult t = fromReport(theirs);
-        return new PerfResult(mine.size(), mine.iterations(), mine.peakBytesPerSecond() + t.peakBytesPerSecond(),
-                mine.avgBytesPerSecond() + t.avgBytesPerSecond(), mine.messagesPerSecond() + t.messagesPerSecond(),
-                null);
     }
 
     /**
@@ -482,20 +477,28 @@ final class PerftestPeer implements AutoCloseable {
 
     /**
      * {@code ib_send_bw}: per size a handshake, the run (both ends measure; in duration mode each end times its
-     * own span, the server's from the first Send it receives), and with {@code -a} one more.
+     * own span, the server's from the first Send it receives), and with {@code -a} one more. With {@code -b} both
+     * ends post receives and send ({@link PerftestDuplexSend}) and, by count, print the sum of both reports.
      */
     private void sendBandwidth(PerfReport report, List<PerfResult> results) throws Exception {
         boolean all = config.sizes().size() > 1;
         for (int size : config.sizes()) {
             int rx = rxDepth();
-            if (!client) {
+            if (!client || duplex) {
                 traffic.postSendTestReceives(size, iterationsOrUnbounded(), rx);
             }
             hand();
-            PerfResult r = client
-                    ? traffic.clientBandwidth(PerfVerb.SEND, false, size, config.iterations(), config.txDepth(), 0, rx,
-                    span())
-                    : traffic.serverSendBandwidth(size, config.iterations(), rx, span());
+            PerfResult r;
+            if (duplex) {
+                // run_iter_bi; by count the reports are exchanged and added, in duration mode each end prints its own
+                PerfResult mine = duplexSend.run(client, size, config.iterations(), config.txDepth(), rx, span());
+                r = config.durationMode() ? mine : reports.sum(mine);
+            } else if (client) {
+                r = traffic.clientBandwidth(PerfVerb.SEND, false, size, config.iterations(), config.txDepth(), 0, rx,
+                        span());
+            } else {
+                r = traffic.serverSendBandwidth(size, config.iterations(), rx, span());
+            }
             results.add(r);
             report.line(r);
             if (all) {
@@ -564,36 +567,6 @@ final class PerftestPeer implements AutoCloseable {
     /** How long a server waits for the client's end of the test: the client's part, however long it takes. */
     private Duration serverWait() {
         return Duration.ofHours(24);
-    }
-
-    /** {@code xchg_bw_reports}: ours (the client's; the server's is zeros) for theirs; the client's, or null. */
-    private PerftestWire.BwReport exchangeReport(PerfResult mine) throws InterruptedException {
-        List<byte[]> theirs = swapReports(mine);
-        // a perftest server never fills its own report (what it sends is whatever its stack held): only the
-        // client's is read
-        return mine == null ? PerftestWire.BwReport.decode(theirs) : null;
-    }
-
-    /** {@code xchg_bw_reports} of {@code -b}, where both ends fill theirs: ours for theirs, decoded (bounded). */
-    private PerftestWire.BwReport exchangeReports(PerfResult mine) throws InterruptedException {
-        return PerftestWire.BwReport.decode(swapReports(mine));
-    }
-
-    /** Our report (zeros for null) for the peer's five fields, as they came. */
-    private List<byte[]> swapReports(PerfResult mine) throws InterruptedException {
-        double unit = PerfReport.unit(1, config.gbits());
-        PerftestWire.BwReport ours = mine == null ? new PerftestWire.BwReport(0, 0, 0, 0, 0)
-                : new PerftestWire.BwReport(mine.size(), mine.iterations(), mine.peakBytesPerSecond() * unit,
-                mine.avgBytesPerSecond() * unit, mine.messagesPerSecond() / 1e6);
-        return control.exchangeAll(ours.encode(), PerftestWire.REPORT_FIELD_LENGTH, "bandwidth report",
-                PerftestControl.MESSAGE_WAIT);
-    }
-
-    /** The client's report as our result line: its figures as they are, in the unit both ends were given. */
-    private PerfResult fromReport(PerftestWire.BwReport r) {
-        double perUnit = 1 / PerfReport.unit(1, config.gbits());
-        return new PerfResult((int) r.size(), r.iterations(), r.bwPeak() * perUnit, r.bwAvg() * perUnit,
-                r.msgRateMpps() * 1e6, null);
     }
 
     private void disconnect() throws InterruptedException {

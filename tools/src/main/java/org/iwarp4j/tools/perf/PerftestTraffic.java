@@ -36,10 +36,11 @@ final class PerftestTraffic {
 
     static final Duration WAIT = Duration.ofSeconds(30);
     /** How long a poll of duration mode waits: a phase of the run begins at most this late. */
-    private static final Duration TICK = Duration.ofMillis(1);
-    private static final Duration POLL_WAIT = Duration.ofMillis(100);
-    private static final long RECEIVE_WR_BASE = 1L << 32;
-    private static final long CREDIT_WR_BASE = 2L << 32;
+    static final Duration TICK = Duration.ofMillis(1);
+    static final Duration POLL_WAIT = Duration.ofMillis(100);
+    /** The work request ids of the Send tests' receives and credit Writes: these plus the lane's index. */
+    static final long RECEIVE_WR_BASE = 1L << 32;
+    static final long CREDIT_WR_BASE = 2L << 32;
 
     /** One test queue pair: its memory, its credit word and the peer's dest. */
     static final class Lane {

@@ -545,7 +545,7 @@ class PerfTest {
             "write 127.0.0.1 --compare-tcp",
             "write --loopback -f -1", "write 127.0.0.1 -f 1", "write --loopback -D 4 -f 2",
             "write --loopback -D 4 -f -1", "write --latency -b", "tcp -b", "write --loopback -b",
-            "read 127.0.0.1 --protocol iwarp4j -b", "send -b",
+            "read 127.0.0.1 --protocol iwarp4j -b", "send --latency -b",
             "write --loopback --transport IO_URING --busy-poll"})
     void usageErrors(String args) {
         List<String> a = new ArrayList<>(List.of("perf"));

@@ -283,7 +283,8 @@ class PerftestProtocolTest {
      */
     @ParameterizedTest
     @ValueSource(strings = {"write -s 4096 -n 2000", "read -s 4096 -n 2000", "atomic -n 2000",
-            "write -q 2 -s 1024 -n 500", "read -a -n 20 -t 4"})
+            "write -q 2 -s 1024 -n 500", "read -a -n 20 -t 4", "send -s 4096 -n 2000", "send -q 2 -s 1024 -n 500",
+            "send -a -n 20 -t 4"})
     void bidirectionalEndsPrintTheSumOfBothDirections(String test) throws Exception {
         int port = ToolRun.freePort();
         List<String> common = new ArrayList<>(List.of("-b", "-p", Integer.toString(port)));
@@ -301,6 +302,9 @@ class PerftestProtocolTest {
         assertThat(s.exit()).as(s.toString()).isZero();
         for (ToolRun end : List.of(client, s)) {
             assertThat(end.out()).contains(" Bidirectional BW Test\n").contains("TX depth        : ");
+            if (words[0].equals("send")) {
+                assertThat(end.out()).as("both ends receive").contains("RX depth        : ");
+            }
         }
         List<String> ours = bandwidthLines(client.out());
         List<String> theirs = bandwidthLines(s.out());
@@ -310,7 +314,7 @@ class PerftestProtocolTest {
         for (String line : ours) {
             double[] f = figures(line);
             assertThat((long) f[1]).as("each end's own count (times -q), not the sum").isEqualTo(expected);
-            assertThat(f[3]).as("a sum of two directions").isPositive();
+            assertThat(f[4]).as("the message rate of two directions").isPositive();
             double fromRate = f[4] * 1e6 * f[0] / (1 << 20);
             assertThat(f[3]).as("BW average from the summed message rate (printed to 0.01)")
                     .isCloseTo(fromRate, within(0.006 + fromRate * 0.02));
@@ -354,6 +358,35 @@ class PerftestProtocolTest {
         // each end counts its own direction over its own 2 s span: the summed rate is both counts over 2 s
         assertThat(c[4] * 1e6 * 2).as("MsgRate sums both ends' counts over the span")
                 .isCloseTo(c[1] + r[1], Percentage.withPercentage(10));
+    }
+
+    /**
+     * {@code ib_send_bw -b -D}: no report exchange (perftest's send_bw skips it in duration mode); each end prints
+     * its own count, which is of both directions (its Sends completed and the Sends it received in its span), so
+     * each count over its own rate is its span, and the two ends' counts agree.
+     */
+    @Test
+    void bidirectionalSendDurationCountsBothDirectionsAtEachEnd() throws Exception {
+        int port = ToolRun.freePort();
+        String[] common = {"-b", "-p", Integer.toString(port), "-s", "4096", "-D", "2", "-f", "0"};
+        List<String> serverArgs = new ArrayList<>(List.of("perf", "send"));
+        serverArgs.addAll(List.of(common));
+        CompletableFuture<ToolRun> server = ToolRun.background(serverArgs.toArray(String[]::new));
+        ToolRun.awaitListening(port, server);
+        List<String> clientArgs = new ArrayList<>(List.of("perf", "send", "127.0.0.1"));
+        clientArgs.addAll(List.of(common));
+        ToolRun client = ToolRun.run(clientArgs.toArray(String[]::new));
+        ToolRun s = server.get(60, TimeUnit.SECONDS);
+        assertThat(client.exit()).as(client.toString()).isZero();
+        assertThat(s.exit()).as(s.toString()).isZero();
+        double[] c = figures(bandwidthLines(client.out()).get(0));
+        double[] r = figures(bandwidthLines(s.out()).get(0));
+        for (double[] end : List.of(c, r)) {
+            assertThat(end[1]).isGreaterThan(100);
+            assertThat(end[2]).as("no peak in duration mode").isZero();
+            assertThat(end[1] / (end[4] * 1e6)).as("each end's count over its rate: its own 2 s").isBetween(1.9, 2.6);
+        }
+        assertThat(r[1]).as("both ends count the same Sends, both ways").isCloseTo(c[1], Percentage.withPercentage(25));
     }
 
     /** A scripted peer: connects a control queue pair, sends {@code version}, returns what the server answered. */
