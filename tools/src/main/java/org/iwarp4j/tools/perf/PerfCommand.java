@@ -145,12 +145,12 @@ public final class PerfCommand implements Runnable {
                 throws Exception {
             LeakDetection.offUnlessConfigured();
             if (server != null) {
-                try (PerftestPeer client = new PerftestPeer(config, out, true)) {
+                try (PerftestPeer client = new PerftestPeer(config, out, true, options.bidirectional)) {
                     return client.runClient(server);
                 }
             }
             if (!options.loopback) {
-                try (PerftestPeer s = new PerftestPeer(config, out, false)) {
+                try (PerftestPeer s = new PerftestPeer(config, out, false, options.bidirectional)) {
                     s.listen(new InetSocketAddress(InetAddress.getByName("0.0.0.0"), options.port));
                     out.println();
                     PerfReport.waitingForClient(out);
@@ -159,7 +159,7 @@ public final class PerfCommand implements Runnable {
                 return List.of();
             }
             PrintWriter quiet = new PrintWriter(OutputStream.nullOutputStream());
-            try (PerftestPeer s = new PerftestPeer(config, quiet, false)) {
+            try (PerftestPeer s = new PerftestPeer(config, quiet, false, options.bidirectional)) {
                 int port = s.listen(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
                 CompletableFuture<Void> served = CompletableFuture.runAsync(() -> {
                     try {
@@ -173,7 +173,7 @@ public final class PerfCommand implements Runnable {
                     t.start();
                 });
                 List<PerfResult> results;
-                try (PerftestPeer client = new PerftestPeer(config, out, true)) {
+                try (PerftestPeer client = new PerftestPeer(config, out, true, options.bidirectional)) {
                     results = client.runClient(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
                 }
                 try {

@@ -42,7 +42,8 @@ public final class PerfOptions {
     boolean all;
 
     @Option(names = {"-n", "--iters"}, paramLabel = "N",
-            description = "iterations per size (and queue pair), 5..100000000 (default 5000; 1000 with --latency)")
+            description = "iterations per size (and queue pair), 5..100000000 (default 5000; 1000 with --latency); "
+                    + "ignored with -D, as in perftest")
     Long iterations;
 
     @Option(names = {"-D", "--duration"}, paramLabel = "SECONDS",
@@ -68,6 +69,11 @@ public final class PerfOptions {
                     + ", each with its own -t operations in flight, all driven by one thread; the report gives their "
                     + "sum and the slowest and fastest queue pair (default 1)")
     int qps;
+
+    @Option(names = {"-b", "--bidirectional"}, description = "bandwidth tests over perftest's exchange: both ends "
+            + "send at once (perftest's duplex), each measures its own direction and both print the sum of the two "
+            + "(send -D: each its own count of both directions, as perftest); give -b to both ends, as with perftest")
+    boolean bidirectional;
 
     @Option(names = "--latency", description = "latency instead of bandwidth: perftest's ib_*_lat (ping-pong for "
             + "write, send and tcp; one operation at a time for read and atomic)")
@@ -120,7 +126,7 @@ public final class PerfOptions {
     @Option(names = "--protocol", paramLabel = "perftest|iwarp4j", description = "the control exchange with the "
             + "other end: perftest (perftest 4.5+0.17's, so that this pairs with ib_*_bw -R / ib_*_lat -R; give both "
             + "ends the same -s, -n or -D, -q, -t, as with perftest) or iwarp4j (our own: --verify, --persistent, "
-            + "--compare-tcp apart, -D with --latency or -a, the server's CPU time). Default: perftest with SERVER "
+            + "--compare-tcp apart, -D with -a, the server's CPU time). Default: perftest with SERVER "
             + "or as a server, iwarp4j with --loopback (both ends are ours)")
     String protocol;
 
@@ -184,9 +190,6 @@ public final class PerfOptions {
         if (all && size != null) {
             throw new CommandLine.ParameterException(cl, "-a runs every size: do not give -s");
         }
-        if (iterations != null && duration != null) {
-            throw new CommandLine.ParameterException(cl, "-n and -D exclude each other");
-        }
         if (iterations != null && (iterations < 5 || iterations > 100_000_000)) {
             throw new CommandLine.ParameterException(cl, "-n must be 5..100000000: " + iterations);
         }
@@ -212,6 +215,10 @@ public final class PerfOptions {
         if (qps > 1 && latency) {
             throw new CommandLine.ParameterException(cl, "-q applies to bandwidth tests: --latency runs one "
                     + "queue pair");
+        }
+        if (bidirectional && (latency || verb == PerfVerb.TCP)) {
+            throw new CommandLine.ParameterException(cl, "-b applies to the iWARP bandwidth tests (as in perftest, "
+                    + "whose _lat programs refuse it)");
         }
         if (qps > 1 && verify) {
             throw new CommandLine.ParameterException(cl, "--verify runs one queue pair: give no -q");
@@ -253,6 +260,11 @@ public final class PerfOptions {
             default -> throw new CommandLine.ParameterException(cl, "--perftest-version must be 4.5 or upstream: "
                     + perftestVersion);
         };
+        if (iterations != null && duration != null) {
+            // perftest 4.5 checks -n's range, then duration mode sets the count to 0 and counts the measured span
+            cl.getErr().println("note: -n is ignored with -D (as in perftest: the measured span's operations are "
+                    + "counted instead)");
+        }
         if (outJsonFile != null && !outJson) {
             cl.getErr().println("note: --out_json_file without --out_json writes nothing (as in perftest)");
         }
@@ -285,7 +297,7 @@ public final class PerfOptions {
             throw new CommandLine.ParameterException(cl, "-q times -t must be at most " + MAX_IN_FLIGHT + ": " + qps
                     + " x " + depth);
         }
-        long iters = iterations != null ? iterations : latency ? 1000 : 5000;
+        long iters = iterations != null && duration == null ? iterations : latency ? 1000 : 5000;
         int seconds = duration == null ? 0 : duration;
         int marginSeconds = margin != null ? margin : seconds / 4; // perftest: DEF_INIT_MARGIN means -D / 4
         return new PerfConfig(verb, latency, verify, compareSwap, sizes, iters, seconds, marginSeconds, depth,
@@ -303,10 +315,13 @@ public final class PerfOptions {
             throw new CommandLine.ParameterException(cl, "--protocol must be perftest or iwarp4j: " + protocol);
         }
         if (p.equals("iwarp4j") || verb == PerfVerb.TCP) {
+            if (bidirectional) {
+                throw new CommandLine.ParameterException(cl, "-b runs over perftest's exchange only: give "
+                        + "--protocol perftest (our own carries no bidirectional test)");
+            }
             return false;
         }
         String needsOurs = verify ? "--verify" : persistent ? "--persistent"
-                : duration != null && latency ? "-D with --latency"
                 : margin != null && duration == null ? "-f without -D"
                 : comparesTcp(verb) && !loopback ? "--compare-tcp and --plot apart" : runToCompletion
                 ? "--run-to-completion" : null;

@@ -52,15 +52,29 @@ final class PerftestFormat {
      * @param mtu         the MPA MULPDU: the most octets of one DDP segment, where an RNIC reports its port's MTU
      * @param outReads    the ORD of the Read and Atomic tests
      * @param transport   perftest's transport name ("IW" for this stack)
+     * @param duplex      a bidirectional bandwidth test ({@code -b}): both ends send, so both print their TX depth
+     *                    (and the Send test's RX depth)
      */
     record TestInfo(PerfVerb verb, boolean latency, boolean compareSwap, boolean client, int qps, int txDepth,
-                    int rxDepth, int mtu, int outReads, String transport) {
+                    int rxDepth, int mtu, int outReads, String transport, boolean duplex) {
 
-        /** perftest's test name words: {@code RDMA_Write BW}, {@code Atomic FETCH_AND_ADD Latency}. */
+        /** A unidirectional test's. */
+        TestInfo(PerfVerb verb, boolean latency, boolean compareSwap, boolean client, int qps, int txDepth,
+                 int rxDepth, int mtu, int outReads, String transport) {
+            this(verb, latency, compareSwap, client, qps, txDepth, rxDepth, mtu, outReads, transport, false);
+        }
+
+        /**
+         * perftest's test name words: {@code RDMA_Write BW}, {@code Send Bidirectional BW},
+         * {@code Atomic FETCH_AND_ADD Latency}.
+         */
         List<String> nameWords() {
             List<String> words = new ArrayList<>(List.of(verb.title()));
             if (verb == PerfVerb.ATOMIC) {
                 words.add(compareSwap ? "CMP_AND_SWAP" : "FETCH_AND_ADD");
+            }
+            if (duplex && !latency) {
+                words.add("Bidirectional");
             }
             words.add(latency ? "Latency" : "BW");
             words.add("Test");
@@ -84,10 +98,10 @@ final class PerftestFormat {
                 : " PCIe relax order: Unsupported\t\tLock-free\t: Unsupported");
         l.add(style == Style.V4_5 ? " ibv_wr* API     : OFF"
                 : " ibv_wr* API     : OFF\t\tUsing Enhanced Reorder      : OFF");
-        if (t.client()) {
+        if (t.client() || t.duplex()) {
             l.add(" TX depth        : " + t.txDepth());
         }
-        if (t.verb() == PerfVerb.SEND && !t.client()) {
+        if (t.verb() == PerfVerb.SEND && (!t.client() || t.duplex())) {
             l.add(" RX depth        : " + t.rxDepth());
         }
         if (!t.latency()) {
@@ -193,10 +207,10 @@ final class PerftestFormat {
         b.append("\"Connection_type\": \"RC\",\n\"Using_SRQ\": \"OFF\",\n");
         b.append(" \"PCIe_relax_order\": \"Unsupported\",\n");
         b.append("\"ibv_wr_API\": \"OFF\",\n");
-        if (t.client()) {
+        if (t.client() || t.duplex()) {
             b.append("\"TX_depth\": ").append(t.txDepth()).append(",\n");
         }
-        if (t.verb() == PerfVerb.SEND && !t.client()) {
+        if (t.verb() == PerfVerb.SEND && (!t.client() || t.duplex())) {
             b.append("\"RX_depth\": ").append(t.rxDepth()).append(",\n");
         }
         if (!t.latency()) {

@@ -52,6 +52,8 @@ final class PerftestPeer implements AutoCloseable {
     private final PerfConfig config;
     private final PrintWriter out;
     private final boolean client;
+    /** perftest's {@code -b}: both ends of a bandwidth test send, and each prints the sum of both reports. */
+    private final boolean duplex;
     private final Rnic rnic;
     private final ProtectionDomain pd;
     private final PerftestControl control;
@@ -65,21 +67,25 @@ final class PerftestPeer implements AutoCloseable {
     private PerftestTraffic.Lane[] lanes = new PerftestTraffic.Lane[0];
     private final List<Connection> testConnections = new ArrayList<>();
     private PerftestTraffic traffic;
+    private PerftestDuplexSend duplexSend;
+    private final PerftestReports reports;
     private int cycleBuffer = CYCLE_BUFFER;
     private int cacheLine = CACHE_LINE;
     private int mtu = PerftestWire.IBV_MTU_1024;
     private int outReads;
     private String peerVersion;
 
-    PerftestPeer(PerfConfig config, PrintWriter out, boolean client) {
+    PerftestPeer(PerfConfig config, PrintWriter out, boolean client, boolean duplex) {
         this.config = config;
         this.out = out;
         this.client = client;
+        this.duplex = duplex;
         rnic = Stacks.openRnic(client ? "perftest-client" : "perftest-server", config.transport(),
                 config.busyPoll());
         try {
             pd = rnic.allocateProtectionDomain();
             control = new PerftestControl(rnic, pd, client);
+            reports = new PerftestReports(control, config.gbits());
         } catch (RuntimeException e) {
             rnic.close();
             throw e;
@@ -246,6 +252,7 @@ final class PerftestPeer implements AutoCloseable {
             lanes[i] = new PerftestTraffic.Lane(i, buffer, credit);
         }
         traffic = new PerftestTraffic(testCq, lanes);
+        duplexSend = new PerftestDuplexSend(testCq, lanes);
     }
 
     /**
@@ -372,7 +379,7 @@ final class PerftestPeer implements AutoCloseable {
         int depth = config.latency() ? 1 : (int) Math.min(config.txDepth(), iterationsOrUnbounded());
         PerftestFormat.TestInfo info = new PerftestFormat.TestInfo(config.verb(), config.latency(),
                 config.compareSwap(), client, qps, depth, rxDepth(),
-                PerftestWire.mtuOctets(mtu), outReads, "IW");
+                PerftestWire.mtuOctets(mtu), outReads, "IW", duplex);
         List<String> own = new ArrayList<>(List.of("Stack           : " + Stacks.stackName(rnic),
                 "Data ex. method : rdma_cm, perftest " + PerftestWire.VERSION + " (Debian perftest 4.5+0.17) with a "
                         + "peer of version " + peerVersion,
@@ -407,7 +414,9 @@ final class PerftestPeer implements AutoCloseable {
 
     /** {@code ib_write_bw}, {@code ib_read_bw}, {@code ib_atomic_bw}: the client measures, the server waits. */
     private void oneSidedBandwidth(PerfReport report, List<PerfResult> results) throws Exception {
-        if (client) {
+        if (duplex) {
+            duplexBandwidth(report, results);
+        } else if (client) {
             PerfResult last = null;
             int reads = readsInFlight();
             for (int size : config.sizes()) {
@@ -417,13 +426,36 @@ final class PerftestPeer implements AutoCloseable {
                 report.line(last);
             }
             hand();
-            exchangeReport(last);
+            reports.send(last);
         } else {
             hand(serverWait());
-            PerftestWire.BwReport theirs = exchangeReport(null);
-            PerfResult r = fromReport(theirs);
+            PerfResult r = reports.receive();
             results.add(r);
             report.line(r);
+        }
+        hand(); // ctx_close_connection
+    }
+
+    /**
+     * {@code -b} of {@code ib_write_bw}, {@code ib_read_bw}, {@code ib_atomic_bw}: per size a handshake, then both
+     * ends run the client's loop at once, each against the other's buffer (with {@code -a} another handshake after
+     * it, which 4.5's peers run since their version reads 4.6 or more), then both exchange their reports and each
+     * prints its own size and iterations with the sums of both ends' peak, average and message rate
+     * ({@code print_full_bw_report} with the peer's report); then the closing handshake.
+     */
+    private void duplexBandwidth(PerfReport report, List<PerfResult> results) throws Exception {
+        boolean all = config.sizes().size() > 1;
+        int reads = readsInFlight();
+        for (int size : config.sizes()) {
+            hand();
+            PerfResult mine = traffic.clientBandwidth(config.verb(), config.compareSwap(), size, config.iterations(),
+                    config.txDepth(), reads, 1, span());
+            if (all) {
+                hand();
+            }
+            PerfResult both = reports.sum(mine);
+            results.add(both);
+            report.line(both);
         }
         hand(); // ctx_close_connection
     }
@@ -445,20 +477,28 @@ final class PerftestPeer implements AutoCloseable {
 
     /**
      * {@code ib_send_bw}: per size a handshake, the run (both ends measure; in duration mode each end times its
-     * own span, the server's from the first Send it receives), and with {@code -a} one more.
+     * own span, the server's from the first Send it receives), and with {@code -a} one more. With {@code -b} both
+     * ends post receives and send ({@link PerftestDuplexSend}) and, by count, print the sum of both reports.
      */
     private void sendBandwidth(PerfReport report, List<PerfResult> results) throws Exception {
         boolean all = config.sizes().size() > 1;
         for (int size : config.sizes()) {
             int rx = rxDepth();
-            if (!client) {
+            if (!client || duplex) {
                 traffic.postSendTestReceives(size, iterationsOrUnbounded(), rx);
             }
             hand();
-            PerfResult r = client
-                    ? traffic.clientBandwidth(PerfVerb.SEND, false, size, config.iterations(), config.txDepth(), 0, rx,
-                    span())
-                    : traffic.serverSendBandwidth(size, config.iterations(), rx, span());
+            PerfResult r;
+            if (duplex) {
+                // run_iter_bi; by count the reports are exchanged and added, in duration mode each end prints its own
+                PerfResult mine = duplexSend.run(client, size, config.iterations(), config.txDepth(), rx, span());
+                r = config.durationMode() ? mine : reports.sum(mine);
+            } else if (client) {
+                r = traffic.clientBandwidth(PerfVerb.SEND, false, size, config.iterations(), config.txDepth(), 0, rx,
+                        span());
+            } else {
+                r = traffic.serverSendBandwidth(size, config.iterations(), rx, span());
+            }
             results.add(r);
             report.line(r);
             if (all) {
@@ -473,23 +513,30 @@ final class PerftestPeer implements AutoCloseable {
         return !client && config.latency() && (config.verb() == PerfVerb.READ || config.verb() == PerfVerb.ATOMIC);
     }
 
-    /** {@code ib_write_lat}: both ends ping-pong every size and print their own; no closing handshake. */
+    /**
+     * {@code ib_write_lat}: both ends ping-pong every size and print their own; no closing handshake. In duration
+     * mode each end times its own span from the start of its loop (they start a handshake's half trip apart).
+     */
     private void writeLatency(PerfReport report, List<PerfResult> results) throws Exception {
         for (int size : config.sizes()) {
             traffic.heldHint = !client && testConnections.get(0).sendsHeld();
-            PerfResult r = traffic.writeLatency(size, config.iterations(), !client, mailboxOffset());
+            PerfResult r = traffic.writeLatency(size, config.iterations(), !client, mailboxOffset(), span());
             results.add(r);
             report.line(r);
         }
     }
 
-    /** {@code ib_send_lat}: per size the receives, a handshake and the ping-pong; then the closing handshake. */
+    /**
+     * {@code ib_send_lat}: per size the receives, a handshake and the ping-pong; then the closing handshake. In
+     * duration mode the receives are {@code rx_depth} (512), re-posted throughout, and each end's span begins with
+     * the first Send it receives.
+     */
     private void sendLatency(PerfReport report, List<PerfResult> results) throws Exception {
         int rx = rxDepth();
         for (int size : config.sizes()) {
-            traffic.postSendTestReceives(size, config.iterations(), rx);
+            traffic.postSendTestReceives(size, iterationsOrUnbounded(), rx);
             hand();
-            PerfResult r = traffic.sendLatency(size, config.iterations(), client, rx);
+            PerfResult r = traffic.sendLatency(size, config.iterations(), client, rx, span());
             results.add(r);
             report.line(r);
         }
@@ -501,11 +548,15 @@ final class PerftestPeer implements AutoCloseable {
         return (int) (lanes[0].buffer.length() / 2);
     }
 
-    /** {@code ib_read_lat}, {@code ib_atomic_lat}: the client measures, the server only closes. */
+    /**
+     * {@code ib_read_lat}, {@code ib_atomic_lat}: the client measures (in duration mode for its whole {@code -D}),
+     * the server only closes: it waits in the closing handshake, whatever {@code -D} says.
+     */
     private void oneSidedLatency(PerfReport report, List<PerfResult> results) throws Exception {
         if (client) {
             for (int size : config.sizes()) {
-                PerfResult r = traffic.clientLatency(config.verb(), config.compareSwap(), size, config.iterations());
+                PerfResult r = traffic.clientLatency(config.verb(), config.compareSwap(), size, config.iterations(),
+                        span());
                 results.add(r);
                 report.line(r);
             }
@@ -516,26 +567,6 @@ final class PerftestPeer implements AutoCloseable {
     /** How long a server waits for the client's end of the test: the client's part, however long it takes. */
     private Duration serverWait() {
         return Duration.ofHours(24);
-    }
-
-    /** {@code xchg_bw_reports}: ours (the client's; the server's is zeros) for theirs; the client's, or null. */
-    private PerftestWire.BwReport exchangeReport(PerfResult mine) throws InterruptedException {
-        double unit = PerfReport.unit(1, config.gbits());
-        PerftestWire.BwReport ours = mine == null ? new PerftestWire.BwReport(0, 0, 0, 0, 0)
-                : new PerftestWire.BwReport(mine.size(), mine.iterations(), mine.peakBytesPerSecond() * unit,
-                mine.avgBytesPerSecond() * unit, mine.messagesPerSecond() / 1e6);
-        List<byte[]> theirs = control.exchangeAll(ours.encode(), PerftestWire.REPORT_FIELD_LENGTH,
-                "bandwidth report", PerftestControl.MESSAGE_WAIT);
-        // a perftest server never fills its own report (what it sends is whatever its stack held): only the
-        // client's is read
-        return mine == null ? PerftestWire.BwReport.decode(theirs) : null;
-    }
-
-    /** The client's report as our result line: its figures as they are, in the unit both ends were given. */
-    private PerfResult fromReport(PerftestWire.BwReport r) {
-        double perUnit = 1 / PerfReport.unit(1, config.gbits());
-        return new PerfResult((int) r.size(), r.iterations(), r.bwPeak() * perUnit, r.bwAvg() * perUnit,
-                r.msgRateMpps() * 1e6, null);
     }
 
     private void disconnect() throws InterruptedException {

@@ -36,10 +36,11 @@ final class PerftestTraffic {
 
     static final Duration WAIT = Duration.ofSeconds(30);
     /** How long a poll of duration mode waits: a phase of the run begins at most this late. */
-    private static final Duration TICK = Duration.ofMillis(1);
-    private static final Duration POLL_WAIT = Duration.ofMillis(100);
-    private static final long RECEIVE_WR_BASE = 1L << 32;
-    private static final long CREDIT_WR_BASE = 2L << 32;
+    static final Duration TICK = Duration.ofMillis(1);
+    static final Duration POLL_WAIT = Duration.ofMillis(100);
+    /** The work request ids of the Send tests' receives and credit Writes: these plus the lane's index. */
+    static final long RECEIVE_WR_BASE = 1L << 32;
+    static final long CREDIT_WR_BASE = 2L << 32;
 
     /** One test queue pair: its memory, its credit word and the peer's dest. */
     static final class Lane {
@@ -289,17 +290,65 @@ final class PerftestTraffic {
         return timed ? durationResult(span, size, counted) : PerfResult.bandwidth(size, meter);
     }
 
+    /**
+     * A latency run of duration mode ({@code -D}, {@code -f}), as perftest's {@code print_report_lat_duration}
+     * reports it: the operations {@code counted} in the measured span as {@code #iterations}, t_avg the span over
+     * that count (halved for a ping-pong, whose count is of round trips) and tps the count over the span. The
+     * columns that line does not print come from {@code meter}'s samples of the span ({@code --details-json}).
+     */
+    static PerfResult durationLatencyResult(MeasuredSpan span, int size, long counted, boolean pingPong,
+                                            LatencyMeter meter) {
+        double micros = span.measuredNanos() / 1e3;
+        double avg = counted == 0 ? 0 : micros / (pingPong ? 2 : 1) / counted;
+        double tps = counted * 1e6 / micros;
+        LatencyMeter.LatencyStats s = meter.stats();
+        LatencyMeter.LatencyStats stats = new LatencyMeter.LatencyStats(counted, s.min(), s.max(), s.typical(), avg,
+                s.stdev(), s.p99(), s.p999(), s.curve());
+        return new PerfResult(size, counted, tps * size, tps * size, tps, stats);
+    }
+
+    /**
+     * A completion of a latency run: a failure is an error, except in duration mode once the measured span is over,
+     * where it is the peer's run that ended first (each end keeps its own time, and perftest's closes its test
+     * connection as soon as its end margin is over): then false, and the run ends.
+     */
+    private static boolean completedOk(WorkCompletion c, MeasuredSpan span) {
+        if (c.isSuccess()) {
+            return true;
+        }
+        if (span != null && span.advance(System.nanoTime(), 0).compareTo(MeasuredSpan.Phase.END_MARGIN) >= 0) {
+            return false;
+        }
+        throw new PerftestException("completion failed on a test queue pair: " + c);
+    }
+
     /** {@code ib_read_lat} and {@code ib_atomic_lat}: one operation at a time, each timed from post to completion. */
     PerfResult clientLatency(PerfVerb verb, boolean compareSwap, int size, long iterations)
+            throws InterruptedException {
+        return clientLatency(verb, compareSwap, size, iterations, null);
+    }
+
+    /**
+     * As {@link #clientLatency(PerfVerb, boolean, int, long)}, or with a {@code span} (duration mode,
+     * {@code run_iter_lat}): the span begins before the first post, one operation at a time until the end margin
+     * is over, and those that complete in the measured span are counted.
+     */
+    PerfResult clientLatency(PerfVerb verb, boolean compareSwap, int size, long iterations, MeasuredSpan span)
             throws InterruptedException {
         Lane l = lanes[0];
         SendWorkRequest request = verb == PerfVerb.READ ? RdmaRead.of(0, l.buffer.sge(0, size), l.remoteBuffer(size))
                 : compareSwap ? AtomicCompareSwap.of(0, l.remoteBuffer(8), 0, 0)
                 : AtomicFetchAdd.of(0, l.remoteBuffer(8), 1);
+        int reported = verb == PerfVerb.ATOMIC ? 8 : size;
         LatencyMeter meter = new LatencyMeter(false);
         long[] progress = {System.nanoTime()};
+        boolean timed = span != null;
+        long counted = 0;
         long start = System.nanoTime();
-        for (long k = 0; k < iterations; k++) {
+        if (timed) {
+            span.begin(start); // perftest sets its first alarm before the first post
+        }
+        for (long k = 0; timed ? !span.over(System.nanoTime()) : k < iterations; k++) {
             long t0 = System.nanoTime();
             l.qp.postSend(request);
             int n;
@@ -309,24 +358,44 @@ final class PerftestTraffic {
             for (int j = 0; j < n; j++) {
                 check(wcs[j]);
             }
-            meter.record(System.nanoTime() - t0);
+            long t1 = System.nanoTime();
+            if (!timed) {
+                meter.record(t1 - t0);
+            } else if (span.measuring(t1)) {
+                counted++;
+                meter.record(t1 - t0);
+            }
         }
-        return PerfResult.latency(verb == PerfVerb.ATOMIC ? 8 : size, meter, System.nanoTime() - start);
+        return timed ? durationLatencyResult(span, reported, counted, false, meter)
+                : PerfResult.latency(reported, meter, System.nanoTime() - start);
     }
+
+    /** {@link #writeLatency(int, long, boolean, int, MeasuredSpan)} by count. */
+    PerfResult writeLatency(int size, long iterations, boolean server, int mailboxOffset) throws InterruptedException {
+        return writeLatency(size, iterations, server, mailboxOffset, null);
+    }
+
     /**
      * {@code ib_write_lat}: each end RDMA-Writes {@code size} octets into the other's mailbox (the second half of its
      * buffer, which its dest names), the last octet its count; each waits for the peer's count before it writes the
      * next, and the server writes first ({@code run_iter_lat_write}). Half the time between two of our Writes is one
-     * latency sample, as perftest reports it.
+     * latency sample, as perftest reports it. With a {@code span} (duration mode) each end times itself from the
+     * loop's start, counts its Writes completed in the measured span, stops waiting for the peer's count when the
+     * end margin is over, and leaves after one more Write then, as perftest does, without waiting for it.
      */
-    PerfResult writeLatency(int size, long iterations, boolean server, int mailboxOffset) throws InterruptedException {
+    PerfResult writeLatency(int size, long iterations, boolean server, int mailboxOffset, MeasuredSpan span)
+            throws InterruptedException {
         Lane l = lanes[0];
         ByteBuffer memory = l.buffer.buffer();
         SendWorkRequest write = RdmaWrite.of(0, l.buffer.sge(0, size), l.remoteBuffer(size));
         LatencyMeter meter = new LatencyMeter(true);
+        boolean timed = span != null;
+        long due = timed ? Long.MAX_VALUE : iterations;
         long[] completed = {0};
+        long[] counted = {0};
         long sent = 0;
         long received = 0;
+        long arrived = 0;
         long last = 0;
         long start = System.nanoTime();
         if (!server) {
@@ -336,93 +405,147 @@ final class PerftestTraffic {
             l.qp.postSend(RdmaWrite.of(0, l.buffer.sge(0, 0), l.remoteBuffer(0)));
             completed[0]--;
         }
-        while (sent < iterations || completed[0] < iterations || received < iterations) {
-            if (received < iterations && !(sent < 1 && server)) {
+        if (timed) {
+            span.begin(start); // run_iter_lat_write: at either end, as the loop begins
+        }
+        boolean peerDone = false;
+        while (timed ? !span.over(System.nanoTime()) && !peerDone
+                : sent < due || completed[0] < due || received < due) {
+            if (received < due && !(sent < 1 && server)) {
                 received++;
-                awaitMark(memory, mailboxOffset + size - 1, (byte) received, completed);
+                if (awaitMark(memory, mailboxOffset + size - 1, (byte) received, completed, span, counted)) {
+                    arrived++;
+                }
             }
-            if (sent < iterations) {
+            if (sent < due) {
                 long now = System.nanoTime();
-                if (sent > 0) {
+                if (sent > 0 && (!timed || span.measuring(now))) {
                     meter.record(now - last);
                 }
                 last = now;
                 memory.put(size - 1, (byte) ++sent);
                 l.qp.postSend(write);
             }
-            if (completed[0] < sent) {
-                long[] progress = {System.nanoTime()};
-                while (completed[0] < sent) {
-                    int n = poll(progress);
-                    for (int k = 0; k < n; k++) {
-                        check(wcs[k]);
-                        completed[0]++;
-                    }
-                }
+            if (timed && span.over(System.nanoTime())) {
+                break; // perftest leaves at its end right after that Write, without its completion
+            }
+            long[] progress = {System.nanoTime()};
+            while (completed[0] < sent && !peerDone) {
+                int n = poll(progress);
+                peerDone = !completeWrites(n, completed, span, counted);
             }
         }
-        return withIterations(PerfResult.latency(size, meter, System.nanoTime() - start), iterations);
+        if (timed && arrived == 0) {
+            throw new PerftestException("none of the peer's RDMA Writes arrived in the run's -D seconds (give both "
+                    + "ends the same -s and -D" + (heldHint ? "; " + HELD_HINT : "") + ")");
+        }
+        return timed ? durationLatencyResult(span, size, counted[0], true, meter)
+                : withIterations(PerfResult.latency(size, meter, System.nanoTime() - start), iterations);
     }
 
-    /** Spins until the peer's RDMA Write put {@code mark} at {@code index}; counts our Writes' completions. */
-    private void awaitMark(ByteBuffer b, int index, byte mark, long[] completed) {
+    /**
+     * Counts {@code n} polled completions of our Writes, those of the measured span in {@code counted} (duration
+     * mode); false if one failed after the measured span (the peer has gone, {@link #completedOk}).
+     */
+    private boolean completeWrites(int n, long[] completed, MeasuredSpan span, long[] counted) {
+        boolean sampling = span != null && span.measuring(System.nanoTime());
+        boolean ok = true;
+        for (int k = 0; k < n; k++) {
+            ok &= completedOk(wcs[k], span);
+            completed[0]++;
+            if (sampling) {
+                counted[0]++;
+            }
+        }
+        return ok;
+    }
+
+    /**
+     * Spins until the peer's RDMA Write put {@code mark} at {@code index}, or (duration mode) the {@code span} is
+     * over; counts our Writes' completions meanwhile. Whether the mark arrived.
+     */
+    private boolean awaitMark(ByteBuffer b, int index, byte mark, long[] completed, MeasuredSpan span,
+                              long[] counted) {
         long deadline = System.nanoTime() + WAIT.toNanos();
         for (long spins = 1; ; spins++) {
             VarHandle.acquireFence();
             if (b.get(index) == mark) {
-                return;
+                return true;
             }
             if (PerfEndpoint.markSpin(spins)) {
-                int n = cq.poll(wcs);
-                for (int k = 0; k < n; k++) {
-                    check(wcs[k]);
-                    completed[0]++;
+                completeWrites(cq.poll(wcs), completed, span, counted);
+                long now = System.nanoTime();
+                if (span != null && span.over(now)) {
+                    return false;
                 }
-                if (System.nanoTime() > deadline) {
+                if (now > deadline) {
                     throw new PerftestException("the peer's RDMA Write " + (mark & 0xff) + " did not arrive within "
-                            + WAIT.toSeconds() + " s (give both ends the same -s and -n" + (heldHint ? "; "
+                            + WAIT.toSeconds() + " s (give both ends the same -s and -n or -D" + (heldHint ? "; "
                             + HELD_HINT : "") + ")");
                 }
             }
         }
     }
 
+    /** {@link #sendLatency(int, long, boolean, int, MeasuredSpan)} by count. */
+    PerfResult sendLatency(int size, long iterations, boolean client, int rxDepth) throws InterruptedException {
+        return sendLatency(size, iterations, client, rxDepth, null);
+    }
+
     /**
      * {@code ib_send_lat}, after {@link #postSendTestReceives}: a Send ping-pong, the client sends first, each end
      * answers each Send it receives ({@code run_iter_lat_send}); half the time between two of our Sends is a sample.
+     * With a {@code span} (duration mode) each end's span begins with the first Send it receives (perftest's
+     * {@code set_on_first_rx_packet}: the server's a one-way trip before the client's), every receive is re-posted,
+     * the receives of the measured span are counted, and an end stops waiting and answering once its end margin is
+     * over (the server first; the client then waits out its own).
      */
-    PerfResult sendLatency(int size, long iterations, boolean client, int rxDepth) throws InterruptedException {
+    PerfResult sendLatency(int size, long iterations, boolean client, int rxDepth, MeasuredSpan span)
+            throws InterruptedException {
         Lane l = lanes[0];
         SendWorkRequest send = Send.of(0, l.buffer.sge(0, size));
         LatencyMeter meter = new LatencyMeter(true);
-        long postedReceives = Math.min(rxDepth, iterations);
+        boolean timed = span != null;
+        long due = timed ? Long.MAX_VALUE : iterations;
+        long postedReceives = Math.min(rxDepth, due);
         long sent = 0;
         long received = 0;
+        long counted = 0;
         long last = 0;
         long start = System.nanoTime();
         long[] progress = {System.nanoTime()};
-        while (sent < iterations || received < iterations) {
-            if (received < iterations && !(sent < 1 && client)) {
+        boolean over = false;
+        while (!over && (timed || sent < due || received < due)) {
+            if (received < due && !(sent < 1 && client)) {
                 boolean got = false;
-                while (!got) {
-                    int n = poll(progress);
+                while (!got && !over) {
+                    int n = timed && span.begun() ? cq.poll(wcs, TICK) : poll(progress);
                     for (int k = 0; k < n; k++) {
                         WorkCompletion c = wcs[k];
-                        check(c);
-                        if (c.opcode() == CompletionOpcode.RECV) {
+                        if (!completedOk(c, span)) {
+                            over = true;
+                        } else if (c.opcode() == CompletionOpcode.RECV) {
                             got = true;
                             received++;
-                            if (postedReceives < iterations) {
+                            long now = System.nanoTime();
+                            if (timed && !span.begun()) {
+                                span.begin(now);
+                            }
+                            if (timed && span.measuring(now)) {
+                                counted++;
+                            }
+                            if (postedReceives < due) {
                                 l.qp.postReceive(ReceiveWorkRequest.of(RECEIVE_WR_BASE, l.buffer.sge(0, size)));
                                 postedReceives++;
                             }
                         }
                     }
+                    over |= timed && span.begun() && span.over(System.nanoTime());
                 }
             }
-            if (sent < iterations) {
+            if (!over && sent < due) {
                 long now = System.nanoTime();
-                if (sent > 0) {
+                if (sent > 0 && (!timed || span.measuring(now))) {
                     meter.record(now - last);
                 }
                 last = now;
@@ -430,7 +553,8 @@ final class PerftestTraffic {
                 sent++;
             }
         }
-        return withIterations(PerfResult.latency(size, meter, System.nanoTime() - start), iterations);
+        return timed ? durationLatencyResult(span, size, counted, true, meter)
+                : withIterations(PerfResult.latency(size, meter, System.nanoTime() - start), iterations);
     }
 
     /** perftest reports the iterations it ran, one more than the intervals between them. */

@@ -517,7 +517,7 @@ class PerfTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"read 127.0.0.1 -D 2 --latency|-D with --latency needs our own control exchange",
+    @ValueSource(strings = {"read 127.0.0.1 -D 2 --latency -a|-D runs one size over perftest's exchange",
             "write -D 2 -a|-D runs one size over perftest's exchange",
             "send 127.0.0.1 -f 1|-f without -D needs our own control exchange"})
     void whatPerftestsExchangeCannotCarryIsRefusedSayingWhy(String argsAndMessage) {
@@ -530,7 +530,7 @@ class PerfTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"write -s 0", "write -s 8388609", "write -n 3", "write -n 10 -D 1",
+    @ValueSource(strings = {"write -s 0", "write -s 8388609", "write -n 3", "write -n 3 -D 1",
             "write --loopback 127.0.0.1",
             "atomic -s 16", "send --verify", "write --latency --verify", "atomic -A FOO", "write -a -s 64",
             "write -t 0",
@@ -540,10 +540,12 @@ class PerfTest {
             "write 127.0.0.1 --compare-tcp --tcp-port 70000", "write 127.0.0.1 --tcp-port 5000",
             "write 127.0.0.1 -p 65535 --compare-tcp",
             "tcp --run-to-completion", "write --transport FOO", "write --protocol foo", "write 127.0.0.1 --verify",
-            "write --persistent --protocol perftest", "read 127.0.0.1 -D 2 --latency", "write 127.0.0.1 -D 2 -a",
-            "write 127.0.0.1 -D 4 -f 2", "send -D 1 -n 100", "write 127.0.0.1 --compare-tcp",
+            "write --persistent --protocol perftest", "read 127.0.0.1 -D 2 --latency -a", "write 127.0.0.1 -D 2 -a",
+            "write 127.0.0.1 -D 4 -f 2", "send --latency -D 4 -f 2", "write --latency -D 0",
+            "write 127.0.0.1 --compare-tcp",
             "write --loopback -f -1", "write 127.0.0.1 -f 1", "write --loopback -D 4 -f 2",
-            "write --loopback -D 4 -f -1",
+            "write --loopback -D 4 -f -1", "write --latency -b", "tcp -b", "write --loopback -b",
+            "read 127.0.0.1 --protocol iwarp4j -b", "send --latency -b",
             "write --loopback --transport IO_URING --busy-poll"})
     void usageErrors(String args) {
         List<String> a = new ArrayList<>(List.of("perf"));

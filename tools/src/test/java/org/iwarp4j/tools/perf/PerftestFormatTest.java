@@ -198,6 +198,85 @@ class PerftestFormatTest {
         assertThat(doc).containsOnlyKeys("test_info", "results");
     }
 
+    @Test
+    void bidirectionalHeaderAndJsonAsPerftest() throws Exception {
+        // ctx_print_test_info and write_test_info_to_file with duplex: "Bidirectional" in the name, the TX depth at
+        // both ends (the server sends too), the Send test's RX depth at both
+        PerftestFormat.TestInfo server = new PerftestFormat.TestInfo(PerfVerb.WRITE, false, false, false, 1, 128, 0,
+                1024, 1, "IW", true);
+        assertThat(PerftestFormat.testInfo(server, PerftestFormat.Style.V4_5)).startsWith(
+                " ".repeat(20) + "RDMA_Write Bidirectional BW Test").contains(" TX depth        : 128")
+                .doesNotContain(" RX depth        : 0");
+        PerftestFormat.TestInfo send = new PerftestFormat.TestInfo(PerfVerb.SEND, false, false, true, 1, 128, 512,
+                1024, 1, "IW", true);
+        assertThat(PerftestFormat.testInfo(send, PerftestFormat.Style.V4_5)).contains(" TX depth        : 128",
+                " RX depth        : 512");
+        PerftestFormat.TestInfo atomic = new PerftestFormat.TestInfo(PerfVerb.ATOMIC, false, false, true, 1, 128, 0,
+                1024, 16, "IW", true);
+        assertThat(atomic.nameWords()).containsExactly("Atomic", "FETCH_AND_ADD", "Bidirectional", "BW", "Test");
+        Path json = dir.resolve("bidi.json");
+        report(config(PerfVerb.WRITE, false, false, 0, json, PerftestFormat.Style.V4_5), server, BW);
+        assertThat(Files.readString(json)).contains("\"test\": \"RDMA_Write_Bidirectional_BW_Test\",\n",
+                "\"ibv_wr_API\": \"OFF\",\n\"TX_depth\": 128,\n\"CQ_Moderation\": 1,\n");
+        // -b does not apply to the latency tests: no "Bidirectional" there
+        assertThat(new PerftestFormat.TestInfo(PerfVerb.SEND, true, false, true, 1, 1, 512, 1024, 1, "IW", true)
+                .nameWords()).containsExactly("Send", "Latency", "Test");
+    }
+
+    /** A measured span of exactly one second, without margins. */
+    private static MeasuredSpan oneSecond() {
+        MeasuredSpan span = MeasuredSpan.perftest(0, 1);
+        span.begin(0);
+        assertThat(span.advance(1_000_000_000L, 0)).isEqualTo(MeasuredSpan.Phase.OVER);
+        return span;
+    }
+
+    @Test
+    void durationLatencyLineAsPrintReportLatDuration() throws Exception {
+        // print_report_lat_duration: t_avg is the measured span over the count, halved for the ping-pong tests
+        // (Write, Send), whole for Read and Atomic; tps is the count over the span; REPORT_FMT_LAT_DUR
+        PerfResult pingPong = PerftestTraffic.durationLatencyResult(oneSecond(), 64, 250_000, true,
+                new LatencyMeter(true));
+        PerfResult oneSided = PerftestTraffic.durationLatencyResult(oneSecond(), 64, 250_000, false,
+                new LatencyMeter(false));
+        PerfConfig d = config(PerfVerb.WRITE, true, false, 3, null, PerftestFormat.Style.V4_5);
+        assertThat(PerfReport.format(pingPong, d))
+                .isEqualTo(" 64     " + " ".repeat(7) + "250000" + " ".repeat(12) + "2.00   " + " ".repeat(8)
+                        + "250000.00");
+        assertThat(PerfReport.format(oneSided, d))
+                .isEqualTo(" 64     " + " ".repeat(7) + "250000" + " ".repeat(12) + "4.00   " + " ".repeat(8)
+                        + "250000.00");
+        assertThat(pingPong.iterations()).isEqualTo(250_000);
+        assertThat(pingPong.messagesPerSecond()).isEqualTo(250_000.0);
+        // a count of more than 7 digits and a latency of more than 7 characters push the columns, as %-7 does
+        PerfResult slow = PerftestTraffic.durationLatencyResult(oneSecond(), 1048576, 12_345_678, false,
+                new LatencyMeter(false));
+        assertThat(PerfReport.format(slow, d)).isEqualTo(" 1048576       12345678            0.08   "
+                + "        12345678.00");
+        String out = report(d, writeInfo(true), pingPong);
+        assertThat(out).doesNotContain("CQ Moderation").endsWith(DASHES
+                + " #bytes        #iterations       t_avg[usec]    tps average\n"
+                + " 64            250000            2.00           250000.00\n" + DASHES);
+    }
+
+    @Test
+    void durationLatencyJsonKeysAndLayout() throws Exception {
+        // write_report_lat_duration_to_file with REPORT_FMT_LAT_DUR_JSON and REPORT_EXT_JSON, upstream's quoting
+        Path json = dir.resolve("lat-dur.json");
+        PerfResult r = PerftestTraffic.durationLatencyResult(oneSecond(), 64, 250_000, true, new LatencyMeter(true));
+        report(config(PerfVerb.WRITE, true, false, 3, json, PerftestFormat.Style.V4_5), writeInfo(true), r);
+        String text = Files.readString(json);
+        assertThat(text).startsWith("{\n\"test_info\": {\n\"test\": \"RDMA_Write_Latency_Test\",\n")
+                .contains("\"TX_depth\": 1,\n\"Mtu\": 1024,\n")
+                .endsWith("\"Data_ex_method\": \"rdma_cm\"\n},\n\"results\": {\n\"MsgSize\": 64,\n"
+                        + "\"n_iterations\": 250000,\n\"t_avg\": 2.00,\n\"tps_average\": 250000.00\n}\n}\n");
+        @SuppressWarnings("unchecked")
+        Map<String, Object> doc = (Map<String, Object>) TinyJson.parse(text);
+        @SuppressWarnings("unchecked")
+        Map<String, Object> res = (Map<String, Object>) doc.get("results");
+        assertThat(res).containsOnlyKeys("MsgSize", "n_iterations", "t_avg", "tps_average");
+    }
+
     // --------------------------------------------------------------- a real run, read as perftest's output
 
     /** The regex people run over ib_write_bw's output: a line of five numbers after the "#bytes" header. */

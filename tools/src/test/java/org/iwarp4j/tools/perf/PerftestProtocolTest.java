@@ -1,17 +1,22 @@
 package org.iwarp4j.tools.perf;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.assertj.core.data.Percentage;
 import org.iwarp4j.tools.cli.Stacks;
 import org.iwarp4j.tools.cli.ToolRun;
+import org.iwarp4j.tools.report.TinyJson;
 import org.iwarp4j.verbs.Access;
 import org.iwarp4j.verbs.CompletionQueue;
 import org.iwarp4j.verbs.MemoryRegion;
@@ -163,6 +168,225 @@ class PerftestProtocolTest {
         double[] c = figures(resultLine(r.out()));
         assertThat(c[1] / (c[4] * 1e6)).as("-D 1: the default margin, 1 / 4 rounded down, is 0").isBetween(0.95, 1.3);
         assertThat(took).isGreaterThanOrEqualTo(1.0);
+    }
+
+    /** The figures of a duration-latency result line: #bytes, #iterations, t_avg[usec], tps average. */
+    private static double[] latencyFigures(String out) {
+        assertThat(out).contains(PerftestFormat.LAT_DUR_HEADER);
+        String line = resultLine(out);
+        String[] f = line.split("\\s+");
+        assertThat(f).as(line).hasSize(4);
+        double[] v = new double[4];
+        for (int i = 0; i < 4; i++) {
+            v[i] = Double.parseDouble(f[i]);
+        }
+        return v;
+    }
+
+    /**
+     * Checks one end's duration-latency line: round trips (or operations) counted in the measured second, their
+     * count over tps the measured span, t_avg the span over the count (halved for a ping-pong), as perftest's
+     * print_report_lat_duration; returns the count.
+     */
+    private static double checkDurationLatency(String out, int size, boolean pingPong) {
+        double[] f = latencyFigures(out);
+        assertThat(f[0]).isEqualTo(size);
+        assertThat(f[1]).as("operations counted in the measured span").isGreaterThan(20);
+        double span = f[1] / f[3];
+        assertThat(span).as("#iterations / tps: the measured second between the margins").isBetween(0.95, 1.3);
+        assertThat(f[2]).as("t_avg = span / count" + (pingPong ? " / 2" : ""))
+                .isCloseTo(span * 1e6 / (pingPong ? 2 : 1) / f[1], Percentage.withPercentage(2));
+        return f[1];
+    }
+
+    /**
+     * The latency tests' duration mode over perftest's exchange, both of our roles at once (perftest's client with
+     * our server and ours with perftest's server are the lab's): {@code -D 3 -f 1} runs a margin, one measured
+     * second and a margin; the client takes the whole 3 s; each ping-pong end (Write, Send) prints its own count of
+     * round trips, which agree, and the Read and Atomic servers print no table, as ib_read_lat's and ib_atomic_lat's.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"write", "read", "send", "atomic"})
+    void latencyDurationModeMeasuresTheSpanBetweenTheMargins(String verb) throws Exception {
+        int port = ToolRun.freePort();
+        int size = verb.equals("atomic") ? 8 : 64;
+        Path json = Files.createTempFile("perftest-lat-dur", ".json");
+        try {
+            List<String> common = new ArrayList<>(List.of("-p", Integer.toString(port), "--latency", "-D", "3",
+                    "-f", "1"));
+            if (!verb.equals("atomic")) {
+                common.addAll(List.of("-s", "64"));
+            }
+            List<String> serverArgs = new ArrayList<>(List.of("perf", verb));
+            serverArgs.addAll(common);
+            CompletableFuture<ToolRun> server = ToolRun.background(serverArgs.toArray(String[]::new));
+            ToolRun.awaitListening(port, server);
+            List<String> clientArgs = new ArrayList<>(List.of("perf", verb, "127.0.0.1", "--out_json",
+                    "--out_json_file=" + json));
+            clientArgs.addAll(common);
+            long t0 = System.nanoTime();
+            ToolRun client = ToolRun.run(clientArgs.toArray(String[]::new));
+            double took = (System.nanoTime() - t0) / 1e9;
+            ToolRun s = server.get(60, TimeUnit.SECONDS);
+            assertThat(client.exit()).as(client.toString()).isZero();
+            assertThat(s.exit()).as(s.toString()).isZero();
+            assertThat(took).as("the client runs both margins and the span").isGreaterThanOrEqualTo(3.0);
+            boolean pingPong = verb.equals("write") || verb.equals("send");
+            double count = checkDurationLatency(client.out(), size, pingPong);
+            assertThat(client.out()).contains("TX depth        : 1").doesNotContain(PerftestFormat.LAT_HEADER);
+            if (pingPong) {
+                double theirs = checkDurationLatency(s.out(), size, true);
+                assertThat(theirs).as("both ends count the same round trips in their own spans")
+                        .isCloseTo(count, Percentage.withPercentage(25));
+            } else {
+                assertThat(s.out()).doesNotContain(" #bytes").contains("remote address");
+            }
+            if (verb.equals("send")) {
+                assertThat(s.out()).contains("RX depth        : 512"); // duration mode: not capped by -n
+            }
+            @SuppressWarnings("unchecked")
+            Map<String, Object> res = (Map<String, Object>) ((Map<String, Object>) TinyJson.parse(
+                    Files.readString(json))).get("results");
+            double[] line = latencyFigures(client.out());
+            assertThat(res).containsOnlyKeys("MsgSize", "n_iterations", "t_avg", "tps_average")
+                    .containsEntry("MsgSize", (long) size).containsEntry("n_iterations", (long) line[1]);
+            assertThat(((Number) res.get("t_avg")).doubleValue()).isEqualTo(line[2]);
+            assertThat(((Number) res.get("tps_average")).doubleValue()).isEqualTo(line[3]);
+        } finally {
+            Files.deleteIfExists(json);
+        }
+    }
+
+    /**
+     * {@code -D 1} alone: the default margin, a quarter of 1 rounded down, is 0, so the whole second is measured;
+     * {@code -n} with {@code -D} is ignored with a note, as perftest ignores it (duration mode counts instead).
+     */
+    @Test
+    void latencyDurationWithoutMarginsIgnoresTheIterationCount() {
+        long t0 = System.nanoTime();
+        ToolRun r = ToolRun.run("perf", "send", "--latency", "--loopback", "--protocol", "perftest", "-s", "32",
+                "-D", "1", "-n", "100");
+        double took = (System.nanoTime() - t0) / 1e9;
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(r.err()).contains("-n is ignored with -D");
+        assertThat(took).isGreaterThanOrEqualTo(1.0);
+        String[] lines = r.out().lines().filter(l -> l.startsWith(" 32 ")).toArray(String[]::new);
+        assertThat(lines).as(r.out()).hasSize(1); // the client's: --loopback's server is quiet
+        double count = checkDurationLatency(PerftestFormat.LAT_DUR_HEADER + "\n" + lines[0], 32, true);
+        assertThat(count).as("not the -n 100").isNotEqualTo(100);
+    }
+
+    /**
+     * perftest's {@code -b} over its exchange, both of our roles at once: both ends run the sender's loop together,
+     * exchange their reports and print their own size and count with the sums of both ends' figures
+     * ({@code print_full_bw_report} with the peer's report), so with {@code -n} the two lines are the same.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"write -s 4096 -n 2000", "read -s 4096 -n 2000", "atomic -n 2000",
+            "write -q 2 -s 1024 -n 500", "read -a -n 20 -t 4", "send -s 4096 -n 2000", "send -q 2 -s 1024 -n 500",
+            "send -a -n 20 -t 4"})
+    void bidirectionalEndsPrintTheSumOfBothDirections(String test) throws Exception {
+        int port = ToolRun.freePort();
+        List<String> common = new ArrayList<>(List.of("-b", "-p", Integer.toString(port)));
+        String[] words = test.split(" ");
+        common.addAll(List.of(words).subList(1, words.length));
+        List<String> serverArgs = new ArrayList<>(List.of("perf", words[0]));
+        serverArgs.addAll(common);
+        CompletableFuture<ToolRun> server = ToolRun.background(serverArgs.toArray(String[]::new));
+        ToolRun.awaitListening(port, server);
+        List<String> clientArgs = new ArrayList<>(List.of("perf", words[0], "127.0.0.1"));
+        clientArgs.addAll(common);
+        ToolRun client = ToolRun.run(clientArgs.toArray(String[]::new));
+        ToolRun s = server.get(60, TimeUnit.SECONDS);
+        assertThat(client.exit()).as(client.toString()).isZero();
+        assertThat(s.exit()).as(s.toString()).isZero();
+        for (ToolRun end : List.of(client, s)) {
+            assertThat(end.out()).contains(" Bidirectional BW Test\n").contains("TX depth        : ");
+            if (words[0].equals("send")) {
+                assertThat(end.out()).as("both ends receive").contains("RX depth        : ");
+            }
+        }
+        List<String> ours = bandwidthLines(client.out());
+        List<String> theirs = bandwidthLines(s.out());
+        assertThat(ours).as(client.out()).hasSize(test.contains("-a") ? 23 : 1);
+        assertThat(theirs).as("both ends print the same sums").isEqualTo(ours);
+        long expected = test.contains("-a") ? 20 : test.contains("-q 2") ? 1000 : 2000;
+        for (String line : ours) {
+            double[] f = figures(line);
+            assertThat((long) f[1]).as("each end's own count (times -q), not the sum").isEqualTo(expected);
+            assertThat(f[4]).as("the message rate of two directions").isPositive();
+            double fromRate = f[4] * 1e6 * f[0] / (1 << 20);
+            assertThat(f[3]).as("BW average from the summed message rate (printed to 0.01)")
+                    .isCloseTo(fromRate, within(0.006 + fromRate * 0.02));
+        }
+    }
+
+    /** The bandwidth lines of a report: those after the "#bytes" header up to the dashed line. */
+    private static List<String> bandwidthLines(String out) {
+        List<String> lines = out.lines().toList();
+        List<String> table = new ArrayList<>();
+        int header = lines.indexOf(PerfReport.BW_HEADER);
+        assertThat(header).as(out).isNotNegative();
+        for (int i = header + 1; i < lines.size() && !lines.get(i).equals(PerfReport.RESULT_LINE); i++) {
+            table.add(lines.get(i).trim());
+        }
+        return table;
+    }
+
+    /** {@code -b} with {@code -D}: each end times and counts its own span, and the sums agree. */
+    @Test
+    void bidirectionalDurationModeSumsBothSpans() throws Exception {
+        int port = ToolRun.freePort();
+        String[] common = {"-b", "-p", Integer.toString(port), "-s", "4096", "-D", "2", "-f", "0"};
+        List<String> serverArgs = new ArrayList<>(List.of("perf", "write"));
+        serverArgs.addAll(List.of(common));
+        CompletableFuture<ToolRun> server = ToolRun.background(serverArgs.toArray(String[]::new));
+        ToolRun.awaitListening(port, server);
+        List<String> clientArgs = new ArrayList<>(List.of("perf", "write", "127.0.0.1"));
+        clientArgs.addAll(List.of(common));
+        ToolRun client = ToolRun.run(clientArgs.toArray(String[]::new));
+        ToolRun s = server.get(60, TimeUnit.SECONDS);
+        assertThat(client.exit()).as(client.toString()).isZero();
+        assertThat(s.exit()).as(s.toString()).isZero();
+        double[] c = figures(bandwidthLines(client.out()).get(0));
+        double[] r = figures(bandwidthLines(s.out()).get(0));
+        assertThat(c[1]).isGreaterThan(100);
+        assertThat(r[1]).isGreaterThan(100);
+        assertThat(c[2]).as("no peak in duration mode").isZero();
+        assertThat(r[3]).as("the same sum at both ends").isEqualTo(c[3]);
+        assertThat(r[4]).isEqualTo(c[4]);
+        // each end counts its own direction over its own 2 s span: the summed rate is both counts over 2 s
+        assertThat(c[4] * 1e6 * 2).as("MsgRate sums both ends' counts over the span")
+                .isCloseTo(c[1] + r[1], Percentage.withPercentage(10));
+    }
+
+    /**
+     * {@code ib_send_bw -b -D}: no report exchange (perftest's send_bw skips it in duration mode); each end prints
+     * its own count, which is of both directions (its Sends completed and the Sends it received in its span), so
+     * each count over its own rate is its span, and the two ends' counts agree.
+     */
+    @Test
+    void bidirectionalSendDurationCountsBothDirectionsAtEachEnd() throws Exception {
+        int port = ToolRun.freePort();
+        String[] common = {"-b", "-p", Integer.toString(port), "-s", "4096", "-D", "2", "-f", "0"};
+        List<String> serverArgs = new ArrayList<>(List.of("perf", "send"));
+        serverArgs.addAll(List.of(common));
+        CompletableFuture<ToolRun> server = ToolRun.background(serverArgs.toArray(String[]::new));
+        ToolRun.awaitListening(port, server);
+        List<String> clientArgs = new ArrayList<>(List.of("perf", "send", "127.0.0.1"));
+        clientArgs.addAll(List.of(common));
+        ToolRun client = ToolRun.run(clientArgs.toArray(String[]::new));
+        ToolRun s = server.get(60, TimeUnit.SECONDS);
+        assertThat(client.exit()).as(client.toString()).isZero();
+        assertThat(s.exit()).as(s.toString()).isZero();
+        double[] c = figures(bandwidthLines(client.out()).get(0));
+        double[] r = figures(bandwidthLines(s.out()).get(0));
+        for (double[] end : List.of(c, r)) {
+            assertThat(end[1]).isGreaterThan(100);
+            assertThat(end[2]).as("no peak in duration mode").isZero();
+            assertThat(end[1] / (end[4] * 1e6)).as("each end's count over its rate: its own 2 s").isBetween(1.9, 2.6);
+        }
+        assertThat(r[1]).as("both ends count the same Sends, both ways").isCloseTo(c[1], Percentage.withPercentage(25));
     }
 
     /** A scripted peer: connects a control queue pair, sends {@code version}, returns what the server answered. */
