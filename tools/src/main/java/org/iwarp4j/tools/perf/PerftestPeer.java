@@ -441,7 +441,8 @@ final class PerftestPeer implements AutoCloseable {
      * ends run the client's loop at once, each against the other's buffer (with {@code -a} another handshake after
      * it, which 4.5's peers run since their version reads 4.6 or more), then both exchange their reports and each
      * prints its own size and iterations with the sums of both ends' peak, average and message rate
-     * ({@code print_full_bw_report} with the peer's report); then the closing handshake.
+     * ({@code print_full_bw_report} with the peer's report); the closing handshake follows in
+     * {@link #oneSidedBandwidth}, once.
      */
     private void duplexBandwidth(PerfReport report, List<PerfResult> results) throws Exception {
         boolean all = config.sizes().size() > 1;
@@ -457,7 +458,6 @@ final class PerftestPeer implements AutoCloseable {
             results.add(both);
             report.line(both);
         }
-        hand(); // ctx_close_connection
     }
 
     /**
