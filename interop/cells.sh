@@ -739,6 +739,46 @@ pt_duration_cell() {
   verdict "iwarp perf $verb ($( [ "$dir" = to ] && echo client || echo server)) with siw $tool -R -s $size -D" \
     "$PT_DURATION -f $PT_MARGIN: both exit 0; client: $c (${cs} s); server: $s (${ss} s)"
 }
+# pt_lat_span LINE : a duration-latency line's #iterations over its tps: the seconds its count was measured in
+pt_lat_span() { awk '{ if ($4 > 0) printf "%.2f", $2 / $4; else print "none" }' <<< "$1"; }
+# pt_lat_duration_cell to|from TOOL "OUR VERB" SIZE : perftest's latency duration mode (-D PT_DURATION -f
+# PT_MARGIN) over its exchange. Both exit 0; the client's line has the size and a count; the line our side timed
+# has a count over its tps of about -D minus the two margins (siw's, timed by its cycle counter under TCG, is not
+# judged by its span); Send, where both ends count: the two counts about the same.
+pt_lat_duration_cell() {
+  local dir=$1 tool=$2 verb=$3 size=$4 c s ours os measured=$((PT_DURATION - 2 * PT_MARGIN))
+  PT_RUN="-D $PT_DURATION -f $PT_MARGIN" pt_pair "$@"
+  chk "iwarp exit 0 (got $OUR)" is "$OUR" 0
+  chk "siw $tool exit 0 (got $SIW)" is "$SIW" 0
+  c=$(pt_line "$PT_CLIENT"); s=$(pt_line "$PT_SERVER")
+  if [ "$dir" = to ]; then ours=$c; else ours=$s; fi
+  os=$(pt_lat_span "$ours")
+  chk "the client printed $size octets and a count (got '$c')" awk -v l="$c" -v z="$size" \
+    'BEGIN { split(l, f, " "); exit !(f[1] == z && f[2] > 0) }'
+  chk "our line's count / tps is about ${measured} s (got ${os} s from '$ours')" pt_between "$os" \
+    "$(awk -v m="$measured" 'BEGIN { print m * 0.9 }')" "$(awk -v m="$measured" 'BEGIN { print m * 1.3 }')"
+  if [ "$tool" = ib_send_lat ]; then
+    chk "both ends counted about the same round trips (client '$c', server '$s')" \
+      pt_near "$(awk '{ print $2 }' <<< "$c")" "$(awk '{ print $2 }' <<< "$s")"
+  fi
+  PCONN=-1 chk "capture: test connection accepted, no Terminate" psum mpa=accept siw_term=none ours_term=none
+  verdict "iwarp perf $verb ($( [ "$dir" = to ] && echo client || echo server)) with siw $tool -R -s $size -D" \
+    "$PT_DURATION -f $PT_MARGIN: both exit 0; client: $c ($(pt_lat_span "$c") s); server: ${s:-(no table)}"
+}
+# pt_bidir_cell to|from TOOL "OUR VERB" SIZE : perftest's bidirectional bandwidth (-b, -n PT_ITERS): both ends
+# send at once and each prints its own line of SIZE x PT_ITERS; both exit 0; no Terminate.
+pt_bidir_cell() {
+  local dir=$1 tool=$2 verb=$3 size=$4 c s
+  PT_RUN="-n $PT_ITERS -b" pt_pair "$@"
+  chk "iwarp exit 0 (got $OUR)" is "$OUR" 0
+  chk "siw $tool exit 0 (got $SIW)" is "$SIW" 0
+  c=$(pt_line "$PT_CLIENT"); s=$(pt_line "$PT_SERVER")
+  chk "the client printed $size octets x $PT_ITERS (got '$c')" starts_with "$c" "$size $PT_ITERS "
+  chk "the server printed $size octets x $PT_ITERS (got '$s')" starts_with "$s" "$size $PT_ITERS "
+  PCONN=-1 chk "capture: test connection accepted, no Terminate" psum mpa=accept siw_term=none ours_term=none
+  verdict "iwarp perf $verb ($( [ "$dir" = to ] && echo client || echo server)) with siw $tool -R -b -s $size" \
+    "-n $PT_ITERS: both exit 0; client: $c; server: $s"
+}
 # pt_atomic_cell to|from TOOL "OUR VERB" : siw 6.1 has no atomics; both ends must say so and end
 pt_atomic_cell() {
   local dir=$1 tool=$2 said
