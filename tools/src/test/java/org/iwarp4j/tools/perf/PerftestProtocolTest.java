@@ -103,6 +103,30 @@ class PerftestProtocolTest {
     }
 
     /** The figures of a bandwidth result line: #bytes, #iterations, BW peak, BW average, MsgRate[Mpps]. */
+    /** Both ends of one test: the client's run, the server's, and how long the client took. */
+    private record Pair(ToolRun client, ToolRun server, double clientSeconds) {}
+
+    /**
+     * {@code iwarp perf VERB COMMON} as the server, then {@code iwarp perf VERB 127.0.0.1 CLIENT_ONLY COMMON}
+     * against it; both must exit 0. {@code common} holds the {@code -p} of {@code port}.
+     */
+    private static Pair pair(String verb, int port, List<String> common, String... clientOnly) throws Exception {
+        List<String> serverArgs = new ArrayList<>(List.of("perf", verb));
+        serverArgs.addAll(common);
+        CompletableFuture<ToolRun> server = ToolRun.background(serverArgs.toArray(String[]::new));
+        ToolRun.awaitListening(port, server);
+        List<String> clientArgs = new ArrayList<>(List.of("perf", verb, "127.0.0.1"));
+        clientArgs.addAll(List.of(clientOnly));
+        clientArgs.addAll(common);
+        long t0 = System.nanoTime();
+        ToolRun client = ToolRun.run(clientArgs.toArray(String[]::new));
+        double took = (System.nanoTime() - t0) / 1e9;
+        ToolRun s = server.get(60, TimeUnit.SECONDS);
+        assertThat(client.exit()).as(client.toString()).isZero();
+        assertThat(s.exit()).as(s.toString()).isZero();
+        return new Pair(client, s, took);
+    }
+
     private static double[] figures(String line) {
         String[] f = line.trim().split("\\s+");
         assertThat(f).as(line).hasSize(5);
@@ -124,18 +148,10 @@ class PerftestProtocolTest {
     void durationModeMeasuresTheSpanBetweenTheMargins(String verb) throws Exception {
         int port = ToolRun.freePort();
         String[] common = {"-p", Integer.toString(port), "-s", "4096", "-D", "3", "-f", "1"};
-        List<String> serverArgs = new ArrayList<>(List.of("perf", verb));
-        serverArgs.addAll(List.of(common));
-        CompletableFuture<ToolRun> server = ToolRun.background(serverArgs.toArray(String[]::new));
-        ToolRun.awaitListening(port, server);
-        List<String> clientArgs = new ArrayList<>(List.of("perf", verb, "127.0.0.1", "--details"));
-        clientArgs.addAll(List.of(common));
-        long t0 = System.nanoTime();
-        ToolRun client = ToolRun.run(clientArgs.toArray(String[]::new));
-        double took = (System.nanoTime() - t0) / 1e9;
-        ToolRun s = server.get(60, TimeUnit.SECONDS);
-        assertThat(client.exit()).as(client.toString()).isZero();
-        assertThat(s.exit()).as(s.toString()).isZero();
+        Pair run = pair(verb, port, List.of(common), "--details");
+        ToolRun client = run.client();
+        ToolRun s = run.server();
+        double took = run.clientSeconds();
         assertThat(took).as("the client runs both margins and the span").isGreaterThanOrEqualTo(3.0);
         double[] c = figures(resultLine(client.out()));
         assertThat(c[0]).isEqualTo(4096);
@@ -217,19 +233,10 @@ class PerftestProtocolTest {
             if (!verb.equals("atomic")) {
                 common.addAll(List.of("-s", "64"));
             }
-            List<String> serverArgs = new ArrayList<>(List.of("perf", verb));
-            serverArgs.addAll(common);
-            CompletableFuture<ToolRun> server = ToolRun.background(serverArgs.toArray(String[]::new));
-            ToolRun.awaitListening(port, server);
-            List<String> clientArgs = new ArrayList<>(List.of("perf", verb, "127.0.0.1", "--out_json",
-                    "--out_json_file=" + json));
-            clientArgs.addAll(common);
-            long t0 = System.nanoTime();
-            ToolRun client = ToolRun.run(clientArgs.toArray(String[]::new));
-            double took = (System.nanoTime() - t0) / 1e9;
-            ToolRun s = server.get(60, TimeUnit.SECONDS);
-            assertThat(client.exit()).as(client.toString()).isZero();
-            assertThat(s.exit()).as(s.toString()).isZero();
+            Pair run = pair(verb, port, common, "--out_json", "--out_json_file=" + json);
+            ToolRun client = run.client();
+            ToolRun s = run.server();
+            double took = run.clientSeconds();
             assertThat(took).as("the client runs both margins and the span").isGreaterThanOrEqualTo(3.0);
             boolean pingPong = verb.equals("write") || verb.equals("send");
             double count = checkDurationLatency(client.out(), size, pingPong);
@@ -290,16 +297,9 @@ class PerftestProtocolTest {
         List<String> common = new ArrayList<>(List.of("-b", "-p", Integer.toString(port)));
         String[] words = test.split(" ");
         common.addAll(List.of(words).subList(1, words.length));
-        List<String> serverArgs = new ArrayList<>(List.of("perf", words[0]));
-        serverArgs.addAll(common);
-        CompletableFuture<ToolRun> server = ToolRun.background(serverArgs.toArray(String[]::new));
-        ToolRun.awaitListening(port, server);
-        List<String> clientArgs = new ArrayList<>(List.of("perf", words[0], "127.0.0.1"));
-        clientArgs.addAll(common);
-        ToolRun client = ToolRun.run(clientArgs.toArray(String[]::new));
-        ToolRun s = server.get(60, TimeUnit.SECONDS);
-        assertThat(client.exit()).as(client.toString()).isZero();
-        assertThat(s.exit()).as(s.toString()).isZero();
+        Pair run = pair(words[0], port, common);
+        ToolRun client = run.client();
+        ToolRun s = run.server();
         for (ToolRun end : List.of(client, s)) {
             assertThat(end.out()).contains(" Bidirectional BW Test\n").contains("TX depth        : ");
             if (words[0].equals("send")) {
@@ -338,16 +338,9 @@ class PerftestProtocolTest {
     void bidirectionalDurationModeSumsBothSpans() throws Exception {
         int port = ToolRun.freePort();
         String[] common = {"-b", "-p", Integer.toString(port), "-s", "4096", "-D", "2", "-f", "0"};
-        List<String> serverArgs = new ArrayList<>(List.of("perf", "write"));
-        serverArgs.addAll(List.of(common));
-        CompletableFuture<ToolRun> server = ToolRun.background(serverArgs.toArray(String[]::new));
-        ToolRun.awaitListening(port, server);
-        List<String> clientArgs = new ArrayList<>(List.of("perf", "write", "127.0.0.1"));
-        clientArgs.addAll(List.of(common));
-        ToolRun client = ToolRun.run(clientArgs.toArray(String[]::new));
-        ToolRun s = server.get(60, TimeUnit.SECONDS);
-        assertThat(client.exit()).as(client.toString()).isZero();
-        assertThat(s.exit()).as(s.toString()).isZero();
+        Pair run = pair("write", port, List.of(common));
+        ToolRun client = run.client();
+        ToolRun s = run.server();
         double[] c = figures(bandwidthLines(client.out()).get(0));
         double[] r = figures(bandwidthLines(s.out()).get(0));
         assertThat(c[1]).isGreaterThan(100);
@@ -369,16 +362,9 @@ class PerftestProtocolTest {
     void bidirectionalSendDurationCountsBothDirectionsAtEachEnd() throws Exception {
         int port = ToolRun.freePort();
         String[] common = {"-b", "-p", Integer.toString(port), "-s", "4096", "-D", "2", "-f", "0"};
-        List<String> serverArgs = new ArrayList<>(List.of("perf", "send"));
-        serverArgs.addAll(List.of(common));
-        CompletableFuture<ToolRun> server = ToolRun.background(serverArgs.toArray(String[]::new));
-        ToolRun.awaitListening(port, server);
-        List<String> clientArgs = new ArrayList<>(List.of("perf", "send", "127.0.0.1"));
-        clientArgs.addAll(List.of(common));
-        ToolRun client = ToolRun.run(clientArgs.toArray(String[]::new));
-        ToolRun s = server.get(60, TimeUnit.SECONDS);
-        assertThat(client.exit()).as(client.toString()).isZero();
-        assertThat(s.exit()).as(s.toString()).isZero();
+        Pair run = pair("send", port, List.of(common));
+        ToolRun client = run.client();
+        ToolRun s = run.server();
         double[] c = figures(bandwidthLines(client.out()).get(0));
         double[] r = figures(bandwidthLines(s.out()).get(0));
         for (double[] end : List.of(c, r)) {
