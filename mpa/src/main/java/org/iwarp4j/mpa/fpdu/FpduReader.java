@@ -202,6 +202,24 @@ public final class FpduReader {
         }
     }
 
+    /**
+     * How many octets, from {@code in}'s reader index, the next FPDU occupies on the wire: its whole length
+     * once its ULPDU_Length field is in {@code in}, else the octets up to the end of that field (call again
+     * with more). Zero when the field announces more than the limit: {@link #read} then reports that error
+     * on whatever it is given. Never more than {@link #maxFpduWireLength()}, so a caller may buffer this much.
+     */
+    public int nextFrameLength(ByteBuf in) {
+        int hdr = FpduLayout.headerPosition(streamOffset, markersEnabled);
+        if (in.readableBytes() < hdr + FpduLayout.LENGTH_FIELD) {
+            return hdr + FpduLayout.LENGTH_FIELD;
+        }
+        int ulpduLength = in.getUnsignedShort(in.readerIndex() + hdr);
+        if (ulpduLength > ulpduLimit) {
+            return 0;
+        }
+        return FpduLayout.wireLength(streamOffset, ulpduLength, markersEnabled);
+    }
+
     /** Adds {@code length} octets of {@code in} at {@code index} as one component holding one reference. */
     private static void addRun(CompositeByteBuf composite, ByteBuf in, int index, int length) {
         in.setIndex(index, index + length);
