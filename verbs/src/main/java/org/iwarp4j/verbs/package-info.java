@@ -48,6 +48,6 @@
  * Two slf4j loggers at DEBUG print one line per frame: {@code org.iwarp4j.frames.mpa} (MPA Request/Reply and
  * FPDUs) and {@code org.iwarp4j.frames.rdmap} (RDMA messages, prefixed with the queue pair and peer).
  * {@code ConnectOptions.pcapFile} / {@code ListenOptions.pcapFile} write a connection's TCP traffic to a pcap
- * file for Wireshark or {@code iwarp explain}.
+ * file for Wireshark or {@code iwarp explain}; everything in the JVM that captures to the same path shares one file.
  */
 package org.iwarp4j.verbs;

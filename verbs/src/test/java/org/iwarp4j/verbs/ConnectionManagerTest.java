@@ -349,6 +349,59 @@ class ConnectionManagerTest {
 
     @ParameterizedTest
     @MethodSource("transports")
+    void aListenerAndAConnectionCapturingToOnePathShareOneFile(Transport t, @TempDir Path dir) throws Exception {
+        // both ends of one connection in this JVM, as `iwarp perf --loopback --pcap FILE` has them: one capture with
+        // every packet seen from each end, not two writers truncating each other
+        Path file = dir.resolve("both.pcap");
+        try (Peers p = new Peers(t, s -> { }, c -> { }, ListenOptions.builder().pcapFile(file).build(),
+                ConnectOptions.builder().pcapFile(file).build(), AcceptOptions.defaults(), x -> { })) {
+            Mem recv = p.server.region(32, Access.LOCAL_WRITE);
+            p.server.receive(1, recv.sge(0, 32));
+            Mem src = p.client.region(32);
+            src.put(0, "one capture".getBytes(StandardCharsets.US_ASCII));
+            p.client.post(new SendWorkRequest.Send(1, List.of(src.sge(0, 11)), Set.of()));
+            assertThat(Completions.one(p.server.recvCq).status()).isEqualTo(CompletionStatus.SUCCESS);
+            p.listener.close();
+            p.clientConnection.disconnect().get(20, TimeUnit.SECONDS);
+            p.serverConnection.closeFuture().get(20, TimeUnit.SECONDS);
+        }
+        byte[] pcap = new byte[0];
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (countOf(pcap, "one capture") < 2 && System.nanoTime() < deadline) {
+            LockSupport.parkNanos(1_000_000); // the file is complete once the last capture handler is gone
+            pcap = Files.readAllBytes(file);
+        }
+        // pcap's global header (24 octets, magic 0xa1b2c3d4 big-endian), then records that end exactly at the end
+        assertThat(pcap).startsWith((byte) 0xa1, (byte) 0xb2, (byte) 0xc3, (byte) 0xd4);
+        ByteBuffer b = ByteBuffer.wrap(pcap);
+        int at = 24;
+        int records = 0;
+        while (at < pcap.length) {
+            assertThat(pcap.length - at).as("record header at %d", at).isGreaterThanOrEqualTo(16);
+            int captured = b.getInt(at + 8);
+            assertThat(captured).as("captured length of record %d", records).isBetween(0, pcap.length - at - 16);
+            at += 16 + captured;
+            records++;
+        }
+        assertThat(at).isEqualTo(pcap.length);
+        assertThat(records).isPositive();
+        // each end captured the MPA Request, the Reply and the Send
+        assertThat(countOf(pcap, "MPA ID Req Frame")).isEqualTo(2);
+        assertThat(countOf(pcap, "MPA ID Rep Frame")).isEqualTo(2);
+        assertThat(countOf(pcap, "one capture")).isEqualTo(2);
+    }
+
+    private static int countOf(byte[] haystack, String needle) {
+        String text = new String(haystack, StandardCharsets.ISO_8859_1);
+        int n = 0;
+        for (int i = text.indexOf(needle); i >= 0; i = text.indexOf(needle, i + 1)) {
+            n++;
+        }
+        return n;
+    }
+
+    @ParameterizedTest
+    @MethodSource("transports")
     void privateDataIsLengthChecked(Transport t) {
         assertThatThrownBy(() -> ConnectOptions.builder().privateData(new byte[509]).build())
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("508");

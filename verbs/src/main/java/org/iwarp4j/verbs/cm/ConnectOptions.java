@@ -22,7 +22,8 @@ import java.util.function.UnaryOperator;
  * @param ord                   ORD to ask for; empty: the queue pair's
  * @param connectTimeout        bound on the TCP connect
  * @param disconnectTimeout     bound on a graceful disconnect before it turns abortive
- * @param pcapFile              write this connection's TCP traffic to a pcap file (Wireshark, {@code iwarp explain})
+ * @param pcapFile              write this connection's TCP traffic to a pcap file (Wireshark, {@code iwarp explain});
+ *                              listeners and connections of this JVM that capture to the same path share one file
  * @param peerProfile           what to tolerate from the peer ({@link PeerProfile#RFC_STRICT} by default)
  * @param eventListener         hears the {@link CmEvent}s of this connection
  * @param keepalive             TCP keepalive and {@code TCP_USER_TIMEOUT} ({@link TcpKeepalive}); empty: off

@@ -24,8 +24,8 @@ import java.util.function.UnaryOperator;
  * @param requiredOrd       reject (R=1 with this ORD in the Reply, RFC 6581 §9.1) a Request whose IRD is below
  *                          it; 0 never rejects for that
  * @param disconnectTimeout bound on a graceful disconnect before it turns abortive
- * @param pcapFile          write every accepted connection's traffic to this pcap file (one file, appended per
- *                          connection: use one listener per capture)
+ * @param pcapFile          write every accepted connection's traffic to this pcap file; listeners and connections
+ *                          of this JVM that capture to the same path share one file while any of them is open
  * @param peerProfile       what to tolerate from peers ({@link PeerProfile#RFC_STRICT} by default)
  * @param eventListener     hears the {@link CmEvent}s of the listener's connections
  * @param keepalive         TCP keepalive and {@code TCP_USER_TIMEOUT} of every accepted connection

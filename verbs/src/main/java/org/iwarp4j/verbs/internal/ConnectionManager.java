@@ -8,7 +8,6 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
-import io.netty.handler.pcap.PcapWriteHandler;
 import org.iwarp4j.mpa.MpaConfig;
 import org.iwarp4j.verbs.QueuePair;
 import org.iwarp4j.verbs.Transport;
@@ -23,12 +22,9 @@ import org.iwarp4j.verbs.cm.Listener;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.io.BufferedOutputStream;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
@@ -70,18 +66,8 @@ final class ConnectionManager {
         Objects.requireNonNull(address, "address");
         Objects.requireNonNull(options, "options");
         ListenerImpl listener = new ListenerImpl(rnic, options, handler);
-        OutputStream pcap = null;
-        if (options.pcapFile().isPresent()) {
-            try {
-                pcap = new BufferedOutputStream(Files.newOutputStream(options.pcapFile().get()));
-                PcapWriteHandler.writeGlobalHeader(pcap);
-            } catch (IOException e) {
-                throw new VerbsException(VerbsException.Reason.INVALID_REQUEST, null, "cannot write pcap file "
-                        + options.pcapFile().get() + ": " + e);
-            }
-        }
+        SharedPcapFile sharedPcap = options.pcapFile().map(ConnectionManager::openPcap).orElse(null);
         MpaConfig mpa = MpaConfigs.responder(options, rnic.config().maxIrdOrd());
-        SharedPcapFile sharedPcap = pcap == null ? null : new SharedPcapFile(pcap);
         ServerBootstrap b = new ServerBootstrap()
                 .group(group, group)
                 .channel(Transports.serverChannel(transport))
@@ -109,6 +95,15 @@ final class ConnectionManager {
         listener.bound(bound.channel(), sharedPcap);
         listeners.add(listener);
         return listener;
+    }
+
+    private static SharedPcapFile openPcap(Path file) {
+        try {
+            return SharedPcapFile.open(file);
+        } catch (IOException e) {
+            throw new VerbsException(VerbsException.Reason.INVALID_REQUEST, null, "cannot write pcap file " + file
+                    + ": " + e);
+        }
     }
 
     void listenerClosed(ListenerImpl listener) {

@@ -6,14 +6,8 @@ import io.netty.channel.ChannelPipeline;
 import io.netty.handler.pcap.PcapWriteHandler;
 import org.iwarp4j.mpa.MpaConfig;
 import org.iwarp4j.mpa.netty.MpaStartupHandler;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
-import java.io.BufferedOutputStream;
-import java.io.Closeable;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
@@ -22,7 +16,6 @@ import java.nio.file.Path;
  */
 final class ConnectionPipelines {
 
-    private static final Logger LOG = LoggerFactory.getLogger(ConnectionPipelines.class);
     private static final String PIPELINE_PCAP = "pcap";
     private static final String PIPELINE_PCAP_PACKETS = "pcap-packets";
     private static final String PIPELINE_PCAP_HOLDER = "pcap-file";
@@ -59,25 +52,20 @@ final class ConnectionPipelines {
         p.addLast(PIPELINE_QP, new QueuePairHandler(listener, admission, ch.eventLoop()));
     }
 
-    /** A connection of {@code handler}'s queue pair; {@code pcapFile}: its own capture file, or {@code null}. */
+    /**
+     * A connection of {@code handler}'s queue pair; {@code pcapFile}: its capture file (shared with whatever else in
+     * this JVM captures to it, {@link SharedPcapFile}), or {@code null}.
+     */
     static void initiator(Channel ch, MpaConfig mpa, Path pcapFile, QueuePairHandler handler) throws IOException {
         ChannelPipeline p = ch.pipeline();
         if (pcapFile != null) {
-            OutputStream out = new BufferedOutputStream(Files.newOutputStream(pcapFile));
-            PcapWriteHandler pcap = PcapWriteHandler.builder().build(out);
-            p.addLast(PIPELINE_PCAP, pcap);
+            SharedPcapFile file = SharedPcapFile.open(pcapFile);
+            p.addLast(PIPELINE_PCAP_HOLDER, file.releasedOnRemoval());
+            p.addLast(PIPELINE_PCAP, PcapWriteHandler.builder().sharedOutputStream(true)
+                    .writePcapGlobalHeader(false).build(file.stream()));
             p.addLast(PIPELINE_PCAP_PACKETS, new PcapPacketCoalescer());
-            ch.closeFuture().addListener(f -> closeQuietly(pcap));
         }
         p.addLast(PIPELINE_MPA, MpaStartupHandler.initiator(mpa));
         p.addLast(PIPELINE_QP, handler);
-    }
-
-    private static void closeQuietly(Closeable c) {
-        try {
-            c.close();
-        } catch (IOException e) {
-            LOG.debug("close failed: {}", e.toString());
-        }
     }
 }
