@@ -170,7 +170,7 @@ public final class FpduReader {
             if (ulpduLength <= COPY_LIMIT) {
                 // A small ULPDU is copied into a pooled buffer: a derived buffer is a heap object per FPDU
                 // (the adaptive allocator recycles its buffers, not their slices), and the copy lets the
-                // decoder's cumulation go at once instead of waiting for the last slice of it.
+                // read's buffer (or the decoder's carry) go at once instead of waiting for the last slice of it.
                 ByteBuf copy = alloc.directBuffer(ulpduLength);
                 in.getBytes(dataStart, copy, 0, ulpduLength);
                 copy.writerIndex(ulpduLength);
