@@ -15,6 +15,7 @@ import org.iwarp4j.tools.IwarpCommand;
 import org.iwarp4j.tools.cli.Stacks;
 import org.iwarp4j.tools.perf.conn.ConnectCommand;
 import org.iwarp4j.tools.perf.conn.IdleCommand;
+import org.iwarp4j.tools.report.JsonWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -113,7 +114,7 @@ public final class PerfCommand implements Runnable {
                         tcpResults = options.loopback ? tcp.loopback()
                                 : tcp.client(new InetSocketAddress(server.getAddress(), options.tcpPort()));
                         if (config.detailsJson() != null) {
-                            PerfReport.writeJson(config.detailsJson(), PerfReport.with(runner.json(), "tcp_baseline",
+                            JsonWriter.writeFile(config.detailsJson(), PerfReport.with(runner.json(), "tcp_baseline",
                                     tcp.json()));
                         }
                     }

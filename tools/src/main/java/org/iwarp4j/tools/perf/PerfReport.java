@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.iwarp4j.tools.report.Json;
@@ -100,7 +99,7 @@ final class PerfReport {
         footer();
         Json.Obj json = json(parameters);
         if (config.detailsJson() != null) {
-            writeJson(config.detailsJson(), json);
+            JsonWriter.writeFile(config.detailsJson(), json);
         }
         return json;
     }
@@ -168,10 +167,6 @@ final class PerfReport {
         return Double.isFinite(v) ? String.format("%.3f", v) : "n/a";
     }
 
-    private static Json realOrNull(double v) {
-        return Double.isFinite(v) ? Json.real(v) : Json.Null.NULL;
-    }
-
     List<PerfResult> results() {
         return List.copyOf(results);
     }
@@ -184,10 +179,6 @@ final class PerfReport {
 
     static double unit(double bytesPerSecond, boolean gbits) {
         return PerftestFormat.unit(bytesPerSecond, gbits);
-    }
-
-    static void writeJson(Path file, Json doc) throws IOException {
-        Files.writeString(file, JsonWriter.write(doc) + "\n", StandardCharsets.UTF_8);
     }
 
     /** {@code doc} with one more member at its end. */
@@ -225,8 +216,8 @@ final class PerfReport {
                         "gb_moved", Json.real(c.gigabytes()),
                         "cpu_s", c.hasCpu() ? Json.real(c.cpuSeconds()) : Json.Null.NULL,
                         "user_s", c.hasUser() ? Json.real(c.userSeconds()) : Json.Null.NULL,
-                        "cpu_s_per_GB", realOrNull(c.cpuSecondsPerGB()),
-                        "user_s_per_GB", realOrNull(c.userSecondsPerGB()))).toList())));
+                        "cpu_s_per_GB", Json.realOrNull(c.cpuSecondsPerGB()),
+                        "user_s_per_GB", Json.realOrNull(c.userSecondsPerGB()))).toList())));
             }
             lines.add(Json.obj(kv.toArray()));
         }
