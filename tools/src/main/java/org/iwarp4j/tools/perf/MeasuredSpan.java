@@ -70,12 +70,11 @@ final class MeasuredSpan {
     }
 
     /**
-     * The unmeasured run of perf tcp's margin ({@link PerfConfig#warmsByTime()}): the warm-up operations, then
-     * with -D the margin's seconds, with -n the -n operations.
+     * The unmeasured run of perf tcp's margin ({@link PerfConfig#warmsByTime()}): the warm-up operations, then the
+     * margin's seconds, with -D as with -n.
      */
     static MeasuredSpan tcpMargin(PerfConfig config) {
-        return new MeasuredSpan(Limit.operations(config.warmupPerQp()), config.durationMode()
-                ? Limit.seconds(config.marginSeconds()) : Limit.operations(config.iterations()), NONE);
+        return new MeasuredSpan(Limit.operations(config.warmupPerQp()), Limit.seconds(config.marginSeconds()), NONE);
     }
 
     private static Limit measuredPart(PerfConfig config) {

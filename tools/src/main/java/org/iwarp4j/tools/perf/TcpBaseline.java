@@ -268,7 +268,8 @@ final class TcpBaseline {
             }
             channels.add(connect(group, server, h));
         }
-        PerfResult r = first.result.get(Math.max(120, 3L * config.durationSeconds() + 60), TimeUnit.SECONDS);
+        long longest = Math.max(config.durationSeconds(), config.marginSeconds()); // -f with -n may be the longer
+        PerfResult r = first.result.get(Math.max(120, 3 * longest + 60), TimeUnit.SECONDS);
         for (Channel ch : channels) {
             ch.closeFuture().await(10, TimeUnit.SECONDS);
         }

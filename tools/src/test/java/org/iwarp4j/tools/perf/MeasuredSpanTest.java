@@ -176,6 +176,14 @@ class MeasuredSpanTest {
         assertThat(margin.phase()).isEqualTo(Phase.MEASURED);
         assertThat(margin.due(7 + S - 1, 1_000_000)).isTrue();
         assertThat(margin.due(7 + S, 0)).isFalse();
+
+        MeasuredSpan beforeN = MeasuredSpan.tcpMargin(config(0, 3, 1000)); // -n 1000 -f 3: by time, not -n
+        beforeN.next(0, 0);
+        assertThat(beforeN.due(0, 199)).isTrue();
+        assertThat(beforeN.due(0, 200)).isFalse();
+        beforeN.next(9, 0);
+        assertThat(beforeN.due(9 + 3 * S - 1, 1_000_000)).isTrue();
+        assertThat(beforeN.due(9 + 3 * S, 1)).isFalse();
     }
 
     private static PerfConfig config(int durationSeconds, int marginSeconds, long iterations) {
