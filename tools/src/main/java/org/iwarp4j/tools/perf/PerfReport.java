@@ -32,6 +32,8 @@ final class PerfReport {
     private final List<PerfResult> results = new ArrayList<>();
     private PerftestFormat.TestInfo info;
     private List<String> details = List.of();
+    /** iwarp perf's JSON of the results, once {@link #end ended}; null before. */
+    private Json.Obj json;
 
     PerfReport(PrintWriter out, PerfConfig config) {
         this.out = out;
@@ -92,16 +94,15 @@ final class PerfReport {
     }
 
     /**
-     * The end of a client's run: the {@link #footer()}, then iwarp perf's JSON of it, written to
-     * {@code --details-json} when that is given; returns the JSON.
+     * The end of a client's run: the {@link #footer()}, then iwarp perf's JSON of it ({@link #json()}), written to
+     * {@code --details-json} when that is given.
      */
-    Json.Obj end(List<String> parameters) throws IOException {
+    void end(List<String> parameters) throws IOException {
         footer();
-        Json.Obj json = json(parameters);
+        json = json(parameters);
         if (config.detailsJson() != null) {
             JsonWriter.writeFile(config.detailsJson(), json);
         }
-        return json;
     }
 
     /** perftest's banner of a server that listens for its client. */
@@ -167,8 +168,14 @@ final class PerfReport {
         return Double.isFinite(v) ? String.format("%.3f", v) : "n/a";
     }
 
+    /** The results so far, in the order of their lines. */
     List<PerfResult> results() {
         return List.copyOf(results);
+    }
+
+    /** iwarp perf's JSON of the client's run ({@code --details-json}), once {@link #end ended}; else null. */
+    Json.Obj json() {
+        return json;
     }
 
     /** One table line in perftest's format (REPORT_FMT, REPORT_FMT_EXT, REPORT_FMT_LAT, REPORT_FMT_LAT_DUR). */
@@ -189,7 +196,7 @@ final class PerfReport {
     }
 
     /** iwarp perf's own JSON of the results ({@code --details-json}): every size, with CPU and spread. */
-    Json.Obj json(List<String> parameters) {
+    private Json.Obj json(List<String> parameters) {
         List<Json> lines = new ArrayList<>();
         for (PerfResult r : results) {
             List<Object> kv =

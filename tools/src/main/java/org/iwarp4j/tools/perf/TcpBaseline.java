@@ -25,7 +25,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.iwarp4j.tools.cli.Stacks;
-import org.iwarp4j.tools.report.Json;
 import org.iwarp4j.verbs.Transport;
 import org.iwarp4j.verbs.netty.NettyVerbs;
 
@@ -53,8 +52,6 @@ final class TcpBaseline {
 
     private final PerfConfig config;
     private final PrintWriter out;
-    /** The last client run's results as iwarp perf's JSON ({@code --details-json}), or null. */
-    private Json.Obj json;
 
     TcpBaseline(PerfConfig config, PrintWriter out) {
         LeakDetection.offUnlessConfigured();
@@ -209,10 +206,10 @@ final class TcpBaseline {
 
     // ------------------------------------------------------------------ client
 
-    List<PerfResult> client(InetSocketAddress server) throws Exception {
+    /** The client's run against {@code server}: every size; returns its report, ended (results and JSON). */
+    PerfReport client(InetSocketAddress server) throws Exception {
         EventLoopGroup group = group("iwarp-tcp-client");
         PerfReport report = new PerfReport(out, config);
-        List<PerfResult> results = new ArrayList<>();
         List<String> parameters = List.of(
                 String.format("Transport type  : TCP (Netty %s, TCP_NODELAY, one event loop per end%s)",
                         transport(config), config.busyPoll() ? ", busy polling" : ""),
@@ -239,9 +236,7 @@ final class TcpBaseline {
                 if (config.warmsByTime()) { // the margin, unmeasured: then compiled code is measured
                     run(group, server, size, () -> MeasuredSpan.tcpMargin(config), null);
                 }
-                PerfResult r = run(group, server, size, () -> MeasuredSpan.tcp(config), progress);
-                report.line(r);
-                results.add(r);
+                report.line(run(group, server, size, () -> MeasuredSpan.tcp(config), progress));
             }
             ClientHandler bye = new ClientHandler(0, null, null, null);
             bye.mode = DONE;
@@ -249,8 +244,8 @@ final class TcpBaseline {
         } finally {
             group.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
         }
-        json = report.end(parameters);
-        return results;
+        report.end(parameters);
+        return report;
     }
 
     /** One run of {@code size}, each connection in the phases of a span of {@code spans}. */
@@ -587,13 +582,8 @@ final class TcpBaseline {
         }
     }
 
-    /** The last client run's results as JSON, or null before one. */
-    Json.Obj json() {
-        return json;
-    }
-
-    /** Both ends in this JVM over loopback. */
-    List<PerfResult> loopback() throws Exception {
+    /** Both ends in this JVM over loopback; returns the client's report. */
+    PerfReport loopback() throws Exception {
         CompletableFuture<Integer> bound = new CompletableFuture<>();
         CompletableFuture<Void> served = CompletableFuture.runAsync(() -> {
             try {
@@ -603,8 +593,8 @@ final class TcpBaseline {
             }
         });
         int port = Stacks.get(bound, 30);
-        List<PerfResult> r = client(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+        PerfReport report = client(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
         Stacks.get(served, 30);
-        return r;
+        return report;
     }
 }
