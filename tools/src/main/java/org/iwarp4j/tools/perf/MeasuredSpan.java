@@ -59,6 +59,24 @@ final class MeasuredSpan {
         return new MeasuredSpan(NONE, measuredPart(config), NONE);
     }
 
+    /**
+     * A perf tcp connection's measured run: {@link PerfConfig#warmupPerQp()} operations, then -D's
+     * {@link PerfConfig#measuredSeconds()} or -n's {@link PerfConfig#iterations()}; no end margin (the server's
+     * reply ends the run). The margin is a run of its own before it ({@link #tcpMargin}): the stream has no place to
+     * mark the end of a warm-up by time on the same connection.
+     */
+    static MeasuredSpan tcp(PerfConfig config) {
+        return new MeasuredSpan(Limit.operations(config.warmupPerQp()), measuredPart(config), NONE);
+    }
+
+    /**
+     * The unmeasured run of perf tcp's margin ({@link PerfConfig#warmsByTime()}): the warm-up operations, then the
+     * margin's seconds, with -D as with -n.
+     */
+    static MeasuredSpan tcpMargin(PerfConfig config) {
+        return new MeasuredSpan(Limit.operations(config.warmupPerQp()), Limit.seconds(config.marginSeconds()), NONE);
+    }
+
     private static Limit measuredPart(PerfConfig config) {
         return config.durationMode() ? Limit.seconds(config.measuredSeconds()) : Limit.operations(config.iterations());
     }

@@ -15,6 +15,7 @@ import org.iwarp4j.tools.IwarpCommand;
 import org.iwarp4j.tools.cli.Stacks;
 import org.iwarp4j.tools.perf.conn.ConnectCommand;
 import org.iwarp4j.tools.perf.conn.IdleCommand;
+import org.iwarp4j.tools.report.JsonWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -95,9 +96,9 @@ public final class PerfCommand implements Runnable {
                 if (verb() == PerfVerb.TCP) {
                     TcpBaseline tcp = new TcpBaseline(config, out);
                     if (options.loopback) {
-                        tcpResults = tcp.loopback();
+                        tcpResults = tcp.loopback().results();
                     } else if (server != null) {
-                        tcpResults = tcp.client(server);
+                        tcpResults = tcp.client(server).results();
                     } else {
                         tcp.server(new InetSocketAddress(InetAddress.getByName("0.0.0.0"), options.port),
                                 new CompletableFuture<>(), false);
@@ -106,14 +107,16 @@ public final class PerfCommand implements Runnable {
                     results = perftest(config, server, out);
                 } else if (options.loopback || server != null) {
                     PerfRunner runner = new PerfRunner(config, out);
-                    results = options.loopback ? runner.loopback() : runner.client(server);
+                    PerfReport iwarp = options.loopback ? runner.loopback() : runner.client(server);
+                    results = iwarp.results();
                     if (compare) {
                         out.println();
-                        TcpBaseline tcp = new TcpBaseline(config.tcpBaseline(), out);
-                        tcpResults = options.loopback ? tcp.loopback()
-                                : tcp.client(new InetSocketAddress(server.getAddress(), options.tcpPort()));
+                        TcpBaseline baseline = new TcpBaseline(config.tcpBaseline(), out);
+                        PerfReport tcp = options.loopback ? baseline.loopback()
+                                : baseline.client(new InetSocketAddress(server.getAddress(), options.tcpPort()));
+                        tcpResults = tcp.results();
                         if (config.detailsJson() != null) {
-                            PerfReport.writeJson(config.detailsJson(), PerfReport.with(runner.json(), "tcp_baseline",
+                            JsonWriter.writeFile(config.detailsJson(), PerfReport.with(iwarp.json(), "tcp_baseline",
                                     tcp.json()));
                         }
                     }

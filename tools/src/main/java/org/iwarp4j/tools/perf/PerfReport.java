@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.iwarp4j.tools.report.Json;
@@ -33,6 +32,8 @@ final class PerfReport {
     private final List<PerfResult> results = new ArrayList<>();
     private PerftestFormat.TestInfo info;
     private List<String> details = List.of();
+    /** iwarp perf's JSON of the results, once {@link #end ended}; null before. */
+    private Json.Obj json;
 
     PerfReport(PrintWriter out, PerfConfig config) {
         this.out = out;
@@ -93,16 +94,15 @@ final class PerfReport {
     }
 
     /**
-     * The end of a client's run: the {@link #footer()}, then iwarp perf's JSON of it, written to
-     * {@code --details-json} when that is given; returns the JSON.
+     * The end of a client's run: the {@link #footer()}, then iwarp perf's JSON of it ({@link #json()}), written to
+     * {@code --details-json} when that is given.
      */
-    Json.Obj end(List<String> parameters) throws IOException {
+    void end(List<String> parameters) throws IOException {
         footer();
-        Json.Obj json = json(parameters);
+        json = json(parameters);
         if (config.detailsJson() != null) {
-            writeJson(config.detailsJson(), json);
+            JsonWriter.writeFile(config.detailsJson(), json);
         }
-        return json;
     }
 
     /** perftest's banner of a server that listens for its client. */
@@ -168,12 +168,14 @@ final class PerfReport {
         return Double.isFinite(v) ? String.format("%.3f", v) : "n/a";
     }
 
-    private static Json realOrNull(double v) {
-        return Double.isFinite(v) ? Json.real(v) : Json.Null.NULL;
-    }
-
+    /** The results so far, in the order of their lines. */
     List<PerfResult> results() {
         return List.copyOf(results);
+    }
+
+    /** iwarp perf's JSON of the client's run ({@code --details-json}), once {@link #end ended}; else null. */
+    Json.Obj json() {
+        return json;
     }
 
     /** One table line in perftest's format (REPORT_FMT, REPORT_FMT_EXT, REPORT_FMT_LAT, REPORT_FMT_LAT_DUR). */
@@ -186,10 +188,6 @@ final class PerfReport {
         return PerftestFormat.unit(bytesPerSecond, gbits);
     }
 
-    static void writeJson(Path file, Json doc) throws IOException {
-        Files.writeString(file, JsonWriter.write(doc) + "\n", StandardCharsets.UTF_8);
-    }
-
     /** {@code doc} with one more member at its end. */
     static Json.Obj with(Json.Obj doc, String key, Json value) {
         List<Json.Member> members = new ArrayList<>(doc.members());
@@ -198,7 +196,7 @@ final class PerfReport {
     }
 
     /** iwarp perf's own JSON of the results ({@code --details-json}): every size, with CPU and spread. */
-    Json.Obj json(List<String> parameters) {
+    private Json.Obj json(List<String> parameters) {
         List<Json> lines = new ArrayList<>();
         for (PerfResult r : results) {
             List<Object> kv =
@@ -225,8 +223,8 @@ final class PerfReport {
                         "gb_moved", Json.real(c.gigabytes()),
                         "cpu_s", c.hasCpu() ? Json.real(c.cpuSeconds()) : Json.Null.NULL,
                         "user_s", c.hasUser() ? Json.real(c.userSeconds()) : Json.Null.NULL,
-                        "cpu_s_per_GB", realOrNull(c.cpuSecondsPerGB()),
-                        "user_s_per_GB", realOrNull(c.userSecondsPerGB()))).toList())));
+                        "cpu_s_per_GB", Json.realOrNull(c.cpuSecondsPerGB()),
+                        "user_s_per_GB", Json.realOrNull(c.userSecondsPerGB()))).toList())));
             }
             lines.add(Json.obj(kv.toArray()));
         }

@@ -10,15 +10,12 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import org.iwarp4j.tools.cli.Stacks;
 import org.iwarp4j.tools.cli.Termination;
-import org.iwarp4j.tools.report.Json;
 
 /** Runs an iWARP perf test as server, as client, or both in one JVM ({@code --loopback}). */
 final class PerfRunner {
 
     private final PerfConfig config;
     private final PrintWriter out;
-    /** The last client run's results as iwarp perf's JSON ({@code --details-json}), or null. */
-    private Json.Obj json;
 
     PerfRunner(PerfConfig config, PrintWriter out) {
         LeakDetection.offUnlessConfigured();
@@ -26,7 +23,6 @@ final class PerfRunner {
         this.out = out;
     }
 
-    /** Server mode: one client's test, its result lines printed as they come. */
     /**
      * {@code --persistent}: serves client after client on {@code port}, one at a time, until this thread is
      * interrupted or SIGINT/SIGTERM comes; a client's failure is one line on {@code err} and the next client is
@@ -101,6 +97,7 @@ final class PerfRunner {
         }
     }
 
+    /** Server mode: one client's test, its result lines printed as they come. */
     void server(int port) throws Exception {
         InetSocketAddress bind = new InetSocketAddress(InetAddress.getByName("0.0.0.0"), port);
         ServerReport reporter = new ServerReport(out, config);
@@ -114,31 +111,28 @@ final class PerfRunner {
         }
     }
 
-    /** Client mode: the test against {@code server}; returns the results (also printed, and written as JSON). */
-    List<PerfResult> client(InetSocketAddress server) throws Exception {
+    /**
+     * Client mode: the test against {@code server}; returns its report, ended: the results (printed, and written as
+     * JSON) and their JSON.
+     */
+    PerfReport client(InetSocketAddress server) throws Exception {
         PerfReport report = new PerfReport(out, config);
         try (PerfClient client = new PerfClient(config)) {
             client.connect(server);
             List<String> parameters = client.parameters(server.toString());
             report.header(client.testInfo(), client.addresses(), parameters);
-            List<PerfResult> results;
             try (ProgressLine progress = ProgressLine.startIf(config.progress(), config.title())) {
-                results = client.run(report, progress == null ? null : progress::update);
+                client.run(report, progress == null ? null : progress::update);
             } finally {
                 client.disconnect();
             }
-            json = report.end(parameters);
-            return results;
+            report.end(parameters);
+            return report;
         }
     }
 
-    /** The last client run's results as JSON, or null before one. */
-    Json.Obj json() {
-        return json;
-    }
-
-    /** Both ends here: a quiet server on an ephemeral loopback port, the client against it. */
-    List<PerfResult> loopback() throws Exception {
+    /** Both ends here: a quiet server on an ephemeral loopback port, the client against it; returns its report. */
+    PerfReport loopback() throws Exception {
         InetSocketAddress bind = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
         try (PerfServer server = new PerfServer(bind, config.wire().withoutPcap(), config.transport(),
                 config.busyPoll(), (m, cpu) -> { })) {
@@ -155,13 +149,13 @@ final class PerfRunner {
                 t.setDaemon(true);
                 t.start();
             });
-            List<PerfResult> results = client(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+            PerfReport report = client(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
             try {
                 Stacks.get(served, 30);
             } catch (ExecutionException e) {
                 throw new PerfFailure("server: " + Stacks.describe(e.getCause()));
             }
-            return results;
+            return report;
         }
     }
 

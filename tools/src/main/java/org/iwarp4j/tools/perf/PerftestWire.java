@@ -101,19 +101,18 @@ public final class PerftestWire {
 
     /** The peer's cycle buffer (its page size), bounded: the test buffers are twice the larger of it and a size. */
     public static int decodeCycleBuffer(byte[] m) {
-        int v = decodeInt32(m, "cycle buffer");
-        if (v < 1 || v > MAX_CYCLE_BUFFER) {
-            throw new PerftestException("the peer's cycle buffer is " + Integer.toUnsignedString(v) + " octets; 1.."
-                    + MAX_CYCLE_BUFFER);
-        }
-        return v;
+        return octets(decodeInt32(m, "cycle buffer"), "cycle buffer", MAX_CYCLE_BUFFER);
     }
 
     public static int decodeCacheLine(byte[] m) {
-        int v = decodeInt32(m, "cache line size");
-        if (v < 1 || v > MAX_CACHE_LINE) {
-            throw new PerftestException("the peer's cache line is " + Integer.toUnsignedString(v) + " octets; 1.."
-                    + MAX_CACHE_LINE);
+        return octets(decodeInt32(m, "cache line size"), "cache line", MAX_CACHE_LINE);
+    }
+
+    /** {@code v}, the peer's {@code what} in octets, refused unless it is 1..{@code max}. */
+    private static int octets(int v, String what, int max) {
+        if (v < 1 || v > max) {
+            throw new PerftestException("the peer's " + what + " is " + Integer.toUnsignedString(v) + " octets; 1.."
+                    + max);
         }
         return v;
     }

@@ -23,8 +23,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.iwarp4j.tools.cli.Stacks;
-import org.iwarp4j.tools.report.Json;
 import org.iwarp4j.verbs.Transport;
 import org.iwarp4j.verbs.netty.NettyVerbs;
 
@@ -52,8 +52,6 @@ final class TcpBaseline {
 
     private final PerfConfig config;
     private final PrintWriter out;
-    /** The last client run's results as iwarp perf's JSON ({@code --details-json}), or null. */
-    private Json.Obj json;
 
     TcpBaseline(PerfConfig config, PrintWriter out) {
         LeakDetection.offUnlessConfigured();
@@ -208,10 +206,10 @@ final class TcpBaseline {
 
     // ------------------------------------------------------------------ client
 
-    List<PerfResult> client(InetSocketAddress server) throws Exception {
+    /** The client's run against {@code server}: every size; returns its report, ended (results and JSON). */
+    PerfReport client(InetSocketAddress server) throws Exception {
         EventLoopGroup group = group("iwarp-tcp-client");
         PerfReport report = new PerfReport(out, config);
-        List<PerfResult> results = new ArrayList<>();
         List<String> parameters = List.of(
                 String.format("Transport type  : TCP (Netty %s, TCP_NODELAY, one event loop per end%s)",
                         transport(config), config.busyPoll() ? ", busy polling" : ""),
@@ -235,40 +233,38 @@ final class TcpBaseline {
         report.header(info, block, List.of(), List.of());
         try (ProgressLine progress = ProgressLine.startIf(config.progress(), config.title())) {
             for (int size : config.sizes()) {
-                if (config.warmsByTime()) {
-                    run(group, server, size, config.marginSeconds(), null); // the margin: compiled code measured
+                if (config.warmsByTime()) { // the margin, unmeasured: then compiled code is measured
+                    run(group, server, size, () -> MeasuredSpan.tcpMargin(config), null);
                 }
-                PerfResult r = run(group, server, size, config.durationMode() ? config.measuredSeconds() : 0,
-                        progress);
-                report.line(r);
-                results.add(r);
+                report.line(run(group, server, size, () -> MeasuredSpan.tcp(config), progress));
             }
-            ClientHandler bye = new ClientHandler(0, 0, null, null);
+            ClientHandler bye = new ClientHandler(0, null, null, null);
             bye.mode = DONE;
             connect(group, server, bye).closeFuture().await(10, TimeUnit.SECONDS);
         } finally {
             group.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
         }
-        json = report.end(parameters);
-        return results;
+        report.end(parameters);
+        return report;
     }
 
-    /** One run of {@code size}: {@code seconds} long (duration mode), else {@code -n} operations. */
-    private PerfResult run(EventLoopGroup group, InetSocketAddress server, int size, int seconds,
+    /** One run of {@code size}, each connection in the phases of a span of {@code spans}. */
+    private PerfResult run(EventLoopGroup group, InetSocketAddress server, int size, Supplier<MeasuredSpan> spans,
                            ProgressLine progress) throws Exception {
         int n = config.latency() ? 1 : config.qps();
         StreamRun run = config.latency() ? null : new StreamRun(size, n, progress);
         List<Channel> channels = new ArrayList<>();
         ClientHandler first = null;
         for (int i = 0; i < n; i++) {
-            ClientHandler h = new ClientHandler(size, seconds, progress, run);
+            ClientHandler h = new ClientHandler(size, spans.get(), progress, run);
             first = first == null ? h : first;
             if (run != null) {
                 run.handlers.add(h);
             }
             channels.add(connect(group, server, h));
         }
-        PerfResult r = first.result.get(Math.max(120, 3L * config.durationSeconds() + 60), TimeUnit.SECONDS);
+        long longest = Math.max(config.durationSeconds(), config.marginSeconds()); // -f with -n may be the longer
+        PerfResult r = first.result.get(Math.max(120, 3 * longest + 60), TimeUnit.SECONDS);
         for (Channel ch : channels) {
             ch.closeFuture().await(10, TimeUnit.SECONDS);
         }
@@ -371,8 +367,8 @@ final class TcpBaseline {
     private final class ClientHandler extends ChannelInboundHandlerAdapter {
         final CompletableFuture<PerfResult> result;
         private final int size;
-        /** Duration mode: how long the measured part runs. */
-        private final int seconds;
+        /** The warm-up and the measured part, each ended here ({@link MeasuredSpan#next}); null for DONE. */
+        private final MeasuredSpan span;
         private final ProgressLine progress;
         private final StreamRun run;
         int mode;
@@ -380,24 +376,21 @@ final class TcpBaseline {
         private ChannelHandlerContext ctx;
         private final LatencyMeter latency;
         private final ChannelFutureListener onWritten = f -> written();
+        /** The current phase's writes or pings, and those of them completed. */
         private long sent;
         private long done;
-        private long target;
-        private long deadline;
-        private boolean warming = true;
         /** Warm, waiting for the run's other connections to be. */
         private boolean waiting;
         private boolean finishing;
         private boolean answered;
         private long pongBytes;
         private long pingStart;
-        private long measureStart;
         /** The server's stream reply ({@link #REPLY} octets), gathered. */
         private ByteBuf reply;
 
-        ClientHandler(int size, int seconds, ProgressLine progress, StreamRun run) {
+        ClientHandler(int size, MeasuredSpan span, ProgressLine progress, StreamRun run) {
             this.size = size;
-            this.seconds = seconds;
+            this.span = span;
             this.progress = progress;
             this.run = run;
             this.result = run != null ? run.result : new CompletableFuture<>();
@@ -417,7 +410,7 @@ final class TcpBaseline {
             }
             data = ByteBufAllocator.DEFAULT.directBuffer(size);
             data.writeZero(size);
-            startPhase(config.warmupPerQp(), System.nanoTime());
+            nextPhase(System.nanoTime()); // the warm-up
             if (mode == STREAM) {
                 pump();
             } else {
@@ -425,33 +418,36 @@ final class TcpBaseline {
             }
         }
 
-        private void startPhase(long count, long now) {
+        /** The span's next phase begins at {@code now}, its operations counted from 0. */
+        private void nextPhase(long now) {
             sent = 0;
             done = 0;
-            target = count;
-            measureStart = now;
-            deadline = measureStart + seconds * 1_000_000_000L;
+            span.next(now, 0);
         }
 
+        private boolean warming() {
+            return span.phase() == MeasuredSpan.Phase.WARM_UP;
+        }
+
+        /** Whether the current phase wants another operation. */
         private boolean more() {
-            return warming || !config.durationMode() ? sent < target : System.nanoTime() < deadline;
+            return span.due(System.nanoTime(), sent);
         }
 
         /** After the warm-up: the measured run (ping-pong: at once; stream: when every connection is warm). */
         private void endWarmup() {
-            warming = false;
             if (run != null) {
                 waiting = true;
                 run.warmedUp();
             } else {
-                startPhase(config.iterations(), System.nanoTime());
+                nextPhase(System.nanoTime());
             }
         }
 
         /** The stream's measured writes, from {@code start} (the same for every connection of the run). */
         void measure(long start) {
             waiting = false;
-            startPhase(config.iterations(), start);
+            nextPhase(start);
             pump();
         }
 
@@ -470,6 +466,7 @@ final class TcpBaseline {
 
         private void written() {
             done++;
+            boolean warming = warming();
             if (!warming) {
                 run.written(System.nanoTime());
             }
@@ -517,6 +514,7 @@ final class TcpBaseline {
             }
             long now = System.nanoTime();
             done++;
+            boolean warming = warming();
             if (!warming) {
                 latency.record(now - pingStart);
                 if (progress != null) {
@@ -530,7 +528,8 @@ final class TcpBaseline {
                 ping();
             } else {
                 answered = true;
-                result.complete(PerfResult.latency(size, latency, now - measureStart));
+                span.next(now, done); // the measured span ends with its last pong
+                result.complete(PerfResult.latency(size, latency, span.measuredNanos()));
                 ctx.close();
             }
         }
@@ -583,13 +582,8 @@ final class TcpBaseline {
         }
     }
 
-    /** The last client run's results as JSON, or null before one. */
-    Json.Obj json() {
-        return json;
-    }
-
-    /** Both ends in this JVM over loopback. */
-    List<PerfResult> loopback() throws Exception {
+    /** Both ends in this JVM over loopback; returns the client's report. */
+    PerfReport loopback() throws Exception {
         CompletableFuture<Integer> bound = new CompletableFuture<>();
         CompletableFuture<Void> served = CompletableFuture.runAsync(() -> {
             try {
@@ -599,8 +593,8 @@ final class TcpBaseline {
             }
         });
         int port = Stacks.get(bound, 30);
-        List<PerfResult> r = client(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+        PerfReport report = client(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
         Stacks.get(served, 30);
-        return r;
+        return report;
     }
 }

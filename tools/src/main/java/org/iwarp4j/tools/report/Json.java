@@ -79,6 +79,11 @@ public sealed interface Json {
         return new Real(value);
     }
 
+    /** {@code null} when {@code value} is not finite (not measured), else a {@link Real}. */
+    static Json realOrNull(double value) {
+        return Double.isFinite(value) ? new Real(value) : Null.NULL;
+    }
+
     static Json bool(boolean value) {
         return new Bool(value);
     }

@@ -1,7 +1,11 @@
 package org.iwarp4j.tools.report;
 
+import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 
 /**
  * Writes {@link Json} values as RFC 8259 text: compact, members in order, strings escaped so that any
@@ -17,6 +21,11 @@ public final class JsonWriter {
         StringBuilder out = new StringBuilder();
         write(value, out);
         return out.toString();
+    }
+
+    /** Writes {@code value} to {@code file} as one line (UTF-8, ending in a newline), replacing what was there. */
+    public static void writeFile(Path file, Json value) throws IOException {
+        Files.writeString(file, write(value) + "\n", StandardCharsets.UTF_8);
     }
 
     public static void write(Json value, StringBuilder out) {

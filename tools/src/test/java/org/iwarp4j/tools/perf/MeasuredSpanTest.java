@@ -141,6 +141,51 @@ class MeasuredSpanTest {
         assertThat(span.due(2 * S, 0)).isFalse();
     }
 
+    /** perf tcp ends each phase itself (a stream synchronises its connections between them), as it does here. */
+    @Test
+    void aTcpRunWarmsUpByCountThenMeasuresTheDurationOrTheCount() {
+        MeasuredSpan counted = MeasuredSpan.tcp(config(0, 2, 1000)); // -n 1000 -f 2: 200 to warm up
+        counted.next(0, 0);
+        assertThat(counted.phase()).isEqualTo(Phase.WARM_UP);
+        assertThat(counted.due(10 * S, 199)).isTrue(); // the margin is a run of its own: not by time here
+        assertThat(counted.due(0, 200)).isFalse();
+        counted.next(10 * S, 0);
+        assertThat(counted.phase()).isEqualTo(Phase.MEASURED);
+        assertThat(counted.due(100 * S, 999)).isTrue();
+        assertThat(counted.due(10 * S, 1000)).isFalse();
+
+        MeasuredSpan timed = MeasuredSpan.tcp(config(4, 1, 1000)); // -D 4 -f 1: 1000 to warm up, 2 s measured
+        timed.next(0, 0);
+        assertThat(timed.due(100 * S, 999)).isTrue();
+        assertThat(timed.due(0, 1000)).isFalse();
+        timed.next(5, 0);
+        assertThat(timed.due(5 + 2 * S - 1, 1_000_000)).isTrue();
+        assertThat(timed.due(5 + 2 * S, 1)).isFalse();
+        timed.next(5 + 2 * S + 3, 1_000_000);
+        assertThat(timed.phase()).isEqualTo(Phase.END_MARGIN);
+        assertThat(timed.measuredNanos()).isEqualTo(2 * S + 3);
+    }
+
+    @Test
+    void tcpsMarginRunsTheMarginsSecondsAfterTheWarmUp() {
+        MeasuredSpan margin = MeasuredSpan.tcpMargin(config(4, 1, 1000)); // -D 4 -f 1
+        margin.next(0, 0);
+        assertThat(margin.due(0, 999)).isTrue();
+        assertThat(margin.due(0, 1000)).isFalse();
+        margin.next(7, 0);
+        assertThat(margin.phase()).isEqualTo(Phase.MEASURED);
+        assertThat(margin.due(7 + S - 1, 1_000_000)).isTrue();
+        assertThat(margin.due(7 + S, 0)).isFalse();
+
+        MeasuredSpan beforeN = MeasuredSpan.tcpMargin(config(0, 3, 1000)); // -n 1000 -f 3: by time, not -n
+        beforeN.next(0, 0);
+        assertThat(beforeN.due(0, 199)).isTrue();
+        assertThat(beforeN.due(0, 200)).isFalse();
+        beforeN.next(9, 0);
+        assertThat(beforeN.due(9 + 3 * S - 1, 1_000_000)).isTrue();
+        assertThat(beforeN.due(9 + 3 * S, 1)).isFalse();
+    }
+
     private static PerfConfig config(int durationSeconds, int marginSeconds, long iterations) {
         return new PerfConfig(PerfVerb.WRITE, false, false, false, List.of(64), iterations, durationSeconds,
                 marginSeconds, 128, 512, false, null, false, null, true, 1, false, null, false, false, null, null);

@@ -232,9 +232,12 @@ class PerfTest {
         a.addAll(List.of(args.split(" ")));
         a.addAll(List.of("--loopback", "-s", "64", "-n", "3000", "-f", "1", "--details", "--details-json",
                 json.toString()));
+        long start = System.nanoTime();
         ToolRun r = ToolRun.run(a.toArray(String[]::new));
+        long nanos = System.nanoTime() - start;
         assertThat(r.exit()).as(r.toString()).isZero();
         assertThat(r.out()).contains("Iterations      : 3000 per size").containsPattern("Warm-up         : [^\\n]*1 s");
+        assertThat(nanos).as("%s ran its margin of 1 s", args).isGreaterThanOrEqualTo(TimeUnit.SECONDS.toNanos(1));
         @SuppressWarnings("unchecked")
         Map<String, Object> doc = (Map<String, Object>) TinyJson.parse(Files.readString(json));
         @SuppressWarnings("unchecked")

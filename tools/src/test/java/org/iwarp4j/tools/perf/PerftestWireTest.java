@@ -67,9 +67,11 @@ class PerftestWireTest {
         assertThatThrownBy(() -> PerftestWire.decodeCycleBuffer(HEX.parseHex("80000000")))
                 .hasMessageContaining("2147483648 octets");
         assertThatThrownBy(() -> PerftestWire.decodeCycleBuffer(HEX.parseHex("00000000")))
-                .hasMessageContaining("0 octets");
+                .hasMessageContaining("the peer's cycle buffer is 0 octets; 1..1048576");
         assertThatThrownBy(() -> PerftestWire.decodeCacheLine(HEX.parseHex("00010000")))
-                .hasMessageContaining("65536 octets");
+                .hasMessageContaining("the peer's cache line is 65536 octets; 1..4096");
+        assertThatThrownBy(() -> PerftestWire.decodeCacheLine(HEX.parseHex("0040"))).hasMessageContaining(
+                "cache line size").hasMessageContaining("2 octets, not 4");
         assertThatThrownBy(() -> PerftestWire.decodeCycleBuffer(HEX.parseHex("001000"))).hasMessageContaining(
                 "3 octets, not 4");
     }

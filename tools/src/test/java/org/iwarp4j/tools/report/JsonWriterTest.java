@@ -4,9 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.quicktheories.QuickTheory.qt;
 import static org.quicktheories.generators.SourceDSL.strings;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class JsonWriterTest {
 
@@ -18,6 +23,23 @@ class JsonWriterTest {
         assertThat(JsonWriter.write(v)).isEqualTo(
                 "{\"s\":\"a\\\"b\\\\c\",\"n\":-5,\"big\":4294967295,\"t\":true,\"f\":false,\"z\":null,"
                         + "\"a\":[1,{}],\"e\":[]}");
+    }
+
+    /** A measurement that was not taken (NaN, or infinite from a division by nothing) is written as null. */
+    @Test
+    void aRealThatIsNotFiniteIsNull() {
+        assertThat(JsonWriter.write(Json.arr(List.of(Json.realOrNull(1.25), Json.realOrNull(Double.NaN),
+                Json.realOrNull(Double.POSITIVE_INFINITY), Json.realOrNull(-0.5))))).isEqualTo("[1.25,null,null,-0.5]");
+    }
+
+    /** A file of JSON holds one line, UTF-8, ended by a newline, and replaces what the file held. */
+    @Test
+    void writesAFileAsOneLine(@TempDir Path dir) throws IOException {
+        Path file = dir.resolve("out.json");
+        Files.writeString(file, "an older and much longer content\n\n");
+        JsonWriter.writeFile(file, Json.obj("name", Json.str("\u00e9"), "n", Json.num(3)));
+        assertThat(Files.readAllBytes(file)).isEqualTo("{\"name\":\"\u00e9\",\"n\":3}\n"
+                .getBytes(StandardCharsets.UTF_8));
     }
 
     @Test

@@ -1,18 +1,13 @@
 package org.iwarp4j.tools.perf.conn;
 
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.HdrHistogram.Histogram;
 import org.iwarp4j.tools.report.Json;
-import org.iwarp4j.tools.report.JsonWriter;
 
 /**
  * The report of a connection test in the layout of {@code iwarp perf}'s (a dashed block with the title and the
@@ -61,22 +56,18 @@ final class ConnReport {
 
     static Json latencyJson(Histogram h) {
         List<Object> kv = new ArrayList<>(List.of("count", Json.num(h.getTotalCount()), "min_usec",
-                real(h.getMinValue() / 1e3)));
+                Json.realOrNull(h.getMinValue() / 1e3)));
         for (double p : PERCENTILES) {
             kv.add("p" + percentileName(p).replace('.', '_') + "_usec");
-            kv.add(real(h.getValueAtPercentile(p) / 1e3));
+            kv.add(Json.realOrNull(h.getValueAtPercentile(p) / 1e3));
         }
-        kv.addAll(List.of("max_usec", real(h.getMaxValue() / 1e3), "mean_usec", real(h.getMean() / 1e3)));
+        kv.addAll(List.of("max_usec", Json.realOrNull(h.getMaxValue() / 1e3), "mean_usec",
+                Json.realOrNull(h.getMean() / 1e3)));
         return Json.obj(kv.toArray());
     }
 
     private static String percentileName(double p) {
         return p == Math.rint(p) ? Long.toString((long) p) : Double.toString(p);
-    }
-
-    /** A JSON number, or {@code null} for NaN (not measured). */
-    static Json real(double v) {
-        return Double.isFinite(v) ? Json.real(v) : Json.Null.NULL;
     }
 
     /** Collections and their time so far, over every collector. */
@@ -112,9 +103,5 @@ final class ConnReport {
             return String.format(Locale.ROOT, "%.1f KiB", b / (1 << 10));
         }
         return String.format(Locale.ROOT, "%.0f B", b);
-    }
-
-    static void writeJson(Path file, Json doc) throws IOException {
-        Files.writeString(file, JsonWriter.write(doc) + "\n", StandardCharsets.UTF_8);
     }
 }

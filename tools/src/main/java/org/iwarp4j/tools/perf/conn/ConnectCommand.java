@@ -10,6 +10,7 @@ import java.util.concurrent.Callable;
 import org.iwarp4j.tools.IwarpCommand;
 import org.iwarp4j.tools.cli.Usage;
 import org.iwarp4j.tools.report.Json;
+import org.iwarp4j.tools.report.JsonWriter;
 import org.iwarp4j.verbs.Rnic;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -169,14 +170,14 @@ public final class ConnectCommand implements Callable<Integer> {
                             + t.getPort())).toList()),
                     "event_loops", Json.num(options.threads), "qp_depth", Json.num(options.qpDepth),
                     "crc", Json.bool(options.wire.crc()),
-                    "connections_per_second", Json.obj("median", ConnReport.real(median), "overall",
-                            ConnReport.real(overall), "batches",
-                            Json.arr(rates.stream().map(ConnReport::real).toList())),
+                    "connections_per_second", Json.obj("median", Json.realOrNull(median), "overall",
+                            Json.realOrNull(overall), "batches",
+                            Json.arr(rates.stream().map(Json::realOrNull).toList())),
                     "setup", ConnReport.latencyJson(r.setup()), "teardown", ConnReport.latencyJson(r.teardown()),
                     "allocated", Json.obj(alloc.toArray()), "allocation_counter",
                     Json.str("com.sun.management.ThreadMXBean#getThreadAllocatedBytes, all threads"),
                     "gc", Json.obj("collections", Json.num(gc.collections()), "millis", Json.num(gc.millis())));
-            ConnReport.writeJson(options.outJson, doc);
+            JsonWriter.writeFile(options.outJson, doc);
         }
     }
 

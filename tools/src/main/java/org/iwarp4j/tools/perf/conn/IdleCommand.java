@@ -10,6 +10,7 @@ import java.util.concurrent.Callable;
 import org.iwarp4j.tools.IwarpCommand;
 import org.iwarp4j.tools.cli.Usage;
 import org.iwarp4j.tools.report.Json;
+import org.iwarp4j.tools.report.JsonWriter;
 import org.iwarp4j.verbs.Rnic;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -219,13 +220,13 @@ public final class IdleCommand implements Callable<Integer> {
                     "qp_depth", Json.num(options.qpDepth), "event_loops", Json.num(options.threads),
                     "crc", Json.bool(options.wire.crc()),
                     "accepting", Json.str(childNow != null ? "other_jvm" : bothHere ? "same_jvm" : "server"),
-                    "connect_seconds", ConnReport.real(seconds), "setup", ConnReport.latencyJson(held.setup()),
+                    "connect_seconds", Json.realOrNull(seconds), "setup", ConnReport.latencyJson(held.setup()),
                     "per_qp", Json.obj("connecting", perItemJson(here), "accepting", there == null ? Json.Null.NULL
                             : perItemJson(there)),
                     "baseline", snapshotJson(base), "held", snapshotJson(now),
                     "accepting_baseline", childBase == null ? Json.Null.NULL : snapshotJson(childBase.memory()),
                     "accepting_held", childNow == null ? Json.Null.NULL : snapshotJson(childNow.memory()));
-            ConnReport.writeJson(options.outJson, doc);
+            JsonWriter.writeFile(options.outJson, doc);
         }
     }
 
@@ -247,11 +248,11 @@ public final class IdleCommand implements Callable<Integer> {
     }
 
     private static Json perItemJson(MemorySnapshot.PerItem p) {
-        return Json.obj("heap_bytes", ConnReport.real(p.heap()), "heap_committed_bytes",
-                ConnReport.real(p.heapCommitted()), "rss_bytes", ConnReport.real(p.rss()),
-                "netty_direct_bytes", ConnReport.real(p.nettyDirect()), "netty_heap_bytes",
-                ConnReport.real(p.nettyHeap()), "netty_counted_direct_bytes", ConnReport.real(p.nettyCounted()),
-                "jdk_direct_bytes", ConnReport.real(p.jdkDirect()), "fds", ConnReport.real(p.fds()));
+        return Json.obj("heap_bytes", Json.realOrNull(p.heap()), "heap_committed_bytes",
+                Json.realOrNull(p.heapCommitted()), "rss_bytes", Json.realOrNull(p.rss()),
+                "netty_direct_bytes", Json.realOrNull(p.nettyDirect()), "netty_heap_bytes",
+                Json.realOrNull(p.nettyHeap()), "netty_counted_direct_bytes", Json.realOrNull(p.nettyCounted()),
+                "jdk_direct_bytes", Json.realOrNull(p.jdkDirect()), "fds", Json.realOrNull(p.fds()));
     }
 
     private static Json snapshotJson(MemorySnapshot m) {

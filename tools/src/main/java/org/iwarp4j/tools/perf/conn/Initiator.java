@@ -115,13 +115,8 @@ final class Initiator implements AutoCloseable {
                 started++;
                 inFlight++;
             }
-            if (inFlight == 0) {
-                break;
-            }
-            Attempt a = events.poll(WAIT_SECONDS, TimeUnit.SECONDS);
+            Attempt a = progressed(events, inFlight, failure, done + inFlight);
             if (a == null) {
-                failure.note("no connection made progress for " + WAIT_SECONDS + " s with " + inFlight + " in flight",
-                        null, done + inFlight);
                 break;
             }
             if (a.failure != null) {
@@ -181,13 +176,8 @@ final class Initiator implements AutoCloseable {
                 started++;
                 inFlight++;
             }
-            if (inFlight == 0) {
-                break;
-            }
-            Attempt a = events.poll(WAIT_SECONDS, TimeUnit.SECONDS);
+            Attempt a = progressed(events, inFlight, failure, held.size() + inFlight);
             if (a == null) {
-                failure.note("no connection made progress for " + WAIT_SECONDS + " s with " + inFlight + " in flight",
-                        null, held.size() + inFlight);
                 break;
             }
             inFlight--;
@@ -243,6 +233,23 @@ final class Initiator implements AutoCloseable {
         while (cq.poll(wcs) > 0) {
             // the flushed receives of the released queue pairs
         }
+    }
+
+    /**
+     * The next of the {@code inFlight} attempts to make progress; null when none is in flight, or when none made
+     * progress for {@link #WAIT_SECONDS} (noted as the failure, with {@code open} connections open).
+     */
+    private static Attempt progressed(BlockingQueue<Attempt> events, int inFlight, Failure failure, long open)
+            throws InterruptedException {
+        if (inFlight == 0) {
+            return null;
+        }
+        Attempt a = events.poll(WAIT_SECONDS, TimeUnit.SECONDS);
+        if (a == null) {
+            failure.note("no connection made progress for " + WAIT_SECONDS + " s with " + inFlight + " in flight",
+                    null, open);
+        }
+        return a;
     }
 
     /** Starts one attempt; false (the failure noted) when its queue pair cannot even be created. */
