@@ -146,7 +146,8 @@ public final class FpduDecoder extends ChannelInboundHandlerAdapter {
     private void inputEnded(ChannelHandlerContext ctx) {
         if (!failed && carry != null) {
             fail(ctx, new MpaException(MpaError.TCP_CONNECTION_LOST, "the connection ended inside an FPDU ("
-                    + carry.readableBytes() + " octets of it received)", Integer.toUnsignedLong(reader.streamOffset())));
+                    + carry.readableBytes() + " octets of it received)",
+                    Integer.toUnsignedLong(reader.streamOffset())));
         }
         releaseCarry();
     }
