@@ -48,36 +48,96 @@ public record FpduDissector(boolean crcEnabled, boolean markersEnabled, int stre
     /** Dissects the readable octets of {@code in} (not consumed, not released). */
     public FpduDissection dissect(ByteBuf in) {
         List<DissectedFpdu> out = new ArrayList<>();
-        int base = in.readerIndex();
-        int length = in.readableBytes();
-        int pos = 0;
-        int off = streamOffset;
-        while (pos < length) {
+        Cursor cursor = cursor(in);
+        for (DissectedFpdu f = cursor.next(); f != null; f = cursor.next()) {
+            out.add(f);
+        }
+        return new FpduDissection(out, cursor.consumed(), cursor.error());
+    }
+
+    /**
+     * Dissects the readable octets of {@code in} (not consumed, not released) one FPDU at a time, as the caller
+     * asks for them: nothing is kept of an FPDU once it is handed out, so a stream of any length is dissected in
+     * the memory of one FPDU. {@code in} must stay unchanged while the cursor is used.
+     */
+    public Cursor cursor(ByteBuf in) {
+        return new Cursor(in);
+    }
+
+    /** The FPDUs of one input, one at a time: {@link #dissect(ByteBuf)} without the list. */
+    public final class Cursor {
+
+        private final ByteBuf in;
+        private final ByteBuf crcIn;
+        private final int base;
+        private final int length;
+        private int pos;
+        private int off;
+        private DissectionError error;
+        private boolean done;
+
+        private Cursor(ByteBuf in) {
+            this.in = in;
+            // A read-only view of a heap buffer has no array; its CRC is read from the buffer it views (same
+            // indices), not through a ByteBuffer that CRC32C copies in chunks.
+            ByteBuf viewed = in.unwrap();
+            this.crcIn = !in.hasArray() && in.isReadOnly() && viewed != null && viewed.hasArray() ? viewed : in;
+            this.base = in.readerIndex();
+            this.length = in.readableBytes();
+            this.off = streamOffset;
+        }
+
+        /** The next complete FPDU (one with a CRC or marker error included), or {@code null} at the end. */
+        public DissectedFpdu next() {
+            if (done || pos >= length) {
+                done = true;
+                return null;
+            }
             int start = base + pos;
             int hdr = FpduLayout.headerPosition(off, markersEnabled);
             if (length - pos < hdr + FpduLayout.LENGTH_FIELD) {
-                return new FpduDissection(out, pos, truncated(pos, off, length - pos, -1));
+                return stop(truncated(pos, off, length - pos, -1));
             }
             int ulpduLength = in.getUnsignedShort(start + hdr);
             if (ulpduLength > ulpduLimit) {
-                return new FpduDissection(out, pos, new DissectionError(MpaError.CRC_ERROR, pos,
-                        Integer.toUnsignedLong(off), "ULPDU_Length " + ulpduLength + " exceeds the limit of "
-                        + ulpduLimit + " octets: the FPDU cannot be valid"));
+                return stop(new DissectionError(MpaError.CRC_ERROR, pos, Integer.toUnsignedLong(off),
+                        "ULPDU_Length " + ulpduLength + " exceeds the limit of " + ulpduLimit
+                                + " octets: the FPDU cannot be valid"));
             }
             int wire = FpduLayout.wireLength(off, ulpduLength, markersEnabled);
             if (length - pos < wire) {
-                return new FpduDissection(out, pos, truncated(pos, off, length - pos, wire));
+                return stop(truncated(pos, off, length - pos, wire));
             }
-            out.add(dissectOne(in, start, pos, off, hdr, ulpduLength, wire));
+            DissectedFpdu f = dissectOne(in, crcIn, start, pos, off, hdr, ulpduLength, wire);
             pos += wire;
             off += wire;
+            return f;
         }
-        return new FpduDissection(out, pos, null);
+
+        /** Octets of the input covered by the FPDUs handed out so far. */
+        public int consumed() {
+            return pos;
+        }
+
+        /**
+         * {@code null}, or the error that stopped dissection (as {@link FpduDissection#error()}); known once
+         * {@link #next()} returned {@code null}.
+         */
+        public DissectionError error() {
+            return error;
+        }
+
+        private DissectedFpdu stop(DissectionError e) {
+            error = e;
+            done = true;
+            return null;
+        }
     }
 
-    private DissectedFpdu dissectOne(ByteBuf in, int start, int pos, int off, int hdr, int ulpduLength, int wire) {
+    private DissectedFpdu dissectOne(ByteBuf in, ByteBuf crcIn, int start, int pos, int off, int hdr, int ulpduLength,
+                                     int wire) {
         long crcField = in.getUnsignedIntLE(start + wire - Crc32c.LENGTH);
-        long computed = Crc32c.compute(in, start, FpduLayout.crcCoveredLength(wire));
+        long computed = Crc32c.compute(crcIn, start, FpduLayout.crcCoveredLength(wire));
         List<DissectedMarker> markers = new ArrayList<>();
         if (markersEnabled) {
             if (hdr != 0) {
@@ -127,7 +187,7 @@ public record FpduDissector(boolean crcEnabled, boolean markersEnabled, int stre
                 }
             }
         }
-        return new DissectedFpdu(pos, so, wire, ulpduLength, FpduLayout.padLength(ulpduLength), crcField, computed,
+        return DissectedFpdu.owning(pos, so, wire, ulpduLength, FpduLayout.padLength(ulpduLength), crcField, computed,
                 crcValid, markers, ulpdu, error);
     }
 

@@ -106,7 +106,7 @@ record WireTrace(List<Layer> startup, List<Message> messages, int errors, int pa
                 open.remove(direction);
             }
         }
-        return new WireTrace(startup, messages, explanation.errors(), capture.file().records().size());
+        return new WireTrace(startup, messages, explanation.errors(), capture.file().records());
     }
 
     private static boolean startsWithRequest(HalfStream s) {

@@ -1,7 +1,7 @@
 package org.iwarp4j.tools.explain;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import org.iwarp4j.mpa.frame.MpaFrame;
 import org.iwarp4j.mpa.frame.MpaFrameType;
@@ -25,6 +25,20 @@ final class ConnectionExplainer {
     private ConnectionExplainer() {}
 
     static Result explain(int number, TcpConnection conn, TerminateLayout terminateLayout) {
+        Stream stream = open(number, conn, terminateLayout, true);
+        List<Entry> entries = new ArrayList<>();
+        for (Entry e = stream.next(); e != null; e = stream.next()) {
+            entries.add(e);
+        }
+        return new Result(stream.heading(), entries, stream.errors(), stream.wire());
+    }
+
+    /**
+     * Starts explaining one connection: its heading at once, its entries as {@link Stream#next()} asks for them.
+     *
+     * @param octets whether an FPDU's layer shows its ULPDU's octets ({@link FpduView#of})
+     */
+    static Stream open(int number, TcpConnection conn, TerminateLayout terminateLayout, boolean octets) {
         Endpoint initiator = initiator(conn);
         HalfStream i2r = conn.from(initiator);
         HalfStream r2i = conn.to(initiator);
@@ -36,15 +50,15 @@ final class ConnectionExplainer {
                 + conn.firstFrame() + ".." + conn.lastFrame());
         if (i2r.length() == 0 && r2i.length() == 0) {
             heading.add("  no payload in either direction: nothing to decode");
-            return new Result(heading, List.of(), 0, wire);
+            return new Stream(heading, wire, null, null, null);
         }
         heading.add("  Initiator " + initiator + ": " + initiatorReason(conn, initiator));
         heading.add("  I2R " + streamSummary(i2r) + "; R2I " + streamSummary(r2i));
 
         HalfConnectionDecoder toResponder =
-                new HalfConnectionDecoder(i2r.bytes(), new Origin.Captured(label, "I2R", i2r));
+                new HalfConnectionDecoder(i2r.view(), new Origin.Captured(label, "I2R", i2r), octets);
         HalfConnectionDecoder toInitiator =
-                new HalfConnectionDecoder(r2i.bytes(), new Origin.Captured(label, "R2I", r2i));
+                new HalfConnectionDecoder(r2i.view(), new Origin.Captured(label, "R2I", r2i), octets);
         HalfConnectionDecoder.Startup request = toResponder.startupFrame(MpaFrameType.REQUEST);
         HalfConnectionDecoder.Startup reply = toInitiator.startupFrame(MpaFrameType.REPLY);
         fullOperation(request, reply, toResponder, toInitiator).forEach(line -> heading.add("  " + line));
@@ -54,9 +68,77 @@ final class ConnectionExplainer {
         conflicts(r2i, toInitiator);
         // Both directions from their first FPDU on: the first FPDU of the connection is read as its
         // receiver reads it before anything was sent or received (TerminateDecoder.Phase.SETUP).
-        UpperLayers.Result upper = UpperLayers.explain(merge(toResponder.entries(), toInitiator.entries()),
+        UpperLayers upper = new UpperLayers(
                 new UpperLayers.Settings(terminateLayout, TerminateDecoder.Phase.SETUP, true, true));
-        return new Result(heading, upper.entries(), toResponder.errors() + toInitiator.errors() + upper.errors(), wire);
+        return new Stream(heading, wire, toResponder, toInitiator, upper);
+    }
+
+    /**
+     * One connection explained entry by entry: both directions in capture order (each keeping its own order),
+     * each FPDU with its upper layers. Holds one entry of each direction ahead, and nothing it handed out: memory
+     * stays that of a few FPDUs however long the connection.
+     */
+    static final class Stream {
+        private final List<String> heading;
+        private final Explainer.Wire wire;
+        private final HalfConnectionDecoder toResponder;
+        private final HalfConnectionDecoder toInitiator;
+        private final UpperLayers upper;
+        private final ArrayDeque<Entry> ready = new ArrayDeque<>();
+        private Entry nextI2r;
+        private Entry nextR2i;
+
+        private Stream(List<String> heading, Explainer.Wire wire, HalfConnectionDecoder toResponder,
+                       HalfConnectionDecoder toInitiator, UpperLayers upper) {
+            this.heading = List.copyOf(heading);
+            this.wire = wire;
+            this.toResponder = toResponder;
+            this.toInitiator = toInitiator;
+            this.upper = upper;
+            if (toResponder != null) {
+                nextI2r = toResponder.next();
+                nextR2i = toInitiator.next();
+            }
+        }
+
+        /** The lines that introduce the connection. */
+        List<String> heading() {
+            return heading;
+        }
+
+        /** Its Initiator, Responder and their streams. */
+        Explainer.Wire wire() {
+            return wire;
+        }
+
+        /** The next entry in output order, or {@code null} after the last. */
+        Entry next() {
+            while (ready.isEmpty()) {
+                Entry e;
+                if (nextR2i == null || (nextI2r != null && nextI2r.frame() <= nextR2i.frame())) {
+                    e = nextI2r;
+                    nextI2r = e == null ? null : toResponder.next();
+                } else {
+                    e = nextR2i;
+                    nextR2i = toInitiator.next();
+                }
+                if (e == null) {
+                    return null;
+                }
+                upper.add(e, ready::add);
+            }
+            return ready.pollFirst();
+        }
+
+        /** Error entries handed out so far: all of them once {@link #next()} returned {@code null}. */
+        int errors() {
+            return toResponder == null ? 0 : toResponder.errors() + toInitiator.errors() + upper.errors();
+        }
+
+        /** FPDUs dissected so far, both directions. */
+        int dissected() {
+            return toResponder == null ? 0 : toResponder.dissected() + toInitiator.dissected();
+        }
     }
 
     /**
@@ -73,9 +155,7 @@ final class ConnectionExplainer {
     }
 
     private static boolean startsWithRequestKey(HalfStream s) {
-        byte[] key = MpaFrameType.REQUEST.key();
-        byte[] b = s.bytes();
-        return b.length >= key.length && Arrays.equals(b, 0, key.length, key, 0, key.length);
+        return s.startsWith(MpaFrameType.REQUEST.key());
     }
 
     private static String initiatorReason(TcpConnection conn, Endpoint initiator) {
@@ -141,21 +221,6 @@ final class ConnectionExplainer {
                             ? "; " + Origin.octets(gap.capturedAfter()) + " captured after the hole are not decoded"
                             : " (packets cut short by the snap length?)"));
         }
-    }
-
-    /** Both directions in capture order, each direction keeping its own order. */
-    private static List<Entry> merge(List<Entry> a, List<Entry> b) {
-        List<Entry> out = new ArrayList<>(a.size() + b.size());
-        int i = 0;
-        int j = 0;
-        while (i < a.size() || j < b.size()) {
-            if (j >= b.size() || (i < a.size() && a.get(i).frame() <= b.get(j).frame())) {
-                out.add(a.get(i++));
-            } else {
-                out.add(b.get(j++));
-            }
-        }
-        return out;
     }
 
     private static String streamSummary(HalfStream s) {

@@ -1,14 +1,19 @@
 package org.iwarp4j.tools.explain;
 
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import java.io.PrintWriter;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.iwarp4j.rdmap.terminate.TerminateLayout;
+import org.iwarp4j.tools.pcap.Capture;
 import org.iwarp4j.tools.pcap.HalfStream;
+import org.iwarp4j.tools.pcap.TcpConnection;
 import org.iwarp4j.tools.report.Json;
 import org.iwarp4j.tools.report.JsonWriter;
+import org.iwarp4j.tools.report.Layer;
 
 /**
  * {@code explain --pcap FILE --summary}: one JSON object per captured connection, built from the same decoded
@@ -22,9 +27,35 @@ import org.iwarp4j.tools.report.JsonWriter;
  */
 final class ConnectionSummary {
 
-    private static final HexFormat HEX = HexFormat.of();
-
     private ConnectionSummary() {}
+
+    /**
+     * {@link #render(Explanation)} for a whole capture without its {@link Explanation}: each connection is decoded
+     * entry by entry ({@link ConnectionExplainer.Stream}), its entries summed up and dropped as they come, and its
+     * object written to {@code out} once its last entry is in. The capture's octets are the only thing held
+     * whole; of its frames no more than a few at a time.
+     *
+     * @return the number of error entries, as {@link Explanation#errors()} counts them
+     */
+    static int write(Capture capture, TerminateLayout terminateLayout, PrintWriter out) {
+        int errors = 0;
+        int number = 0;
+        StringBuilder text = new StringBuilder();
+        for (TcpConnection conn : capture.connections()) {
+            // The summary reads no ULPDU octets of the layers: they are not shown, only decoded.
+            ConnectionExplainer.Stream stream = ConnectionExplainer.open(++number, conn, terminateLayout, false);
+            Builder connection = new Builder(number, stream.wire());
+            for (Entry e = stream.next(); e != null; e = stream.next()) {
+                connection.add(e.layer(), e.offset(), e.length());
+            }
+            errors += stream.errors();
+            text.setLength(0);
+            JsonWriter.write(connection.build(), text.append(number == 1 ? "[\n" : ",\n"));
+            out.print(text);
+        }
+        out.print(number == 0 ? "[]\n" : "\n]\n");
+        return errors;
+    }
 
     /** {@link #of(Explanation)} as text: a JSON array, one connection per line. */
     static String render(Explanation explanation) {
@@ -46,49 +77,70 @@ final class ConnectionSummary {
         int number = 0;
         for (Explainer.Section section : explanation.sections()) {
             if (section.wire() != null) {
-                out.add(of(++number, section));
+                Builder connection = new Builder(++number, section.wire());
+                for (int i = 0; i < section.frames().size(); i++) {
+                    Explainer.Span span = section.spans().get(i);
+                    connection.add(section.frames().get(i), span.offset(), span.length());
+                }
+                out.add(connection.build());
             }
         }
         return new Json.Arr(out);
     }
 
-    private static Json.Obj of(int number, Explainer.Section section) {
-        Explainer.Wire wire = section.wire();
-        Side toResponder = new Side();
-        Side toInitiator = new Side();
-        Json.Obj request = null;
-        Json.Obj reply = null;
-        byte[] i2r = wire.i2r().bytes(); // HalfStream.bytes() copies: once per direction, not once per frame
-        byte[] r2i = wire.r2i().bytes();
-        for (int i = 0; i < section.frames().size(); i++) {
-            Json.Obj frame = section.frames().get(i).toJson();
-            Explainer.Span span = section.spans().get(i);
+    /** One connection's object, from its entries handed in one at a time and not kept. */
+    private static final class Builder {
+        private final int number;
+        private final Explainer.Wire wire;
+        private final ByteBuf i2r;
+        private final ByteBuf r2i;
+        private final Side toResponder = new Side();
+        private final Side toInitiator = new Side();
+        private Json.Obj request;
+        private Json.Obj reply;
+
+        Builder(int number, Explainer.Wire wire) {
+            this.number = number;
+            this.wire = wire;
+            this.i2r = wire.i2r().view(); // read in place: the streams are not copied
+            this.r2i = wire.r2i().view();
+        }
+
+        /** An entry: its layer, and octets {@code [offset, offset + length)} of its direction's stream. */
+        void add(Layer entry, long offset, long length) {
+            Json.Obj frame = entry.toJson();
             String direction = string(frame.get("direction"));
-            byte[] stream = "R2I".equals(direction) ? r2i : i2r;
+            ByteBuf stream = "R2I".equals(direction) ? r2i : i2r;
             Side side = "R2I".equals(direction) ? toInitiator : toResponder;
+            int from = (int) Math.min(offset, stream.readableBytes());
+            int to = (int) Math.min(offset + length, stream.readableBytes());
+            ByteBuf octets = stream.slice(from, to - from);
             String type = string(frame.get("type"));
             switch (type == null ? "" : type) {
-                case "mpa-request" -> request = request == null ? withOctets(frame, stream, span) : request;
-                case "mpa-reply" -> reply = reply == null ? withOctets(frame, stream, span) : reply;
-                case "fpdu" -> side.fpdu(frame, octets(stream, span));
+                case "mpa-request" -> request = request == null ? withOctets(frame, octets) : request;
+                case "mpa-reply" -> reply = reply == null ? withOctets(frame, octets) : reply;
+                case "fpdu" -> side.fpdu(frame, octets);
                 case "error" -> side.errors++;
                 default -> { }
             }
         }
-        boolean accepted = reply != null && !bool(reply.get("r"));
-        String mpa = reply == null ? "none" : accepted ? "accept" : "reject";
-        boolean crc = accepted && request != null && (bool(request.get("c")) || bool(reply.get("c")));
-        List<Json.Member> m = new ArrayList<>();
-        m.add(member("connection", new Json.Num(number)));
-        m.add(member("initiator", new Json.Str(wire.initiator().toString())));
-        m.add(member("responder", new Json.Str(wire.responder().toString())));
-        m.add(member("mpa", new Json.Str(mpa)));
-        m.add(member("crc", new Json.Bool(crc)));
-        m.add(member("request", request == null ? Json.Null.NULL : request));
-        m.add(member("reply", reply == null ? Json.Null.NULL : reply));
-        m.add(member("initiatorSent", toResponder.toJson(wire.i2r())));
-        m.add(member("responderSent", toInitiator.toJson(wire.r2i())));
-        return new Json.Obj(m);
+
+        Json.Obj build() {
+            boolean accepted = reply != null && !bool(reply.get("r"));
+            String mpa = reply == null ? "none" : accepted ? "accept" : "reject";
+            boolean crc = accepted && request != null && (bool(request.get("c")) || bool(reply.get("c")));
+            List<Json.Member> m = new ArrayList<>();
+            m.add(member("connection", new Json.Num(number)));
+            m.add(member("initiator", new Json.Str(wire.initiator().toString())));
+            m.add(member("responder", new Json.Str(wire.responder().toString())));
+            m.add(member("mpa", new Json.Str(mpa)));
+            m.add(member("crc", new Json.Bool(crc)));
+            m.add(member("request", request == null ? Json.Null.NULL : request));
+            m.add(member("reply", reply == null ? Json.Null.NULL : reply));
+            m.add(member("initiatorSent", toResponder.toJson(wire.i2r())));
+            m.add(member("responderSent", toInitiator.toJson(wire.r2i())));
+            return new Json.Obj(m);
+        }
     }
 
     /** What one direction carried after its MPA frame. */
@@ -104,13 +156,13 @@ final class ConnectionSummary {
         long nonZeroPads;
         long errors;
 
-        void fpdu(Json.Obj frame, byte[] octets) {
+        void fpdu(Json.Obj frame, ByteBuf octets) {
             Json.Obj rdmap = frame.get("rdmap") instanceof Json.Obj o ? o : null;
             String op = rdmap == null ? "undecoded" : string(rdmap.get("opcode"));
             op = op == null ? "undecoded" : op;
             if (ops.isEmpty()) {
                 first = new Json.Obj(List.of(member("op", new Json.Str(op)),
-                        member("octets", new Json.Str(HEX.formatHex(octets)))));
+                        member("octets", new Json.Str(ByteBufUtil.hexDump(octets)))));
             }
             ops.add(new Json.Str(op));
             if (frame.get("ulpduLength") instanceof Json.Num n) {
@@ -155,26 +207,19 @@ final class ConnectionSummary {
     }
 
     /** Whether any of the {@code length} octets from {@code from} is not zero (PAD, RFC 5044 §4.1). */
-    private static boolean nonZero(byte[] octets, int from, int length) {
-        for (int i = from; i < Math.min(octets.length, from + length); i++) {
-            if (octets[i] != 0) {
+    private static boolean nonZero(ByteBuf octets, int from, int length) {
+        for (int i = from; i < Math.min(octets.readableBytes(), from + length); i++) {
+            if (octets.getByte(octets.readerIndex() + i) != 0) {
                 return true;
             }
         }
         return false;
     }
 
-    private static Json.Obj withOctets(Json.Obj frame, byte[] stream, Explainer.Span span) {
+    private static Json.Obj withOctets(Json.Obj frame, ByteBuf octets) {
         List<Json.Member> m = new ArrayList<>(frame.members());
-        m.add(member("octets", new Json.Str(HEX.formatHex(octets(stream, span)))));
+        m.add(member("octets", new Json.Str(ByteBufUtil.hexDump(octets))));
         return new Json.Obj(m);
-    }
-
-    /** The octets of one entry in its direction's stream (empty for an error entry). */
-    private static byte[] octets(byte[] all, Explainer.Span span) {
-        int from = (int) Math.min(span.offset(), all.length);
-        int to = (int) Math.min(span.offset() + span.length(), all.length);
-        return Arrays.copyOfRange(all, from, to);
     }
 
     private static Json.Member member(String key, Json value) {

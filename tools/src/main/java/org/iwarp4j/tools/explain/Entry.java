@@ -1,5 +1,6 @@
 package org.iwarp4j.tools.explain;
 
+import io.netty.buffer.ByteBuf;
 import org.iwarp4j.tools.report.Layer;
 
 /**
@@ -19,11 +20,11 @@ record Entry(Kind kind, long offset, long length, int frame, Layer layer, Segmen
     /**
      * The ULPDU of an FPDU: one DDP segment.
      *
-     * @param ulpdu     its octets, markers removed
+     * @param ulpdu     its octets, markers removed: a read-only view of the dissected FPDU's own (no copy)
      * @param delivered whether MPA hands it to DDP (CRC valid, no MPA error before it in its direction)
      * @param origin    the direction it travels in
      */
-    record Segment(byte[] ulpdu, boolean delivered, Origin origin) {}
+    record Segment(ByteBuf ulpdu, boolean delivered, Origin origin) {}
 
     Entry(Kind kind, long offset, long length, int frame, Layer layer) {
         this(kind, offset, length, frame, layer, null);

@@ -1,6 +1,8 @@
 package org.iwarp4j.tools.explain;
 
+import java.io.BufferedInputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -122,6 +124,9 @@ public final class ExplainCommand implements Callable<Integer> {
         checkCombinations();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        if (summary) {
+            return summary(out, err);
+        }
         Explanation explanation;
         try {
             if (input.hex != null) {
@@ -132,7 +137,7 @@ public final class ExplainCommand implements Callable<Integer> {
                 HexStream stream = new HexStream(bytes, fpdu, crc, markers, streamOffset == null ? 0 : streamOffset);
                 explanation = Explainer.explainHex(stream, name(input.hex), layout());
             } else {
-                explanation = Explainer.explainCapture(Capture.read(readBytes(input.pcap)), name(input.pcap), layout());
+                explanation = Explainer.explainCapture(readCapture(input.pcap), name(input.pcap), layout());
             }
         } catch (HexInput.BadHexException e) {
             return usageError(err, name(input.hex) + ": " + e.getMessage());
@@ -157,10 +162,7 @@ public final class ExplainCommand implements Callable<Integer> {
                 out.println(html + ": " + explanation.summary());
             }
         }
-        if (summary) {
-            out.print(ConnectionSummary.render(explanation));
-            explanation.warnings().forEach(w -> err.println("iwarp explain: warning: " + w));
-        } else if (json) {
+        if (json) {
             out.print(JsonRenderer.render(explanation.frames()));
             explanation.warnings().forEach(w -> err.println("iwarp explain: warning: " + w));
         } else if (html == null) {
@@ -170,6 +172,26 @@ public final class ExplainCommand implements Callable<Integer> {
         out.flush();
         err.flush();
         return explanation.errors() > 0 ? IwarpCommand.EXIT_FAILURE : CommandLine.ExitCode.OK;
+    }
+
+    /**
+     * {@code --summary}: each connection summed up as it is decoded ({@link ConnectionSummary#write}), never the
+     * whole capture's frames at once.
+     */
+    private int summary(PrintWriter out, PrintWriter err) {
+        Capture capture;
+        try {
+            capture = readCapture(input.pcap);
+        } catch (PcapFormatException e) {
+            return usageError(err, name(input.pcap) + ": " + e.getMessage());
+        } catch (UnreadableFileException e) {
+            return usageError(err, e.getMessage());
+        }
+        int errors = ConnectionSummary.write(capture, layout(), out);
+        Explainer.warnings(capture).forEach(w -> err.println("iwarp explain: warning: " + w));
+        out.flush();
+        err.flush();
+        return errors > 0 ? IwarpCommand.EXIT_FAILURE : CommandLine.ExitCode.OK;
     }
 
     /** The preamble, each section's heading and numbered frames, and the summary. */
@@ -259,6 +281,20 @@ public final class ExplainCommand implements Callable<Integer> {
                 throw new UnreadableFileException("cannot read " + path + ": it is a directory");
             }
             return Files.readAllBytes(path);
+        } catch (NoSuchFileException e) {
+            throw new UnreadableFileException("cannot read " + path + ": no such file");
+        } catch (IOException e) {
+            throw new UnreadableFileException("cannot read " + path + ": " + e.getMessage());
+        }
+    }
+
+    /** Reads a capture record by record: the file is not held whole ({@link Capture#read(InputStream)}). */
+    private static Capture readCapture(Path path) throws UnreadableFileException, PcapFormatException {
+        if (Files.isDirectory(path)) {
+            throw new UnreadableFileException("cannot read " + path + ": it is a directory");
+        }
+        try (InputStream in = new BufferedInputStream(Files.newInputStream(path), 1 << 16)) {
+            return Capture.read(in);
         } catch (NoSuchFileException e) {
             throw new UnreadableFileException("cannot read " + path + ": no such file");
         } catch (IOException e) {

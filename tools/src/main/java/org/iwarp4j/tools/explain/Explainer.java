@@ -1,5 +1,6 @@
 package org.iwarp4j.tools.explain;
 
+import io.netty.buffer.Unpooled;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
@@ -63,7 +64,8 @@ public final class Explainer {
      */
     public static Explanation explainHex(HexStream in, String name, TerminateLayout terminateLayout) {
         byte[] bytes = in.bytes();
-        HalfConnectionDecoder decoder = new HalfConnectionDecoder(bytes, new Origin.Input());
+        HalfConnectionDecoder decoder =
+                new HalfConnectionDecoder(Unpooled.wrappedBuffer(bytes), new Origin.Input(), true);
         List<String> preamble = new ArrayList<>();
         // What the receiver of the first FPDU knows (TerminateDecoder.Phase): after a Request, the
         // Responder has sent nothing yet (RFC 5044 §7.1.2); after a Reply, the Initiator has.
@@ -132,17 +134,8 @@ public final class Explainer {
         List<String> preamble = new ArrayList<>();
         int connections = capture.connections().size();
         preamble.add(String.format("%s: %d packets (link type %s), %d TCP connection%s", name,
-                capture.file().records().size(), capture.file().linkType(), connections, connections == 1 ? "" : "s"));
-        List<String> warnings = new ArrayList<>(capture.file().warnings());
-        if (!capture.skipped().isEmpty()) {
-            Map<String, TreeSet<Integer>> byReason = new TreeMap<>();
-            for (PacketDecoder.Skipped s : capture.skipped()) {
-                byReason.computeIfAbsent(s.reason(), r -> new TreeSet<>()).add(s.frame());
-            }
-            byReason.forEach((reason, frames) -> warnings.add(frames.size()
-                    + (frames.size() == 1 ? " packet" : " packets")
-                    + " skipped (" + reason + "): frame" + (frames.size() == 1 ? " " : "s ") + abbreviate(frames)));
-        }
+                capture.file().records(), capture.file().linkType(), connections, connections == 1 ? "" : "s"));
+        List<String> warnings = warnings(capture);
         List<Section> sections = new ArrayList<>();
         List<Entry> all = new ArrayList<>();
         int errors = 0;
@@ -154,6 +147,21 @@ public final class Explainer {
             errors += r.errors();
         }
         return new Explanation(sections, errors, preamble, warnings, summary(all, errors));
+    }
+
+    /** What is wrong with the capture without being a protocol error: the file's problems, packets skipped. */
+    static List<String> warnings(Capture capture) {
+        List<String> warnings = new ArrayList<>(capture.file().warnings());
+        if (!capture.skipped().isEmpty()) {
+            Map<String, TreeSet<Integer>> byReason = new TreeMap<>();
+            for (PacketDecoder.Skipped s : capture.skipped()) {
+                byReason.computeIfAbsent(s.reason(), r -> new TreeSet<>()).add(s.frame());
+            }
+            byReason.forEach((reason, frames) -> warnings.add(frames.size()
+                    + (frames.size() == 1 ? " packet" : " packets")
+                    + " skipped (" + reason + "): frame" + (frames.size() == 1 ? " " : "s ") + abbreviate(frames)));
+        }
+        return warnings;
     }
 
     private static List<Layer> layers(List<Entry> entries) {

@@ -17,8 +17,10 @@ final class FpduView {
     /**
      * @param offset  offset of the FPDU in the input or stream (what the entry reports)
      * @param markers whether the half connection carries markers (then the stream offset is shown)
+     * @param octets  whether to show the ULPDU's octets (its dump, JSON {@code ulpdu}); without them the layer
+     *                holds only the fields, for a caller that reads nothing else ({@code --summary})
      */
-    static Layer of(DissectedFpdu d, long offset, boolean markers, Origin origin) {
+    static Layer of(DissectedFpdu d, long offset, boolean markers, Origin origin, boolean octets) {
         Layer l = new Layer("FPDU  " + origin.where(offset, d.wireLength()), null)
                 .json("type", Json.str("fpdu"))
                 .json("offset", Json.num(offset));
@@ -41,10 +43,12 @@ final class FpduView {
             l.note(String.format("ULPDU_Length %d exceeds %d, the largest MULPDU a conforming sender uses (%s)",
                     ulpduLength, Mulpdu.MAX, Rfc.MPA_MULPDU));
         }
-        byte[] ulpdu = d.ulpdu();
-        l.dump("ULPDU", ulpdu, Rfc.MPA_FPDU, inner.isEmpty()
-                ? "one DDP segment, handed to DDP"
-                : "one DDP segment, handed to DDP without the markers shown below");
+        byte[] ulpdu = octets ? d.ulpdu() : null;
+        if (octets) {
+            l.dump("ULPDU", ulpdu, Rfc.MPA_FPDU, inner.isEmpty()
+                    ? "one DDP segment, handed to DDP"
+                    : "one DDP segment, handed to DDP without the markers shown below");
+        }
         for (DissectedMarker m : inner) {
             marker(l, m, d);
         }
@@ -59,7 +63,9 @@ final class FpduView {
             markerJson.add(Json.obj("offset", Json.num(m.fpduOffset()), "fpduPtr", Json.num(m.fpduptr())));
         }
         l.json("markers", Json.arr(markerJson));
-        l.json("ulpdu", Json.str(HexFormat.of().formatHex(ulpdu)));
+        if (octets) {
+            l.json("ulpdu", Json.str(HexFormat.of().formatHex(ulpdu)));
+        }
         return l;
     }
 

@@ -1,7 +1,7 @@
 package org.iwarp4j.tools.explain;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -9,7 +9,6 @@ import org.iwarp4j.mpa.MpaError;
 import org.iwarp4j.mpa.MpaException;
 import org.iwarp4j.mpa.fpdu.DissectedFpdu;
 import org.iwarp4j.mpa.fpdu.DissectionError;
-import org.iwarp4j.mpa.fpdu.FpduDissection;
 import org.iwarp4j.mpa.fpdu.FpduDissector;
 import org.iwarp4j.mpa.frame.MpaFrame;
 import org.iwarp4j.mpa.frame.MpaFrameCodec;
@@ -18,8 +17,11 @@ import org.iwarp4j.tools.report.Layer;
 
 /**
  * Decodes the octets of one direction with the mpa module's own decoders: an MPA Request or Reply
- * ({@link MpaFrameCodec}), then FPDUs ({@link FpduDissector}), collecting one {@link Entry} per
- * frame and per error.
+ * ({@link MpaFrameCodec}), then FPDUs ({@link FpduDissector}), one {@link Entry} per frame and per error.
+ *
+ * <p>The FPDUs are dissected as {@link #next()} asks for them, one at a time, so a caller that does not keep
+ * the entries ({@code explain --summary}) decodes a direction of any length in the memory of one FPDU;
+ * {@link #entries()} collects them all.
  */
 final class HalfConnectionDecoder {
 
@@ -38,30 +40,81 @@ final class HalfConnectionDecoder {
     private static final String NOTHING_MORE = "After an error MPA delivers nothing more of this half connection ("
             + Rfc.MPA_ERRORS + "); FPDUs after this point are shown for analysis only.";
 
-    private final byte[] bytes;
+    private final ByteBuf bytes;
+    private final int length;
     private final Origin origin;
-    private final List<Entry> entries = new ArrayList<>();
+    private final boolean octets;
+    /** Entries in stream order, not yet handed out: the startup frame's, then those of the FPDUs dissected. */
+    private final ArrayDeque<Entry> entries = new ArrayDeque<>();
+    /** Problems of the capture ({@link #captureProblem}), at any offset: sorted in when the entries are read. */
+    private final List<Entry> problems = new ArrayList<>();
+    private int nextProblem = -1;
+    private List<Entry> all;
     private int errors;
     private boolean truncatedAtEnd;
+    private Fpdus fpdus;
+    private String hole;
+    private int dissected;
 
-    HalfConnectionDecoder(byte[] bytes, Origin origin) {
-        this.bytes = bytes;
+    /**
+     * @param bytes  the octets, from its reader index on (not consumed, not released, left unchanged)
+     * @param octets whether an FPDU's layer shows its ULPDU's octets ({@link FpduView#of})
+     */
+    HalfConnectionDecoder(ByteBuf bytes, Origin origin, boolean octets) {
+        this.bytes = bytes.slice();
+        this.length = this.bytes.readableBytes();
         this.origin = origin;
+        this.octets = octets;
     }
 
     int length() {
-        return bytes.length;
+        return length;
     }
 
-    /** The entries in stream order (an error after the frame it concerns). */
+    /**
+     * Every entry in stream order (an error after the frame it concerns), decoded at the first call; not to be
+     * mixed with {@link #next()}.
+     */
     List<Entry> entries() {
-        List<Entry> sorted = new ArrayList<>(entries);
-        sorted.sort(Comparator.comparingLong(Entry::offset)); // stable
-        return sorted;
+        if (all == null) {
+            all = new ArrayList<>();
+            for (Entry e = next(); e != null; e = next()) {
+                all.add(e);
+            }
+        }
+        return all;
     }
 
+    /**
+     * The next entry in stream order (an error after the frame it concerns), dissecting the next FPDU when
+     * none is left; {@code null} after the last.
+     */
+    Entry next() {
+        if (nextProblem < 0) {
+            problems.sort(Comparator.comparingLong(Entry::offset)); // stable: capture order at one offset
+            nextProblem = 0;
+        }
+        while (entries.isEmpty() && fpdus != null) {
+            fpdus.more();
+        }
+        Entry problem = nextProblem < problems.size() ? problems.get(nextProblem) : null;
+        Entry e = entries.peekFirst();
+        // As a stable sort of the entries followed by the problems: at one offset an entry before a problem.
+        if (problem != null && (e == null || problem.offset() < e.offset())) {
+            problems.set(nextProblem++, null);
+            return problem;
+        }
+        return entries.pollFirst();
+    }
+
+    /** Errors among the entries handed out so far (all of them, once {@link #next()} returned {@code null}). */
     int errors() {
         return errors;
+    }
+
+    /** FPDUs dissected so far. */
+    int dissected() {
+        return dissected;
     }
 
     /**
@@ -70,10 +123,10 @@ final class HalfConnectionDecoder {
      * @param expected the frame this side must send, or {@code null} when either is fine
      */
     Startup startupFrame(MpaFrameType expected) {
-        if (bytes.length == 0) {
+        if (length == 0) {
             return new Absent();
         }
-        ByteBuf in = Unpooled.wrappedBuffer(bytes);
+        ByteBuf in = bytes.duplicate();
         MpaFrame frame;
         try {
             frame = MpaFrameCodec.parse(in);
@@ -86,7 +139,7 @@ final class HalfConnectionDecoder {
         if (frame == null) {
             truncatedAtEnd = true;
             mpaError(MpaError.TCP_CONNECTION_LOST, "the octets end inside an MPA startup frame: " + incompleteFrame(),
-                    bytes.length, null);
+                    length, null);
             return new Invalid();
         }
         Layer layer = StartupFrameView.of(frame, 0, origin);
@@ -106,34 +159,65 @@ final class HalfConnectionDecoder {
 
     /** Whether the startup frame failed on its very first key octet (the octets are probably not an MPA frame). */
     boolean badKeyAtStart() {
-        return !entries.isEmpty() && entries.get(0).kind() == Entry.Kind.ERROR && entries.get(0).offset() == 0
-                && bytes.length > 0 && bytes[0] != MpaFrameType.REQUEST.keyOctet(0);
+        Entry first = entries.peekFirst();
+        return first != null && first.kind() == Entry.Kind.ERROR && first.offset() == 0
+                && length > 0 && bytes.getByte(0) != MpaFrameType.REQUEST.keyOctet(0);
     }
 
-    /** Dissects the octets from {@code from} to the end as FPDUs. */
+    /** Dissects the octets from {@code from} to the end as FPDUs, as {@link #next()} asks for them. */
     void fpdus(int from, boolean crc, boolean markers, long streamOffset) {
-        FpduDissection dissection = new FpduDissector(crc, markers, (int) streamOffset)
-                .dissect(Unpooled.wrappedBuffer(bytes, from, bytes.length - from));
-        boolean failed = false;
-        for (DissectedFpdu d : dissection.fpdus()) {
+        fpdus = new Fpdus(from, markers, new FpduDissector(crc, markers, (int) streamOffset)
+                .cursor(bytes.slice(from, length - from)));
+    }
+
+    /** The FPDUs of the direction, dissected one at a time. */
+    private final class Fpdus {
+        private final int from;
+        private final boolean markers;
+        private final FpduDissector.Cursor cursor;
+        private boolean failed;
+
+        Fpdus(int from, boolean markers, FpduDissector.Cursor cursor) {
+            this.from = from;
+            this.markers = markers;
+            this.cursor = cursor;
+        }
+
+        /** Adds the next FPDU's entries, or at the end what stopped the dissection and the hole, if any. */
+        void more() {
+            DissectedFpdu d = cursor.next();
+            if (d == null) {
+                fpdus = null;
+                end();
+                return;
+            }
+            dissected++;
             long offset = from + (long) d.inputOffset();
-            Layer layer = FpduView.of(d, offset, markers, origin);
+            Layer layer = FpduView.of(d, offset, markers, origin, octets);
             if (failed) {
                 layer.note("Not delivered: it follows an MPA error in this half connection (" + Rfc.MPA_ERRORS + ").");
             }
             entries.add(new Entry(Entry.Kind.FPDU, offset, d.wireLength(), origin.frameAt(offset),
                     annotated(layer, offset, d.wireLength()),
-                    new Entry.Segment(d.ulpdu(), !failed && d.error() == null, origin)));
+                    new Entry.Segment(d.ulpduView(), !failed && d.error() == null, origin)));
             if (d.error() != null) {
                 dissectionError(d.error(), from, failed ? null : NOTHING_MORE);
                 failed = true;
             }
         }
-        DissectionError stop = dissection.error();
-        if (stop != null) {
-            truncatedAtEnd = stop.error() == MpaError.TCP_CONNECTION_LOST;
-            dissectionError(stop, from, stop.error() == MpaError.TCP_CONNECTION_LOST ? null
-                    : "The FPDU boundary is lost: nothing after this point can be decoded.");
+
+        private void end() {
+            DissectionError stop = cursor.error();
+            if (stop != null) {
+                truncatedAtEnd = stop.error() == MpaError.TCP_CONNECTION_LOST;
+                if (hole == null || !truncatedAtEnd) {
+                    dissectionError(stop, from, truncatedAtEnd ? null
+                            : "The FPDU boundary is lost: nothing after this point can be decoded.");
+                }
+            }
+            if (hole != null) {
+                holeEntry();
+            }
         }
     }
 
@@ -142,22 +226,29 @@ final class HalfConnectionDecoder {
      * it is the hole's doing and is replaced by it.
      */
     void captureEndsAtHole(String message) {
+        hole = message;
+        if (fpdus != null) {
+            return; // after the last FPDU
+        }
         if (truncatedAtEnd) {
-            Entry last = entries.remove(entries.size() - 1);
+            Entry last = entries.pollLast();
             if (last.kind() == Entry.Kind.ERROR) {
                 errors--;
             }
         }
-        Layer layer = ErrorView.capture(message, bytes.length, origin);
-        entries.add(new Entry(Entry.Kind.ERROR, bytes.length, 0, origin.frameAt(bytes.length),
-                annotated(layer, bytes.length, 0)));
+        holeEntry();
+    }
+
+    private void holeEntry() {
+        Layer layer = ErrorView.capture(hole, length, origin);
+        entries.add(new Entry(Entry.Kind.ERROR, length, 0, origin.frameAt(length), annotated(layer, length, 0)));
         errors++;
     }
 
     /** Reports a problem with the capture at {@code offset} that does not stop decoding. */
     void captureProblem(String message, long offset) {
         Layer layer = ErrorView.capture(message, offset, origin);
-        entries.add(new Entry(Entry.Kind.ERROR, offset, 0, origin.frameAt(offset), annotated(layer, offset, 0)));
+        problems.add(new Entry(Entry.Kind.ERROR, offset, 0, origin.frameAt(offset), annotated(layer, offset, 0)));
         errors++;
     }
 
@@ -177,12 +268,11 @@ final class HalfConnectionDecoder {
     }
 
     private String incompleteFrame() {
-        if (bytes.length < MpaFrame.HEADER_LENGTH) {
-            return bytes.length + " of the 20 header octets present";
+        if (length < MpaFrame.HEADER_LENGTH) {
+            return length + " of the 20 header octets present";
         }
-        int pdLength = (bytes[MpaFrameCodec.PD_LENGTH_OFFSET] & 0xff) << 8
-                | (bytes[MpaFrameCodec.PD_LENGTH_OFFSET + 1] & 0xff);
-        return bytes.length + " of 20 + PD_Length " + pdLength + " = " + (20 + pdLength) + " octets present";
+        int pdLength = bytes.getUnsignedShort(MpaFrameCodec.PD_LENGTH_OFFSET);
+        return length + " of 20 + PD_Length " + pdLength + " = " + (20 + pdLength) + " octets present";
     }
 
     static String name(MpaFrameType type) {

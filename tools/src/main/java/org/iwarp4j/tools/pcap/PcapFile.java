@@ -1,9 +1,14 @@
 package org.iwarp4j.tools.pcap;
 
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BiConsumer;
 
 /**
  * A classic libpcap capture file (not pcapng): either byte order, microsecond or nanosecond
@@ -30,12 +35,45 @@ public record PcapFile(LinkType linkType, List<PcapRecord> records, List<String>
         warnings = List.copyOf(warnings);
     }
 
+    /**
+     * What a pass over a capture file found besides its records.
+     *
+     * @param linkType the link-layer header type of every record
+     * @param records  how many records the file holds
+     * @param warnings things that are wrong with the file but did not stop reading it
+     */
+    public record Scanned(LinkType linkType, int records, List<String> warnings) {
+        public Scanned {
+            warnings = List.copyOf(warnings);
+        }
+    }
+
     public static PcapFile parse(byte[] file) throws PcapFormatException {
-        if (file.length < FILE_HEADER_LENGTH) {
-            throw new PcapFormatException("not a pcap file: " + file.length
+        List<PcapRecord> records = new ArrayList<>();
+        Scanned scanned;
+        try {
+            scanned = scan(new ByteArrayInputStream(file), (type, r) -> records.add(r));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // not from an array
+        }
+        return new PcapFile(scanned.linkType(), records, scanned.warnings());
+    }
+
+    /**
+     * Reads a capture file record by record, handing each to {@code each} with the file's link type and keeping
+     * none: a file of any size is read in the memory of one record. Same checks and warnings as
+     * {@link #parse(byte[])}.
+     *
+     * @param in the file from its first octet (read to its end, not closed)
+     */
+    public static Scanned scan(InputStream in, BiConsumer<LinkType, PcapRecord> each)
+            throws PcapFormatException, IOException {
+        byte[] fileHeader = in.readNBytes(FILE_HEADER_LENGTH);
+        if (fileHeader.length < FILE_HEADER_LENGTH) {
+            throw new PcapFormatException("not a pcap file: " + fileHeader.length
                     + " octets is shorter than the 24-octet pcap file header");
         }
-        ByteBuffer buf = ByteBuffer.wrap(file).order(ByteOrder.BIG_ENDIAN);
+        ByteBuffer buf = ByteBuffer.wrap(fileHeader).order(ByteOrder.BIG_ENDIAN);
         int magic = buf.getInt(0);
         boolean nanos;
         if (magic == MAGIC_MICROS || magic == MAGIC_NANOS) {
@@ -60,34 +98,36 @@ public record PcapFile(LinkType linkType, List<PcapRecord> records, List<String>
         LinkType linkType = LinkType.of(rawLinkType).orElseThrow(() -> new PcapFormatException(
                 "unsupported link type " + rawLinkType + " (supported: Ethernet 1, raw IP 101/228/229, "
                         + "Linux cooked 113/276, loopback 0/108)"));
-        List<PcapRecord> records = new ArrayList<>();
-        int at = FILE_HEADER_LENGTH;
-        while (at < file.length) {
-            int frame = records.size() + 1;
-            if (file.length - at < RECORD_HEADER_LENGTH) {
+        ByteBuffer header = ByteBuffer.allocate(RECORD_HEADER_LENGTH).order(buf.order());
+        int records = 0;
+        while (true) {
+            int frame = records + 1;
+            int got = in.readNBytes(header.array(), 0, RECORD_HEADER_LENGTH);
+            if (got == 0) {
+                break;
+            }
+            if (got < RECORD_HEADER_LENGTH) {
                 warnings.add("the capture ends inside the header of frame " + frame + " (file cut short)");
                 break;
             }
-            long seconds = Integer.toUnsignedLong(buf.getInt(at));
-            long fraction = Integer.toUnsignedLong(buf.getInt(at + 4));
-            long included = Integer.toUnsignedLong(buf.getInt(at + 8));
-            long original = Integer.toUnsignedLong(buf.getInt(at + 12));
+            long seconds = Integer.toUnsignedLong(header.getInt(0));
+            long fraction = Integer.toUnsignedLong(header.getInt(4));
+            long included = Integer.toUnsignedLong(header.getInt(8));
+            long original = Integer.toUnsignedLong(header.getInt(12));
             if (included > MAX_RECORD_LENGTH) {
                 throw new PcapFormatException("frame " + frame + " claims " + included
                         + " captured octets; the file is corrupt");
             }
-            at += RECORD_HEADER_LENGTH;
-            if (file.length - at < included) {
+            byte[] data = in.readNBytes((int) included);
+            if (data.length < included) {
                 warnings.add("the capture ends inside frame " + frame + " (file cut short)");
                 break;
             }
-            byte[] data = new byte[(int) included];
-            System.arraycopy(file, at, data, 0, data.length);
-            at += data.length;
             long epochNanos = seconds * 1_000_000_000L + (nanos ? fraction : fraction * 1_000L);
-            records.add(new PcapRecord(frame, epochNanos, data,
+            records++;
+            each.accept(linkType, new PcapRecord(frame, epochNanos, data,
                     (int) Math.min(Integer.MAX_VALUE, Math.max(original, included))));
         }
-        return new PcapFile(linkType, records, warnings);
+        return new Scanned(linkType, records, warnings);
     }
 }

@@ -1,7 +1,6 @@
 package org.iwarp4j.tools.pcap;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -22,8 +21,12 @@ public final class TcpReassembler {
 
     private final Map<Set<Endpoint>, Builder> current = new HashMap<>();
     private final List<Builder> all = new ArrayList<>();
+    private boolean finished;
 
     public void add(TcpSegment segment) {
+        if (finished) {
+            throw new IllegalStateException("the reassembler has finished: no segment can be added");
+        }
         // A socket connected to itself (TCP's self-connect, or a crafted capture) is one endpoint, not two.
         Set<Endpoint> key = segment.source().equals(segment.destination()) ? Set.of(segment.source())
                 : Set.of(segment.source(), segment.destination());
@@ -44,14 +47,23 @@ public final class TcpReassembler {
 
     /** Every connection, in the order of its first captured packet. */
     public List<TcpConnection> connections() {
-        return all.stream().map(Builder::build).toList();
+        return all.stream().map(b -> b.build(false)).toList();
+    }
+
+    /**
+     * {@link #connections()} for the last time: each direction lets go of its segments as it copies them into its
+     * stream, so that a capture's octets are not held twice. Nothing can be added afterwards.
+     */
+    public List<TcpConnection> finish() {
+        finished = true;
+        return all.stream().map(b -> b.build(true)).toList();
     }
 
     /** Reassembles every TCP segment of a capture. */
     public static List<TcpConnection> reassemble(Iterable<TcpSegment> segments) {
         TcpReassembler r = new TcpReassembler();
         segments.forEach(r::add);
-        return r.connections();
+        return r.finish();
     }
 
     private static final class Builder {
@@ -79,8 +91,9 @@ public final class TcpReassembler {
             direction(s.source()).add(s);
         }
 
-        TcpConnection build() {
-            return new TcpConnection(firstFrame, lastFrame, Optional.ofNullable(opener), first.build(), second.build());
+        TcpConnection build(boolean release) {
+            return new TcpConnection(firstFrame, lastFrame, Optional.ofNullable(opener), first.build(release),
+                    second.build(release));
         }
     }
 
@@ -110,7 +123,8 @@ public final class TcpReassembler {
             }
         }
 
-        HalfStream build() {
+        /** @param release whether to let go of the segments (each once copied), the reassembler being done */
+        HalfStream build(boolean release) {
             long base;
             if (synSeen) {
                 base = (isn + 1) & 0xffffffffL;
@@ -132,8 +146,13 @@ public final class TcpReassembler {
                 placed.add(new Placed(start, s));
             }
             placed.sort(Comparator.comparingLong(Placed::start).thenComparingInt(p -> p.segment.frame()));
+            if (release) {
+                segments.clear(); // the placed ones from here on, dropped as they are copied
+            }
 
-            byte[] out = new byte[0];
+            // The stream's arrays are allocated as they fill, while the segments copied into them are let go of:
+            // the octets are not held twice.
+            Chunks out = new Chunks(Math.toIntExact(contiguousLength(placed)));
             List<HalfStream.Piece> pieces = new ArrayList<>();
             List<HalfStream.Conflict> conflicts = new ArrayList<>();
             long expected = 0;
@@ -158,7 +177,7 @@ public final class TcpReassembler {
                 long overlapTo = Math.min(capturedEnd, expected);
                 if (overlapTo > overlapFrom) {
                     for (long k = overlapFrom; k < overlapTo; k++) {
-                        if (out[(int) k] != data[(int) (k - start)]) {
+                        if (out.get((int) k) != data[(int) (k - start)]) {
                             conflicts.add(new HalfStream.Conflict(k, p.segment.frame()));
                             break;
                         }
@@ -166,23 +185,73 @@ public final class TcpReassembler {
                 }
                 if (capturedEnd > expected) {
                     int from = (int) (expected - start);
-                    if (out.length < capturedEnd) {
-                        out = Arrays.copyOf(out,
-                                (int) Math.max(capturedEnd, Math.min(Integer.MAX_VALUE - 8, 2L * out.length)));
-                    }
-                    System.arraycopy(data, from, out, (int) expected, data.length - from);
+                    out.put((int) expected, data, from, data.length - from);
                     pieces.add(new HalfStream.Piece(expected, data.length - from, p.segment.frame()));
                     expected = capturedEnd;
                 }
+                placed.set(i, null); // its octets are in the stream now
             }
             if (gap == null && declaredEnd > expected) {
                 // The capture cut a segment short (snap length) and no retransmission filled the hole.
                 gap = new HalfStream.Gap(expected, declaredEnd - expected, 0);
             }
-            return new HalfStream(source, destination, synSeen, base, Arrays.copyOf(out, (int) expected), pieces, gap,
-                    conflicts, closings);
+            return new HalfStream(source, destination, synSeen, base, pieces, gap, conflicts, closings, out.filled());
+        }
+
+        /** How many octets the placed segments cover from 0 before the first hole: the stream's length. */
+        private static long contiguousLength(List<Placed> placed) {
+            long expected = 0;
+            for (Placed p : placed) {
+                if (p.start > expected) {
+                    break;
+                }
+                expected = Math.max(expected, p.start + p.segment.capturedLength());
+            }
+            return expected;
         }
     }
 
     private record Placed(long start, TcpSegment segment) {}
+
+    /** A stream's octets in arrays of {@link HalfStream#CHUNK} (the last one shorter), allocated when written. */
+    private static final class Chunks {
+        final byte[][] chunks;
+        private final int length;
+
+        Chunks(int length) {
+            this.length = length;
+            this.chunks = new byte[(int) ((length + (long) HalfStream.CHUNK - 1) / HalfStream.CHUNK)][];
+        }
+
+        /** The arrays, every one allocated. */
+        byte[][] filled() {
+            for (int i = 0; i < chunks.length; i++) {
+                chunk(i);
+            }
+            return chunks;
+        }
+
+        byte get(int at) {
+            return chunk(at / HalfStream.CHUNK)[at % HalfStream.CHUNK];
+        }
+
+        /** Writes {@code n} octets of {@code data} from {@code from} at stream offset {@code at}. */
+        void put(int at, byte[] data, int from, int n) {
+            while (n > 0) {
+                int inChunk = at % HalfStream.CHUNK;
+                int run = Math.min(n, HalfStream.CHUNK - inChunk);
+                System.arraycopy(data, from, chunk(at / HalfStream.CHUNK), inChunk, run);
+                at += run;
+                from += run;
+                n -= run;
+            }
+        }
+
+        private byte[] chunk(int index) {
+            if (chunks[index] == null) {
+                chunks[index] = new byte[Math.min(HalfStream.CHUNK, length - index * HalfStream.CHUNK)];
+            }
+            return chunks[index];
+        }
+    }
 }

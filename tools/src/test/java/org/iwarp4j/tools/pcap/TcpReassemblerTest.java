@@ -1,6 +1,7 @@
 package org.iwarp4j.tools.pcap;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.quicktheories.QuickTheory.qt;
 import static org.quicktheories.generators.SourceDSL.integers;
 import static org.quicktheories.generators.SourceDSL.longs;
@@ -238,6 +239,58 @@ class TcpReassemblerTest {
                     assertThat(h.conflicts()).isEmpty();
                     assertThat(h.pieces().stream().mapToInt(HalfStream.Piece::length).sum()).isEqualTo(length);
                 });
+    }
+
+    /**
+     * A stream longer than one of the arrays the reassembler fills ({@link HalfStream#CHUNK}), out of order and with
+     * retransmissions across the arrays' edges, one of them with other octets: the same stream, pieces and conflict
+     * as any reassembly, {@link TcpReassembler#finish()} the same as {@link TcpReassembler#connections()}.
+     */
+    @Test
+    void aStreamLongerThanOneArrayIsPutTogetherAcrossTheArrays() {
+        byte[] data = new byte[2 * HalfStream.CHUNK + 12_345];
+        new Random(7).nextBytes(data);
+        TcpReassembler r = new TcpReassembler();
+        r.add(seg(1, A, B, 0, TcpSegment.SYN, new byte[0]));
+        int frame = 2;
+        List<TcpSegment> later = new ArrayList<>();
+        for (int at = 0; at < data.length; at += 9_001) {
+            TcpSegment s = seg(frame++, A, B, 1 + at, 0, slice(data, at, Math.min(data.length, at + 9_001)));
+            if ((at / 9_001) % 7 == 3) {
+                later.add(s); // arrives after the next ones
+            } else {
+                r.add(s);
+            }
+        }
+        later.forEach(r::add);
+        int edge = HalfStream.CHUNK;
+        r.add(seg(frame++, A, B, 1 + edge - 100, 0, slice(data, edge - 100, edge + 100))); // the same again
+        byte[] other = slice(data, 2 * edge - 50, 2 * edge + 50);
+        other[60] ^= 1; // differs at 2 * CHUNK + 10
+        r.add(seg(frame, A, B, 1 + 2 * edge - 50, 0, other));
+
+        HalfStream kept = r.connections().get(0).from(A);
+        HalfStream h = r.finish().get(0).from(A);
+        assertThat(h.bytes()).isEqualTo(data);
+        assertThat(h.length()).isEqualTo(data.length);
+        assertThat(h.gap()).isNull();
+        assertThat(h.conflicts()).containsExactly(new HalfStream.Conflict(2L * edge + 10, frame));
+        assertThat(h.pieces()).isEqualTo(kept.pieces());
+        assertThat(kept.bytes()).isEqualTo(data);
+        assertThat(h.view().readableBytes()).isEqualTo(data.length);
+        assertThat(h.view().getByte(edge)).isEqualTo(data[edge]);
+        assertThat(h.view().isReadOnly()).isTrue();
+        assertThat(h.startsWith(slice(data, 0, 16))).isTrue();
+        assertThat(h.startsWith(new byte[] {(byte) ~data[0]})).isFalse();
+    }
+
+    @Test
+    void nothingIsAddedAfterTheFinish() {
+        TcpReassembler r = new TcpReassembler();
+        r.add(seg(1, A, B, 0, TcpSegment.SYN, new byte[0]));
+        r.finish();
+        assertThatThrownBy(() -> r.add(seg(2, A, B, 1, 0, new byte[] {1})))
+                .isInstanceOf(IllegalStateException.class);
     }
 
     private static TcpSegment seg(int frame, Endpoint src, Endpoint dst, long seq, int flags, byte[] payload) {
