@@ -90,21 +90,17 @@ public final class FpduReader {
             throw new IllegalStateException("FPDU reader failed earlier: no FPDU may be delivered (RFC 5044 §8)");
         }
         int start = in.readerIndex();
-        int available = in.readableBytes();
         int off = streamOffset;
         int hdr = FpduLayout.headerPosition(off, markersEnabled);
-        if (available < hdr + FpduLayout.LENGTH_FIELD) {
-            return null;
+        int wire = nextFrameLength(in);
+        if (wire == 0) {
+            throw fail(MpaError.CRC_ERROR, "ULPDU_Length " + in.getUnsignedShort(start + hdr) + " exceeds the receive "
+                    + "limit of " + ulpduLimit + " octets: the FPDU cannot be valid");
+        }
+        if (in.readableBytes() < wire) {
+            return null; // the length field or the rest of the FPDU is still to come
         }
         int ulpduLength = in.getUnsignedShort(start + hdr);
-        if (ulpduLength > ulpduLimit) {
-            throw fail(MpaError.CRC_ERROR, "ULPDU_Length " + ulpduLength + " exceeds the receive limit of "
-                    + ulpduLimit + " octets: the FPDU cannot be valid");
-        }
-        int wire = FpduLayout.wireLength(off, ulpduLength, markersEnabled);
-        if (available < wire) {
-            return null;
-        }
         long crcField = in.getUnsignedIntLE(start + wire - Crc32c.LENGTH);
         if (crcEnabled) {
             crc.reset();
