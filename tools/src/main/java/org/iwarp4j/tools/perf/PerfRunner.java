@@ -48,7 +48,17 @@ final class PerfRunner {
                 next = null;
                 try (current) {
                     current.ready();
-                    PerfHello hello = current.accept();
+                    PerfHello hello = null;
+                    while (hello == null) {
+                        try {
+                            hello = current.accept();
+                        } catch (PerfServer.Rejected e) {
+                            // nothing was set up: the listener stays, so the port is not closed for the next client
+                            failed++;
+                            err.println("perf server: client failed: " + e.getMessage());
+                            err.flush();
+                        }
+                    }
                     current.closeListener();
                     next = listening(bind);
                     next.server().refuseUntilReady();

@@ -100,7 +100,8 @@ final class PerfServer implements AutoCloseable {
 
     /**
      * Waits for the client, sizes the memory for its test and accepts it, then each further queue pair of its run;
-     * returns the test.
+     * returns the test. A request that is no perf client's first queue pair is rejected and thrown as
+     * {@link Rejected}; nothing was set up for it, so this server may {@code accept()} again on the same listener.
      */
     PerfHello accept() throws Exception {
         ConnectionRequest r = requests.take();
@@ -112,7 +113,7 @@ final class PerfServer implements AutoCloseable {
             }
         } catch (IllegalArgumentException e) {
             r.reject(("iwarp perf: " + e.getMessage()).getBytes(StandardCharsets.US_ASCII));
-            throw new PerfFailure("rejected a connection from " + r.remoteAddress() + ": " + e.getMessage());
+            throw new Rejected("rejected a connection from " + r.remoteAddress() + ": " + e.getMessage());
         }
         session.prepare(hello, r);
         for (int i = 1; i < hello.qps(); i++) {
@@ -125,6 +126,16 @@ final class PerfServer implements AutoCloseable {
             }
         }
         return hello;
+    }
+
+    /** A request was rejected before anything was set up for it: the server still listens and may accept again. */
+    static final class Rejected extends Exception {
+
+        private static final long serialVersionUID = 1L;
+
+        Rejected(String message) {
+            super(message);
+        }
     }
 
     /** The request of queue pair {@code index} of {@code hello}'s run; others meanwhile are refused as busy. */
