@@ -39,6 +39,16 @@ public final class FpduWriter {
          * @param last whether this is the final part (the trailer with the CRC)
          */
         void part(ByteBuf part, boolean last);
+
+        /**
+         * A buffer for an FPDU's last part (PAD, a marker between PAD and CRC, the CRC) of at most {@code length}
+         * octets, which the writer appends from its writer index and then hands to {@link #part} as the last part.
+         * A sink that copies small parts anyway may return the buffer it copies them into (the octets then land
+         * there directly and are not copied again); by default a new buffer.
+         */
+        default ByteBuf trailer(ByteBufAllocator alloc, int length) {
+            return alloc.ioBuffer(length);
+        }
     }
 
     private final boolean crcEnabled;
@@ -194,8 +204,7 @@ public final class FpduWriter {
                     payload = null;
                     sink.part(p, false);
                 }
-                t = alloc.ioBuffer(trailer);
-                t.readerIndex(t.writerIndex());
+                t = sink.trailer(alloc, trailer);
             }
             ByteBuf last = t;
             t = null;
@@ -214,8 +223,9 @@ public final class FpduWriter {
 
     /**
      * Appends PAD, a marker that falls between PAD and CRC, and the CRC to {@code out} (from its writer index),
-     * records the FPDU and hands {@code out} to the sink as the last part. {@code out} carries the rest of
-     * the CRC's input from its reader index to its writer index, which the CRC has already seen. {@code pad}
+     * records the FPDU and hands {@code out} to the sink as the last part. What {@code out} holds before its
+     * writer index is either the rest of this FPDU, which the CRC has already seen, or (a buffer of
+     * {@link PartSink#trailer}) the sink's own. {@code pad}
      * and {@code beforeCrc} (0 or 1 markers between PAD and CRC) are the caller's, computed once per FPDU.
      */
     private void finish(ByteBuf out, int off, int ulpduLength, int inner, int hdr, int pad, int beforeCrc,

@@ -1,6 +1,7 @@
 package org.iwarp4j.mpa.netty;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelOutboundHandlerAdapter;
@@ -43,6 +44,8 @@ public final class FpduEncoder extends ChannelOutboundHandlerAdapter implements 
     static final int PART_GATHER_LIMIT = 128;
     /** The capacity of one gathering buffer. */
     static final int GATHER_CAPACITY = 16 * 1024;
+    /** A gathering buffer with at least this much room left stays for the parts that follow what it wrote. */
+    static final int REUSE_ROOM = 512;
 
     private final FpduWriter writer;
     private boolean gather = true;
@@ -87,7 +90,7 @@ public final class FpduEncoder extends ChannelOutboundHandlerAdapter implements 
      */
     public void gatherSmallFpdus(boolean on) {
         if (!on) {
-            writeGathered(null);
+            endGathering();
         }
         gather = on;
     }
@@ -100,14 +103,39 @@ public final class FpduEncoder extends ChannelOutboundHandlerAdapter implements 
         writeGathered(promise);
     }
 
-    /** Writes the gathered FPDUs, if any, with {@code promise} (null: a void one); else the promise alone. */
+    /**
+     * Writes the gathered FPDUs, if any, with {@code promise} (null: a void one); else the promise alone. While the
+     * gathering buffer has room for more, what it holds goes as a slice and the buffer stays for what follows (a
+     * stream of large FPDUs writes the framing between payloads this way, one slice each, from one buffer); it is
+     * let go at the flush, so that an idle connection holds none.
+     */
     private void writeGathered(ChannelPromise promise) {
         ByteBuf g = gathered;
         if (g != null && g.isReadable()) {
-            gathered = null;
-            ctx.write(g, promise == null ? ctx.voidPromise() : promise);
+            ByteBuf out;
+            if (g.writableBytes() >= REUSE_ROOM) {
+                out = g.retainedSlice();
+                g.readerIndex(g.writerIndex());
+            } else {
+                gathered = null;
+                out = g;
+            }
+            ctx.write(out, promise == null ? ctx.voidPromise() : promise);
         } else if (promise != null) {
             ctx.write(Unpooled.EMPTY_BUFFER, promise);
+        }
+    }
+
+    /** At the flush: writes what is gathered and lets the gathering buffer go. */
+    private void endGathering() {
+        ByteBuf g = gathered;
+        if (g != null) {
+            gathered = null;
+            if (g.isReadable()) {
+                ctx.write(g, ctx.voidPromise()); // the buffer itself: no slice of it
+            } else {
+                g.release();
+            }
         }
     }
 
@@ -127,7 +155,7 @@ public final class FpduEncoder extends ChannelOutboundHandlerAdapter implements 
         if (holding) {
             flushRequested = true;
         } else {
-            writeGathered(null);
+            endGathering();
             ctx.flush();
         }
     }
@@ -183,6 +211,13 @@ public final class FpduEncoder extends ChannelOutboundHandlerAdapter implements 
      */
     @Override
     public void part(ByteBuf part, boolean last) {
+        if (part == gathered) {
+            // a trailer written straight into the gathering buffer (trailer): nothing to copy
+            if (last && !currentPromise.isVoid()) {
+                writeGathered(currentPromise);
+            }
+            return;
+        }
         if (gathering) {
             gather(part);
             return;
@@ -204,19 +239,41 @@ public final class FpduEncoder extends ChannelOutboundHandlerAdapter implements 
     private void gather(ByteBuf part) {
         try {
             int n = part.readableBytes();
-            ByteBuf g = gathered;
-            if (g != null && g.writableBytes() < n) {
-                writeGathered(null);
-                g = null;
-            }
-            if (g == null) {
-                g = ctx.alloc().directBuffer(GATHER_CAPACITY);
-                gathered = g;
-            }
-            g.writeBytes(part, part.readerIndex(), n);
+            gatheringBuffer(n).writeBytes(part, part.readerIndex(), n);
         } finally {
             part.release();
         }
+    }
+
+    /** The gathering buffer with room for {@code n} more octets: a new one when the current one is full. */
+    private ByteBuf gatheringBuffer(int n) {
+        ByteBuf g = gathered;
+        if (g != null && g.writableBytes() < n) {
+            writeGathered(null);
+            g = gathered;
+            if (g != null) { // kept for reuse, yet too full for n
+                gathered = null;
+                g.release();
+            }
+            g = null;
+        }
+        if (g == null) {
+            g = ctx.alloc().directBuffer(GATHER_CAPACITY);
+            gathered = g;
+        }
+        return g;
+    }
+
+    /**
+     * The trailer of an FPDU too long to gather goes straight into the gathering buffer, where {@link #part} would
+     * copy it: one buffer less per FPDU.
+     */
+    @Override
+    public ByteBuf trailer(ByteBufAllocator alloc, int length) {
+        if (!gather || length > PART_GATHER_LIMIT) {
+            return alloc.ioBuffer(length);
+        }
+        return gatheringBuffer(length);
     }
 
     @Override
@@ -271,7 +328,7 @@ public final class FpduEncoder extends ChannelOutboundHandlerAdapter implements 
         }
         if (flushRequested && ctx != null) {
             flushRequested = false;
-            writeGathered(null);
+            endGathering();
             ctx.flush();
         }
     }

@@ -65,6 +65,59 @@ class FpduEncoderGatherTest {
         assertThat(ch.finish()).isFalse();
     }
 
+    /**
+     * A stream of FPDUs too long to gather, each a header with room for the framing and a payload of its own (as DDP
+     * sends them): the framing between two payloads (a CRC, the next length field and header) lands in one slice
+     * of one gathering buffer, the trailer written there directly; the octets are those of the FPDUs one by one,
+     * across a flush and on a buffer that fills up.
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void largeFpdusCostTwoWritesEachWithTheSameOctets(boolean markers) {
+        int fpdus = 600; // 600 trailers and headers overflow one gathering buffer
+        int payload = 4096;
+        int headerLength = 18;
+        EmbeddedChannel ch = new EmbeddedChannel();
+        FpduEncoder encoder = new FpduEncoder(new FpduWriter(true, markers, 65535, 0), false);
+        ch.pipeline().addLast(encoder);
+        FpduWriter reference = new FpduWriter(true, markers, 65535, 0);
+        ByteArrayOutputStream expected = new ByteArrayOutputStream();
+        ByteArrayOutputStream wire = new ByteArrayOutputStream();
+        Random r = new Random(5);
+        int writes = 0;
+        for (int i = 0; i < fpdus; i++) {
+            byte[] h = new byte[headerLength];
+            byte[] p = new byte[payload];
+            r.nextBytes(h);
+            r.nextBytes(p);
+            byte[] ulpdu = new byte[h.length + p.length];
+            System.arraycopy(h, 0, ulpdu, 0, h.length);
+            System.arraycopy(p, 0, ulpdu, h.length, p.length);
+            expected.writeBytes(TestBuffers.drain(reference.encode(TestBuffers.direct(ulpdu), TestBuffers.ALLOC)));
+            ByteBuf header = TestBuffers.ALLOC.directBuffer(encoder.headroom() + h.length + encoder.tailroom());
+            header.setIndex(encoder.headroom(), encoder.headroom()).writeBytes(h);
+            encoder.send(header, TestBuffers.direct(p), ch.voidPromise());
+            if (i == fpdus / 3) {
+                ch.flush(); // the gathering buffer is let go at a flush and a new one taken after it
+            }
+            for (ByteBuf b; (b = ch.readOutbound()) != null; writes++) {
+                wire.writeBytes(ByteBufUtil.getBytes(b));
+                b.release();
+            }
+        }
+        ch.flush();
+        for (ByteBuf b; (b = ch.readOutbound()) != null; writes++) {
+            wire.writeBytes(ByteBufUtil.getBytes(b));
+            b.release();
+        }
+        assertThat(wire.toByteArray()).isEqualTo(expected.toByteArray());
+        if (!markers) {
+            // per FPDU its payload and the framing before it; the last trailer at the end; one more at the flush
+            assertThat(writes).isEqualTo(2 * fpdus + 2);
+        }
+        assertThat(ch.finish()).isFalse(); // PARANOID leak detection fails the run on a buffer not released
+    }
+
     @Test
     void withGatheringOffEveryFpduIsItsOwnWrite() {
         EmbeddedChannel ch = new EmbeddedChannel();
