@@ -106,11 +106,6 @@ public record MpaParameters(MpaRole role, MpaFrame request, MpaFrame reply, bool
         return localFrame().length();
     }
 
-    /** Octets the peer sent before Full Operation; SeqStart of the inbound half connection. */
-    public int rxSeqStartOffset() {
-        return peerFrame().length();
-    }
-
     @Override
     public String toString() {
         return "MpaParameters[" + role + " rev=" + revision() + (enhanced() ? " enhanced" : "") + " crc=" + crc

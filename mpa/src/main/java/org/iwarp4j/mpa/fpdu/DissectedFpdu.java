@@ -47,14 +47,17 @@ public final class DissectedFpdu {
     public DissectedFpdu(int inputOffset, long streamOffset, int wireLength, int ulpduLength, int padLength,
                          long crcField, long computedCrc, Boolean crcValid, List<DissectedMarker> markers,
                          byte[] ulpdu, DissectionError error) {
-        this(inputOffset, streamOffset, wireLength, ulpduLength, padLength, crcField, computedCrc, crcValid,
-                List.copyOf(markers), ulpdu.clone(), error, true);
+        this(List.copyOf(markers), ulpdu.clone(), inputOffset, streamOffset, wireLength, ulpduLength, padLength,
+                crcField, computedCrc, crcValid, error);
     }
 
-    /** Takes {@code markers} and {@code ulpdu} as they are; {@code owned} only tells it from the public one. */
-    private DissectedFpdu(int inputOffset, long streamOffset, int wireLength, int ulpduLength, int padLength,
-                          long crcField, long computedCrc, Boolean crcValid, List<DissectedMarker> markers,
-                          byte[] ulpdu, DissectionError error, boolean owned) {
+    /**
+     * Takes {@code markers} and {@code ulpdu} as they are; they come first only so that this signature differs
+     * from the public one's.
+     */
+    private DissectedFpdu(List<DissectedMarker> markers, byte[] ulpdu, int inputOffset, long streamOffset,
+                          int wireLength, int ulpduLength, int padLength, long crcField, long computedCrc,
+                          Boolean crcValid, DissectionError error) {
         this.inputOffset = inputOffset;
         this.streamOffset = streamOffset;
         this.wireLength = wireLength;
@@ -72,8 +75,8 @@ public final class DissectedFpdu {
     static DissectedFpdu owning(int inputOffset, long streamOffset, int wireLength, int ulpduLength, int padLength,
                                 long crcField, long computedCrc, Boolean crcValid, List<DissectedMarker> markers,
                                 byte[] ulpdu, DissectionError error) {
-        return new DissectedFpdu(inputOffset, streamOffset, wireLength, ulpduLength, padLength, crcField, computedCrc,
-                crcValid, List.copyOf(markers), ulpdu, error, true);
+        return new DissectedFpdu(List.copyOf(markers), ulpdu, inputOffset, streamOffset, wireLength, ulpduLength,
+                padLength, crcField, computedCrc, crcValid, error);
     }
 
     /** Offset of the FPDU's first octet in the dissected input. */

@@ -93,11 +93,6 @@ public record MpaFrame(MpaFrameType type, boolean markers, boolean crc, boolean 
         return privateData.clone();
     }
 
-    /** Number of ULP private data octets (without the enhanced block). */
-    public int ulpPrivateDataLength() {
-        return privateData.length;
-    }
-
     /** PD_Length as on the wire: ULP private data plus 4 when the enhanced block is present. */
     public int privateDataLength() {
         return privateData.length + (enhancedData != null ? EnhancedConnectionData.LENGTH : 0);

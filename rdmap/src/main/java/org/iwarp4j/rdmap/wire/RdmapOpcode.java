@@ -114,11 +114,6 @@ public enum RdmapOpcode {
         return this == SEND_WITH_SE || this == SEND_WITH_SE_AND_INVALIDATE || this == IMMEDIATE_DATA_WITH_SE;
     }
 
-    /** The four Send variants (RFC 5040 §5.3). */
-    public boolean isSend() {
-        return code >= SEND.code && code <= SEND_WITH_SE_AND_INVALIDATE.code;
-    }
-
     /** Opcodes defined by RFC 7306 (only valid when the extensions are enabled on the stream). */
     public boolean isRfc7306() {
         return code >= IMMEDIATE_DATA.code;

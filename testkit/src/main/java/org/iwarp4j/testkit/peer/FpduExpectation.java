@@ -24,7 +24,6 @@ public final class FpduExpectation implements ScriptStep {
     private final ScriptedPeer peer;
     private final List<Check> checks = new ArrayList<>();
     private final CompletableFuture<DecodedFpdu> received = new CompletableFuture<>();
-    private volatile boolean allowInvalid;
 
     FpduExpectation(ScriptedPeer peer) {
         this.peer = peer;
@@ -56,12 +55,6 @@ public final class FpduExpectation implements ScriptStep {
     /** Any condition on the decoded FPDU. */
     public FpduExpectation matching(Predicate<DecodedFpdu> condition, String description) {
         return check(description, condition);
-    }
-
-    /** Accept an FPDU with a bad CRC or marker (only the conditions are checked). */
-    public FpduExpectation allowingInvalid() {
-        allowInvalid = true;
-        return this;
     }
 
     /** Completes with the FPDU once it arrived. */
@@ -104,7 +97,7 @@ public final class FpduExpectation implements ScriptStep {
         System.arraycopy(rest, 0, wire, head.length, rest.length);
         DecodedFpdu f = rx.decode(wire);
         received.complete(f);
-        if (!allowInvalid && !f.problems().isEmpty()) {
+        if (!f.problems().isEmpty()) {
             throw new ScriptFailure(what + ": invalid FPDU: " + String.join("; ", f.problems()) + "\n  arrived: "
                     + Hex.of(wire));
         }

@@ -116,10 +116,6 @@ public final class ScriptedPeer implements AutoCloseable {
         return add(new ScriptStep.ExpectBytes(octets.clone(), description));
     }
 
-    public ScriptedPeer expectHex(String hex) {
-        return expectBytes(Hex.parse(hex));
-    }
-
     /** Expect {@code length} octets that satisfy {@code matcher}. */
     public ScriptedPeer expectBytes(int length, Predicate<byte[]> matcher, String description) {
         return add(new ScriptStep.ExpectMatching(length, matcher, "expect " + length + " octets: " + description));

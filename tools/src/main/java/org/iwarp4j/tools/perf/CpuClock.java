@@ -1,5 +1,6 @@
 package org.iwarp4j.tools.perf;
 
+import com.sun.management.OperatingSystemMXBean;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
@@ -48,7 +49,7 @@ final class CpuClock {
 
     private static long mxBeanCpu() {
         try {
-            if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
+            if (ManagementFactory.getOperatingSystemMXBean() instanceof OperatingSystemMXBean os) {
                 long t = os.getProcessCpuTime();
                 return t >= 0 ? t : UNKNOWN;
             }

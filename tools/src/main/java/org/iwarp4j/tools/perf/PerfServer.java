@@ -22,6 +22,7 @@ import org.iwarp4j.verbs.MemoryRegion;
 import org.iwarp4j.verbs.PreparedSend;
 import org.iwarp4j.verbs.QueuePair;
 import org.iwarp4j.verbs.ReceiveWorkRequest;
+import org.iwarp4j.verbs.Rnic;
 import org.iwarp4j.verbs.SendWorkRequest;
 import org.iwarp4j.verbs.SendWorkRequest.RdmaWrite;
 import org.iwarp4j.verbs.SendWorkRequest.Send;
@@ -165,11 +166,11 @@ final class PerfServer implements AutoCloseable {
         session.serve();
     }
 
-    org.iwarp4j.verbs.Rnic rnic() {
+    Rnic rnic() {
         return session.rnic;
     }
 
-    org.iwarp4j.verbs.cm.Connection connection() {
+    Connection connection() {
         return session.connection;
     }
 

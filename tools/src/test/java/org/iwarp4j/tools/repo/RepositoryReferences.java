@@ -29,8 +29,8 @@ import java.util.stream.Stream;
  */
 final class RepositoryReferences {
 
-    /** The kinds of file scanned. */
-    static final Set<String> EXTENSIONS = Set.of(".java", ".md", ".sh", ".py", ".txt");
+    /** The kinds of file scanned, besides scripts without an extension ({@link #script}). */
+    static final Set<String> EXTENSIONS = Set.of(".java", ".md", ".sh", ".py", ".txt", ".xml", ".c");
 
     /** Directories never scanned: build output and version control. */
     static final Set<String> SKIPPED_DIRECTORIES = Set.of("target", ".git", "node_modules", "__pycache__");
@@ -184,11 +184,25 @@ final class RepositoryReferences {
         try (Stream<Path> walk = Files.walk(root)) {
             return walk.filter(p -> !skipped(root, p))
                     .filter(Files::isRegularFile)
-                    .filter(p -> EXTENSIONS.stream().anyMatch(e -> p.getFileName().toString().endsWith(e)))
+                    .filter(p -> EXTENSIONS.stream().anyMatch(e -> p.getFileName().toString().endsWith(e))
+                            || script(p))
                     .sorted()
                     .toList();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot list " + root, e);
+        }
+    }
+
+    /** Whether {@code p} is a script without an extension ({@code .ci/run}, {@code iwarp}): it starts with #!. */
+    static boolean script(Path p) {
+        if (p.getFileName().toString().contains(".")) {
+            return false;
+        }
+        try (var in = Files.newInputStream(p)) {
+            byte[] start = in.readNBytes(2);
+            return start.length == 2 && start[0] == '#' && start[1] == '!';
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + p, e);
         }
     }
 

@@ -19,7 +19,7 @@ class RepositoryReferencesTest {
     private static final Path ROOT = Path.of(System.getProperty("basedir", "."), "..").toAbsolutePath().normalize();
 
     @Test
-    @DisplayName("every markdown link and file reference in *.java, *.md, *.sh, *.py, *.txt names a file of the repo")
+    @DisplayName("every markdown link and file reference in sources, poms, scripts and docs names a file of the repo")
     void everyReferenceResolvesInTheRepository() {
         assertThat(ROOT.resolve("pom.xml")).as("the repository root").exists();
         assertThat(ROOT.resolve("README.md")).exists();
@@ -55,6 +55,10 @@ class RepositoryReferencesTest {
                 }
                 """);
         write(root, "mod/target/classes/B.java", "// docs/never-looked-at.md\n");
+        write(root, "mod/pom.xml", "<description>one test per ID of ../shared/spec/ids.md</description>\n");
+        write(root, "mod/peer.c", "/* built by scripts/run.sh, see docs/peer.md */\n");
+        write(root, "run", "#!/usr/bin/env bash\n# runs scripts/run.sh and scripts/gone.sh\n");
+        write(root, "data/blob", "docs/not-a-script.md\n");
         write(root, "notes.txt", "see docs/guide.md and interop/FINDINGS.md; the run writes DIR/results.md\n"
                 + "and target/siw-matrix/results.md, [a built page](target/site/index.md)\n");
 
@@ -65,8 +69,11 @@ class RepositoryReferencesTest {
                 "README.md:3: docs/gone.md",
                 "README.md:5: ../shared/spec/mpa.md",
                 "docs/guide.md:1: docs/guide.md",
+                "mod/peer.c:1: docs/peer.md",
+                "mod/pom.xml:1: ../shared/spec/ids.md",
                 "mod/src/main/java/p/A.java:2: errors.md",
                 "notes.txt:1: interop/FINDINGS.md",
+                "run:2: scripts/gone.sh",
                 "scripts/run.sh:2: ../shared/spec/vectors",
                 "scripts/run.sh:2: interop/README.md");
     }

@@ -1,5 +1,6 @@
 package org.iwarp4j.tools.perf.conn;
 
+import com.sun.management.ThreadMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
 import java.util.HashMap;
@@ -20,7 +21,7 @@ final class Allocations {
     /** A group's name for threads that are no RNIC's event loop. */
     static final String OTHER = "other";
 
-    private static final com.sun.management.ThreadMXBean THREADS = threadBean();
+    private static final ThreadMXBean THREADS = threadBean();
 
     private final Map<Long, Long> byThread;
     private final Map<Long, String> groupOf;
@@ -30,8 +31,8 @@ final class Allocations {
         this.groupOf = groupOf;
     }
 
-    private static com.sun.management.ThreadMXBean threadBean() {
-        if (ManagementFactory.getThreadMXBean() instanceof com.sun.management.ThreadMXBean t
+    private static ThreadMXBean threadBean() {
+        if (ManagementFactory.getThreadMXBean() instanceof ThreadMXBean t
                 && t.isThreadAllocatedMemorySupported()) {
             if (!t.isThreadAllocatedMemoryEnabled()) {
                 t.setThreadAllocatedMemoryEnabled(true);
