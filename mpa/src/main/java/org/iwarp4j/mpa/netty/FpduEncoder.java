@@ -126,7 +126,7 @@ public final class FpduEncoder extends ChannelOutboundHandlerAdapter implements 
         }
     }
 
-    /** At the flush: writes what is gathered and lets the gathering buffer go. */
+    /** At the flush, or when the buffer is full: writes what is gathered and lets the gathering buffer go. */
     private void endGathering() {
         ByteBuf g = gathered;
         if (g != null) {
@@ -249,12 +249,7 @@ public final class FpduEncoder extends ChannelOutboundHandlerAdapter implements 
     private ByteBuf gatheringBuffer(int n) {
         ByteBuf g = gathered;
         if (g != null && g.writableBytes() < n) {
-            writeGathered(null);
-            g = gathered;
-            if (g != null) { // kept for reuse, yet too full for n
-                gathered = null;
-                g.release();
-            }
+            endGathering(); // too full for n: written whole, not as a slice, and let go
             g = null;
         }
         if (g == null) {
