@@ -41,12 +41,21 @@ import java.util.Objects;
  *                                and spins from then until the RNIC closes). For latency measurements and
  *                                latency-bound applications with a core to spare, as perftest and DPDK poll (with
  *                                {@code eventLoopThreads(1)} one core); epoll and NIO only
+ * @param outboundBufferBytes     octets of FPDUs a connection hands to its socket ahead of what the socket has taken
+ *                                (the high water mark of Netty's outbound buffer): a queue pair takes work from its
+ *                                send queue until this many wait, and again once half of them are written. Each
+ *                                batch of FPDUs is one system call and the Sends and Writes in it complete when it
+ *                                is written, so larger batches cost fewer system calls and wake-ups per octet, but a
+ *                                batch as large as everything the application keeps posted leaves the send queue
+ *                                empty until it is written: keep it at most half of the octets the send queue holds
+ *                                (docs/performance.md). What waits is mostly the registered memory itself (payloads
+ *                                are not copied)
  */
 public record RnicConfig(String name, Transport transport, int eventLoopThreads, int maxQueuePairs,
                          int maxWorkRequests, int maxStags, int maxCompletionQueueDepth, int maxSge,
                          int maxInlineData, int maxIrdOrd, int maxMessageSize, ByteOrder atomicByteOrder,
                          long maxRegisteredBytes, int maxPostedReceives, int maxStartupsInProgress,
-                         int maxInboundReadsAndAtomics, boolean busyPoll) {
+                         int maxInboundReadsAndAtomics, boolean busyPoll, int outboundBufferBytes) {
 
     /** Checks the limits. */
     public RnicConfig {
@@ -73,9 +82,21 @@ public record RnicConfig(String name, Transport transport, int eventLoopThreads,
         if (maxIrdOrd < 0 || maxIrdOrd > 0x3FFE) {
             throw new IllegalArgumentException("maxIrdOrd must be 0..16382: " + maxIrdOrd);
         }
+        positive("outboundBufferBytes", outboundBufferBytes);
         if (busyPoll && transport == Transport.IO_URING) {
             throw new IllegalArgumentException("busyPoll needs epoll or NIO: io_uring's loop waits in the kernel");
         }
+    }
+
+    /**
+     * The octets waiting in a connection's outbound buffer below which its queue pair pulls from the send queue
+     * again (Netty's low water mark): half of {@link #outboundBufferBytes()}, at least 1 (Netty makes a channel
+     * writable again only below it).
+     *
+     * @return the low water mark
+     */
+    public int outboundBufferResumeBytes() {
+        return Math.max(1, outboundBufferBytes / 2);
     }
 
     private static void positive(String name, int value) {
@@ -121,6 +142,7 @@ public record RnicConfig(String name, Transport transport, int eventLoopThreads,
         private int maxStartupsInProgress = 1024;
         private int maxInboundReadsAndAtomics = 65536;
         private boolean busyPoll;
+        private int outboundBufferBytes = 256 * 1024;
 
         private Builder() {}
 
@@ -158,6 +180,8 @@ public record RnicConfig(String name, Transport transport, int eventLoopThreads,
         public Builder maxInboundReadsAndAtomics(int v) { maxInboundReadsAndAtomics = v; return this; }
         /** @param v default {@code false}: loops sleep until a socket or a task needs them @return this */
         public Builder busyPoll(boolean v) { busyPoll = v; return this; }
+        /** @param v default 256 KiB @return this */
+        public Builder outboundBufferBytes(int v) { outboundBufferBytes = v; return this; }
 
         /**
          * Validates and builds.
@@ -168,7 +192,7 @@ public record RnicConfig(String name, Transport transport, int eventLoopThreads,
             return new RnicConfig(name, transport, eventLoopThreads, maxQueuePairs, maxWorkRequests, maxStags,
                     maxCompletionQueueDepth, maxSge, maxInlineData, maxIrdOrd, maxMessageSize, atomicByteOrder,
                     maxRegisteredBytes, maxPostedReceives, maxStartupsInProgress, maxInboundReadsAndAtomics,
-                    busyPoll);
+                    busyPoll, outboundBufferBytes);
         }
     }
 }

@@ -32,18 +32,17 @@ public final class Stacks {
 
     /** {@link #openRnic(String)} on {@code transport} ({@code null}: epoll when available, else NIO). */
     public static Rnic openRnic(String name, Transport transport) {
-        return openRnic(name, transport, false);
+        return new StackSettings(transport, false, StackSettings.DEFAULTS.outboundBufferBytes()).openRnic(name);
     }
 
-    /** What a report says of {@code rnic}'s stack: "iwarp4j, Netty EPOLL", and whether its loops busy-poll. */
+    /**
+     * What a report says of {@code rnic}'s stack: "iwarp4j, Netty EPOLL", whether its loops busy-poll and its
+     * connections' outbound buffer.
+     */
     public static String stackName(Rnic rnic) {
-        return "iwarp4j, Netty " + rnic.transport() + (rnic.config().busyPoll() ? ", busy polling" : "");
-    }
-
-    /** {@link #openRnic(String, Transport)}, whose loop never sleeps when {@code busyPoll} ({@code RnicConfig}). */
-    public static Rnic openRnic(String name, Transport transport, boolean busyPoll) {
-        return Rnic.open(RnicConfig.builder().name(name).eventLoopThreads(1).transport(transport).busyPoll(busyPoll)
-                .build());
+        RnicConfig c = rnic.config();
+        return "iwarp4j, Netty " + rnic.transport()
+                + StackSettings.describeLoops(c.busyPoll(), c.outboundBufferBytes());
     }
 
     /**

@@ -79,7 +79,7 @@ final class PerfClient extends PerfEndpoint {
     private static final long LANE_RECEIVE_BASE = 3_000_000;
 
     PerfClient(PerfConfig config) {
-        super("perf-client", completionQueueCapacity(config), config.transport(), config.busyPoll());
+        super("perf-client", completionQueueCapacity(config), config.stack());
         this.config = config;
         int max = config.maxSize();
         try {

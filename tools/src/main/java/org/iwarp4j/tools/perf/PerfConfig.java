@@ -2,8 +2,8 @@ package org.iwarp4j.tools.perf;
 
 import java.nio.file.Path;
 import java.util.List;
+import org.iwarp4j.tools.cli.StackSettings;
 import org.iwarp4j.tools.cli.WireOptions;
-import org.iwarp4j.verbs.Transport;
 
 /**
  * A validated perf configuration.
@@ -30,9 +30,8 @@ import org.iwarp4j.verbs.Transport;
  * @param runToCompletion  the client's bandwidth loop runs on its completion queue's event loop, in a completion
  *                         handler, instead of an application thread that sleeps on the queue; the hello asks the
  *                         server to do the same ({@link PerfHello#FLAG_RUN_TO_COMPLETION})
- * @param transport        the Netty transport of both stacks and of perf tcp; {@code null}: epoll, else NIO
- * @param busyPoll         the event loops of this process's stacks (and of perf tcp) never sleep
- *                         ({@link org.iwarp4j.verbs.RnicConfig#busyPoll()})
+ * @param stack            the Netty transport, busy polling and outbound buffer of this process's stacks and of
+ *                         perf tcp
  * @param details          print iwarp perf's own lines after perftest's report ({@code --details})
  * @param detailsJson      write iwarp perf's own JSON here ({@code --details-json}), or {@code null}
  * @param style            whose perftest text to print ({@code --perftest-version})
@@ -40,7 +39,7 @@ import org.iwarp4j.verbs.Transport;
 record PerfConfig(PerfVerb verb, boolean latency, boolean verify, boolean compareSwap, List<Integer> sizes,
                   long iterations, int durationSeconds, int marginSeconds, int txDepth, int rxDepth, boolean gbits,
                   Path outJson, boolean progress, WireOptions wire, boolean loopback, int qps,
-                  boolean runToCompletion, Transport transport, boolean busyPoll, boolean details, Path detailsJson,
+                  boolean runToCompletion, StackSettings stack, boolean details, Path detailsJson,
                   PerftestFormat.Style style) {
 
     /** The server's verification buffer: at most 16 MiB, at most 16384 messages, a whole number of windows. */
@@ -107,7 +106,7 @@ record PerfConfig(PerfVerb verb, boolean latency, boolean verify, boolean compar
     /** The same run over plain TCP ({@code --compare-tcp}): sizes, -q, -t, -n or -D; no JSON files of its own. */
     PerfConfig tcpBaseline() {
         return new PerfConfig(PerfVerb.TCP, latency, false, false, sizes, iterations, durationSeconds, marginSeconds,
-                txDepth, rxDepth, gbits, null, progress, wire, loopback, qps, false, transport, busyPoll, details, null,
+                txDepth, rxDepth, gbits, null, progress, wire, loopback, qps, false, stack, details, null,
                 style);
     }
 

@@ -3,7 +3,7 @@ package org.iwarp4j.tools.perf;
 import java.nio.ByteBuffer;
 import java.util.Set;
 import java.time.Duration;
-import org.iwarp4j.tools.cli.Stacks;
+import org.iwarp4j.tools.cli.StackSettings;
 import org.iwarp4j.verbs.Access;
 import org.iwarp4j.verbs.CompletionOpcode;
 import org.iwarp4j.verbs.CompletionQueue;
@@ -13,7 +13,6 @@ import org.iwarp4j.verbs.QueuePair;
 import org.iwarp4j.verbs.QueuePairConfig;
 import org.iwarp4j.verbs.ReceiveWorkRequest;
 import org.iwarp4j.verbs.Rnic;
-import org.iwarp4j.verbs.Transport;
 import org.iwarp4j.verbs.SendFlag;
 import org.iwarp4j.verbs.SendWorkRequest;
 import org.iwarp4j.verbs.WorkCompletion;
@@ -78,8 +77,8 @@ abstract class PerfEndpoint implements AutoCloseable {
     Connection connection;
     private final SendWorkRequest controlSendRequest;
 
-    PerfEndpoint(String name, int cqCapacity, Transport transport, boolean busyPoll) {
-        rnic = Stacks.openRnic(name, transport, busyPoll);
+    PerfEndpoint(String name, int cqCapacity, StackSettings stack) {
+        rnic = stack.openRnic(name);
         try {
             pd = rnic.allocateProtectionDomain();
             cq = rnic.createCompletionQueue(cqCapacity);

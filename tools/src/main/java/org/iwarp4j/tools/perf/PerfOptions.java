@@ -6,6 +6,7 @@ import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.iwarp4j.tools.cli.StackSettings;
 import org.iwarp4j.tools.cli.WireOptions;
 import org.iwarp4j.verbs.Transport;
 import picocli.CommandLine;
@@ -26,6 +27,8 @@ public final class PerfOptions {
     static final int MAX_QPS = 1024;
     /** The most operations in flight on one queue pair ({@code -t}). */
     static final int MAX_TX_DEPTH = 15000;
+    /** The largest --outbound-buffer: 64 MiB, past anything a socket takes at once. */
+    static final int MAX_OUTBOUND_BUFFER = 64 << 20;
     /** The most operations in flight over all queue pairs ({@code -q} times {@code -t}). */
     static final int MAX_IN_FLIGHT = 1 << 18;
 
@@ -158,6 +161,12 @@ public final class PerfOptions {
             + "ends, or with --loopback, to compare latency without the wake-ups; epoll and NIO")
     boolean busyPoll;
 
+    @Option(names = "--outbound-buffer", paramLabel = "OCTETS", description = "the high water mark of each "
+            + "connection's outbound buffer, for the iWARP stacks (RnicConfig.outboundBufferBytes) and perf tcp alike: "
+            + "a queue pair pulls FPDUs from its send queue until this many wait for the socket, and resumes at half "
+            + "(default 262144; see docs/performance.md)")
+    Integer outboundBuffer;
+
     @Option(names = "--compare-tcp", description = "after an iWARP test, the same over plain TCP (perf tcp: the "
             + "same sizes, -q, -t, -n or -D, transport) and both reports; --loopback: here; a client: against "
             + "SERVER's --tcp-port, where the server (given --compare-tcp too) serves it")
@@ -174,6 +183,12 @@ public final class PerfOptions {
 
     @Mixin
     WireOptions wire;
+
+    /** The stacks' Netty settings these options give (after {@link #config} checked them). */
+    StackSettings stack() {
+        return new StackSettings(transport, busyPoll,
+                outboundBuffer != null ? outboundBuffer : StackSettings.DEFAULTS.outboundBufferBytes());
+    }
 
     /** Validates the options for {@code verb}; usage errors throw {@link CommandLine.ParameterException}. */
     PerfConfig config(CommandLine cl, PerfVerb verb) {
@@ -230,6 +245,10 @@ public final class PerfOptions {
         if (busyPoll && transport == Transport.IO_URING) {
             throw new CommandLine.ParameterException(cl, "--busy-poll needs epoll or NIO: io_uring's loops wait in "
                     + "the kernel");
+        }
+        if (outboundBuffer != null && (outboundBuffer < 1 || outboundBuffer > MAX_OUTBOUND_BUFFER)) {
+            throw new CommandLine.ParameterException(cl, "--outbound-buffer must be 1.." + MAX_OUTBOUND_BUFFER + ": "
+                    + outboundBuffer);
         }
         if (compareTcp && verb == PerfVerb.TCP) {
             throw new CommandLine.ParameterException(cl, "--compare-tcp goes with write, read, send and atomic: tcp "
@@ -301,7 +320,7 @@ public final class PerfOptions {
         int seconds = duration == null ? 0 : duration;
         int marginSeconds = margin != null ? margin : seconds / 4; // perftest: DEF_INIT_MARGIN means -D / 4
         return new PerfConfig(verb, latency, verify, compareSwap, sizes, iters, seconds, marginSeconds, depth,
-                512, gbits, json, progress, wire, loopback, qps, runToCompletion, transport, busyPoll, details,
+                512, gbits, json, progress, wire, loopback, qps, runToCompletion, stack(), details,
                 detailsJson, style);
     }
 

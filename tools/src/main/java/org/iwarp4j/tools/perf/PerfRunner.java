@@ -98,7 +98,7 @@ final class PerfRunner {
     /** A server for the next client, listening on {@code bind}. */
     private Next listening(InetSocketAddress bind) {
         ServerReport report = new ServerReport(out, config);
-        PerfServer s = new PerfServer(bind, config.wire(), config.transport(), config.busyPoll(), report);
+        PerfServer s = new PerfServer(bind, config.wire(), config.stack(), report);
         try {
             return new Next(s, report, s.listen());
         } catch (RuntimeException e) {
@@ -111,7 +111,7 @@ final class PerfRunner {
     void server(int port) throws Exception {
         InetSocketAddress bind = new InetSocketAddress(InetAddress.getByName("0.0.0.0"), port);
         ServerReport reporter = new ServerReport(out, config);
-        try (PerfServer server = new PerfServer(bind, config.wire(), config.transport(), config.busyPoll(), reporter)) {
+        try (PerfServer server = new PerfServer(bind, config.wire(), config.stack(), reporter)) {
             server.listen();
             PerfReport.waitingForClient(out);
             PerfHello hello = server.accept();
@@ -144,8 +144,8 @@ final class PerfRunner {
     /** Both ends here: a quiet server on an ephemeral loopback port, the client against it; returns its report. */
     PerfReport loopback() throws Exception {
         InetSocketAddress bind = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
-        try (PerfServer server = new PerfServer(bind, config.wire().withoutPcap(), config.transport(),
-                config.busyPoll(), (m, cpu) -> { })) {
+        try (PerfServer server = new PerfServer(bind, config.wire().withoutPcap(), config.stack(),
+                (m, cpu) -> { })) {
             int port = server.listen();
             CompletableFuture<Void> served = CompletableFuture.runAsync(() -> {
                 try {
@@ -188,7 +188,7 @@ final class PerfRunner {
         void start(PerfHello hello, PerfServer server) {
             test = new PerfConfig(hello.verb(), hello.latency(), hello.verify(), hello.compareSwap(),
                     List.of(hello.maxSize()), 0, 0, 0, hello.txDepth(), 0, own.gbits(), null, false, null, false,
-                    hello.qps(), false, null, own.busyPoll(), own.details(), null, own.style());
+                    hello.qps(), false, own.stack(), own.details(), null, own.style());
             var p = server.connection().parameters();
             PerfWelcome w = server.welcome();
             PerftestFormat.TestInfo info = new PerftestFormat.TestInfo(hello.verb(), hello.latency(),

@@ -14,6 +14,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.iwarp4j.tools.cli.StackSettings;
 import org.iwarp4j.tools.cli.Stacks;
 import org.iwarp4j.tools.cli.WireOptions;
 import org.iwarp4j.verbs.Access;
@@ -26,7 +27,6 @@ import org.iwarp4j.verbs.Rnic;
 import org.iwarp4j.verbs.SendWorkRequest;
 import org.iwarp4j.verbs.SendWorkRequest.RdmaWrite;
 import org.iwarp4j.verbs.SendWorkRequest.Send;
-import org.iwarp4j.verbs.Transport;
 import org.iwarp4j.verbs.WorkCompletion;
 import org.iwarp4j.verbs.cm.AcceptOptions;
 import org.iwarp4j.verbs.cm.Connection;
@@ -50,10 +50,10 @@ final class PerfServer implements AutoCloseable {
     private boolean full;
     private Listener listener;
 
-    PerfServer(InetSocketAddress bind, WireOptions wire, Transport transport, boolean busyPoll, Reporter reporter) {
+    PerfServer(InetSocketAddress bind, WireOptions wire, StackSettings stack, Reporter reporter) {
         this.bind = bind;
         this.wire = wire;
-        this.session = new Session(reporter, transport, busyPoll);
+        this.session = new Session(reporter, stack);
     }
 
     /** Binds (the listener exists when this returns); returns the port, e.g. after binding port 0. */
@@ -229,8 +229,8 @@ final class PerfServer implements AutoCloseable {
         /** The server's CPU time at the client's START (bandwidth tests), until the RESULT. */
         private CpuClock.Sample cpuStart;
 
-        Session(Reporter reporter, Transport transport, boolean busyPoll) {
-            super("perf-server", 1 << 16, transport, busyPoll);
+        Session(Reporter reporter, StackSettings stack) {
+            super("perf-server", 1 << 16, stack);
             this.reporter = reporter;
         }
 

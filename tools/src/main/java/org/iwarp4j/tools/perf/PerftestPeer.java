@@ -80,8 +80,7 @@ final class PerftestPeer implements AutoCloseable {
         this.out = out;
         this.client = client;
         this.duplex = duplex;
-        rnic = Stacks.openRnic(client ? "perftest-client" : "perftest-server", config.transport(),
-                config.busyPoll());
+        rnic = config.stack().openRnic(client ? "perftest-client" : "perftest-server");
         try {
             pd = rnic.allocateProtectionDomain();
             control = new PerftestControl(rnic, pd, client);

@@ -61,20 +61,20 @@ final class TcpBaseline {
 
     /** The transport {@code config} names, or the default: epoll where available, else NIO. */
     static Transport transport(PerfConfig config) {
-        return NettyVerbs.resolve(config.transport());
+        return NettyVerbs.resolve(config.stack().transport());
     }
 
     private EventLoopGroup group(String name) {
-        return NettyVerbs.newEventLoopGroup(config.transport(), 1, config.busyPoll(),
+        return NettyVerbs.newEventLoopGroup(config.stack().transport(), 1, config.stack().busyPoll(),
                 new DefaultThreadFactory(name, true));
     }
 
     private Class<? extends ServerChannel> serverChannel() {
-        return NettyVerbs.serverChannel(config.transport());
+        return NettyVerbs.serverChannel(config.stack().transport());
     }
 
     private Class<? extends Channel> socketChannel() {
-        return NettyVerbs.socketChannel(config.transport());
+        return NettyVerbs.socketChannel(config.stack().transport());
     }
 
     // ------------------------------------------------------------------ server
@@ -88,6 +88,7 @@ final class TcpBaseline {
                     .channel(serverChannel())
                     .option(ChannelOption.SO_REUSEADDR, true)
                     .childOption(ChannelOption.TCP_NODELAY, true)
+                    .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, config.stack().waterMark())
                     .childOption(ChannelOption.ALLOW_HALF_CLOSURE, true)
                     .childHandler(new ChannelInitializer<Channel>() {
                         @Override
@@ -212,7 +213,7 @@ final class TcpBaseline {
         PerfReport report = new PerfReport(out, config);
         List<String> parameters = List.of(
                 String.format("Transport type  : TCP (Netty %s, TCP_NODELAY, one event loop per end%s)",
-                        transport(config), config.busyPoll() ? ", busy polling" : ""),
+                        transport(config), config.stack().describeLoops()),
                 config.latency() ? "Mode            : ping-pong, t = half the round trip (perftest's ib_*_lat)"
                         : "Mode            : stream of SIZE-octet writes, flushed every " + FLUSH_EVERY,
                 "Connections     : " + config.qps() + (config.qps() > 1 ? " (-q), on the one event loop" : ""),
@@ -275,6 +276,7 @@ final class TcpBaseline {
         var f = new Bootstrap().group(group)
                 .channel(socketChannel())
                 .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.WRITE_BUFFER_WATER_MARK, config.stack().waterMark())
                 .option(ChannelOption.ALLOW_HALF_CLOSURE, true)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, 10_000)
                 .handler(h).connect(server).await();

@@ -3,6 +3,7 @@ package org.iwarp4j.tools.perf;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
+import org.iwarp4j.tools.cli.StackSettings;
 import org.iwarp4j.tools.perf.MeasuredSpan.Limit;
 import org.iwarp4j.tools.perf.MeasuredSpan.Phase;
 import org.junit.jupiter.api.Test;
@@ -188,6 +189,7 @@ class MeasuredSpanTest {
 
     private static PerfConfig config(int durationSeconds, int marginSeconds, long iterations) {
         return new PerfConfig(PerfVerb.WRITE, false, false, false, List.of(64), iterations, durationSeconds,
-                marginSeconds, 128, 512, false, null, false, null, true, 1, false, null, false, false, null, null);
+                marginSeconds, 128, 512, false, null, false, null, true, 1, false, StackSettings.DEFAULTS, false, null,
+                null);
     }
 }

@@ -8,6 +8,7 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import org.iwarp4j.tools.cli.StackSettings;
 import org.iwarp4j.tools.cli.WireOptions;
 import org.iwarp4j.tools.report.Json;
 import org.iwarp4j.tools.report.JsonWriter;
@@ -24,7 +25,7 @@ class PerfReportTest {
     void anEndedReportHoldsItsResultsAndTheJsonItWrote() throws IOException {
         Path file = dir.resolve("details.json");
         PerfConfig config = new PerfConfig(PerfVerb.WRITE, false, false, false, List.of(64, 4096), 1000, 0, 0, 128,
-                512, false, null, false, new WireOptions(), true, 1, false, null, false, false, file,
+                512, false, null, false, new WireOptions(), true, 1, false, StackSettings.DEFAULTS, false, file,
                 PerftestFormat.Style.V4_5);
         StringWriter text = new StringWriter();
         PerfReport report = new PerfReport(new PrintWriter(text), config);

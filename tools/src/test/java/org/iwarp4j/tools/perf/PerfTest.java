@@ -255,9 +255,31 @@ class PerfTest {
         ToolRun r = ToolRun.run(a.toArray(String[]::new));
         assertThat(r.exit()).as(r.toString()).isZero();
         assertThat(r.out()).as(args).containsPattern(args.startsWith("tcp")
-                ? "Transport type  : TCP \\(Netty \\w+, TCP_NODELAY, one event loop per end, busy polling\\)"
-                : "Stack           : iwarp4j, Netty \\w+, busy polling");
+                ? "Transport type  : TCP \\(Netty \\w+, TCP_NODELAY, one event loop per end, busy polling, "
+                        + "outbound buffer 256 KiB\\)"
+                : "Stack           : iwarp4j, Netty \\w+, busy polling, outbound buffer 256 KiB");
         assertThat(latLines(r.out())).hasSize(1);
+    }
+
+    /**
+     * --outbound-buffer reaches both ends' RNICs (the iWARP report reads it back from each RnicConfig) and perf tcp's
+     * connections; a size the option does not take is a usage error.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"write", "tcp"})
+    void theOutboundBufferIsEachStacksAndNamedInTheReport(String verb) {
+        ToolRun r = ToolRun.run("perf", verb, "--loopback", "-s", "4096", "-n", "2000", "--outbound-buffer",
+                "65536", "--details");
+        assertThat(r.exit()).as(r.toString()).isZero();
+        if (verb.equals("tcp")) {
+            assertThat(r.out()).contains("one event loop per end, outbound buffer 64 KiB)");
+        } else {
+            assertThat(r.out()).containsPattern("Stack           : iwarp4j, Netty \\w+, outbound buffer 64 KiB")
+                    .doesNotContain("outbound buffer 256 KiB");
+        }
+        ToolRun bad = ToolRun.run("perf", verb, "--loopback", "-s", "64", "--outbound-buffer", "0");
+        assertThat(bad.exit()).isEqualTo(2);
+        assertThat(bad.err()).contains("--outbound-buffer must be 1..67108864: 0");
     }
 
     @ParameterizedTest

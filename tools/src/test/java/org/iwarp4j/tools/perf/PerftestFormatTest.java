@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.iwarp4j.tools.cli.StackSettings;
 import org.iwarp4j.tools.cli.ToolRun;
 import org.iwarp4j.tools.report.TinyJson;
 import org.junit.jupiter.api.Test;
@@ -35,7 +36,8 @@ class PerftestFormatTest {
     private static PerfConfig config(PerfVerb verb, boolean latency, boolean gbits, int duration, Path json,
                                      PerftestFormat.Style style) {
         return new PerfConfig(verb, latency, false, false, List.of(latency ? 2 : 65536), 5000, duration, 0,
-                latency ? 1 : 128, 512, gbits, json, false, null, false, 1, false, null, false, false, null, style);
+                latency ? 1 : 128, 512, gbits, json, false, null, false, 1, false, StackSettings.DEFAULTS, false, null,
+                style);
     }
 
     private static PerftestFormat.TestInfo writeInfo(boolean latency) {

@@ -57,6 +57,11 @@ final class ConnectionImpl implements Connection {
         return (InetSocketAddress) channel.remoteAddress();
     }
 
+    /** The connection's channel (tests look at the options it was given). */
+    Channel channel() {
+        return channel;
+    }
+
     @Override
     public boolean sendsHeld() {
         return sendsHeld;

@@ -8,8 +8,10 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.WriteBufferWaterMark;
 import org.iwarp4j.mpa.MpaConfig;
 import org.iwarp4j.verbs.QueuePair;
+import org.iwarp4j.verbs.RnicConfig;
 import org.iwarp4j.verbs.Transport;
 import org.iwarp4j.verbs.VerbsException;
 import org.iwarp4j.verbs.cm.ConnectOptions;
@@ -44,11 +46,16 @@ final class ConnectionManager {
     private final EventLoopGroup group;
     private final Transport transport;
     private final Set<ListenerImpl> listeners = ConcurrentHashMap.newKeySet();
+    /** RnicConfig.outboundBufferBytes: a queue pair pulls segments while fewer octets wait, resumes at half. */
+    private final WriteBufferWaterMark outboundBuffer;
 
     ConnectionManager(RnicImpl rnic, EventLoopGroup group, Transport transport) {
         this.rnic = rnic;
         this.group = group;
         this.transport = transport;
+        RnicConfig config = rnic.config();
+        this.outboundBuffer =
+                new WriteBufferWaterMark(config.outboundBufferResumeBytes(), config.outboundBufferBytes());
     }
 
     Listener listen(InetSocketAddress address, ListenOptions options) {
@@ -74,6 +81,7 @@ final class ConnectionManager {
                 .option(ChannelOption.SO_BACKLOG, options.backlog())
                 .option(ChannelOption.SO_REUSEADDR, true)
                 .childOption(ChannelOption.TCP_NODELAY, true)
+                .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, outboundBuffer)
                 .childHandler(new ChannelInitializer<Channel>() {
                     @Override
                     protected void initChannel(Channel ch) {
@@ -125,6 +133,7 @@ final class ConnectionManager {
                 .group(i.loop())
                 .channel(Transports.socketChannel(transport))
                 .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.WRITE_BUFFER_WATER_MARK, outboundBuffer)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE,
                         options.connectTimeout().toMillis()))
                 .handler(new ChannelInitializer<Channel>() {

@@ -1,0 +1,49 @@
+package org.iwarp4j.tools.cli;
+
+import io.netty.channel.WriteBufferWaterMark;
+import org.iwarp4j.verbs.Rnic;
+import org.iwarp4j.verbs.RnicConfig;
+import org.iwarp4j.verbs.Transport;
+
+/**
+ * How a tool's iWARP stacks, and perf's plain TCP baseline beside them, use Netty: the transport, whether the event
+ * loops busy-poll, and the outbound buffer of each connection ({@link RnicConfig#outboundBufferBytes()}; perf tcp's
+ * connections get the same water marks, so that both stacks batch their writes alike).
+ *
+ * @param transport           the transport, or {@code null}: epoll where available, else NIO
+ * @param busyPoll            event loops that never sleep ({@link RnicConfig#busyPoll()})
+ * @param outboundBufferBytes the high water mark of each connection's outbound buffer; the low one is half
+ */
+public record StackSettings(Transport transport, boolean busyPoll, int outboundBufferBytes) {
+
+    /** The defaults: epoll where available, loops that sleep, {@link RnicConfig}'s outbound buffer. */
+    public static final StackSettings DEFAULTS =
+            new StackSettings(null, false, RnicConfig.defaults().outboundBufferBytes());
+
+    /** An RNIC with these settings and one event loop, as {@link Stacks#openRnic(String)}. */
+    public Rnic openRnic(String name) {
+        return Rnic.open(rnicConfig(name));
+    }
+
+    private RnicConfig rnicConfig(String name) {
+        return RnicConfig.builder().name(name).eventLoopThreads(1).transport(transport).busyPoll(busyPoll)
+                .outboundBufferBytes(outboundBufferBytes).build();
+    }
+
+    /** The water marks of a plain TCP connection with these settings: those of an RNIC's connections. */
+    public WriteBufferWaterMark waterMark() {
+        RnicConfig c = rnicConfig("tcp");
+        return new WriteBufferWaterMark(c.outboundBufferResumeBytes(), c.outboundBufferBytes());
+    }
+
+    /** What a report says after the transport: ", busy polling" (if so) and the outbound buffer. */
+    public String describeLoops() {
+        return describeLoops(busyPoll, outboundBufferBytes);
+    }
+
+    static String describeLoops(boolean busyPoll, int outboundBufferBytes) {
+        String buffer = outboundBufferBytes % 1024 == 0 ? outboundBufferBytes / 1024 + " KiB"
+                : outboundBufferBytes + " octets";
+        return (busyPoll ? ", busy polling" : "") + ", outbound buffer " + buffer;
+    }
+}
