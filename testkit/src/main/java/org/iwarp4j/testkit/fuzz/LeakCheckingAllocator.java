@@ -2,6 +2,7 @@ package org.iwarp4j.testkit.fuzz;
 
 import io.netty.buffer.AbstractByteBufAllocator;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.UnpooledHeapByteBuf;
 import io.netty.buffer.UnpooledUnsafeDirectByteBuf;
 
@@ -15,16 +16,15 @@ import java.util.List;
  * <p>Why not Netty's detector: at PARANOID it records a stack trace on every access of every buffer
  * (a {@code setByte} loop over a region costs a {@code Throwable} per octet) and it reports a leak
  * only after a garbage collection, long after the input that caused it, so a fuzzer cannot pin it.
- * This allocator hands out plain unpooled buffers that Netty does not track, remembers each one, and
- * {@link #assertNoLeaks()} checks that every buffer issued since the last check has been released:
- * exact (a leak is a buffer whose reference count is not 0, whatever the collector thinks), and a
- * failure names the input, which Jazzer then saves as a finding.
+ * This allocator hands out plain buffers that Netty does not track (heap, direct and composite),
+ * remembers each one, and {@link #assertNoLeaks()} checks that every buffer issued since the last
+ * check has been released: exact (a leak is a buffer whose reference count is not 0, whatever the
+ * collector thinks), and a failure names the input, which Jazzer then saves as a finding.
  *
  * <p>Buffers the target keeps across inputs (an arena, a stream that lives on) must come from
- * elsewhere, or be issued before a {@link #forget()}. Composite buffers go through Netty's detector as
- * before; code that allocates from {@code ByteBufAllocator.DEFAULT} itself is still caught by the
- * PARANOID detector, by the testkit's leak extension after the fuzz test. Not thread-safe: one fuzzing
- * thread.
+ * elsewhere, or be issued before a {@link #forget()}. Code that allocates from
+ * {@code ByteBufAllocator.DEFAULT} itself is still caught by the PARANOID detector, by the testkit's
+ * leak extension after the fuzz test. Not thread-safe: one fuzzing thread.
  */
 public final class LeakCheckingAllocator extends AbstractByteBufAllocator {
 
@@ -46,11 +46,21 @@ public final class LeakCheckingAllocator extends AbstractByteBufAllocator {
     }
 
     @Override
+    public CompositeByteBuf compositeHeapBuffer(int maxNumComponents) {
+        return track(new CompositeByteBuf(this, false, maxNumComponents));
+    }
+
+    @Override
+    public CompositeByteBuf compositeDirectBuffer(int maxNumComponents) {
+        return track(new CompositeByteBuf(this, true, maxNumComponents));
+    }
+
+    @Override
     public boolean isDirectBufferPooled() {
         return false;
     }
 
-    private ByteBuf track(ByteBuf buffer) {
+    private <T extends ByteBuf> T track(T buffer) {
         issued.add(buffer);
         return buffer;
     }

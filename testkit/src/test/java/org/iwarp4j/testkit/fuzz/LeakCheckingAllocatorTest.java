@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.CompositeByteBuf;
+import io.netty.util.ResourceLeakDetector;
 import org.junit.jupiter.api.Test;
 
 class LeakCheckingAllocatorTest {
@@ -45,5 +47,29 @@ class LeakCheckingAllocatorTest {
         allocator.forget();
         allocator.assertNoLeaks();
         kept.release();
+    }
+
+    @Test
+    void anUnreleasedCompositeFailsAndIsNotLeftToNettysDetector() {
+        CompositeByteBuf composite = allocator.compositeBuffer();
+        ByteBuf component = allocator.directBuffer(4).writeInt(7);
+        composite.addComponent(true, component);
+        // Netty's detector would wrap it (and record a stack trace on every access at PARANOID)
+        assertThat(composite.getClass()).isEqualTo(CompositeByteBuf.class);
+        assertThat(ResourceLeakDetector.getLevel()).isEqualTo(ResourceLeakDetector.Level.PARANOID);
+        // the composite is reported, and released with what it holds
+        assertThatThrownBy(allocator::assertNoLeaks).hasMessageContaining("1 ByteBuf(s) not released")
+                .hasMessageContaining("CompositeByteBuf");
+        assertThat(component.refCnt()).isZero();
+    }
+
+    @Test
+    void aReleasedCompositeReleasesItsComponents() {
+        CompositeByteBuf composite = allocator.compositeDirectBuffer(4);
+        composite.addComponent(true, allocator.heapBuffer(4).writeInt(7));
+        composite.addComponent(true, allocator.directBuffer(4).writeInt(8));
+        assertThat(composite.readLong()).isEqualTo(0x0000000700000008L);
+        composite.release();
+        allocator.assertNoLeaks();
     }
 }
