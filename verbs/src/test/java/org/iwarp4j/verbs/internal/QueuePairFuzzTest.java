@@ -10,6 +10,7 @@ import org.iwarp4j.common.MpaOptions;
 import org.iwarp4j.common.RtrType;
 import org.iwarp4j.mpa.FramingNegotiation;
 import org.iwarp4j.mpa.MpaException;
+import org.iwarp4j.mpa.fpdu.FpduLayout;
 import org.iwarp4j.mpa.fpdu.FpduReader;
 import org.iwarp4j.mpa.fpdu.FpduWriter;
 import org.iwarp4j.mpa.frame.EnhancedConnectionData;
@@ -641,7 +642,14 @@ class QueuePairFuzzTest {
                     i += 3;
                 }
             }
-            ByteBuf wire = theirs.encode(ALLOC.buffer(ulpdu.length).writeBytes(ulpdu), ALLOC);
+            // The parts into one buffer, as the MPA handler writes them: encode's composite buffer costs a component
+            // per part and a copy out of each when the stack reads it.
+            ByteBuf wire = ALLOC.buffer(FpduLayout.wireLength(theirs.streamOffset(), ulpdu.length,
+                    theirs.markersEnabled()));
+            theirs.write(ALLOC.buffer(ulpdu.length).writeBytes(ulpdu), null, ALLOC, (part, last) -> {
+                wire.writeBytes(part, part.readerIndex(), part.readableBytes());
+                part.release();
+            });
             sending(wire);
             ch.writeInbound(wire);
         }
