@@ -6,6 +6,8 @@ import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.UnpooledHeapByteBuf;
 import io.netty.buffer.UnpooledUnsafeDirectByteBuf;
 
+import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -21,6 +23,12 @@ import java.util.List;
  * check has been released: exact (a leak is a buffer whose reference count is not 0, whatever the
  * collector thinks), and a failure names the input, which Jazzer then saves as a finding.
  *
+ * <p>Direct memory is reused: a new direct buffer of up to 64 KiB gets a block that an earlier, released
+ * one gave back (of the power of two that fits it), zeroed as new memory is; only the block is reused,
+ * the buffer is a new object, so a buffer used after its release still fails as it would unpooled. A new
+ * direct buffer of its own costs a {@code Cleaner} and zeroed native memory each, which the encoders' small
+ * buffers paid per FPDU.
+ *
  * <p>Buffers the target keeps across inputs (an arena, a stream that lives on) must come from
  * elsewhere, or be issued before a {@link #forget()}. Code that allocates from
  * {@code ByteBufAllocator.DEFAULT} itself is still caught by the PARANOID detector, by the testkit's
@@ -28,11 +36,21 @@ import java.util.List;
  */
 public final class LeakCheckingAllocator extends AbstractByteBufAllocator {
 
+    /** Blocks of direct memory kept for reuse: 64 octets to 64 KiB, powers of two. */
+    private static final int MIN_BLOCK_SHIFT = 6;
+    private static final int MAX_BLOCK_SHIFT = 16;
+    /** Free blocks kept per size; more are left to the collector. */
+    private static final int MAX_FREE_BLOCKS = 64;
+
     private final List<ByteBuf> issued = new ArrayList<>();
+    private final List<ArrayDeque<ByteBuffer>> freeBlocks = new ArrayList<>();
 
     /** Heap buffers by default, as {@code ByteBufAllocator.buffer()} on a JVM without a direct preference. */
     public LeakCheckingAllocator() {
         super(false);
+        for (int shift = 0; shift <= MAX_BLOCK_SHIFT; shift++) {
+            freeBlocks.add(new ArrayDeque<>());
+        }
     }
 
     @Override
@@ -42,7 +60,21 @@ public final class LeakCheckingAllocator extends AbstractByteBufAllocator {
 
     @Override
     protected ByteBuf newDirectBuffer(int initialCapacity, int maxCapacity) {
-        return track(new UnpooledUnsafeDirectByteBuf(this, initialCapacity, maxCapacity));
+        int shift = Math.max(MIN_BLOCK_SHIFT, 32 - Integer.numberOfLeadingZeros(Math.max(0, initialCapacity - 1)));
+        if (shift > MAX_BLOCK_SHIFT) {
+            return track(new UnpooledUnsafeDirectByteBuf(this, initialCapacity, maxCapacity));
+        }
+        ByteBuffer block = freeBlocks.get(shift).poll();
+        boolean used = block != null;
+        if (!used) {
+            block = ByteBuffer.allocateDirect(1 << shift); // zeroed
+        }
+        block.clear().limit(initialCapacity);
+        ReusedDirectByteBuf buffer = new ReusedDirectByteBuf(this, block, shift, maxCapacity);
+        if (used) {
+            buffer.setZero(0, initialCapacity);
+        }
+        return track(buffer);
     }
 
     @Override
@@ -63,6 +95,13 @@ public final class LeakCheckingAllocator extends AbstractByteBufAllocator {
     private <T extends ByteBuf> T track(T buffer) {
         issued.add(buffer);
         return buffer;
+    }
+
+    private void giveBack(ByteBuffer block, int shift) {
+        ArrayDeque<ByteBuffer> free = freeBlocks.get(shift);
+        if (free.size() < MAX_FREE_BLOCKS) {
+            free.push(block);
+        }
     }
 
     /** Buffers issued since the last check that are not yet released. */
@@ -102,6 +141,32 @@ public final class LeakCheckingAllocator extends AbstractByteBufAllocator {
         issued.clear();
         if (leaked != null) {
             throw new AssertionError(leaked.size() + " ByteBuf(s) not released after the input: " + leaked);
+        }
+    }
+
+    /**
+     * A direct buffer over a block of the allocator's (a view of its first {@code initialCapacity} octets), which
+     * gives the block back once released. Grown past the block, it moves to memory of its own, as any unpooled
+     * buffer does, and the block waits unused until the release.
+     */
+    private static final class ReusedDirectByteBuf extends UnpooledUnsafeDirectByteBuf {
+
+        private final LeakCheckingAllocator owner;
+        private final ByteBuffer block;
+        private final int shift;
+
+        ReusedDirectByteBuf(LeakCheckingAllocator owner, ByteBuffer block, int shift, int maxCapacity) {
+            super(owner, block, maxCapacity); // a view of the block, not freed by the buffer
+            this.owner = owner;
+            this.block = block;
+            this.shift = shift;
+            setIndex(0, 0); // that constructor treats the octets as written
+        }
+
+        @Override
+        protected void deallocate() {
+            super.deallocate();
+            owner.giveBack(block, shift);
         }
     }
 }
