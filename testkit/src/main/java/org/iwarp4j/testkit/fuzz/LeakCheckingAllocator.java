@@ -5,6 +5,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.UnpooledHeapByteBuf;
 import io.netty.buffer.UnpooledUnsafeDirectByteBuf;
+import io.netty.util.IllegalReferenceCountException;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
@@ -135,12 +136,35 @@ public final class LeakCheckingAllocator extends AbstractByteBufAllocator {
                     leaked = new ArrayList<>();
                 }
                 leaked.add(b + " refCnt " + refCnt);
-                b.release(refCnt);
+            }
+        }
+        if (leaked != null) {
+            // Composites first, the last issued first: each releases what it holds, which then is not released
+            // twice; then whatever still holds a reference of its own.
+            for (int i = issued.size() - 1; i >= 0; i--) {
+                if (issued.get(i) instanceof CompositeByteBuf) {
+                    releaseLeaked(issued.get(i));
+                }
+            }
+            for (ByteBuf b : issued) {
+                releaseLeaked(b);
             }
         }
         issued.clear();
         if (leaked != null) {
             throw new AssertionError(leaked.size() + " ByteBuf(s) not released after the input: " + leaked);
+        }
+    }
+
+    private static void releaseLeaked(ByteBuf b) {
+        int refCnt = b.refCnt();
+        if (refCnt == 0) {
+            return;
+        }
+        try {
+            b.release(refCnt);
+        } catch (IllegalReferenceCountException heldElsewhere) {
+            // a composite held by another composite, released first: what is left goes to the collector
         }
     }
 

@@ -58,10 +58,24 @@ class LeakCheckingAllocatorTest {
         // Netty's detector would wrap it (and record a stack trace on every access at PARANOID)
         assertThat(composite.getClass()).isEqualTo(CompositeByteBuf.class);
         assertThat(ResourceLeakDetector.getLevel()).isEqualTo(ResourceLeakDetector.Level.PARANOID);
-        // the composite is reported, and released with what it holds
-        assertThatThrownBy(allocator::assertNoLeaks).hasMessageContaining("1 ByteBuf(s) not released")
+        // the composite and what it holds are reported, and released
+        assertThatThrownBy(allocator::assertNoLeaks).hasMessageContaining("2 ByteBuf(s) not released")
                 .hasMessageContaining("CompositeByteBuf");
         assertThat(component.refCnt()).isZero();
+    }
+
+    @Test
+    void aLeakedCompositeAndTheBuffersItHoldsAreReportedAndReleasedOnce() {
+        ByteBuf first = allocator.directBuffer(4).writeInt(1); // issued before the composite that holds it
+        ByteBuf second = allocator.heapBuffer(4).writeInt(2).retain(); // and one reference of its own
+        CompositeByteBuf composite = allocator.compositeBuffer();
+        composite.addComponents(true, first, second);
+        assertThatThrownBy(allocator::assertNoLeaks).isInstanceOf(AssertionError.class)
+                .hasMessageContaining("3 ByteBuf(s) not released");
+        assertThat(first.refCnt()).isZero();
+        assertThat(second.refCnt()).isZero();
+        assertThat(composite.refCnt()).isZero();
+        allocator.assertNoLeaks();
     }
 
     @Test
