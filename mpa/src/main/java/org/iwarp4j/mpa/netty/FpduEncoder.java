@@ -77,7 +77,7 @@ public final class FpduEncoder extends ChannelOutboundHandlerAdapter implements 
 
     @Override
     public void handlerRemoved(ChannelHandlerContext ctx) {
-        failHeld(new ClosedChannelException());
+        failHeld();
         if (gathered != null) {
             gathered.release();
             gathered = null;
@@ -328,14 +328,18 @@ public final class FpduEncoder extends ChannelOutboundHandlerAdapter implements 
         }
     }
 
-    private void failHeld(Throwable cause) {
+    /** Fails the writes still held when the handler goes. */
+    private void failHeld() {
         if (held == null) {
             return;
         }
-        Held h;
-        while ((h = held.poll()) != null) {
-            release(h.header(), h.payload());
-            h.promise().tryFailure(cause);
+        if (!held.isEmpty()) { // the exception (its stack trace) only when a write waits for it
+            ClosedChannelException closed = new ClosedChannelException();
+            Held h;
+            while ((h = held.poll()) != null) {
+                release(h.header(), h.payload());
+                h.promise().tryFailure(closed);
+            }
         }
         held = null;
     }

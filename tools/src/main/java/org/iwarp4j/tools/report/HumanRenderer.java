@@ -13,7 +13,9 @@ public final class HumanRenderer {
     private static final int INDENT = 2;
     private static final int MAX_VALUE_COLUMN = 26;
     private static final int DUMP_WIDTH = 16;
-    private static final HexFormat HEX = HexFormat.of();
+    private static final HexFormat HEX_SPACED = HexFormat.ofDelimiter(" ");
+    /** How a dump shows each octet after the hex: printable ASCII as itself, the rest as a dot. */
+    private static final char[] SHOWN = shown();
     /** Octets a dump shows unless asked for all: enough for every header, short enough to read. */
     public static final int DEFAULT_DUMP_LIMIT = 64;
 
@@ -103,23 +105,20 @@ public final class HumanRenderer {
         for (int at = 0; at < shown; at += DUMP_WIDTH) {
             int n = Math.min(DUMP_WIDTH, bytes.length - at);
             StringBuilder line = new StringBuilder(indent);
-            // HexFormat, not String.format: a dump is most of an explanation's octets (and of a fuzzer's time).
+            // HexFormat and a table, not String.format or a test per octet: a dump is most of an explanation's
+            // octets (and of a fuzzer's time, where every test is a call).
             String offset = Integer.toHexString(at);
             line.append("0".repeat(Math.max(0, 4 - offset.length()))).append(offset).append(' ');
-            for (int i = 0; i < DUMP_WIDTH; i++) {
-                if (i == DUMP_WIDTH / 2) {
-                    line.append(' ');
-                }
-                if (i < n) {
-                    line.append(' ').append(HEX.toHexDigits(bytes[at + i]));
-                } else {
-                    line.append("   ");
-                }
+            int left = Math.min(n, DUMP_WIDTH / 2);
+            line.append(' ').append(HEX_SPACED.formatHex(bytes, at, at + left))
+                    .append("   ".repeat(DUMP_WIDTH / 2 - left)).append(' ');
+            int right = n - left;
+            if (right > 0) {
+                line.append(' ').append(HEX_SPACED.formatHex(bytes, at + left, at + n));
             }
-            line.append("  |");
+            line.append("   ".repeat(DUMP_WIDTH / 2 - right)).append("  |");
             for (int i = 0; i < n; i++) {
-                int b = bytes[at + i] & 0xff;
-                line.append(b >= 0x20 && b < 0x7f ? (char) b : '.');
+                line.append(SHOWN[bytes[at + i] & 0xff]);
             }
             line.append('|');
             out.append(line).append('\n');
@@ -144,5 +143,13 @@ public final class HumanRenderer {
             end--;
         }
         return s.substring(0, end);
+    }
+
+    private static char[] shown() {
+        char[] shown = new char[256];
+        for (int b = 0; b < shown.length; b++) {
+            shown[b] = b >= 0x20 && b < 0x7f ? (char) b : '.';
+        }
+        return shown;
     }
 }

@@ -39,6 +39,18 @@ class HumanRendererTest {
     }
 
     @Test
+    void aDumpLineOfMoreThanEightOctetsIsPaddedToTheColumn() {
+        byte[] bytes = "0123456789abcdefghijklmnopq".getBytes(StandardCharsets.US_ASCII);
+        Layer frame = new Layer("f", null).dump("ULPDU", bytes, "", "");
+        assertThat(HumanRenderer.render(List.of(frame))).isEqualTo("""
+                f
+                  ULPDU  27 octets
+                    0000  30 31 32 33 34 35 36 37  38 39 61 62 63 64 65 66  |0123456789abcdef|
+                    0010  67 68 69 6a 6b 6c 6d 6e  6f 70 71                 |ghijklmnopq|
+                """);
+    }
+
+    @Test
     void separatesFramesByABlankLine() {
         assertThat(HumanRenderer.render(List.of(new Layer("a", null), new Layer("b", null)))).isEqualTo("a\n\nb\n");
     }

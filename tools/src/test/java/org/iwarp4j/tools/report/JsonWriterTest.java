@@ -52,6 +52,26 @@ class JsonWriterTest {
         assertThat(JsonWriter.write(Json.str("\u2028"))).isEqualTo("\"\\u2028\"");
     }
 
+    /** Each char between plain ones: escaped exactly when it must be (or is a line terminator for JavaScript). */
+    @Test
+    void everyCharIsEscapedExactlyWhenItMustBe() {
+        for (int c = 0; c <= Character.MAX_VALUE; c++) {
+            String expected = switch (c) {
+                case '"' -> "\\\"";
+                case '\\' -> "\\\\";
+                case '\n' -> "\\n";
+                case '\r' -> "\\r";
+                case '\t' -> "\\t";
+                case '\b' -> "\\b";
+                case '\f' -> "\\f";
+                default -> c < 0x20 || c == 0x7f || c == 0x2028 || c == 0x2029 || Character.isSurrogate((char) c)
+                        ? String.format("\\u%04x", c) : String.valueOf((char) c);
+            };
+            assertThat(JsonWriter.write(Json.str("ab" + (char) c + "cd"))).isEqualTo("\"ab" + expected + "cd\"");
+        }
+        assertThat(JsonWriter.write(Json.str("\"\ud83d\ude00\"\ud83d"))).isEqualTo("\"\\\"\ud83d\ude00\\\"\\ud83d\"");
+    }
+
     /** RFC 8259 §7: any string written and parsed back is the same string. */
     @Test
     void everyStringRoundTrips() {

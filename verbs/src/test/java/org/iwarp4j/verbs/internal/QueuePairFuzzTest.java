@@ -1,5 +1,7 @@
 package org.iwarp4j.verbs.internal;
 
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -8,6 +10,7 @@ import org.iwarp4j.common.MpaOptions;
 import org.iwarp4j.common.RtrType;
 import org.iwarp4j.mpa.FramingNegotiation;
 import org.iwarp4j.mpa.MpaException;
+import org.iwarp4j.mpa.fpdu.FpduLayout;
 import org.iwarp4j.mpa.fpdu.FpduReader;
 import org.iwarp4j.mpa.fpdu.FpduWriter;
 import org.iwarp4j.mpa.frame.EnhancedConnectionData;
@@ -38,7 +41,9 @@ import org.iwarp4j.verbs.cm.ConnectOptions;
 import org.iwarp4j.verbs.cm.Connection;
 import org.iwarp4j.verbs.cm.ConnectionParameters;
 import org.iwarp4j.verbs.cm.ListenOptions;
+import org.junit.jupiter.api.Test;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -118,7 +123,8 @@ class QueuePairFuzzTest {
         run(input, true);
     }
 
-    private static void run(byte[] input, boolean responder) {
+    /** One input; true if the connection was established (and its framing checked against the peer's). */
+    private static boolean run(byte[] input, boolean responder) {
         if (rig == null || !rig.intact()) {
             if (rig != null) {
                 rig.close();
@@ -209,6 +215,52 @@ class QueuePairFuzzTest {
         }
         checkGuards(r.arena);
         ALLOC.assertNoLeaks();
+        return peer.parametersChecked;
+    }
+
+    /**
+     * Found by {@link #queuePair} (seed {@code raw-reply-completed-by-later-octets}): raw octets in place of the Reply
+     * that hold only part of it, completed by a later step's raw octets. The stack takes the whole Reply and is
+     * established; the harness judged the Reply from the first octets alone and failed the input ("not the framing
+     * the Reply negotiates"). It now keeps what the peer sends until its startup frame is whole.
+     */
+    @Test
+    void aRawReplyCompletedByLaterOctetsIsJudgedWhole() {
+        byte[] reply = rev1Frame("MPA ID Rep Frame");
+        byte[] script = concat(new byte[] {0x20, 0x02, (byte) (reply.length - 2)},
+                Arrays.copyOf(reply, reply.length - 2), new byte[] {9, 2},
+                Arrays.copyOfRange(reply, reply.length - 2, reply.length), new byte[] {13});
+        assertTrue(run(script, false), "established over a Reply sent in two steps");
+    }
+
+    /** As {@link #aRawReplyCompletedByLaterOctetsIsJudgedWhole}, the Responder's side: a raw Request in two steps. */
+    @Test
+    void aRawRequestCompletedByLaterOctetsIsJudgedWhole() {
+        byte[] request = rev1Frame("MPA ID Req Frame");
+        byte[] script = concat(new byte[] {0x20, 0x00, 0x02, (byte) (request.length - 2)},
+                Arrays.copyOf(request, request.length - 2), new byte[] {9, 2},
+                Arrays.copyOfRange(request, request.length - 2, request.length), new byte[] {13});
+        assertTrue(run(script, true), "established over a Request sent in two steps");
+    }
+
+    /** A revision 1 frame with the key given, CRC asked for, no markers, 4 octets of private data. */
+    private static byte[] rev1Frame(String key) {
+        byte[] frame = Arrays.copyOf(key.getBytes(StandardCharsets.US_ASCII), 24);
+        frame[16] = 0x40; // C
+        frame[17] = 1; // Rev
+        frame[19] = 4; // PD_Length
+        System.arraycopy(new byte[] {'p', 'd', '!', '!'}, 0, frame, 20, 4);
+        return frame;
+    }
+
+    private static byte[] concat(byte[]... parts) {
+        ByteBuf all = Unpooled.buffer();
+        for (byte[] part : parts) {
+            all.writeBytes(part);
+        }
+        byte[] out = new byte[all.readableBytes()];
+        all.readBytes(out);
+        return out;
     }
 
     /**
@@ -400,6 +452,8 @@ class QueuePairFuzzTest {
         private boolean terminated;
         private boolean framingKnown;
         private boolean parametersChecked;
+        /** What the peer sent since raw octets took the place of its startup frame, until they hold all of it. */
+        private ByteBuf startup;
 
         Peer(EmbeddedChannel ch, EmbeddedChannel loop, int[] stags, boolean responder) {
             this.ch = ch;
@@ -427,16 +481,14 @@ class QueuePairFuzzTest {
             ch.writeInbound(out);
         }
 
-        /** Octets in place of the Request: if they start with one, the Reply is judged against it. */
+        /**
+         * Octets in place of the Request: once what the peer sent holds one (these octets, or with later ones), the
+         * Reply is judged against it; if they cannot start one, the startup fails and we send nothing but perhaps a
+         * rejecting Reply.
+         */
         void sendsRawRequest(byte[] octets) {
-            ByteBuf in = Unpooled.wrappedBuffer(octets);
-            try {
-                MpaFrame parsed = MpaFrameCodec.parse(in);
-                request = parsed != null && parsed.type() == MpaFrameType.REQUEST ? parsed : null;
-            } catch (MpaException notAFrame) {
-                request = null; // the startup fails; we send nothing but perhaps a rejecting Reply
-            }
-            theirs = new FpduWriter(request != null && request.crc(), false, 65535, 0);
+            theirs = new FpduWriter(false, false, 65535, 0); // a guess until the Request is whole
+            startup = ALLOC.buffer();
             sendsRaw(octets);
         }
 
@@ -505,37 +557,71 @@ class QueuePairFuzzTest {
             }
             ByteBuf out = ALLOC.buffer(reply.length());
             MpaFrameCodec.encode(reply, out);
-            framing(reply);
+            framing(reply, 0);
             ch.writeInbound(out);
         }
 
-        /** Octets in place of the Reply: if they start with one, the framing is the one it negotiates. */
+        /**
+         * Octets in place of the Reply: once what the peer sent holds one (these octets, or with later ones), the
+         * framing is the one it negotiates; if they cannot start one, the startup fails and we send nothing more.
+         */
         void sendsRawReply(byte[] octets) {
-            ByteBuf in = Unpooled.wrappedBuffer(octets);
-            try {
-                MpaFrame reply = MpaFrameCodec.parse(in);
-                if (reply != null && reply.type() == MpaFrameType.REPLY) {
-                    framing(reply);
-                }
-            } catch (MpaException notAFrame) {
-                // the startup fails; we send nothing more
-            }
+            startup = ALLOC.buffer();
             sendsRaw(octets);
         }
 
-        /** The framing both ways once {@code reply} is taken (none if it rejects: then we send nothing more). */
-        private void framing(MpaFrame reply) {
+        /**
+         * The framing both ways once {@code reply} is taken (none if it rejects: then we send nothing more);
+         * {@code after}: the octets the peer sent after its Reply so far.
+         */
+        private void framing(MpaFrame reply, int after) {
             if (!reply.rejected()) {
                 boolean crc = FramingNegotiation.crc(request, reply);
                 ours = new FpduReader(crc, FramingNegotiation.senderInsertsMarkers(reply), 65535, 0);
-                theirs = new FpduWriter(crc, FramingNegotiation.senderInsertsMarkers(request), 65535, 0);
+                // Its FPDUs start after those octets (rounded to the 4 the writer needs: if they are not a multiple
+                // of 4 the stream is broken anyway).
+                theirs = new FpduWriter(crc, FramingNegotiation.senderInsertsMarkers(request), 65535, after & ~3);
                 framingKnown = true;
+            }
+        }
+
+        /**
+         * Keeps what the peer sends after raw octets in place of its own startup frame (Request or Reply) and
+         * judges that frame once they hold all of it: a raw frame may be completed by later steps' octets.
+         */
+        private void sending(ByteBuf octets) {
+            if (startup == null) {
+                return;
+            }
+            startup.writeBytes(octets, octets.readerIndex(), octets.readableBytes());
+            MpaFrame frame;
+            try {
+                frame = MpaFrameCodec.parse(startup);
+                if (frame == null) {
+                    return; // not all of it yet
+                }
+            } catch (MpaException notAFrame) {
+                frame = null; // the startup fails
+            }
+            int after = frame == null ? 0 : startup.readableBytes() - frame.length();
+            startup.release();
+            startup = null;
+            if (frame == null || frame.type() != (responder ? MpaFrameType.REQUEST : MpaFrameType.REPLY)) {
+                return;
+            }
+            if (responder) {
+                request = frame;
+                theirs = new FpduWriter(frame.crc(), false, 65535, 0); // a guess until the Reply says
+            } else {
+                framing(frame, after);
             }
         }
 
         void sendsRaw(byte[] octets) {
             if (octets.length > 0 && ch.isOpen()) {
-                ch.writeInbound(ALLOC.buffer(octets.length).writeBytes(octets));
+                ByteBuf in = ALLOC.buffer(octets.length).writeBytes(octets);
+                sending(in);
+                ch.writeInbound(in);
             }
         }
 
@@ -556,7 +642,16 @@ class QueuePairFuzzTest {
                     i += 3;
                 }
             }
-            ch.writeInbound(theirs.encode(ALLOC.buffer(ulpdu.length).writeBytes(ulpdu), ALLOC));
+            // The parts into one buffer, as the MPA handler writes them: encode's composite buffer costs a component
+            // per part and a copy out of each when the stack reads it.
+            ByteBuf wire = ALLOC.buffer(FpduLayout.wireLength(theirs.streamOffset(), ulpdu.length,
+                    theirs.markersEnabled()));
+            theirs.write(ALLOC.buffer(ulpdu.length).writeBytes(ulpdu), null, ALLOC, (part, last) -> {
+                wire.writeBytes(part, part.readerIndex(), part.readableBytes());
+                part.release();
+            });
+            sending(wire);
+            ch.writeInbound(wire);
         }
 
         /** Runs what is pending, then reads and checks everything we sent. */
@@ -615,6 +710,9 @@ class QueuePairFuzzTest {
 
         void release() {
             fromUs.release();
+            if (startup != null) {
+                startup.release();
+            }
         }
     }
 
