@@ -262,6 +262,19 @@ class PerfTest {
     }
 
     /**
+     * perf tcp's stream keeps at most -t writes waiting for the socket, as the iWARP tests' send queue: with one it
+     * still refills after each write the socket took, through the warm-up and the measured run.
+     */
+    @Test
+    void theTcpStreamKeepsAtMostTxDepthWritesInFlight() {
+        ToolRun r = ToolRun.run("perf", "tcp", "--loopback", "-s", "64", "-n", "3000", "-t", "1", "--details");
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(r.out()).contains("Mode            : stream of SIZE-octet writes, at most 1 not yet taken by the "
+                + "socket (-t), flushed once per turn of the loop");
+        assertThat(bwLines(r.out())).hasSize(1);
+    }
+
+    /**
      * --outbound-buffer reaches both ends' RNICs (the iWARP report reads it back from each RnicConfig) and perf tcp's
      * connections; a size the option does not take is a usage error.
      */
