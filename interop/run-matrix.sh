@@ -91,6 +91,11 @@ declare -A RESULT=() SECS=() DETAIL=() EARLIER=()
 CHILD=""
 BUILD_S="-" BOOT_S="-" JAR_S="-" LAB_OK=0 FINISHED=0
 
+# whether the guest still runs a command over ssh within 30 s (a dead guest refuses or times out)
+guest_answers() {
+  timeout -k 5 30 bash "$HERE/guest.sh" true > /dev/null 2>&1
+}
+
 # run a step in its own session so that a timeout can end all of it
 run_step() {   # run_step CMD... (stdout+stderr to $LOG)
   setsid "$@" >> "$LOG" 2>&1 &
@@ -320,6 +325,13 @@ for i in "${!CELLS[@]}"; do
     if [ -f "$OUT/cells/$c.restart-lab" ]; then
       rm -f "$OUT/cells/$c.restart-lab"
       RESTART_BY=$c
+    fi
+    # a guest that died under a cell (seen once under TCG: its ssh refused, the host's connects "no route to host")
+    # would fail every cell after it: after a failed cell the guest must still answer, else it is booted again
+    # before the next attempt or cell
+    if [ "${RESULT[$c]}" = fail ] && [ -z "${RESTART_BY:-}" ] && [ "$SIWLAB_NET" != remote ] && ! guest_answers; then
+      log "the guest does not answer after $c failed: it is booted again before the next attempt or cell"
+      RESTART_BY="$c (the guest stopped answering)"
     fi
     # a failed cell runs once more (SIWLAB_RETRIES, default 1) when time allows: the guest is a real kernel
     # under emulation, with siw's own races (FINDINGS M15, F5). The first attempt's evidence stays
