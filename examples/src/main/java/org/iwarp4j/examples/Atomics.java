@@ -5,7 +5,6 @@ import org.iwarp4j.verbs.CompletionQueue;
 import org.iwarp4j.verbs.MemoryRegion;
 import org.iwarp4j.verbs.ProtectionDomain;
 import org.iwarp4j.verbs.QueuePair;
-import org.iwarp4j.verbs.QueuePairConfig;
 import org.iwarp4j.verbs.RemoteBuffer;
 import org.iwarp4j.verbs.Rnic;
 import org.iwarp4j.verbs.RnicConfig;
@@ -75,7 +74,7 @@ public final class Atomics {
         try (Rnic serverRnic = Rnic.open(serverConfig); Rnic rnic = Rnic.open()) {
             ProtectionDomain serverPd = serverRnic.allocateProtectionDomain();
             CompletionQueue serverCq = serverRnic.createCompletionQueue(16);
-            QueuePair serverQp = serverPd.createQueuePair(QueuePairConfig.builder(serverCq, serverCq).build());
+            QueuePair serverQp = serverPd.createQueuePair(serverCq);
             // tag::words[]
             MemoryRegion words = serverPd.allocateRegion(64, Access.LOCAL_WRITE, Access.REMOTE_ATOMIC);
             // A new ByteBuffer is big-endian; atomics see memory in the RNIC's atomic byte order.
@@ -87,7 +86,7 @@ public final class Atomics {
 
             ProtectionDomain pd = rnic.allocateProtectionDomain();
             CompletionQueue cq = rnic.createCompletionQueue(16);
-            QueuePair qp = pd.createQueuePair(QueuePairConfig.builder(cq, cq).build());
+            QueuePair qp = pd.createQueuePair(cq);
             Connection connection = rnic.connect(listener.localAddress(), qp, ConnectOptions.defaults())
                     .get(10, TimeUnit.SECONDS);
             RemoteBuffer remote = RemoteBuffer.decode(connection.parameters().peerPrivateData());

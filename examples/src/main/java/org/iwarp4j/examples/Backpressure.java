@@ -55,7 +55,7 @@ public final class Backpressure {
         try (Rnic serverRnic = Rnic.open(); Rnic rnic = Rnic.open()) {
             ProtectionDomain serverPd = serverRnic.allocateProtectionDomain();
             CompletionQueue serverCq = serverRnic.createCompletionQueue(16);
-            QueuePair serverQp = serverPd.createQueuePair(QueuePairConfig.builder(serverCq, serverCq).build());
+            QueuePair serverQp = serverPd.createQueuePair(serverCq);
             MemoryRegion target = serverPd.allocateRegion(SIZE, Access.LOCAL_WRITE, Access.REMOTE_WRITE);
             Listener listener = serverRnic.listen(loopback, ListenOptions.defaults(), request ->
                     request.accept(serverQp, AcceptOptions.withPrivateData(target.remoteBuffer().encode())));

@@ -78,7 +78,7 @@ public final class CompletionModels {
             // The server: a region the client writes into, advertised in the Reply, and a queue pair that Sends.
             ProtectionDomain serverPd = serverRnic.allocateProtectionDomain();
             CompletionQueue serverCq = serverRnic.createCompletionQueue(256);
-            QueuePair serverQp = serverPd.createQueuePair(QueuePairConfig.builder(serverCq, serverCq).build());
+            QueuePair serverQp = serverPd.createQueuePair(serverCq);
             MemoryRegion target = serverPd.allocateRegion(4096, Access.LOCAL_WRITE, Access.REMOTE_WRITE);
             MemoryRegion serverSource = serverPd.allocateRegion(64);
             CompletableFuture<Connection> accepted = new CompletableFuture<>();

@@ -84,7 +84,7 @@ public final class ErrorsAndTerminates {
         try (Rnic serverRnic = Rnic.open(); Rnic rnic = Rnic.open()) {
             ProtectionDomain serverPd = serverRnic.allocateProtectionDomain();
             CompletionQueue serverCq = serverRnic.createCompletionQueue(16);
-            QueuePair serverQp = serverPd.createQueuePair(QueuePairConfig.builder(serverCq, serverCq).build());
+            QueuePair serverQp = serverPd.createQueuePair(serverCq);
             MemoryRegion exposed = serverPd.allocateRegion(4096, Access.LOCAL_WRITE, Access.REMOTE_WRITE,
                     Access.REMOTE_READ);
             if (scenario != Scenario.SEND_WITHOUT_RECEIVE) {

@@ -54,7 +54,7 @@ public final class Limits {
             ProtectionDomain serverPd = serverRnic.allocateProtectionDomain();
             CompletionQueue serverCq = serverRnic.createCompletionQueue(64);
             // IRD 16 and ORD 16, the defaults: the server answers and issues up to 16 Reads or atomics at a time.
-            QueuePair serverQp = serverPd.createQueuePair(QueuePairConfig.builder(serverCq, serverCq).build());
+            QueuePair serverQp = serverPd.createQueuePair(serverCq);
             CompletableFuture<Connection> accepted = new CompletableFuture<>();
             Listener listener = serverRnic.listen(loopback, ListenOptions.defaults(),
                     request -> request.accept(serverQp).thenAccept(accepted::complete));

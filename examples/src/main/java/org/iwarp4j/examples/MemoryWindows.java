@@ -7,7 +7,6 @@ import org.iwarp4j.verbs.MemoryRegion;
 import org.iwarp4j.verbs.MemoryWindow;
 import org.iwarp4j.verbs.ProtectionDomain;
 import org.iwarp4j.verbs.QueuePair;
-import org.iwarp4j.verbs.QueuePairConfig;
 import org.iwarp4j.verbs.ReceiveWorkRequest;
 import org.iwarp4j.verbs.RemoteBuffer;
 import org.iwarp4j.verbs.Rnic;
@@ -72,7 +71,7 @@ public final class MemoryWindows {
         try (Rnic serverRnic = Rnic.open(); Rnic rnic = Rnic.open()) {
             ProtectionDomain serverPd = serverRnic.allocateProtectionDomain();
             CompletionQueue serverCq = serverRnic.createCompletionQueue(16);
-            QueuePair serverQp = serverPd.createQueuePair(QueuePairConfig.builder(serverCq, serverCq).build());
+            QueuePair serverQp = serverPd.createQueuePair(serverCq);
             MemoryRegion serverInbox = serverPd.allocateRegion(64, Access.LOCAL_WRITE);
             serverQp.postReceive(ReceiveWorkRequest.of(1, serverInbox.sge(0, 32)));
             serverQp.postReceive(ReceiveWorkRequest.of(2, serverInbox.sge(32, 32)));
@@ -82,7 +81,7 @@ public final class MemoryWindows {
 
             ProtectionDomain pd = rnic.allocateProtectionDomain();
             CompletionQueue cq = rnic.createCompletionQueue(16);
-            QueuePair qp = pd.createQueuePair(QueuePairConfig.builder(cq, cq).build());
+            QueuePair qp = pd.createQueuePair(cq);
             MemoryRegion local = pd.allocateRegion(256, Access.LOCAL_WRITE);
             qp.postReceive(ReceiveWorkRequest.of(1, local.sge(0, RemoteBuffer.ENCODED_LENGTH)));
             Connection connection = rnic.connect(listener.localAddress(), qp, ConnectOptions.defaults())

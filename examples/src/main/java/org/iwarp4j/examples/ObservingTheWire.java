@@ -5,7 +5,6 @@ import org.iwarp4j.verbs.CompletionQueue;
 import org.iwarp4j.verbs.MemoryRegion;
 import org.iwarp4j.verbs.ProtectionDomain;
 import org.iwarp4j.verbs.QueuePair;
-import org.iwarp4j.verbs.QueuePairConfig;
 import org.iwarp4j.verbs.RemoteBuffer;
 import org.iwarp4j.verbs.Rnic;
 import org.iwarp4j.verbs.SendWorkRequest.RdmaWrite;
@@ -51,7 +50,7 @@ public final class ObservingTheWire {
         try (Rnic serverRnic = Rnic.open(); Rnic rnic = Rnic.open()) {
             ProtectionDomain serverPd = serverRnic.allocateProtectionDomain();
             CompletionQueue serverCq = serverRnic.createCompletionQueue(16);
-            QueuePair serverQp = serverPd.createQueuePair(QueuePairConfig.builder(serverCq, serverCq).build());
+            QueuePair serverQp = serverPd.createQueuePair(serverCq);
             MemoryRegion target = serverPd.allocateRegion(64, Access.LOCAL_WRITE, Access.REMOTE_WRITE);
             CompletableFuture<Connection> accepted = new CompletableFuture<>();
             Listener listener = serverRnic.listen(loopback, ListenOptions.defaults(), request -> request.accept(
@@ -60,7 +59,7 @@ public final class ObservingTheWire {
 
             ProtectionDomain pd = rnic.allocateProtectionDomain();
             CompletionQueue cq = rnic.createCompletionQueue(16);
-            QueuePair qp = pd.createQueuePair(QueuePairConfig.builder(cq, cq).build());
+            QueuePair qp = pd.createQueuePair(cq);
             // tag::pcap[]
             // The TCP traffic of this connection, MPA Request and Reply included, goes to a pcap file.
             ConnectOptions options = ConnectOptions.builder().pcapFile(capture).build();

@@ -71,7 +71,7 @@ public final class PeerLimits {
                 registrationRefusal = e.getMessage(); // LIMIT_EXCEEDED: ... maxRegisteredBytes = 67108864 ...
             }
             // end::registration-refused[]
-            QueuePair serverQp = pd.createQueuePair(QueuePairConfig.builder(cq, cq).build());
+            QueuePair serverQp = pd.createQueuePair(cq);
             CompletableFuture<Connection> accepted = new CompletableFuture<>();
             Listener listener = serverRnic.listen(loopback, listenOptions,
                     request -> request.accept(serverQp).thenAccept(accepted::complete));

@@ -5,7 +5,6 @@ import org.iwarp4j.verbs.CompletionQueue;
 import org.iwarp4j.verbs.MemoryRegion;
 import org.iwarp4j.verbs.ProtectionDomain;
 import org.iwarp4j.verbs.QueuePair;
-import org.iwarp4j.verbs.QueuePairConfig;
 import org.iwarp4j.verbs.RemoteBuffer;
 import org.iwarp4j.verbs.Rnic;
 import org.iwarp4j.verbs.SendWorkRequest.RdmaRead;
@@ -73,7 +72,7 @@ public final class PrivateDataAdvert {
                     return;
                 }
                 RemoteBuffer clientBuffer = RemoteBuffer.decode(offer); // the 16 octets after the version
-                QueuePair qp = serverPd.createQueuePair(QueuePairConfig.builder(serverCq, serverCq).build());
+                QueuePair qp = serverPd.createQueuePair(serverCq);
                 request.accept(qp, AcceptOptions.withPrivateData(serverBuffer.remoteBuffer().encode()))
                         // Posted at once; MPA holds it until the client's first FPDU (RFC 5044 §7.1.2 rule 4).
                         .thenCompose(connection -> qp.postSendAsync(RdmaRead.of(1,
@@ -90,7 +89,7 @@ public final class PrivateDataAdvert {
 
             ProtectionDomain pd = rnic.allocateProtectionDomain();
             CompletionQueue cq = rnic.createCompletionQueue(16);
-            QueuePair qp = pd.createQueuePair(QueuePairConfig.builder(cq, cq).build());
+            QueuePair qp = pd.createQueuePair(cq);
             MemoryRegion offered = pd.allocateRegion(256, Access.LOCAL_WRITE, Access.REMOTE_READ);
             offered.buffer().put(CLIENT_TEXT.getBytes(StandardCharsets.US_ASCII));
             MemoryRegion source = pd.allocateRegion(256);
@@ -119,7 +118,7 @@ public final class PrivateDataAdvert {
             connection.disconnect().get(10, TimeUnit.SECONDS);
 
             // tag::rejected[]
-            QueuePair other = pd.createQueuePair(QueuePairConfig.builder(cq, cq).build());
+            QueuePair other = pd.createQueuePair(cq);
             ByteBuffer wrongVersion = ByteBuffer.allocate(4 + RemoteBuffer.ENCODED_LENGTH).putInt(VERSION + 1);
             offered.remoteBuffer().encode(wrongVersion);
             String reason;

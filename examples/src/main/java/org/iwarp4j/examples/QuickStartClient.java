@@ -5,7 +5,6 @@ import org.iwarp4j.verbs.CompletionQueue;
 import org.iwarp4j.verbs.MemoryRegion;
 import org.iwarp4j.verbs.ProtectionDomain;
 import org.iwarp4j.verbs.QueuePair;
-import org.iwarp4j.verbs.QueuePairConfig;
 import org.iwarp4j.verbs.RemoteBuffer;
 import org.iwarp4j.verbs.Rnic;
 import org.iwarp4j.verbs.SendWorkRequest.AtomicCompareSwap;
@@ -67,7 +66,7 @@ public final class QuickStartClient {
         try (Rnic rnic = Rnic.open()) {
             ProtectionDomain pd = rnic.allocateProtectionDomain();
             CompletionQueue cq = rnic.createCompletionQueue(64);
-            QueuePair qp = pd.createQueuePair(QueuePairConfig.builder(cq, cq).build());
+            QueuePair qp = pd.createQueuePair(cq);
 
             Connection connection = rnic.connect(server, qp, ConnectOptions.defaults()).get(10, TimeUnit.SECONDS);
             // The server's advert: STag, Tagged Offset and length of its shared region.

@@ -5,7 +5,6 @@ import org.iwarp4j.verbs.CompletionQueue;
 import org.iwarp4j.verbs.MemoryRegion;
 import org.iwarp4j.verbs.ProtectionDomain;
 import org.iwarp4j.verbs.QueuePair;
-import org.iwarp4j.verbs.QueuePairConfig;
 import org.iwarp4j.verbs.ReceiveWorkRequest;
 import org.iwarp4j.verbs.Rnic;
 import org.iwarp4j.verbs.WorkCompletion;
@@ -67,7 +66,7 @@ public final class QuickStartServer {
         try (Rnic rnic = Rnic.open()) {
             ProtectionDomain pd = rnic.allocateProtectionDomain();
             CompletionQueue cq = rnic.createCompletionQueue(64);
-            QueuePair qp = pd.createQueuePair(QueuePairConfig.builder(cq, cq).build());
+            QueuePair qp = pd.createQueuePair(cq);
 
             // The memory the client may write, read and run atomics on, and a buffer for its Send.
             MemoryRegion shared = pd.allocateRegion(4096,

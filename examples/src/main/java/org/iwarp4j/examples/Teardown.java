@@ -74,7 +74,7 @@ public final class Teardown {
         try (Rnic serverRnic = Rnic.open(); Rnic rnic = Rnic.open()) {
             ProtectionDomain serverPd = serverRnic.allocateProtectionDomain();
             CompletionQueue serverCq = serverRnic.createCompletionQueue(16);
-            QueuePair serverQp = serverPd.createQueuePair(QueuePairConfig.builder(serverCq, serverCq).build());
+            QueuePair serverQp = serverPd.createQueuePair(serverCq);
             MemoryRegion target = serverPd.allocateRegion(SIZE, Access.LOCAL_WRITE, Access.REMOTE_WRITE);
             CompletableFuture<Connection> accepted = new CompletableFuture<>();
             Listener listener = serverRnic.listen(loopback, ListenOptions.defaults(), request -> request.accept(

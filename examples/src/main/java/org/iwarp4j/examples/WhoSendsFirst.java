@@ -69,7 +69,7 @@ public final class WhoSendsFirst {
         try (Rnic serverRnic = Rnic.open(); Rnic clientRnic = Rnic.open()) {
             ProtectionDomain serverPd = serverRnic.allocateProtectionDomain();
             CompletionQueue serverCq = serverRnic.createCompletionQueue(16);
-            QueuePair serverQp = serverPd.createQueuePair(QueuePairConfig.builder(serverCq, serverCq).build());
+            QueuePair serverQp = serverPd.createQueuePair(serverCq);
             MemoryRegion greeting = serverPd.allocateRegion(64);
             greeting.buffer().put(text);
             serverQp.postReceive(ReceiveWorkRequest.of(1, serverPd.allocateRegion(64, Access.LOCAL_WRITE)));

@@ -91,6 +91,19 @@ public interface ProtectionDomain extends AutoCloseable {
     QueuePair createQueuePair(QueuePairConfig config);
 
     /**
+     * {@code ibv_create_qp} with every attribute at its default ({@link QueuePairConfig.Builder} names them): sends
+     * and receives complete on {@code completionQueue}. The same as
+     * {@code createQueuePair(QueuePairConfig.builder(completionQueue, completionQueue).build())}.
+     *
+     * @param completionQueue where both the send and the receive work requests complete
+     * @return the queue pair, in {@link QueuePairState#IDLE}
+     * @throws VerbsException with {@link VerbsException.Reason#LIMIT_EXCEEDED} above an RNIC limit
+     */
+    default QueuePair createQueuePair(CompletionQueue completionQueue) {
+        return createQueuePair(QueuePairConfig.builder(completionQueue, completionQueue).build());
+    }
+
+    /**
      * {@code ibv_create_srq}: a shared receive queue.
      *
      * @param capacity receives it holds

@@ -83,12 +83,12 @@ class CompletionWaitTest {
         try (Peers p = peers()) {
             CompletionChannel channel = p.clientRnic.createCompletionChannel();
             CompletionQueue cq = p.clientRnic.createCompletionQueue(16, channel);
-            QueuePair qp = p.client.pd.createQueuePair(QueuePairConfig.builder(cq, cq).build());
+            QueuePair qp = p.client.pd.createQueuePair(cq);
             assertThat(cq.channel()).containsSame(channel);
             // Completions without a connection: an unconnected queue pair's receive, flushed when it is closed.
             // Not armed: a completion fires nothing.
             CompletionQueue unarmed = p.clientRnic.createCompletionQueue(16, channel);
-            QueuePair idle = p.client.pd.createQueuePair(QueuePairConfig.builder(unarmed, unarmed).build());
+            QueuePair idle = p.client.pd.createQueuePair(unarmed);
             idle.postReceive(ReceiveWorkRequest.of(7, p.client.region(8, Access.LOCAL_WRITE).region()));
             idle.close();
             assertThat(Completions.one(unarmed)).extracting(WorkCompletion::wrId, WorkCompletion::status)

@@ -134,7 +134,7 @@ class ConnectionManagerTest {
         try (Rnic server = rnic(t, "s"); Rnic client = rnic(t, "c")) {
             ProtectionDomain pd = client.allocateProtectionDomain();
             CompletionQueue cq = client.createCompletionQueue(8);
-            QueuePair cqp = pd.createQueuePair(QueuePairConfig.builder(cq, cq).build());
+            QueuePair cqp = pd.createQueuePair(cq);
             MemoryRegion buf = pd.register(ByteBuffer.allocateDirect(16), Set.of(Access.LOCAL_WRITE));
             cqp.postReceive(ReceiveWorkRequest.of(5, Sge.of(buf)));
             CompletableFuture<byte[]> requestData = new CompletableFuture<>();

@@ -110,7 +110,7 @@ class EventLoopBlockingTest {
             // a channel with an event pending: a queue armed on it gets the flush of a closed queue pair's receive
             CompletionChannel busy = p.clientRnic.createCompletionChannel();
             CompletionQueue cq = p.clientRnic.createCompletionQueue(4, busy);
-            QueuePair idleQp = p.client.pd.createQueuePair(QueuePairConfig.builder(cq, cq).build());
+            QueuePair idleQp = p.client.pd.createQueuePair(cq);
             idleQp.postReceive(ReceiveWorkRequest.of(9, p.client.region(8, Access.LOCAL_WRITE).sge(0, 8)));
             cq.arm(NotifyMode.NEXT);
             idleQp.close();

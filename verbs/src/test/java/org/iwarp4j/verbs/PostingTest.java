@@ -361,7 +361,7 @@ class PostingTest {
     void completionQueueOverflowFailsTheQueuePair(Transport t) throws Exception {
         try (Peers p = new Peers(t)) {
             CompletionQueue tiny = p.client.rnic.createCompletionQueue(2);
-            QueuePair qp = p.client.pd.createQueuePair(QueuePairConfig.builder(tiny, tiny).build());
+            QueuePair qp = p.client.pd.createQueuePair(tiny);
             CompletableFuture<AsyncEvent> event = new CompletableFuture<>();
             qp.onAsyncEvent(ev -> {
                 if (ev.type() == AsyncEvent.Type.COMPLETION_QUEUE_OVERFLOW) {

@@ -24,7 +24,7 @@ class ResourceLifetimeTest {
             ProtectionDomain pd = rnic.allocateProtectionDomain();
             CompletionQueue cq = rnic.createCompletionQueue(8);
             MemoryRegion region = pd.allocateRegion(64, Access.LOCAL_WRITE);
-            QueuePair qp = pd.createQueuePair(QueuePairConfig.builder(cq, cq).build());
+            QueuePair qp = pd.createQueuePair(cq);
             SharedReceiveQueue srq = pd.createSharedReceiveQueue(4, 1);
             assertThatIllegalStateException().isThrownBy(pd::close).withMessageContaining("1 memory region(s)")
                     .withMessageContaining("1 queue pair(s)").withMessageContaining("1 shared receive queue(s)");
@@ -103,6 +103,21 @@ class ResourceLifetimeTest {
             assertThat(Arrays.asList(q.maxSendWr(), q.maxRecvWr(), q.ird(), q.ord(), q.receivesPosted()))
                     .containsExactly(10, 20, 3, 4, 1);
             assertThat(q.sendsHeld()).isFalse();
+        }
+    }
+
+    @Test
+    void aQueuePairOnOneCompletionQueueHasTheBuildersDefaults() {
+        try (Rnic rnic = Rnic.open(RnicConfig.builder().transport(Transport.NIO).eventLoopThreads(1).build())) {
+            ProtectionDomain pd = rnic.allocateProtectionDomain();
+            CompletionQueue cq = rnic.createCompletionQueue(8);
+            QueuePair qp = pd.createQueuePair(cq);
+            QueuePairConfig expected = QueuePairConfig.builder(cq, cq).build();
+            assertThat(qp.config()).isEqualTo(expected);
+            assertThat(qp.config().sendCompletionQueue()).isSameAs(cq);
+            assertThat(qp.config().receiveCompletionQueue()).isSameAs(cq);
+            assertThat(qp.query().state()).isEqualTo(QueuePairState.IDLE);
+            assertThat(qp.protectionDomain()).isSameAs(pd);
         }
     }
 }

@@ -14,7 +14,6 @@ import org.iwarp4j.verbs.CompletionStatus;
 import org.iwarp4j.verbs.MemoryRegion;
 import org.iwarp4j.verbs.ProtectionDomain;
 import org.iwarp4j.verbs.QueuePair;
-import org.iwarp4j.verbs.QueuePairConfig;
 import org.iwarp4j.verbs.QueuePairState;
 import org.iwarp4j.verbs.RemoteBuffer;
 import org.iwarp4j.verbs.RnicConfig;
@@ -52,7 +51,7 @@ class ConnectOverTest {
         ByteBuf memory = alloc.heapBuffer(64, 64).writeZero(64);
         MemoryRegion region = RnicImpl.registerByteBuf(pd, memory, EnumSet.of(Access.LOCAL_WRITE,
                 Access.REMOTE_WRITE));
-        QueuePair qp = pd.createQueuePair(QueuePairConfig.builder(cq, cq).build());
+        QueuePair qp = pd.createQueuePair(cq);
         CompletableFuture<Connection> connecting = rnic.connectOver(ch, qp, ConnectOptions.builder()
                 .mpa(MpaOptions.builder().revision(2).crc(true).markers(false).build()).build());
 
@@ -110,7 +109,7 @@ class ConnectOverTest {
         RnicImpl rnic = new RnicImpl(RnicConfig.builder().name("seam").maxStags(8).build(), alloc,
                 ours.eventLoop());
         CompletionQueue cq = rnic.createCompletionQueue(8);
-        QueuePair qp = rnic.allocateProtectionDomain().createQueuePair(QueuePairConfig.builder(cq, cq).build());
+        QueuePair qp = rnic.allocateProtectionDomain().createQueuePair(cq);
         assertThatThrownBy(() -> rnic.connectOver(other, qp, ConnectOptions.defaults()))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("another loop");
         assertThat(qp.state()).isEqualTo(QueuePairState.IDLE); // untouched: it may still connect

@@ -7,7 +7,6 @@ import org.iwarp4j.verbs.CompletionStatus;
 import org.iwarp4j.verbs.MemoryRegion;
 import org.iwarp4j.verbs.ProtectionDomain;
 import org.iwarp4j.verbs.QueuePair;
-import org.iwarp4j.verbs.QueuePairConfig;
 import org.iwarp4j.verbs.Rnic;
 import org.iwarp4j.verbs.RnicConfig;
 import org.iwarp4j.verbs.SendWorkRequest.RdmaWrite;
@@ -97,7 +96,7 @@ class OutboundBufferTest {
         ProtectionDomain spd = server.allocateProtectionDomain();
         CompletionQueue scq = server.createCompletionQueue(16);
         MemoryRegion sink = spd.allocateRegion(sinkSize, Access.LOCAL_WRITE, Access.REMOTE_WRITE);
-        QueuePair sqp = spd.createQueuePair(QueuePairConfig.builder(scq, scq).build());
+        QueuePair sqp = spd.createQueuePair(scq);
         CompletableFuture<Connection> accepted = new CompletableFuture<>();
         Listener listener = server.listen(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
                 ListenOptions.defaults(), r -> r.accept(sqp).whenComplete((c, e) -> {
@@ -110,7 +109,7 @@ class OutboundBufferTest {
         ProtectionDomain cpd = client.allocateProtectionDomain();
         CompletionQueue ccq = client.createCompletionQueue(64);
         MemoryRegion source = cpd.allocateRegion(Math.max(64, Math.min(sinkSize, 64 * 1024)));
-        QueuePair cqp = cpd.createQueuePair(QueuePairConfig.builder(ccq, ccq).build());
+        QueuePair cqp = cpd.createQueuePair(ccq);
         Connection c = client.connect(listener.localAddress(), cqp, ConnectOptions.defaults())
                 .get(WAIT.toSeconds(), TimeUnit.SECONDS);
         return new Pair(c, accepted.get(WAIT.toSeconds(), TimeUnit.SECONDS), cqp, ccq, source, sink);

@@ -105,8 +105,8 @@ class RnicLimitsTest {
             ProtectionDomain pd = rnic.allocateProtectionDomain();
             CompletionQueue cq = rnic.createCompletionQueue(16);
             MemoryRegion mem = pd.allocateRegion(64, Access.LOCAL_WRITE);
-            QueuePair a = pd.createQueuePair(QueuePairConfig.builder(cq, cq).build());
-            QueuePair b = pd.createQueuePair(QueuePairConfig.builder(cq, cq).build());
+            QueuePair a = pd.createQueuePair(cq);
+            QueuePair b = pd.createQueuePair(cq);
             SharedReceiveQueue srq = pd.createSharedReceiveQueue(8, 1);
             a.postReceive(ReceiveWorkRequest.of(1, mem));
             a.postReceive(ReceiveWorkRequest.of(2, mem));
@@ -145,7 +145,7 @@ class RnicLimitsTest {
             ProtectionDomain spd = server.allocateProtectionDomain();
             CompletionQueue scq = server.createCompletionQueue(16);
             MemoryRegion smem = spd.allocateRegion(64, Access.LOCAL_WRITE);
-            QueuePair sqp = spd.createQueuePair(QueuePairConfig.builder(scq, scq).build());
+            QueuePair sqp = spd.createQueuePair(scq);
             sqp.postReceive(ReceiveWorkRequest.of(1, smem));
             sqp.postReceive(ReceiveWorkRequest.of(2, smem));
             CompletableFuture<Connection> accepted = new CompletableFuture<>();
@@ -154,7 +154,7 @@ class RnicLimitsTest {
             ProtectionDomain cpd = client.allocateProtectionDomain();
             CompletionQueue ccq = client.createCompletionQueue(16);
             MemoryRegion cmem = cpd.allocateRegion(8);
-            QueuePair cqp = cpd.createQueuePair(QueuePairConfig.builder(ccq, ccq).build());
+            QueuePair cqp = cpd.createQueuePair(ccq);
             client.connect(listener.localAddress(), cqp, ConnectOptions.defaults()).get(20, TimeUnit.SECONDS);
             accepted.get(20, TimeUnit.SECONDS);
             assertThat(reasonOf(() -> sqp.postReceive(ReceiveWorkRequest.of(3, smem))))
