@@ -252,6 +252,40 @@ class SegmentationTest {
     }
 
     @Test
+    void aLowerLayerThatConsumesItsPayloadLeavesTheMessageBufferAsItWas() {
+        // A socket that takes a payload in parts advances the payload's reader index (Netty's outbound buffer
+        // does). A prepared request sends one data buffer again and again, retained once per send: each send's
+        // payload must be a view of its own, for one segment and for several.
+        for (int length : new int[] {4000, 1000}) {
+            ByteBuf message = Bytes.pooled(Bytes.pattern(length, 3));
+            List<Integer> sent = new ArrayList<>();
+            LlpSegmentWriter consuming = new LlpSegmentWriter() {
+                @Override
+                public int mulpdu() {
+                    return 1500;
+                }
+
+                @Override
+                public void writeSegment(ByteBuf header, ByteBuf payload) {
+                    sent.add(payload.readableBytes());
+                    payload.skipBytes(payload.readableBytes());
+                    header.release();
+                    payload.release();
+                }
+            };
+            DdpSender s = new DdpSender(consuming, ByteBufAllocator.DEFAULT, 3);
+            for (int round = 0; round < 3; round++) {
+                s.tagged(0x40, 1, 0, message.retain()).writeAll();
+                assertThat(message.readerIndex()).as("%d octets, round %d", length, round).isZero();
+                assertThat(message.readableBytes()).isEqualTo(length);
+            }
+            assertThat(sent.stream().mapToInt(Integer::intValue).sum()).isEqualTo(3 * length);
+            assertThat(message.refCnt()).isEqualTo(1);
+            message.release();
+        }
+    }
+
+    @Test
     void msnCountsPerQueueFromOneInTransmissionOrder() {
         OutboundMessage a = sender.untagged(0, 0x43, 0, Unpooled.EMPTY_BUFFER);
         OutboundMessage b = sender.untagged(0, 0x43, 0, Unpooled.EMPTY_BUFFER);
