@@ -55,7 +55,7 @@ public final class FpduWriter {
     private final boolean markersEnabled;
     private final int maxUlpduLength;
     private final CRC32C crc = new CRC32C();
-    private final byte[] crcScratch = new byte[Crc32c.SCRATCH_LENGTH];
+    private final CrcFeed crcFeed = new CrcFeed();
     private int streamOffset;
     private long fpdusWritten;
 
@@ -296,8 +296,13 @@ public final class FpduWriter {
 
     private void crcUpdate(ByteBuf buf, int index, int length) {
         if (crcEnabled) {
-            Crc32c.update(crc, buf, index, length, crcScratch);
+            crcFeed.update(crc, buf, index, length);
         }
+    }
+
+    /** Views of payload memory made for CRCs so far (tests). */
+    long crcViewsMade() {
+        return crcFeed.viewsMade();
     }
 
     /**
