@@ -75,7 +75,7 @@ class FpduEncoderGatherTest {
     @ValueSource(booleans = {false, true})
     void largeFpdusCostTwoWritesEachWithTheSameOctets(boolean markers) {
         int fpdus = 600; // 600 trailers and headers overflow one gathering buffer
-        int payload = 4096;
+        int payload = 8192; // above GATHER_LIMIT: not gathered itself
         int headerLength = 18;
         EmbeddedChannel ch = new EmbeddedChannel();
         FpduEncoder encoder = new FpduEncoder(new FpduWriter(true, markers, 65535, 0), false);
@@ -116,6 +116,40 @@ class FpduEncoderGatherTest {
             assertThat(writes).isEqualTo(2 * fpdus + 2);
         }
         assertThat(ch.finish()).isFalse(); // PARANOID leak detection fails the run on a buffer not released
+    }
+
+    /**
+     * An FPDU that carries 4 KiB of payload under a tagged DDP header (14 octets) is gathered, with markers too:
+     * three of them share one write, where each cost a write for its payload and one for the framing around it.
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void fourKibibytePayloadsUnderADdpHeaderAreGathered(boolean markers) {
+        EmbeddedChannel ch = new EmbeddedChannel();
+        FpduEncoder encoder = new FpduEncoder(new FpduWriter(true, markers, 65535, 0), false);
+        ch.pipeline().addLast(encoder);
+        FpduWriter reference = new FpduWriter(true, markers, 65535, 0);
+        ByteArrayOutputStream expected = new ByteArrayOutputStream();
+        Random r = new Random(11);
+        for (int i = 0; i < 3; i++) {
+            byte[] h = new byte[14];
+            byte[] p = new byte[4096];
+            r.nextBytes(h);
+            r.nextBytes(p);
+            byte[] ulpdu = new byte[h.length + p.length];
+            System.arraycopy(h, 0, ulpdu, 0, h.length);
+            System.arraycopy(p, 0, ulpdu, h.length, p.length);
+            expected.writeBytes(TestBuffers.drain(reference.encode(TestBuffers.direct(ulpdu), TestBuffers.ALLOC)));
+            ByteBuf header = TestBuffers.ALLOC.directBuffer(encoder.headroom() + h.length + encoder.tailroom());
+            header.setIndex(encoder.headroom(), encoder.headroom()).writeBytes(h);
+            encoder.send(header, TestBuffers.direct(p), ch.voidPromise());
+        }
+        ch.flush();
+        ByteBuf only = ch.readOutbound();
+        assertThat((Object) ch.readOutbound()).as("one write for the three FPDUs").isNull();
+        assertThat(ByteBufUtil.getBytes(only)).isEqualTo(expected.toByteArray());
+        only.release();
+        assertThat(ch.finish()).isFalse();
     }
 
     @Test
