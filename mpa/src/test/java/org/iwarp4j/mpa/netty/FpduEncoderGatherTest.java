@@ -86,17 +86,7 @@ class FpduEncoderGatherTest {
         Random r = new Random(5);
         int writes = 0;
         for (int i = 0; i < fpdus; i++) {
-            byte[] h = new byte[headerLength];
-            byte[] p = new byte[payload];
-            r.nextBytes(h);
-            r.nextBytes(p);
-            byte[] ulpdu = new byte[h.length + p.length];
-            System.arraycopy(h, 0, ulpdu, 0, h.length);
-            System.arraycopy(p, 0, ulpdu, h.length, p.length);
-            expected.writeBytes(TestBuffers.drain(reference.encode(TestBuffers.direct(ulpdu), TestBuffers.ALLOC)));
-            ByteBuf header = TestBuffers.ALLOC.directBuffer(encoder.headroom() + h.length + encoder.tailroom());
-            header.setIndex(encoder.headroom(), encoder.headroom()).writeBytes(h);
-            encoder.send(header, TestBuffers.direct(p), ch.voidPromise());
+            sendRandomFpdu(encoder, ch, reference, expected, r, headerLength, payload);
             if (i == fpdus / 3) {
                 ch.flush(); // the gathering buffer is let go at a flush and a new one taken after it
             }
@@ -132,17 +122,7 @@ class FpduEncoderGatherTest {
         ByteArrayOutputStream expected = new ByteArrayOutputStream();
         Random r = new Random(11);
         for (int i = 0; i < 3; i++) {
-            byte[] h = new byte[14];
-            byte[] p = new byte[4096];
-            r.nextBytes(h);
-            r.nextBytes(p);
-            byte[] ulpdu = new byte[h.length + p.length];
-            System.arraycopy(h, 0, ulpdu, 0, h.length);
-            System.arraycopy(p, 0, ulpdu, h.length, p.length);
-            expected.writeBytes(TestBuffers.drain(reference.encode(TestBuffers.direct(ulpdu), TestBuffers.ALLOC)));
-            ByteBuf header = TestBuffers.ALLOC.directBuffer(encoder.headroom() + h.length + encoder.tailroom());
-            header.setIndex(encoder.headroom(), encoder.headroom()).writeBytes(h);
-            encoder.send(header, TestBuffers.direct(p), ch.voidPromise());
+            sendRandomFpdu(encoder, ch, reference, expected, r, 14, 4096);
         }
         ch.flush();
         ByteBuf only = ch.readOutbound();
@@ -150,6 +130,26 @@ class FpduEncoderGatherTest {
         assertThat(ByteBufUtil.getBytes(only)).isEqualTo(expected.toByteArray());
         only.release();
         assertThat(ch.finish()).isFalse();
+    }
+
+    /**
+     * Sends an FPDU of random header and payload octets through {@code encoder} (the header in a buffer with the
+     * encoder's head- and tailroom, the payload apart, with a void promise) and appends what {@code reference}
+     * frames of the same ULPDU to {@code expected}.
+     */
+    private static void sendRandomFpdu(FpduEncoder encoder, EmbeddedChannel ch, FpduWriter reference,
+                                       ByteArrayOutputStream expected, Random r, int headerLength, int payload) {
+        byte[] h = new byte[headerLength];
+        byte[] p = new byte[payload];
+        r.nextBytes(h);
+        r.nextBytes(p);
+        byte[] ulpdu = new byte[h.length + p.length];
+        System.arraycopy(h, 0, ulpdu, 0, h.length);
+        System.arraycopy(p, 0, ulpdu, h.length, p.length);
+        expected.writeBytes(TestBuffers.drain(reference.encode(TestBuffers.direct(ulpdu), TestBuffers.ALLOC)));
+        ByteBuf header = TestBuffers.ALLOC.directBuffer(encoder.headroom() + h.length + encoder.tailroom());
+        header.setIndex(encoder.headroom(), encoder.headroom()).writeBytes(h);
+        encoder.send(header, TestBuffers.direct(p), ch.voidPromise());
     }
 
     @Test
