@@ -49,7 +49,7 @@ import java.util.Objects;
  *                                batch as large as everything the application keeps posted leaves the send queue
  *                                empty until it is written: keep it at most half of the octets the send queue holds
  *                                (docs/performance.md). What waits is mostly the registered memory itself (payloads
- *                                are not copied)
+ *                                above 4 KiB are not copied; smaller ones are copied into pooled buffers)
  */
 public record RnicConfig(String name, Transport transport, int eventLoopThreads, int maxQueuePairs,
                          int maxWorkRequests, int maxStags, int maxCompletionQueueDepth, int maxSge,
