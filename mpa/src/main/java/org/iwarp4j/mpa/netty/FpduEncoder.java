@@ -244,7 +244,11 @@ public final class FpduEncoder extends ChannelOutboundHandlerAdapter implements 
     private void gather(ByteBuf part) {
         try {
             int n = part.readableBytes();
-            gatheringBuffer(n).writeBytes(part, part.readerIndex(), n);
+            ByteBuf g = gatheringBuffer(n);
+            // The part copies itself into the buffer: a direct part (a slice of registered memory) copies by address,
+            // where the buffer's writeBytes would ask it for a ByteBuffer view, a new object per FPDU.
+            part.getBytes(part.readerIndex(), g, g.writerIndex(), n);
+            g.writerIndex(g.writerIndex() + n);
         } finally {
             part.release();
         }
