@@ -86,6 +86,23 @@ public final class FpduReader {
      * @throws IllegalStateException if called after a failure
      */
     public ByteBuf read(ByteBuf in, ByteBufAllocator alloc) {
+        return read(in, alloc, false);
+    }
+
+    /**
+     * {@link #read(ByteBuf, ByteBufAllocator)}, except that a ULPDU no marker falls inside is lent rather than
+     * sliced or copied: the result is {@code in} itself, retained once, with its reader and writer index around
+     * the ULPDU. The borrower reads it during one call and releases it, as it would a slice; then the caller
+     * moves {@code in}'s reader index past the FPDU ({@code start + }{@link #lastWireLength()}) and puts back its
+     * writer index. A ULPDU split by markers comes as {@link #read(ByteBuf, ByteBufAllocator)} returns it, never
+     * {@code in}. No object per FPDU: a slice is one (the adaptive allocator does not recycle them), a copy costs
+     * a pass over the ULPDU.
+     */
+    public ByteBuf lend(ByteBuf in, ByteBufAllocator alloc) {
+        return read(in, alloc, true);
+    }
+
+    private ByteBuf read(ByteBuf in, ByteBufAllocator alloc, boolean lend) {
         if (failed) {
             throw new IllegalStateException("FPDU reader failed earlier: no FPDU may be delivered (RFC 5044 §8)");
         }
@@ -130,8 +147,10 @@ public final class FpduReader {
                 checkMarker(in, start, FpduLayout.innerMarkerPosition(off, k), FpduLayout.innerMarkerFpduptr(off, k));
             }
         }
-        ByteBuf ulpdu = extractUlpdu(in, start, off, hdr, ulpduLength, inner, alloc);
-        in.readerIndex(start + wire);
+        ByteBuf ulpdu = extractUlpdu(in, start, off, hdr, ulpduLength, inner, alloc, lend);
+        if (ulpdu != in) {
+            in.readerIndex(start + wire);
+        }
         streamOffset = off + wire;
         fpdusRead++;
         lastUlpduLength = ulpduLength;
@@ -151,7 +170,7 @@ public final class FpduReader {
     }
 
     private static ByteBuf extractUlpdu(ByteBuf in, int start, int off, int hdr, int ulpduLength, int inner,
-                                        ByteBufAllocator alloc) {
+                                        ByteBufAllocator alloc, boolean lend) {
         int ulpduEnd = FpduLayout.LENGTH_FIELD + ulpduLength; // content index just past the ULPDU
         int splitting = 0;
         int first = FpduLayout.firstInnerMarkerIndex(off);
@@ -163,6 +182,9 @@ public final class FpduReader {
         }
         int dataStart = start + hdr + FpduLayout.LENGTH_FIELD;
         if (splitting == 0) {
+            if (lend) {
+                return in.retain().setIndex(dataStart, dataStart + ulpduLength);
+            }
             if (ulpduLength <= COPY_LIMIT) {
                 // A small ULPDU is copied into a pooled buffer: a derived buffer is a heap object per FPDU
                 // (the adaptive allocator recycles its buffers, not their slices), and the copy lets the

@@ -26,13 +26,15 @@ import org.iwarp4j.mpa.fpdu.FpduReader;
  * the next read, so at most one FPDU ({@link FpduReader#maxFpduWireLength()} octets: the receive limit plus the
  * MPA overhead) per read is copied and held, however long the reads. (A cumulating decoder, Netty's
  * {@code ByteToMessageDecoder}, copied every read that followed a partial FPDU into its cumulation, and grew
- * it: on a stream of 4 KiB FPDUs a tenth of the process's CPU.)
+ * it: on a stream of 4 KiB FPDUs a tenth of the process's CPU.) With {@link #lendUlpdus} a ULPDU is not even
+ * sliced: the next handler borrows the read's buffer itself for the length of one call.
  */
 public final class FpduDecoder extends ChannelInboundHandlerAdapter {
 
     private final FpduReader reader;
     private Runnable firstFpduListener;
     private boolean failed;
+    private boolean lend;
     private String channelName = "";
     /** The start of the FPDU the last read ended inside (never a whole FPDU), in a buffer of its own; or null. */
     private ByteBuf carry;
@@ -44,6 +46,19 @@ public final class FpduDecoder extends ChannelInboundHandlerAdapter {
     /** Runs {@code listener} once, right after the first FPDU was validated (used for the Responder hold). */
     public FpduDecoder onFirstFpdu(Runnable listener) {
         this.firstFpduListener = listener;
+        return this;
+    }
+
+    /**
+     * Lends each ULPDU to the next handler instead of handing it over (off by default): the ULPDU is then the
+     * buffer the FPDU was read into, retained once, its indexes around the ULPDU, and the next handler must read
+     * it before its {@code channelRead} returns, release it, and never keep it, its indexes or a derived buffer of
+     * it (a retained copy is fine), since the decoder moves that buffer on to the next FPDU afterwards. No object
+     * and no copy per FPDU ({@link FpduReader#lend}). For a handler that consumes each segment at once, as a DDP
+     * receiver does; one that queues ULPDUs must not ask for this. On the event loop, before the first FPDU.
+     */
+    public FpduDecoder lendUlpdus(boolean on) {
+        this.lend = on;
         return this;
     }
 
@@ -107,8 +122,10 @@ public final class FpduDecoder extends ChannelInboundHandlerAdapter {
     /** Passes up the FPDU at {@code buf}'s reader index; false if it is not whole yet or failed. */
     private boolean decodeOne(ChannelHandlerContext ctx, ByteBuf buf) {
         ByteBuf ulpdu;
+        int start = buf.readerIndex();
+        int writer = buf.writerIndex();
         try {
-            ulpdu = reader.read(buf, ctx.alloc());
+            ulpdu = lend ? reader.lend(buf, ctx.alloc()) : reader.read(buf, ctx.alloc());
         } catch (MpaException e) {
             fail(ctx, e);
             return false;
@@ -124,7 +141,15 @@ public final class FpduDecoder extends ChannelInboundHandlerAdapter {
             firstFpduListener = null;
             l.run();
         }
-        ctx.fireChannelRead(ulpdu);
+        if (ulpdu != buf) {
+            ctx.fireChannelRead(ulpdu);
+            return true;
+        }
+        try {
+            ctx.fireChannelRead(ulpdu); // lent: read during this call
+        } finally {
+            buf.setIndex(start + reader.lastWireLength(), writer);
+        }
         return true;
     }
 

@@ -10,6 +10,7 @@ import io.netty.channel.embedded.EmbeddedChannel;
 import org.iwarp4j.mpa.MpaError;
 import org.iwarp4j.mpa.MpaException;
 import org.iwarp4j.mpa.TestBuffers;
+import org.iwarp4j.mpa.fpdu.FpduLayout;
 import org.iwarp4j.mpa.fpdu.FpduReader;
 import org.iwarp4j.mpa.fpdu.FpduWriter;
 import org.junit.jupiter.api.Test;
@@ -129,17 +130,19 @@ class FpduDecoderTest {
 
     @Test
     void everyCuttingOfTheStreamGivesTheFramedUlpdusInOrder() {
-        qt().withExamples(300).forAll(longs().all(), integers().between(0, 3), integers().between(1, 12))
+        qt().withExamples(400).forAll(longs().all(), integers().between(0, 7), integers().between(1, 12))
                 .checkAssert((seed, flags, count) -> {
                     Random random = new Random(seed);
                     boolean crc = (flags & 1) != 0;
                     boolean markers = (flags & 2) != 0;
+                    boolean lend = (flags & 4) != 0;
                     int offset = random.nextInt() & ~3;
                     Stream s = new Stream(random, count, crc, markers, offset);
                     FpduReader reader = new FpduReader(crc, markers, LIMIT, offset);
                     Sink sink = new Sink();
                     SizeWatchingAllocator alloc = new SizeWatchingAllocator();
                     EmbeddedChannel ch = channel(reader, sink, alloc);
+                    ch.pipeline().get(FpduDecoder.class).lendUlpdus(lend);
                     feed(ch, s.wire, 0, s.wire.length, random);
                     assertThat(ch.finish()).isFalse();
                     assertThat(sink.errors).isEmpty();
@@ -151,6 +154,47 @@ class FpduDecoderTest {
                     // whatever the reads, the decoder's own buffers hold one FPDU at most
                     assertThat(alloc.largest).isLessThanOrEqualTo(reader.maxFpduWireLength());
                 });
+    }
+
+    @Test
+    void aLentUlpduIsTheReadsOwnBufferAroundTheUlpduAndTheReadMovesOnAfterIt() {
+        Random random = new Random(11);
+        FpduWriter writer = new FpduWriter(true, false, LIMIT, 0);
+        int[] sizes = {0, 100, FpduReader.COPY_LIMIT + 1, 3000};
+        List<byte[]> sent = new ArrayList<>();
+        List<Integer> expectedStarts = new ArrayList<>();
+        ByteBuf read = TestBuffers.ALLOC.directBuffer();
+        for (int n : sizes) {
+            byte[] ulpdu = new byte[n];
+            random.nextBytes(ulpdu);
+            sent.add(ulpdu);
+            expectedStarts.add(read.writerIndex() + FpduLayout.LENGTH_FIELD);
+            ByteBuf fpdu = writer.encode(TestBuffers.heap(ulpdu), TestBuffers.ALLOC);
+            read.writeBytes(fpdu);
+            fpdu.release();
+        }
+        List<byte[]> seen = new ArrayList<>();
+        List<Integer> starts = new ArrayList<>();
+        EmbeddedChannel ch = new EmbeddedChannel();
+        ch.pipeline().addLast(new FpduDecoder(new FpduReader(true, false, LIMIT, 0)).lendUlpdus(true),
+                new ChannelInboundHandlerAdapter() {
+                    @Override
+                    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                        ByteBuf ulpdu = (ByteBuf) msg;
+                        assertThat(ulpdu).as("lent, not sliced or copied").isSameAs(read);
+                        assertThat(ulpdu.refCnt()).as("the decoder keeps its own reference").isEqualTo(2);
+                        starts.add(ulpdu.readerIndex());
+                        seen.add(TestBuffers.drain(ulpdu)); // moves the indexes: the decoder sets them after the call
+                    }
+                });
+        ch.writeInbound(read);
+        assertThat(seen).hasSize(sizes.length);
+        for (int i = 0; i < sizes.length; i++) {
+            assertThat(seen.get(i)).as("ULPDU %d", i).isEqualTo(sent.get(i));
+        }
+        assertThat(starts).as("each ULPDU where its FPDU put it").isEqualTo(expectedStarts);
+        assertThat(read.refCnt()).as("released once the read is done").isZero();
+        assertThat(ch.finish()).isFalse();
     }
 
     @Test

@@ -9,6 +9,7 @@ import org.iwarp4j.mpa.MpaError;
 import org.iwarp4j.mpa.MpaException;
 import org.iwarp4j.mpa.MpaParameters;
 import org.iwarp4j.mpa.MpaRejection;
+import org.iwarp4j.mpa.netty.FpduDecoder;
 import org.iwarp4j.mpa.netty.FpduEncoder;
 import org.iwarp4j.mpa.netty.MpaConnectRequest;
 import org.iwarp4j.mpa.netty.MpaEstablishedEvent;
@@ -117,6 +118,12 @@ final class QueuePairHandler extends ChannelDuplexHandler implements ConnectionR
             admission.startupEnded();
         }
         if (evt instanceof MpaEstablishedEvent e) {
+            FpduDecoder decoder = c.pipeline().get(FpduDecoder.class);
+            if (decoder != null) {
+                // DDP reads each segment during stream.receive and keeps nothing of it (DdpReceiveListener's
+                // contract): the decoder may lend it, with no slice or copy per FPDU
+                decoder.lendUlpdus(true);
+            }
             onEstablished(e.parameters(), (FpduEncoder) e.sender());
         } else if (evt instanceof MpaConnectRequest r && admission.refusal() != null) {
             // The listener is full: the Request is refused before the application sees it (RFC 5044 §7.1.2 rule 2).
