@@ -74,7 +74,18 @@ public final class DdpSender {
      * not done is left alone.
      */
     public OutboundMessage tagged(int rsvdUlp, int stag, long startTo, ByteBuf message, OutboundMessage recycle) {
-        int length = message.readableBytes();
+        return tagged(rsvdUlp, stag, startTo, message, message.readerIndex(), message.readableBytes(), recycle);
+    }
+
+    /**
+     * {@link #tagged(int, int, long, ByteBuf, OutboundMessage)} for {@code length} octets of {@code memory} from
+     * absolute {@code index}, without a slice of them (an object per message): the message takes one reference of
+     * {@code memory}, which the caller retains for it, and never moves its indexes. For a Read Response from
+     * registered memory.
+     */
+    public OutboundMessage tagged(int rsvdUlp, int stag, long startTo, ByteBuf memory, int index, int length,
+                                  OutboundMessage recycle) {
+        ByteBuf message = memory;
         if (shutdown) {
             message.release();
             throw new IllegalStateException("DDP stream is shut down: no further messages (RFC 5041 §6.2.1)");
@@ -84,7 +95,12 @@ public final class DdpSender {
             throw new IllegalArgumentException(String.format(
                     "TO 0x%016x + %d octets wraps 2^64 (RFC 5041 §7.1 check 5)", startTo, length));
         }
-        return make(recycle, true, rsvdUlp, stag, startTo, 0, 0, message);
+        if (index < 0 || length < 0 || index > message.capacity() - length) {
+            message.release();
+            throw new IndexOutOfBoundsException("octets " + index + " + " + length + " of a buffer of "
+                    + message.capacity());
+        }
+        return make(recycle, true, rsvdUlp, stag, startTo, 0, 0, message, index, length);
     }
 
     /**
@@ -113,16 +129,17 @@ public final class DdpSender {
             message.release();
             throw new IllegalArgumentException("no untagged queue " + Integer.toUnsignedString(qn));
         }
-        return make(recycle, false, rsvdUlp, 0, 0, qn, rsvdUlpWord, message);
+        return make(recycle, false, rsvdUlp, 0, 0, qn, rsvdUlpWord, message, message.readerIndex(),
+                message.readableBytes());
     }
 
     private OutboundMessage make(OutboundMessage recycle, boolean tagged, int rsvdUlp, int stag, long startTo, int qn,
-                                 int rsvdUlpWord, ByteBuf message) {
+                                 int rsvdUlpWord, ByteBuf message, int start, int length) {
         if (recycle != null && recycle.reusableBy(this)) {
-            recycle.init(tagged, rsvdUlp, stag, startTo, qn, rsvdUlpWord, message);
+            recycle.init(tagged, rsvdUlp, stag, startTo, qn, rsvdUlpWord, message, start, length);
             return recycle;
         }
-        return new OutboundMessage(this, tagged, rsvdUlp, stag, startTo, qn, rsvdUlpWord, message);
+        return new OutboundMessage(this, tagged, rsvdUlp, stag, startTo, qn, rsvdUlpWord, message, start, length);
     }
 
     /** The MSN the next message written on {@code qn} will carry. */

@@ -25,6 +25,25 @@ public interface LlpSegmentWriter {
     void writeSegment(ByteBuf header, ByteBuf payload);
 
     /**
+     * {@link #writeSegment(ByteBuf, ByteBuf)} with the payload lent: {@code length} octets of {@code source} from
+     * absolute {@code index}, which the lower layer reads during this call only; it neither keeps {@code source}
+     * nor releases it (the header is taken as by the two-argument form). The sender lends payloads of at most
+     * {@link #lendLimit()} octets. By default a retained slice of them is written.
+     */
+    default void writeSegment(ByteBuf header, ByteBuf source, int index, int length) {
+        writeSegment(header, source.retainedSlice(index, length));
+    }
+
+    /**
+     * The longest payload the sender should lend ({@link #writeSegment(ByteBuf, ByteBuf, int, int)}) rather than
+     * slice: one the lower layer copies anyway (MPA copies small FPDUs beside each other), so that a slice made
+     * for it would be an object per segment for nothing. 0 by default: none.
+     */
+    default int lendLimit() {
+        return 0;
+    }
+
+    /**
      * Octets the lower layer may write in front of each header buffer (its own framing, e.g. MPA's
      * ULPDU_Length): the sender allocates every header buffer with this many octets before its reader index,
      * which belong to the lower layer. 0 by default.

@@ -17,7 +17,8 @@ import org.iwarp4j.ddp.header.DdpControl;
  *   <li>RsvdULP is the same on every segment; Rsvd = 0, DV = 1.</li>
  * </ul>
  *
- * <p>Zero-copy: a segment's payload is a retained slice of the message; its header is a small buffer from
+ * <p>Zero-copy: a segment's payload is a retained slice of the message, or lent to the lower layer when it
+ * copies payloads of that length anyway ({@link LlpSegmentWriter#lendLimit()}); its header is a small buffer from
  * the sender's allocator. Payload pieces of at most {@link #INLINE_PAYLOAD_LIMIT} octets (an RDMAP Read
  * Request, Terminate, Atomic or Immediate Data header, a small message) are copied into the header buffer
  * instead, so such segments take one small buffer and no slice (a derived buffer is a heap object each).
@@ -36,6 +37,8 @@ public final class OutboundMessage {
     private int rsvdUlpWord;
     private int length;
     private ByteBuf message;
+    /** Index in {@link #message} of the message's first octet. */
+    private int start;
     private int msn;
     private int sent;
     private int segments;
@@ -43,13 +46,17 @@ public final class OutboundMessage {
     private boolean done;
 
     OutboundMessage(DdpSender sender, boolean tagged, int rsvdUlp, int stag, long startTo, int qn,
-                    int rsvdUlpWord, ByteBuf message) {
+                    int rsvdUlpWord, ByteBuf message, int start, int length) {
         this.sender = sender;
-        init(tagged, rsvdUlp, stag, startTo, qn, rsvdUlpWord, message);
+        init(tagged, rsvdUlp, stag, startTo, qn, rsvdUlpWord, message, start, length);
     }
 
-    /** Makes this (new or done) object the message described, from its first segment. */
-    void init(boolean tagged, int rsvdUlp, int stag, long startTo, int qn, int rsvdUlpWord, ByteBuf message) {
+    /**
+     * Makes this (new or done) object the message described, from its first segment: {@code length} octets of
+     * {@code message} from absolute index {@code start}.
+     */
+    void init(boolean tagged, int rsvdUlp, int stag, long startTo, int qn, int rsvdUlpWord, ByteBuf message, int start,
+              int length) {
         this.tagged = tagged;
         this.rsvdUlp = rsvdUlp;
         this.stag = stag;
@@ -57,7 +64,8 @@ public final class OutboundMessage {
         this.qn = qn;
         this.rsvdUlpWord = rsvdUlpWord;
         this.message = message;
-        this.length = message.readableBytes();
+        this.start = start;
+        this.length = length;
         this.msn = 0;
         this.sent = 0;
         this.segments = 0;
@@ -140,20 +148,22 @@ public final class OutboundMessage {
         int chunk = Math.min(length - sent, mulpdu - headerLength);
         boolean last = sent + chunk == length; // RFC 5041 §4.1: L = 1 only on the last segment
         boolean inline = chunk <= INLINE_PAYLOAD_LIMIT;
+        boolean lent = !inline && chunk <= llp.lendLimit();
         int headroom = llp.headroom();
         ByteBuf header = sender.allocator().buffer(headroom + headerLength + (inline ? chunk : 0) + llp.tailroom());
-        ByteBuf payload;
+        ByteBuf payload = null;
+        int from;
         try {
             header.setIndex(headroom, headroom + headerLength); // the octets around it are the LLP's
             writeHeader(header, last);
-            int from = message.readerIndex() + sent;
+            from = start + sent;
             if (inline) {
                 // Read from the message into the header: a direct source copies by address, where the
                 // header's writeBytes would ask the source for a ByteBuffer view (an allocation per segment).
                 message.getBytes(from, header, header.writerIndex(), chunk);
                 header.writerIndex(header.writerIndex() + chunk);
                 payload = Unpooled.EMPTY_BUFFER;
-            } else {
+            } else if (!lent) {
                 payload = message.retainedSlice(from, chunk);
             }
         } catch (RuntimeException | Error e) {
@@ -162,6 +172,18 @@ public final class OutboundMessage {
         }
         sent += chunk;
         segments++;
+        if (lent) {
+            ByteBuf source = message.retain(); // finish() lets the message go: the lent octets must outlive the call
+            try {
+                if (last) {
+                    finish();
+                }
+                llp.writeSegment(header, source, from, chunk);
+            } finally {
+                source.release();
+            }
+            return !last;
+        }
         if (last) {
             finish();
         }

@@ -2,6 +2,7 @@ package org.iwarp4j.ddp.send;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import org.iwarp4j.ddp.Bytes;
 import org.iwarp4j.ddp.header.DdpControl;
@@ -10,6 +11,7 @@ import org.iwarp4j.ddp.header.UntaggedHeaderFlyweight;
 import org.iwarp4j.ddp.testing.CapturingLlp;
 import org.junit.jupiter.api.Test;
 
+import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -283,6 +285,75 @@ class SegmentationTest {
             assertThat(message.refCnt()).isEqualTo(1);
             message.release();
         }
+    }
+
+    @Test
+    void payloadsUpToTheLendLimitAreLentFromTheMessageAndLongerOnesSliced() {
+        // 4000 octets in segments of 1486, 1486 and 1028: with a limit of 1100 only the last is lent
+        ByteBuf message = Bytes.pooled(Bytes.pattern(4000, 4));
+        List<String> how = new ArrayList<>();
+        List<byte[]> payloads = new ArrayList<>();
+        LlpSegmentWriter lending = new LlpSegmentWriter() {
+            @Override
+            public int mulpdu() {
+                return 1500;
+            }
+
+            @Override
+            public int lendLimit() {
+                return 1100;
+            }
+
+            @Override
+            public void writeSegment(ByteBuf header, ByteBuf payload) {
+                how.add("slice");
+                payloads.add(ByteBufUtil.getBytes(payload));
+                header.release();
+                payload.release();
+            }
+
+            @Override
+            public void writeSegment(ByteBuf header, ByteBuf source, int index, int length) {
+                how.add("lent");
+                assertThat(source).isSameAs(message);
+                assertThat(source.refCnt()).as("held for the call, though the message is done").isPositive();
+                byte[] copy = new byte[length];
+                source.getBytes(index, copy);
+                payloads.add(copy);
+                header.release();
+            }
+        };
+        new DdpSender(lending, ByteBufAllocator.DEFAULT, 3).tagged(0x40, 1, 0, message.retain()).writeAll();
+        assertThat(how).containsExactly("slice", "slice", "lent");
+        ByteArrayOutputStream all = new ByteArrayOutputStream();
+        payloads.forEach(all::writeBytes);
+        assertThat(all.toByteArray()).isEqualTo(Bytes.pattern(4000, 4));
+        assertThat(message.refCnt()).as("only the test's own reference is left").isEqualTo(1);
+        message.release();
+    }
+
+    @Test
+    void aTaggedMessageOfAMemoryRangeSendsThoseOctetsAndLeavesTheMemoryAsItWas() {
+        ByteBuf memory = Bytes.pooled(Bytes.pattern(5000, 5));
+        CapturingLlp capture = new CapturingLlp(1500);
+        DdpSender s = new DdpSender(capture, ByteBufAllocator.DEFAULT, 3);
+        s.tagged(0x40, 7, 0x1000, memory.retain(), 700, 3000, null).writeAll();
+        assertThat(capture.segments).hasSize(3);
+        ByteArrayOutputStream placed = new ByteArrayOutputStream();
+        long to = 0x1000;
+        for (byte[] segment : capture.segments) {
+            assertThat(tagged(segment).taggedOffset()).isEqualTo(to);
+            placed.writeBytes(Arrays.copyOfRange(segment, TaggedHeaderFlyweight.HEADER_LENGTH, segment.length));
+            to += segment.length - TaggedHeaderFlyweight.HEADER_LENGTH;
+        }
+        assertThat(placed.toByteArray()).isEqualTo(Arrays.copyOfRange(Bytes.pattern(5000, 5), 700, 3700));
+        assertThat(memory.readerIndex()).isZero();
+        assertThat(memory.writerIndex()).isEqualTo(5000);
+        assertThat(memory.refCnt()).isEqualTo(1);
+        assertThatThrownBy(() -> s.tagged(0x40, 7, 0, memory.retain(), 4000, 1001, null))
+                .isInstanceOf(IndexOutOfBoundsException.class);
+        assertThat(memory.refCnt()).as("released when refused").isEqualTo(1);
+        memory.release();
     }
 
     @Test

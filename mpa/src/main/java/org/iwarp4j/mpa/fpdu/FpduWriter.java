@@ -49,6 +49,15 @@ public final class FpduWriter {
         default ByteBuf trailer(ByteBufAllocator alloc, int length) {
             return alloc.ioBuffer(length);
         }
+
+        /**
+         * The next octets of the FPDU, lent ({@link #writeLent}): {@code length} octets of {@code source} from
+         * absolute {@code index}, which the sink copies during this call or takes a retained slice of; it neither
+         * keeps {@code source} nor releases it. By default a retained slice goes to {@link #part}.
+         */
+        default void lentPart(ByteBuf source, int index, int length) {
+            part(source.retainedSlice(index, length), false);
+        }
     }
 
     private final boolean crcEnabled;
@@ -105,8 +114,27 @@ public final class FpduWriter {
      * one part, with nothing allocated; the octets on the wire are the same.
      */
     public void write(ByteBuf header, ByteBuf payload, ByteBufAllocator alloc, PartSink sink, boolean headerRoom) {
+        write(header, payload, null, 0, 0, alloc, sink, headerRoom);
+    }
+
+    /**
+     * {@link #write(ByteBuf, ByteBuf, ByteBufAllocator, PartSink, boolean)} with header room and a lent payload:
+     * {@code length} octets of {@code source} from absolute {@code index}, read during this call and never kept
+     * or released (the header is taken as by {@code write}). When no marker falls inside the ULPDU the payload
+     * goes to {@link PartSink#lentPart}, which copies it where the sink copies small FPDUs anyway: no slice, no
+     * object per FPDU. Otherwise a retained slice of it is written as a payload would be.
+     *
+     * @throws IllegalArgumentException as {@code write}; the header was released, {@code source} is untouched
+     */
+    public void writeLent(ByteBuf header, ByteBuf source, int index, int length, ByteBufAllocator alloc,
+                          PartSink sink) {
+        write(header, null, source, index, length, alloc, sink, true);
+    }
+
+    private void write(ByteBuf header, ByteBuf payload, ByteBuf source, int index, int lent, ByteBufAllocator alloc,
+                       PartSink sink, boolean headerRoom) {
         int hl = header.readableBytes();
-        int pl = payload == null ? 0 : payload.readableBytes();
+        int pl = payload == null ? lent : payload.readableBytes();
         int ulpduLength = hl + pl;
         if (ulpduLength > maxUlpduLength) {
             ReferenceCountUtil.safeRelease(header);
@@ -120,6 +148,9 @@ public final class FpduWriter {
             payload.release(); // an empty payload is no part of its own
             payload = null;
         }
+        if (lent == 0) {
+            source = null;
+        }
         int off = streamOffset;
         int hdr = FpduLayout.headerPosition(off, markersEnabled);
         int inner = markersEnabled ? FpduLayout.innerMarkerCount(off, ulpduLength) : 0;
@@ -131,8 +162,12 @@ public final class FpduWriter {
         int trailer = pad + FpduLayout.MARKER_LENGTH * beforeCrc + Crc32c.LENGTH;
         crc.reset();
         if (headerRoom && splitting == 0 && header.readerIndex() >= prefix && header.refCnt() == 1) {
-            writeInPlace(header, payload, alloc, sink, off, hdr, ulpduLength, inner, pad, trailer);
+            writeInPlace(header, payload, source, index, lent, alloc, sink, off, hdr, ulpduLength, inner, pad,
+                    trailer);
             return;
+        }
+        if (source != null) {
+            payload = source.retainedSlice(index, lent); // framed around markers, or without header room: sliced
         }
         int overhead = prefix + FpduLayout.MARKER_LENGTH * splitting + trailer;
         ByteBuf ovh = alloc.ioBuffer(overhead);
@@ -180,8 +215,9 @@ public final class FpduWriter {
      * The in-place framing of {@link #write(ByteBuf, ByteBuf, ByteBufAllocator, PartSink, boolean)}: no marker
      * splits the ULPDU, so every inner marker (at most one) falls between PAD and CRC.
      */
-    private void writeInPlace(ByteBuf header, ByteBuf payload, ByteBufAllocator alloc, PartSink sink, int off,
-                              int hdr, int ulpduLength, int inner, int pad, int trailer) {
+    private void writeInPlace(ByteBuf header, ByteBuf payload, ByteBuf source, int index, int lent,
+                              ByteBufAllocator alloc, PartSink sink, int off, int hdr, int ulpduLength, int inner,
+                              int pad, int trailer) {
         ByteBuf t = null;
         try {
             int start = header.readerIndex() - hdr - FpduLayout.LENGTH_FIELD;
@@ -191,7 +227,7 @@ public final class FpduWriter {
             header.setShort(start + hdr, ulpduLength);
             header.readerIndex(start);
             crcUpdate(header, start, header.readableBytes());
-            if (payload == null && header.writableBytes() >= trailer) {
+            if (payload == null && source == null && header.writableBytes() >= trailer) {
                 t = header; // PAD, a marker after it and the CRC follow the ULPDU in the same buffer
                 header = null;
             } else {
@@ -203,6 +239,9 @@ public final class FpduWriter {
                     ByteBuf p = payload;
                     payload = null;
                     sink.part(p, false);
+                } else if (source != null) {
+                    crcUpdate(source, index, lent);
+                    sink.lentPart(source, index, lent);
                 }
                 t = sink.trailer(alloc, trailer);
             }

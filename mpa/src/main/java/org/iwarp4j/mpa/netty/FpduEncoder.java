@@ -191,13 +191,42 @@ public final class FpduEncoder extends ChannelOutboundHandlerAdapter implements 
         frame(header, payload, promise, headerRoom);
     }
 
+    /**
+     * A lent payload is copied straight from {@code source} when the FPDU is gathered ({@link #lentPart}); an FPDU
+     * that is held, sent from another thread or not gathered gets a retained slice of it, as the default does.
+     */
+    @Override
+    public void send(ByteBuf header, ByteBuf source, int index, int length, ChannelPromise promise) {
+        ChannelHandlerContext c = ctx;
+        if (c == null || holding || length == 0 || !c.executor().inEventLoop()) {
+            send(header, length == 0 ? null : source.retainedSlice(index, length), promise, true);
+            return;
+        }
+        frame(header, null, source, index, length, promise, true);
+    }
+
+    /** Payloads of FPDUs that may be gathered: copied anyway, so lending them saves their slice. */
+    @Override
+    public int lendLimit() {
+        return gather ? GATHER_LIMIT : 0;
+    }
+
     private void frame(ByteBuf header, ByteBuf payload, ChannelPromise promise, boolean headerRoom) {
+        frame(header, payload, null, 0, 0, promise, headerRoom);
+    }
+
+    private void frame(ByteBuf header, ByteBuf payload, ByteBuf source, int index, int lent, ChannelPromise promise,
+                       boolean headerRoom) {
         currentPromise = promise;
-        int ulpdu = header.readableBytes() + (payload == null ? 0 : payload.readableBytes());
+        int ulpdu = header.readableBytes() + (payload == null ? lent : payload.readableBytes());
         // the FPDU's octets on the wire at most: a marker before it and one per 508 octets inside, PAD, CRC
         gathering = gather && promise.isVoid() && ulpdu + 2 + 3 + 4 + 4 * (2 + ulpdu / 508) <= GATHER_LIMIT;
         try {
-            writer.write(header, payload, ctx.alloc(), this, headerRoom);
+            if (source == null) {
+                writer.write(header, payload, ctx.alloc(), this, headerRoom);
+            } else {
+                writer.writeLent(header, source, index, lent, ctx.alloc(), this);
+            }
         } catch (RuntimeException e) {
             promise.tryFailure(e);
             return;
@@ -243,14 +272,28 @@ public final class FpduEncoder extends ChannelOutboundHandlerAdapter implements 
 
     private void gather(ByteBuf part) {
         try {
-            int n = part.readableBytes();
-            ByteBuf g = gatheringBuffer(n);
-            // The part copies itself into the buffer: a direct part (a slice of registered memory) copies by address,
-            // where the buffer's writeBytes would ask it for a ByteBuffer view, a new object per FPDU.
-            part.getBytes(part.readerIndex(), g, g.writerIndex(), n);
-            g.writerIndex(g.writerIndex() + n);
+            copy(part, part.readerIndex(), part.readableBytes());
         } finally {
             part.release();
+        }
+    }
+
+    /** Copies {@code length} octets of {@code source} from {@code index} into the gathering buffer. */
+    private void copy(ByteBuf source, int index, int length) {
+        ByteBuf g = gatheringBuffer(length);
+        // The source copies itself into the buffer: a direct source (registered memory) copies by address, where the
+        // buffer's writeBytes would ask it for a ByteBuffer view, a new object per FPDU.
+        source.getBytes(index, g, g.writerIndex(), length);
+        g.writerIndex(g.writerIndex() + length);
+    }
+
+    /** A lent payload of a gathered FPDU is copied from where it lies; else a retained slice of it is written. */
+    @Override
+    public void lentPart(ByteBuf source, int index, int length) {
+        if (gathering) {
+            copy(source, index, length);
+        } else {
+            part(source.retainedSlice(index, length), false);
         }
     }
 

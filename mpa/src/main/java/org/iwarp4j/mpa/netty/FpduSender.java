@@ -29,6 +29,22 @@ public interface FpduSender {
      */
     void send(ByteBuf header, ByteBuf payload, ChannelPromise promise);
 
+    /**
+     * {@link #send(ByteBuf, ByteBuf, ChannelPromise)} with the payload lent: {@code length} octets of
+     * {@code source} from absolute {@code index}, read during this call only ({@code source} is neither kept nor
+     * released; the header is taken as by {@code send}). A sender that copies small FPDUs copies a lent payload
+     * straight from {@code source}, where a payload buffer would have been a slice made for it; otherwise it takes
+     * a retained slice. Worth it for payloads up to {@link #lendLimit()}. By default: a retained slice.
+     */
+    default void send(ByteBuf header, ByteBuf source, int index, int length, ChannelPromise promise) {
+        send(header, length == 0 ? null : source.retainedSlice(index, length), promise);
+    }
+
+    /** The longest payload worth lending ({@link #send(ByteBuf, ByteBuf, int, int, ChannelPromise)}); 0: none. */
+    default int lendLimit() {
+        return 0;
+    }
+
     /** Flushes what was sent. */
     void flush();
 

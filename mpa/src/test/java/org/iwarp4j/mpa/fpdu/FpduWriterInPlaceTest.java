@@ -89,6 +89,56 @@ class FpduWriterInPlaceTest {
     }
 
     @Test
+    void aLentPayloadGivesTheReferenceOctetsAndStaysTheCallers() {
+        qt().withExamples(400).forAll(FpduPropertyTest.offsets(), integers().between(0, 5000),
+                integers().between(0, 31), longs().all()).checkAssert((off, len, flags, seed) -> {
+                    boolean crc = (flags & 1) != 0;
+                    boolean markers = (flags & 2) != 0;
+                    int headroom = (flags >> 2) & 7;
+                    byte[] ulpdu = FpduPropertyTest.randomBytes(seed, len);
+                    int split = Math.min(len, 14 + (int) Math.floorMod(seed, 5)); // a DDP header's worth
+                    ByteBuf header = TestBuffers.ALLOC.directBuffer(headroom + split);
+                    header.writerIndex(headroom).readerIndex(headroom);
+                    header.writeBytes(ulpdu, 0, split);
+                    int before = (int) Math.floorMod(seed >> 8, 9); // octets of the source around the payload
+                    ByteBuf source = TestBuffers.ALLOC.directBuffer();
+                    source.writeZero(before).writeBytes(ulpdu, split, len - split).writeZero(3).readerIndex(1);
+                    int reader = source.readerIndex();
+                    int writer = source.writerIndex();
+                    ByteArrayOutputStream out = new ByteArrayOutputStream();
+                    int[] lentCalls = {0};
+                    FpduWriter w = new FpduWriter(crc, markers, 65535, off);
+                    try {
+                        w.writeLent(header, source, before, len - split, TestBuffers.ALLOC, new FpduWriter.PartSink() {
+                            @Override
+                            public void part(ByteBuf part, boolean last) {
+                                out.writeBytes(ByteBufUtil.getBytes(part));
+                                part.release();
+                            }
+
+                            @Override
+                            public void lentPart(ByteBuf lent, int index, int length) {
+                                assertThat(lent).isSameAs(source);
+                                lentCalls[0]++;
+                                byte[] copy = new byte[length];
+                                lent.getBytes(index, copy);
+                                out.writeBytes(copy);
+                            }
+                        });
+                        assertThat(out.toByteArray()).isEqualTo(expected(crc, markers, off, ulpdu));
+                        assertThat(source.refCnt()).as("neither kept nor released").isEqualTo(1);
+                        assertThat(source.readerIndex()).isEqualTo(reader);
+                        assertThat(source.writerIndex()).isEqualTo(writer);
+                        if (!markers && headroom >= FpduLayout.LENGTH_FIELD && len > split) {
+                            assertThat(lentCalls[0]).as("copied from the source, no slice").isEqualTo(1);
+                        }
+                    } finally {
+                        source.release();
+                    }
+                });
+    }
+
+    @Test
     void aSmallUlpduWithRoomOnBothSidesIsOnePart() {
         byte[] ulpdu = FpduPropertyTest.randomBytes(3, 78); // a tagged DDP header and 64 octets
         FpduWriter w = new FpduWriter(true, false, 65535, 0);

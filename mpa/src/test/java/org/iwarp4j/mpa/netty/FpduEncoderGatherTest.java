@@ -132,6 +132,52 @@ class FpduEncoderGatherTest {
         assertThat(ch.finish()).isFalse();
     }
 
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void lentPayloadsAreCopiedWhenGatheredAndSlicedWhenNotAndStayTheCallers(boolean markers) {
+        EmbeddedChannel ch = new EmbeddedChannel();
+        FpduEncoder encoder = new FpduEncoder(new FpduWriter(true, markers, 65535, 0), false);
+        ch.pipeline().addLast(encoder);
+        FpduWriter reference = new FpduWriter(true, markers, 65535, 0);
+        ByteArrayOutputStream expected = new ByteArrayOutputStream();
+        Random r = new Random(13);
+        int[] payloads = {4000, 4000, 9000, 600}; // the third is too long to gather: written apart, as a slice
+        ByteBuf source = TestBuffers.ALLOC.directBuffer(20_000);
+        try {
+            for (int payload : payloads) {
+                byte[] h = new byte[14];
+                byte[] p = new byte[payload];
+                r.nextBytes(h);
+                r.nextBytes(p);
+                byte[] ulpdu = new byte[h.length + p.length];
+                System.arraycopy(h, 0, ulpdu, 0, h.length);
+                System.arraycopy(p, 0, ulpdu, h.length, p.length);
+                expected.writeBytes(TestBuffers.drain(reference.encode(TestBuffers.direct(ulpdu), TestBuffers.ALLOC)));
+                ByteBuf header = TestBuffers.ALLOC.directBuffer(encoder.headroom() + h.length + encoder.tailroom());
+                header.setIndex(encoder.headroom(), encoder.headroom()).writeBytes(h);
+                boolean gathered = payload <= 4096;
+                int at = gathered ? 7 : 10_007;
+                source.setBytes(at, p);
+                encoder.send(header, source, at, p.length, ch.voidPromise());
+                if (gathered) {
+                    source.setZero(at, p.length); // reused at once: a gathered payload must have been copied
+                }
+            }
+            ch.flush();
+            ByteArrayOutputStream wire = new ByteArrayOutputStream();
+            int writes = 0;
+            for (ByteBuf b; (b = ch.readOutbound()) != null; writes++) {
+                wire.writeBytes(TestBuffers.drain(b));
+            }
+            assertThat(writes).as("the gathered pair, then the 9000-octet payload apart").isGreaterThanOrEqualTo(3);
+            assertThat(wire.toByteArray()).isEqualTo(expected.toByteArray());
+        } finally {
+            assertThat(source.refCnt()).as("the source is never kept or released by the encoder").isEqualTo(1);
+            source.release();
+        }
+        assertThat(ch.finish()).isFalse();
+    }
+
     /**
      * Sends an FPDU of random header and payload octets through {@code encoder} (the header in a buffer with the
      * encoder's head- and tailroom, the payload apart, with a void promise) and appends what {@code reference}

@@ -654,6 +654,17 @@ public final class RdmapStream {
         }
 
         @Override
+        public void writeSegment(ByteBuf header, ByteBuf source, int index, int length) {
+            produced++;
+            delegate.writeSegment(header, source, index, length);
+        }
+
+        @Override
+        public int lendLimit() {
+            return delegate.lendLimit();
+        }
+
+        @Override
         public int headroom() {
             return delegate.headroom();
         }

@@ -349,8 +349,11 @@ final class Responder implements TransmitSource {
                 r.source.memory().getBytes(offset, payload, 0, (int) r.size);
                 payload.writerIndex((int) r.size);
             } else {
-                // Zero-copy: the response's segments are retained slices of the registered memory.
-                payload = r.source.memory().retainedSlice(offset, (int) r.size);
+                // Zero-copy: the response is the registered memory itself, from offset (no slice of it), and its
+                // segments slices of that, or lent to MPA where it copies them anyway. STag and first TO as below.
+                message = sender.tagged(RdmapControl.encode(RdmapOpcode.RDMA_READ_RESPONSE), r.sinkStag,
+                        r.sinkTaggedOffset, r.source.memory().retain(), offset, (int) r.size, takeSpare());
+                return true;
             }
         }
         // RFC 5040 §4.5 [RDMAP-06]: STag and first TO are the request's Data Sink STag and TO.

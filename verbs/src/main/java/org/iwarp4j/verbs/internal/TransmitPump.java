@@ -180,6 +180,17 @@ final class TransmitPump {
             encoder.send(header, payload, voidPromise);
         }
 
+        @Override
+        public void writeSegment(ByteBuf header, ByteBuf source, int index, int length) {
+            batch++;
+            encoder.send(header, source, index, length, voidPromise);
+        }
+
+        @Override
+        public int lendLimit() {
+            return encoder.lendLimit();
+        }
+
         /** MPA frames in the room DDP leaves around each header: a small segment is one buffer. */
         @Override
         public int headroom() {
