@@ -7,6 +7,7 @@ import io.netty.channel.embedded.EmbeddedChannel;
 import org.iwarp4j.mpa.TestBuffers;
 import org.iwarp4j.mpa.fpdu.FpduWriter;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Test;
 
@@ -109,12 +110,13 @@ class FpduEncoderGatherTest {
     }
 
     /**
-     * An FPDU that carries 4 KiB of payload under a tagged DDP header (14 octets) is gathered, with markers too:
-     * three of them share one write, where each cost a write for its payload and one for the framing around it.
+     * An FPDU that carries 4 KiB of payload under a tagged or untagged DDP header (14 or 18 octets) is gathered, with
+     * markers too: three of them share one write, where each cost a write for its payload and one for the framing
+     * around it.
      */
     @ParameterizedTest
-    @ValueSource(booleans = {false, true})
-    void fourKibibytePayloadsUnderADdpHeaderAreGathered(boolean markers) {
+    @CsvSource({"false, 14", "true, 14", "false, 18", "true, 18"})
+    void fourKibibytePayloadsUnderADdpHeaderAreGathered(boolean markers, int ddpHeader) {
         EmbeddedChannel ch = new EmbeddedChannel();
         FpduEncoder encoder = new FpduEncoder(new FpduWriter(true, markers, 65535, 0), false);
         ch.pipeline().addLast(encoder);
@@ -122,7 +124,7 @@ class FpduEncoderGatherTest {
         ByteArrayOutputStream expected = new ByteArrayOutputStream();
         Random r = new Random(11);
         for (int i = 0; i < 3; i++) {
-            sendRandomFpdu(encoder, ch, reference, expected, r, 14, 4096);
+            sendRandomFpdu(encoder, ch, reference, expected, r, ddpHeader, 4096);
         }
         ch.flush();
         ByteBuf only = ch.readOutbound();
