@@ -102,10 +102,18 @@ public final class FpduEncoder extends ChannelOutboundHandlerAdapter implements 
 
     /**
      * Writes {@code promise} below this handler behind every FPDU sent so far (with the gathered FPDUs, or on an
-     * empty buffer when none are gathered): it completes once they are written. On the event loop.
+     * empty buffer when none are gathered): it completes once they are written. On the event loop. A marker ends a
+     * batch that is flushed next, so the gathering buffer goes whole with it, not as a slice (an object for nothing:
+     * the flush would let the buffer go anyway); FPDUs sent before that flush start a new one.
      */
     public void writeMarker(ChannelPromise promise) {
-        writeGathered(promise);
+        ByteBuf g = gathered;
+        if (g != null && g.isReadable()) {
+            gathered = null;
+            ctx.write(g, promise);
+        } else {
+            writeGathered(promise);
+        }
     }
 
     /**

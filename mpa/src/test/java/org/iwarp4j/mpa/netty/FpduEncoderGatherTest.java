@@ -63,7 +63,17 @@ class FpduEncoderGatherTest {
         // 64+1+300 gathered with the next FPDU's length field | its ULPDU alone (in ranges between markers) | its
         // PAD and CRC, 64+0 and the next length field gathered | 480 alone | its CRC, with its promise | 64, marker
         assertThat(writes).hasSize(expectedWrites(markers, 6));
+        assertThat(derivedClass(writes.get(writes.size() - 1))).as("the marker's write: the gathering buffer itself")
+                .doesNotContain("Sliced").doesNotContain("Duplicated");
         assertThat(ch.finish()).isFalse();
+    }
+
+    /** The class of {@code b} under the leak detector's wrappers. */
+    private static String derivedClass(ByteBuf b) {
+        while (b.getClass().getSimpleName().contains("LeakAware") && b.unwrap() != null) {
+            b = b.unwrap();
+        }
+        return b.getClass().getName();
     }
 
     /**
