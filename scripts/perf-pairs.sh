@@ -11,7 +11,9 @@
 # pair is preceded by the same iWARP test from BASE_JAR (another build's tools/target/iwarp.jar), so that a
 # change is measured before and after in the same run, on a machine whose load moves. Bandwidth lines also give
 # each test's process CPU per message (both ends, --loopback), which moves less with the load than the rate
-# does, and the medians of it. Each line ends with the load average. Needs jq.
+# does, and the medians of it. Every test also gives the cross-CPU round trip before and after it (xcpu, ns;
+# docs/performance.md, "Two states of the machine"): compare pairs made in the same state. Each line ends with
+# the load average. Needs jq.
 # Exit status: that of the first failed run, else 0.
 set -euo pipefail
 root=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)
@@ -24,7 +26,7 @@ while [ $# -ge 2 ]; do
     *) break ;;
   esac
 done
-[ $# -ge 1 ] || { sed -n '2,14p' "$0" >&2; exit 2; }
+[ $# -ge 1 ] || { sed -n '2,16p' "$0" >&2; exit 2; }
 [ -z "$base" ] || [ -f "$base" ] || { echo "perf-pairs: no jar $base" >&2; exit 2; }
 test=$1; shift
 command -v jq >/dev/null || { echo "perf-pairs: jq is needed (apt-get install jq)" >&2; exit 2; }
@@ -43,6 +45,9 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 cpu() { $latency && { echo -; return; }
   jq -r '.results[-1] as $r | if ($r.cpu[0].cpu_s_per_GB // null) == null then "-"
     else ($r.cpu[0].cpu_s_per_GB * $r.bytes / 1000 * 1000 | round / 1000) end' "$1"; }
+# xcpu JSON : the cross-CPU round trip before/after the run in ns ("-" when the build does not measure it)
+xcpu() { jq -r '(.cross_cpu_round_trip_ns // {}) as $x | [$x.before, $x.after]
+    | map(if type == "number" then (. | round | tostring) else "-" end) | join("/")' "$1"; }
 iw=(); tc=(); bs=(); iwc=(); tcc=(); bsc=()
 for i in $(seq 1 "$runs"); do
   before=
@@ -55,7 +60,9 @@ for i in $(seq 1 "$runs"); do
   "$root/iwarp" perf tcp --loopback "${tcp_args[@]}" --details-json "$tmp/tcp.json" > "$tmp/tcp.txt"
   a=$(jq -r "$key" "$tmp/iw.json"); b=$(jq -r "$key * $tcp_factor" "$tmp/tcp.json")
   iw+=("$a"); tc+=("$b"); iwc+=("$(cpu "$tmp/iw.json")"); tcc+=("$(cpu "$tmp/tcp.json")")
-  c1=; c2=; $latency || { c1=" (cpu ${iwc[-1]} us)"; c2=" (cpu ${tcc[-1]} us)"; }
+  x1=$(xcpu "$tmp/iw.json"); x2=$(xcpu "$tmp/tcp.json")
+  c1=" (xcpu $x1 ns)"; c2=" (xcpu $x2 ns)"
+  $latency || { c1=" (cpu ${iwc[-1]} us, xcpu $x1 ns)"; c2=" (cpu ${tcc[-1]} us, xcpu $x2 ns)"; }
   printf 'pair %d: %s%s %s %s%s, tcp %s %s%s; load %s\n' "$i" "$before" "$test" "$a" "$unit" "$c1" "$b" "$unit" \
     "$c2" "$(cut -d' ' -f1 /proc/loadavg)"
 done

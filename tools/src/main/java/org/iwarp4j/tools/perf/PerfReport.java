@@ -34,10 +34,23 @@ final class PerfReport {
     private List<String> details = List.of();
     /** iwarp perf's JSON of the results, once {@link #end ended}; null before. */
     private Json.Obj json;
+    /** {@link CrossCpuProbe}'s round trip before and after the run (ns), NaN when not measured. */
+    private double crossCpuBefore = Double.NaN;
+    private double crossCpuAfter = Double.NaN;
 
     PerfReport(PrintWriter out, PerfConfig config) {
         this.out = out;
         this.config = config;
+    }
+
+    /**
+     * With {@code --details} or {@code --details-json}: measures the machine's cross-CPU round trip now, before a
+     * client's run, and again at its {@link #end}, to be reported beside the results ({@link CrossCpuProbe}).
+     */
+    void probeMachine() {
+        if (config.details() || config.detailsJson() != null) {
+            crossCpuBefore = CrossCpuProbe.roundTripNanos();
+        }
     }
 
     /**
@@ -89,6 +102,12 @@ final class PerfReport {
             }
             qpTable(out, results, config.gbits());
             cpuTable(out, results);
+            if (!Double.isNaN(crossCpuBefore)) {
+                out.println(String.format(" Cross-CPU round trip: %s before, %s after (a cache line handed between two"
+                        + " threads; on a virtual machine it moves with the host's placement of the CPUs)",
+                        nanos(crossCpuBefore), nanos(crossCpuAfter)));
+                out.println(RESULT_LINE);
+            }
         }
         out.flush();
     }
@@ -98,6 +117,9 @@ final class PerfReport {
      * {@code --details-json} when that is given.
      */
     void end(List<String> parameters) throws IOException {
+        if (!Double.isNaN(crossCpuBefore)) {
+            crossCpuAfter = CrossCpuProbe.roundTripNanos();
+        }
         footer();
         json = json(parameters);
         if (config.detailsJson() != null) {
@@ -111,6 +133,10 @@ final class PerfReport {
         out.println("* Waiting for client to connect... *");
         out.println("************************************");
         out.flush();
+    }
+
+    private static String nanos(double ns) {
+        return Double.isNaN(ns) ? "not measured" : String.format("%.0f ns", ns);
     }
 
     /** With several queue pairs: the slowest and the fastest one of each result, closed by a dashed line. */
@@ -236,6 +262,8 @@ final class PerfReport {
                 "duration_s", Json.num(config.durationSeconds()),
                 "margin_s", Json.num(config.marginSeconds()),
                 "parameters", Json.arr(parameters.stream().map(p -> (Json) Json.str(p.strip())).toList()),
+                "cross_cpu_round_trip_ns", Json.obj("before", Json.realOrNull(crossCpuBefore), "after",
+                        Json.realOrNull(crossCpuAfter)),
                 "results", Json.arr(lines));
     }
 }

@@ -127,6 +127,7 @@ final class PerfRunner {
      */
     PerfReport client(InetSocketAddress server) throws Exception {
         PerfReport report = new PerfReport(out, config);
+        report.probeMachine();
         try (PerfClient client = new PerfClient(config)) {
             client.connect(server);
             List<String> parameters = client.parameters(server.toString());

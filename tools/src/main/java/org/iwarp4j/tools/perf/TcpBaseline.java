@@ -210,6 +210,7 @@ final class TcpBaseline {
     PerfReport client(InetSocketAddress server) throws Exception {
         EventLoopGroup group = group("iwarp-tcp-client");
         PerfReport report = new PerfReport(out, config);
+        report.probeMachine();
         List<String> parameters = List.of(
                 String.format("Transport type  : TCP (Netty %s, TCP_NODELAY, one event loop per end%s)",
                         transport(config), config.stack().describeLoops()),

@@ -330,6 +330,31 @@ class PerfTest {
                 assertThat(((Number) c.get("user_s")).doubleValue()).isBetween(0.0, seconds + 0.02);
             }
         });
+        // the machine's state beside the figures: a cross-CPU round trip before and after, or null if not measured
+        assertThat(r.out()).contains(" Cross-CPU round trip: ");
+        @SuppressWarnings("unchecked")
+        Map<String, Object> xcpu = (Map<String, Object>) doc.get("cross_cpu_round_trip_ns");
+        assertThat(xcpu).containsOnlyKeys("before", "after");
+        for (Object ns : xcpu.values()) {
+            if (ns != null) {
+                assertThat(((Number) ns).doubleValue()).isPositive().isLessThan(CrossCpuProbe.LIMIT_NANOS);
+            }
+        }
+    }
+
+    @Test
+    void theCrossCpuProbeMeasuresARoundTripOrSaysItCouldNot() {
+        double ns = CrossCpuProbe.roundTripNanos();
+        if (Runtime.getRuntime().availableProcessors() < 2) {
+            assertThat(ns).as("one CPU: nothing to measure").isNaN();
+            return;
+        }
+        // NaN: the other CPU was busy for half a second (a loaded machine); three tries
+        for (int i = 0; i < 2 && Double.isNaN(ns); i++) {
+            ns = CrossCpuProbe.roundTripNanos();
+        }
+        // a cache line between two cores takes tens to hundreds of ns; far more would be a hand-off by the scheduler
+        assertThat(ns).isGreaterThan(1).isLessThan(100_000);
     }
 
     @ParameterizedTest
