@@ -157,22 +157,13 @@ class FpduEncoderGatherTest {
         ByteBuf source = TestBuffers.ALLOC.directBuffer(20_000);
         try {
             for (int payload : payloads) {
-                byte[] h = new byte[14];
-                byte[] p = new byte[payload];
-                r.nextBytes(h);
-                r.nextBytes(p);
-                byte[] ulpdu = new byte[h.length + p.length];
-                System.arraycopy(h, 0, ulpdu, 0, h.length);
-                System.arraycopy(p, 0, ulpdu, h.length, p.length);
-                expected.writeBytes(TestBuffers.drain(reference.encode(TestBuffers.direct(ulpdu), TestBuffers.ALLOC)));
-                ByteBuf header = TestBuffers.ALLOC.directBuffer(encoder.headroom() + h.length + encoder.tailroom());
-                header.setIndex(encoder.headroom(), encoder.headroom()).writeBytes(h);
+                RandomFpdu f = randomFpdu(encoder, reference, expected, r, 14, payload);
                 boolean gathered = payload <= 4096;
                 int at = gathered ? 7 : 10_007;
-                source.setBytes(at, p);
-                encoder.send(header, source, at, p.length, ch.voidPromise());
+                source.setBytes(at, f.payload());
+                encoder.send(f.header(), source, at, payload, ch.voidPromise());
                 if (gathered) {
-                    source.setZero(at, p.length); // reused at once: a gathered payload must have been copied
+                    source.setZero(at, payload); // reused at once: a gathered payload must have been copied
                 }
             }
             ch.flush();
@@ -197,6 +188,19 @@ class FpduEncoderGatherTest {
      */
     private static void sendRandomFpdu(FpduEncoder encoder, EmbeddedChannel ch, FpduWriter reference,
                                        ByteArrayOutputStream expected, Random r, int headerLength, int payload) {
+        RandomFpdu f = randomFpdu(encoder, reference, expected, r, headerLength, payload);
+        encoder.send(f.header(), TestBuffers.direct(f.payload()), ch.voidPromise());
+    }
+
+    /** A ULPDU's header, in a buffer with the encoder's room around it, and its payload. */
+    private record RandomFpdu(ByteBuf header, byte[] payload) {}
+
+    /**
+     * Random header and payload octets, as {@link #sendRandomFpdu} sends them; what {@code reference} frames of the
+     * ULPDU is appended to {@code expected}.
+     */
+    private static RandomFpdu randomFpdu(FpduEncoder encoder, FpduWriter reference, ByteArrayOutputStream expected,
+                                         Random r, int headerLength, int payload) {
         byte[] h = new byte[headerLength];
         byte[] p = new byte[payload];
         r.nextBytes(h);
@@ -207,7 +211,7 @@ class FpduEncoderGatherTest {
         expected.writeBytes(TestBuffers.drain(reference.encode(TestBuffers.direct(ulpdu), TestBuffers.ALLOC)));
         ByteBuf header = TestBuffers.ALLOC.directBuffer(encoder.headroom() + h.length + encoder.tailroom());
         header.setIndex(encoder.headroom(), encoder.headroom()).writeBytes(h);
-        encoder.send(header, TestBuffers.direct(p), ch.voidPromise());
+        return new RandomFpdu(header, p);
     }
 
     @Test
