@@ -206,8 +206,8 @@ public final class FpduEncoder extends ChannelOutboundHandlerAdapter implements 
     @Override
     public void send(ByteBuf header, ByteBuf source, int index, int length, ChannelPromise promise) {
         ChannelHandlerContext c = ctx;
-        if (c == null || holding || length == 0 || !c.executor().inEventLoop()) {
-            send(header, length == 0 ? null : source.retainedSlice(index, length), promise, true);
+        if (c == null || holding || !c.executor().inEventLoop()) {
+            FpduSender.super.send(header, source, index, length, promise); // queued or handed over: a retained slice
             return;
         }
         frame(header, null, source, index, length, promise, true);
@@ -301,7 +301,7 @@ public final class FpduEncoder extends ChannelOutboundHandlerAdapter implements 
         if (gathering) {
             copy(source, index, length);
         } else {
-            part(source.retainedSlice(index, length), false);
+            FpduWriter.PartSink.super.lentPart(source, index, length);
         }
     }
 
