@@ -5,14 +5,15 @@
 #
 # Runs `java -jar JAR perf TEST OPTIONS` for A and B, ROUNDS times (default 6), A first in odd rounds and B first
 # in even ones (a run warms the machine for the next), and prints each run's message rate, process CPU per message
-# (both ends, with --loopback) and cross-CPU round trip before/after it (xcpu, ns; "Two states of the machine"),
+# (both ends, with --loopback), cross-CPU round trip before/after it (xcpu, ns; "Two states of the machine") and
+# the seconds the JIT's compilations took during it (jit),
 # then each build's medians and ranges. JAR_A and JAR_B are tools/target/iwarp.jar of two builds; B_JAVA_OPTS
 # (e.g. a -D switch of an experiment) is given to B's JVM only. Needs jq.
 # Exit status: that of the first failed run, else 0.
 set -euo pipefail
 rounds=6
 if [ "${1:-}" = -r ]; then rounds=$2; shift 2; fi
-[ $# -ge 3 ] || { sed -n '2,11p' "$0" >&2; exit 2; }
+[ $# -ge 3 ] || { sed -n '2,12p' "$0" >&2; exit 2; }
 a=$1; b=$2; shift 2
 for j in "$a" "$b"; do [ -f "$j" ] || { echo "perf-ab: no jar $j" >&2; exit 2; }; done
 command -v jq >/dev/null || { echo "perf-ab: jq is needed (apt-get install jq)" >&2; exit 2; }
@@ -30,11 +31,13 @@ for i in $(seq 1 "$rounds"); do
     r=$(jq -r '.results[-1].msg_rate_Mpps' "$tmp/$w.json")
     c=$(jq -r '.results[-1] as $r | if ($r.cpu[0].cpu_s_per_GB // null) == null then "-"
       else ($r.cpu[0].cpu_s_per_GB * $r.bytes / 1000 * 1000 | round / 1000) end' "$tmp/$w.json")
+    t=$(jq -r '(.results[-1].cpu[0].jit_s // null)
+      | if . == null then "-" else (. * 100 | round / 100 | tostring) end' "$tmp/$w.json")
     x=$(jq -r '(.cross_cpu_round_trip_ns // {}) as $x | [$x.before, $x.after]
       | map(if type == "number" then (. | round | tostring) else "-" end) | join("/")' "$tmp/$w.json")
     rates[$w]+="$r "; cpus[$w]+="$c "
-    printf 'round %d %s: %s Mpps, cpu %s us per message, xcpu %s ns; load %s\n' "$i" "$w" "$r" "$c" "$x" \
-      "$(cut -d' ' -f1 /proc/loadavg)"
+    printf 'round %d %s: %s Mpps, cpu %s us per message, xcpu %s ns, jit %s s; load %s\n' "$i" "$w" "$r" "$c" \
+      "$x" "$t" "$(cut -d' ' -f1 /proc/loadavg)"
   done
 done
 summary() { tr ' ' '\n' | grep -v '^-\?$' | sort -g | awk '{v[NR]=$1} END {if (NR == 0) {print "-"; exit}

@@ -13,7 +13,9 @@
 # each test's process CPU per message (both ends, --loopback), which moves less with the load than the rate
 # does, and the medians of it. Every test also gives the cross-CPU round trip before and after it (xcpu, ns;
 # docs/performance.md, "Two states of the machine"): compare pairs made in the same state. Each line ends with
-# the load average. Needs jq.
+# the load average. Bandwidth lines also give the seconds the JIT's compilations took during each measurement
+# (jit; iwarp perf notes on stderr when that is over a quarter of it: docs/performance.md, "Under load: the JIT
+# starved"). Needs jq.
 # Exit status: that of the first failed run, else 0.
 set -euo pipefail
 root=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)
@@ -26,7 +28,7 @@ while [ $# -ge 2 ]; do
     *) break ;;
   esac
 done
-[ $# -ge 1 ] || { sed -n '2,16p' "$0" >&2; exit 2; }
+[ $# -ge 1 ] || { sed -n '2,19p' "$0" >&2; exit 2; }
 [ -z "$base" ] || [ -f "$base" ] || { echo "perf-pairs: no jar $base" >&2; exit 2; }
 test=$1; shift
 command -v jq >/dev/null || { echo "perf-pairs: jq is needed (apt-get install jq)" >&2; exit 2; }
@@ -48,6 +50,9 @@ cpu() { $latency && { echo -; return; }
 # xcpu JSON : the cross-CPU round trip before/after the run in ns ("-" when the build does not measure it)
 xcpu() { jq -r '(.cross_cpu_round_trip_ns // {}) as $x | [$x.before, $x.after]
     | map(if type == "number" then (. | round | tostring) else "-" end) | join("/")' "$1"; }
+# jit JSON : seconds the JIT's compilations took during the measurement ("-" when not measured)
+jit() { jq -r '(.results[-1].cpu[0].jit_s // null)
+    | if . == null then "-" else (. * 100 | round / 100 | tostring) end' "$1"; }
 iw=(); tc=(); bs=(); iwc=(); tcc=(); bsc=()
 for i in $(seq 1 "$runs"); do
   before=
@@ -62,7 +67,8 @@ for i in $(seq 1 "$runs"); do
   iw+=("$a"); tc+=("$b"); iwc+=("$(cpu "$tmp/iw.json")"); tcc+=("$(cpu "$tmp/tcp.json")")
   x1=$(xcpu "$tmp/iw.json"); x2=$(xcpu "$tmp/tcp.json")
   c1=" (xcpu $x1 ns)"; c2=" (xcpu $x2 ns)"
-  $latency || { c1=" (cpu ${iwc[-1]} us, xcpu $x1 ns)"; c2=" (cpu ${tcc[-1]} us, xcpu $x2 ns)"; }
+  $latency || { c1=" (cpu ${iwc[-1]} us, xcpu $x1 ns, jit $(jit "$tmp/iw.json") s)"
+    c2=" (cpu ${tcc[-1]} us, xcpu $x2 ns, jit $(jit "$tmp/tcp.json") s)"; }
   printf 'pair %d: %s%s %s %s%s, tcp %s %s%s; load %s\n' "$i" "$before" "$test" "$a" "$unit" "$c1" "$b" "$unit" \
     "$c2" "$(cut -d' ' -f1 /proc/loadavg)"
 done

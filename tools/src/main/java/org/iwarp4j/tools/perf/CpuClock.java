@@ -2,6 +2,7 @@ package org.iwarp4j.tools.perf;
 
 import com.sun.management.OperatingSystemMXBean;
 import java.io.IOException;
+import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -11,9 +12,9 @@ import java.nio.file.Path;
  * This process's CPU time, every thread together (event loops, the measuring thread, the JIT and the garbage
  * collector): user+sys from {@code com.sun.management.OperatingSystemMXBean#getProcessCpuTime} (nanoseconds), and
  * user time alone from {@code /proc/self/stat} (fields 14 utime and 15 stime, proc(5), in clock ticks of
- * {@link #TICKS_PER_SECOND}) where the OS has it. Where the MXBean is missing, user+sys is taken from
- * {@code /proc} too; what neither gives is {@link #UNKNOWN} (-1). Read at the start and the end of a
- * measurement, never on the data path (each reading allocates).
+ * {@link #TICKS_PER_SECOND}) where the OS has it; beside them the JIT compilers' time ({@link #jitNanos}). Where
+ * the MXBean is missing, user+sys is taken from {@code /proc} too; what neither gives is {@link #UNKNOWN} (-1).
+ * Read at the start and the end of a measurement, never on the data path (each reading allocates).
  */
 final class CpuClock {
 
@@ -25,14 +26,26 @@ final class CpuClock {
 
     private CpuClock() {}
 
-    /** One reading: user+sys and user nanoseconds, each {@link #UNKNOWN} where the platform does not say. */
-    record Sample(long cpuNanos, long userNanos) {
+    /**
+     * One reading: user+sys and user nanoseconds, and the JIT compilers' time so far ({@code jitNanos}: this
+     * process's only; a reading that came over the wire has none), each {@link #UNKNOWN} where the platform does
+     * not say.
+     */
+    record Sample(long cpuNanos, long userNanos, long jitNanos) {
+
+        /** A reading without the JIT's time (the perf protocol carries CPU time only). */
+        Sample(long cpuNanos, long userNanos) {
+            this(cpuNanos, userNanos, UNKNOWN);
+        }
 
         /** The CPU used from {@code earlier} to this reading, by the end {@code end}, moving {@code bytes}. */
         CpuUse since(Sample earlier, String end, long bytes) {
-            long cpu = cpuNanos < 0 || earlier.cpuNanos < 0 ? UNKNOWN : Math.max(0, cpuNanos - earlier.cpuNanos);
-            long user = userNanos < 0 || earlier.userNanos < 0 ? UNKNOWN : Math.max(0, userNanos - earlier.userNanos);
-            return new CpuUse(end, cpu, user, bytes);
+            return new CpuUse(end, delta(cpuNanos, earlier.cpuNanos), delta(userNanos, earlier.userNanos), bytes,
+                    delta(jitNanos, earlier.jitNanos));
+        }
+
+        private static long delta(long now, long then) {
+            return now < 0 || then < 0 ? UNKNOWN : Math.max(0, now - then);
         }
     }
 
@@ -44,7 +57,24 @@ final class CpuClock {
             cpu = (proc[0] + proc[1]) * (1_000_000_000L / TICKS_PER_SECOND);
         }
         long user = proc == null ? UNKNOWN : proc[0] * (1_000_000_000L / TICKS_PER_SECOND);
-        return new Sample(cpu, user);
+        return new Sample(cpu, user, jitNanos());
+    }
+
+    /**
+     * The JIT compilers' accumulated time ({@code CompilationMXBean#getTotalCompilationTime}, milliseconds), or
+     * {@link #UNKNOWN} without a JIT or its monitoring. Time the compilers spent during a measurement means part of
+     * it ran code not compiled yet.
+     */
+    static long jitNanos() {
+        try {
+            CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+            if (jit != null && jit.isCompilationTimeMonitoringSupported()) {
+                return jit.getTotalCompilationTime() * 1_000_000L;
+            }
+        } catch (LinkageError | RuntimeException e) {
+            // no management: unknown
+        }
+        return UNKNOWN;
     }
 
     private static long mxBeanCpu() {

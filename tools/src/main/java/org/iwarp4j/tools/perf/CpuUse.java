@@ -9,12 +9,27 @@ package org.iwarp4j.tools.perf;
  * @param cpuNanos   user+sys nanoseconds, or {@link CpuClock#UNKNOWN}
  * @param userNanos  user nanoseconds, or {@link CpuClock#UNKNOWN}
  * @param bytes      octets moved in the measurement
+ * @param jitNanos   the JIT compilers' time during the measurement (this process's readings only), or
+ *                   {@link CpuClock#UNKNOWN}
  */
-record CpuUse(String end, long cpuNanos, long userNanos, long bytes) {
+record CpuUse(String end, long cpuNanos, long userNanos, long bytes, long jitNanos) {
 
     static final String BOTH = "both";
     static final String CLIENT = "client";
     static final String SERVER = "server";
+
+    /** Without the JIT's time (the other end's figures, as the perf protocol carries them). */
+    CpuUse(String end, long cpuNanos, long userNanos, long bytes) {
+        this(end, cpuNanos, userNanos, bytes, CpuClock.UNKNOWN);
+    }
+
+    boolean hasJit() {
+        return jitNanos >= 0;
+    }
+
+    double jitSeconds() {
+        return jitNanos / 1e9;
+    }
 
     boolean hasCpu() {
         return cpuNanos >= 0;

@@ -94,7 +94,7 @@ public final class PerfCommand implements Runnable {
                 List<PerfResult> results = List.of();
                 List<PerfResult> tcpResults = List.of();
                 if (verb() == PerfVerb.TCP) {
-                    TcpBaseline tcp = new TcpBaseline(config, out);
+                    TcpBaseline tcp = new TcpBaseline(config, out).notesTo(err);
                     if (options.loopback) {
                         tcpResults = tcp.loopback().results();
                     } else if (server != null) {
@@ -106,12 +106,12 @@ public final class PerfCommand implements Runnable {
                 } else if (perftest) {
                     results = perftest(config, server, out);
                 } else if (options.loopback || server != null) {
-                    PerfRunner runner = new PerfRunner(config, out);
+                    PerfRunner runner = new PerfRunner(config, out).notesTo(err);
                     PerfReport iwarp = options.loopback ? runner.loopback() : runner.client(server);
                     results = iwarp.results();
                     if (compare) {
                         out.println();
-                        TcpBaseline baseline = new TcpBaseline(config.tcpBaseline(), out);
+                        TcpBaseline baseline = new TcpBaseline(config.tcpBaseline(), out).notesTo(err);
                         PerfReport tcp = options.loopback ? baseline.loopback()
                                 : baseline.client(new InetSocketAddress(server.getAddress(), options.tcpPort()));
                         tcpResults = tcp.results();
@@ -197,7 +197,7 @@ public final class PerfCommand implements Runnable {
             CompletableFuture<Void> tcpServed = null;
             if (compare) {
                 CompletableFuture<Integer> bound = new CompletableFuture<>();
-                TcpBaseline tcp = new TcpBaseline(config.tcpBaseline(), out);
+                TcpBaseline tcp = new TcpBaseline(config.tcpBaseline(), out).notesTo(cl().getErr());
                 InetSocketAddress bind = new InetSocketAddress(InetAddress.getByName("0.0.0.0"), options.tcpPort());
                 tcpServed = CompletableFuture.runAsync(() -> {
                     try {
@@ -214,9 +214,9 @@ public final class PerfCommand implements Runnable {
                 out.println(" (and the TCP baseline for --compare-tcp on port " + options.tcpPort() + ")");
             }
             if (options.persistent) {
-                new PerfRunner(config, out).servePersistently(options.port, cl().getErr());
+                new PerfRunner(config, out).notesTo(cl().getErr()).servePersistently(options.port, cl().getErr());
             } else {
-                new PerfRunner(config, out).server(options.port);
+                new PerfRunner(config, out).notesTo(cl().getErr()).server(options.port);
             }
             if (tcpServed != null) {
                 tcpServed.get();

@@ -37,10 +37,26 @@ final class PerfReport {
     /** {@link CrossCpuProbe}'s round trip before and after the run (ns), NaN when not measured. */
     private double crossCpuBefore = Double.NaN;
     private double crossCpuAfter = Double.NaN;
+    /** Where the note on a JIT still compiling during a measurement goes: not into perftest's output. */
+    private PrintWriter notes = new PrintWriter(System.err, true);
+
+    /**
+     * A measurement during which the JIT's compilations took more than this share of its length (their wall time,
+     * which a busy machine stretches: 4.2 s in a 4 s measurement under a load of 7, 0.3-0.5 s on a quiet machine
+     * with a margin of 2 to 10 s) ran partly on code not compiled yet, and its figures tell more about the JIT than
+     * about the stack (docs/performance.md, "Under load: the JIT starved").
+     */
+    static final double JIT_NOTE_SHARE = 0.25;
 
     PerfReport(PrintWriter out, PerfConfig config) {
         this.out = out;
         this.config = config;
+    }
+
+    /** Where notes go (stderr unless a test says otherwise). */
+    PerfReport notesTo(PrintWriter w) {
+        this.notes = w;
+        return this;
     }
 
     /**
@@ -86,6 +102,11 @@ final class PerfReport {
         results.add(r);
         out.println(format(r, config));
         out.flush();
+        String jit = jitNote(r);
+        if (jit != null) {
+            notes.println(jit);
+            notes.flush();
+        }
         if (config.outJson() != null && info != null) {
             Files.writeString(config.outJson(), PerftestFormat.json(info, r, config.gbits(), config.durationMode()),
                     StandardCharsets.UTF_8);
@@ -102,6 +123,11 @@ final class PerfReport {
             }
             qpTable(out, results, config.gbits());
             cpuTable(out, results);
+            List<String> jit = jitLines(results);
+            if (!jit.isEmpty()) {
+                jit.forEach(out::println);
+                out.println(RESULT_LINE);
+            }
             if (!Double.isNaN(crossCpuBefore)) {
                 out.println(String.format(" Cross-CPU round trip: %s before, %s after (a cache line handed between two"
                         + " threads; on a virtual machine it moves with the host's placement of the CPUs)",
@@ -154,6 +180,38 @@ final class PerfReport {
                     q.minMessagesPerSecond() / 1e6, q.maxMessagesPerSecond() / 1e6));
         }
         out.println(RESULT_LINE);
+    }
+
+    /**
+     * The note for a result whose measurement the JIT compilers worked through for more than {@link #JIT_NOTE_SHARE}
+     * of its length, or null.
+     */
+    static String jitNote(PerfResult r) {
+        double seconds = r.messagesPerSecond() > 0 ? r.iterations() / r.messagesPerSecond() : 0;
+        for (CpuUse c : r.cpu()) {
+            if (c.hasJit() && seconds > 0 && c.jitSeconds() > JIT_NOTE_SHARE * seconds) {
+                return String.format("note: the JIT's compilations took %.2f s of the %.2f s measured at %d octets:"
+                        + " part of it ran code not compiled yet (a busy machine starves the compiler); give a longer"
+                        + " margin (-f)",
+                        c.jitSeconds(), seconds, r.size());
+            }
+        }
+        return null;
+    }
+
+    /** The JIT's time during each measurement of this process, one line each; nothing if none was read. */
+    static List<String> jitLines(List<PerfResult> results) {
+        List<String> lines = new ArrayList<>();
+        for (PerfResult r : results) {
+            for (CpuUse c : r.cpu()) {
+                if (c.hasJit()) {
+                    lines.add(String.format(" JIT compilation during the measurement at %d octets: %.3f s (%s)",
+                            r.size(), c.jitSeconds(),
+                            c.end().equals(CpuUse.BOTH) ? "this process, both ends" : "this process"));
+                }
+            }
+        }
+        return lines;
     }
 
     /** The CPU table of {@code results}, closed by a dashed line; nothing if none measured CPU time. */
@@ -250,7 +308,8 @@ final class PerfReport {
                         "cpu_s", c.hasCpu() ? Json.real(c.cpuSeconds()) : Json.Null.NULL,
                         "user_s", c.hasUser() ? Json.real(c.userSeconds()) : Json.Null.NULL,
                         "cpu_s_per_GB", Json.realOrNull(c.cpuSecondsPerGB()),
-                        "user_s_per_GB", Json.realOrNull(c.userSecondsPerGB()))).toList())));
+                        "user_s_per_GB", Json.realOrNull(c.userSecondsPerGB()),
+                        "jit_s", c.hasJit() ? Json.real(c.jitSeconds()) : Json.Null.NULL)).toList())));
             }
             lines.add(Json.obj(kv.toArray()));
         }

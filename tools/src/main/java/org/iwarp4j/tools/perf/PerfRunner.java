@@ -16,11 +16,18 @@ final class PerfRunner {
 
     private final PerfConfig config;
     private final PrintWriter out;
+    private PrintWriter notes = new PrintWriter(System.err, true);
 
     PerfRunner(PerfConfig config, PrintWriter out) {
         LeakDetection.offUnlessConfigured();
         this.config = config;
         this.out = out;
+    }
+
+    /** Where notes on a measurement go ({@link PerfReport#jitNote}): the command's standard error. */
+    PerfRunner notesTo(PrintWriter err) {
+        this.notes = err;
+        return this;
     }
 
     /**
@@ -126,7 +133,7 @@ final class PerfRunner {
      * JSON) and their JSON.
      */
     PerfReport client(InetSocketAddress server) throws Exception {
-        PerfReport report = new PerfReport(out, config);
+        PerfReport report = new PerfReport(out, config).notesTo(notes);
         report.probeMachine();
         try (PerfClient client = new PerfClient(config)) {
             client.connect(server);

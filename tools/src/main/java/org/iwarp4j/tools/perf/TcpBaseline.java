@@ -51,11 +51,18 @@ final class TcpBaseline {
 
     private final PerfConfig config;
     private final PrintWriter out;
+    private PrintWriter notes = new PrintWriter(System.err, true);
 
     TcpBaseline(PerfConfig config, PrintWriter out) {
         LeakDetection.offUnlessConfigured();
         this.config = config;
         this.out = out;
+    }
+
+    /** Where notes on a measurement go ({@link PerfReport#jitNote}): the command's standard error. */
+    TcpBaseline notesTo(PrintWriter err) {
+        this.notes = err;
+        return this;
     }
 
     /** The transport {@code config} names, or the default: epoll where available, else NIO. */
@@ -209,7 +216,7 @@ final class TcpBaseline {
     /** The client's run against {@code server}: every size; returns its report, ended (results and JSON). */
     PerfReport client(InetSocketAddress server) throws Exception {
         EventLoopGroup group = group("iwarp-tcp-client");
-        PerfReport report = new PerfReport(out, config);
+        PerfReport report = new PerfReport(out, config).notesTo(notes);
         report.probeMachine();
         List<String> parameters = List.of(
                 String.format("Transport type  : TCP (Netty %s, TCP_NODELAY, one event loop per end%s)",

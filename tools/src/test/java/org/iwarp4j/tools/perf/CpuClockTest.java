@@ -45,6 +45,21 @@ class CpuClockTest {
     }
 
     @Test
+    void theJitsTimeIsReadAndCarriedIntoTheUse() {
+        // HotSpot monitors its compilation time; this JVM has compiled something by now
+        assertThat(CpuClock.jitNanos()).isPositive();
+        assertThat(CpuClock.now().jitNanos()).isGreaterThanOrEqualTo(CpuClock.jitNanos() - 1_000_000);
+        CpuUse use = new CpuClock.Sample(3, 2, 1_500_000_000L).since(new CpuClock.Sample(1, 1, 500_000_000L),
+                CpuUse.BOTH, 10);
+        assertThat(use.jitSeconds()).isEqualTo(1.0);
+        assertThat(use.hasJit()).isTrue();
+        // the other end's readings come over the wire without it
+        assertThat(new CpuClock.Sample(3, 2).since(new CpuClock.Sample(1, 1), CpuUse.SERVER, 10).hasJit()).isFalse();
+        assertThat(new CpuClock.Sample(3, 2, 5).since(new CpuClock.Sample(1, 1), CpuUse.CLIENT, 10).hasJit())
+                .isFalse();
+    }
+
+    @Test
     void unknownStaysUnknown() {
         CpuClock.Sample known = new CpuClock.Sample(5_000_000_000L, 3_000_000_000L);
         CpuClock.Sample noUser = new CpuClock.Sample(1_000_000_000L, CpuClock.UNKNOWN);

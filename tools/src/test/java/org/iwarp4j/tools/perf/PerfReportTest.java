@@ -46,4 +46,41 @@ class PerfReportTest {
         assertThat(Files.readString(file)).isEqualTo(JsonWriter.write(json) + "\n");
         assertThat(report.results()).containsExactly(small, large);
     }
+
+    /**
+     * A measurement during which the JIT's compilations took more than a quarter of it gets a note, on the notes'
+     * writer and never in perftest's output; the JIT's time of each measurement is in --details and the JSON.
+     */
+    @Test
+    void aMeasurementTheJitWorkedThroughIsNoted() throws IOException {
+        PerfConfig config = new PerfConfig(PerfVerb.SEND, false, false, false, List.of(4096, 65536), 1000, 0, 0, 128,
+                512, false, null, false, new WireOptions(), true, 1, false, StackSettings.DEFAULTS, true, null,
+                PerftestFormat.Style.V4_5);
+        StringWriter text = new StringWriter();
+        StringWriter notes = new StringWriter();
+        PerfReport report = new PerfReport(new PrintWriter(text), config).notesTo(new PrintWriter(notes));
+        // 4,000,000 messages at 1 Mpps: 4 s measured; the JIT's compilations took 4.17 s (a starved compiler)
+        PerfResult starved = new PerfResult(4096, 4_000_000, 5e9, 4.096e9, 1e6, null)
+                .withCpu(List.of(new CpuUse(CpuUse.BOTH, 2_210_000_000L, 2_020_000_000L, 4096L * 4_000_000,
+                        4_170_000_000L)));
+        // 0.5 s of 4 s: a quiet machine two seconds after the start
+        PerfResult quiet = new PerfResult(65536, 400_000, 7e9, 6.5536e9, 1e5, null)
+                .withCpu(List.of(new CpuUse(CpuUse.BOTH, 6_780_000_000L, 3_570_000_000L, 65536L * 400_000,
+                        500_000_000L), new CpuUse(CpuUse.SERVER, 1, 1, 1)));
+        report.line(starved);
+        assertThat(notes.toString()).contains("note: the JIT's compilations took 4.17 s of the 4.00 s measured at"
+                + " 4096 octets").contains("-f");
+        report.line(quiet);
+        assertThat(notes.toString().lines()).hasSize(1);
+        assertThat(PerfReport.jitNote(quiet)).isNull();
+        assertThat(PerfReport.jitNote(new PerfResult(64, 10, 1, 1, 1, null))).as("no CPU figures").isNull();
+        report.end(List.of());
+        assertThat(text.toString()).doesNotContain("note:")
+                .contains(" JIT compilation during the measurement at 4096 octets: 4.170 s (this process, both ends)",
+                        " JIT compilation during the measurement at 65536 octets: 0.500 s (this process, both ends)");
+        List<Json> results = ((Json.Arr) report.json().get("results")).items();
+        List<Json> cpu = ((Json.Arr) ((Json.Obj) results.get(1)).get("cpu")).items();
+        assertThat(((Json.Obj) cpu.get(0)).get("jit_s")).isEqualTo(Json.real(0.5));
+        assertThat(((Json.Obj) cpu.get(1)).get("jit_s")).as("the other end's: not carried").isEqualTo(Json.Null.NULL);
+    }
 }

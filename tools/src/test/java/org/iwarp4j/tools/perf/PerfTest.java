@@ -329,7 +329,10 @@ class PerfTest {
             if (c.get("user_s") != null) {
                 assertThat(((Number) c.get("user_s")).doubleValue()).isBetween(0.0, seconds + 0.02);
             }
+            // the JIT's compilations during the measurement, in this process (HotSpot monitors them)
+            assertThat(((Number) c.get("jit_s")).doubleValue()).isGreaterThanOrEqualTo(0.0);
         });
+        assertThat(r.out()).contains(" JIT compilation during the measurement at 8192 octets: ");
         // the machine's state beside the figures: a cross-CPU round trip before and after, or null if not measured
         assertThat(r.out()).contains(" Cross-CPU round trip: ");
         @SuppressWarnings("unchecked")
