@@ -50,12 +50,22 @@ import java.util.Objects;
  *                                empty until it is written: keep it at most half of the octets the send queue holds
  *                                (docs/performance.md). What waits is mostly the registered memory itself (payloads
  *                                above 4 KiB are not copied; smaller ones are copied into pooled buffers)
+ * @param tcpNotSentLowat         octets a connection's socket may hold that TCP has not sent yet
+ *                                ({@code TCP_NOTSENT_LOWAT}, tcp(7)): past it the socket takes no more and the
+ *                                queue pair waits, however large the kernel has grown the socket's send buffer.
+ *                                What is in flight is not limited, so a long path still fills. Without it the
+ *                                kernel lets each socket hold up to its send buffer's limit (4 MiB by default), and
+ *                                with many connections the octets it copies are long out of the CPU's caches: 64
+ *                                queue pairs moved 0.57 of one queue pair's 64 KiB Writes without it and 0.78 with
+ *                                1 MiB (docs/performance.md, "Many queue pairs: the kernel's send buffers"). 0: the
+ *                                kernel's default. epoll and io_uring; NIO cannot set it and ignores it
  */
 public record RnicConfig(String name, Transport transport, int eventLoopThreads, int maxQueuePairs,
                          int maxWorkRequests, int maxStags, int maxCompletionQueueDepth, int maxSge,
                          int maxInlineData, int maxIrdOrd, int maxMessageSize, ByteOrder atomicByteOrder,
                          long maxRegisteredBytes, int maxPostedReceives, int maxStartupsInProgress,
-                         int maxInboundReadsAndAtomics, boolean busyPoll, int outboundBufferBytes) {
+                         int maxInboundReadsAndAtomics, boolean busyPoll, int outboundBufferBytes,
+                         int tcpNotSentLowat) {
 
     /** Checks the limits. */
     public RnicConfig {
@@ -83,6 +93,10 @@ public record RnicConfig(String name, Transport transport, int eventLoopThreads,
             throw new IllegalArgumentException("maxIrdOrd must be 0..16382: " + maxIrdOrd);
         }
         positive("outboundBufferBytes", outboundBufferBytes);
+        if (tcpNotSentLowat < 0) {
+            throw new IllegalArgumentException("tcpNotSentLowat must not be negative (0: the kernel's default): "
+                    + tcpNotSentLowat);
+        }
         if (busyPoll && transport == Transport.IO_URING) {
             throw new IllegalArgumentException("busyPoll needs epoll or NIO: io_uring's loop waits in the kernel");
         }
@@ -143,6 +157,7 @@ public record RnicConfig(String name, Transport transport, int eventLoopThreads,
         private int maxInboundReadsAndAtomics = 65536;
         private boolean busyPoll;
         private int outboundBufferBytes = 256 * 1024;
+        private int tcpNotSentLowat = 1 << 20;
 
         private Builder() {}
 
@@ -182,6 +197,8 @@ public record RnicConfig(String name, Transport transport, int eventLoopThreads,
         public Builder busyPoll(boolean v) { busyPoll = v; return this; }
         /** @param v default 256 KiB @return this */
         public Builder outboundBufferBytes(int v) { outboundBufferBytes = v; return this; }
+        /** @param v default 1 MiB; 0: the kernel's default (no limit below the send buffer's) @return this */
+        public Builder tcpNotSentLowat(int v) { tcpNotSentLowat = v; return this; }
 
         /**
          * Validates and builds.
@@ -192,7 +209,7 @@ public record RnicConfig(String name, Transport transport, int eventLoopThreads,
             return new RnicConfig(name, transport, eventLoopThreads, maxQueuePairs, maxWorkRequests, maxStags,
                     maxCompletionQueueDepth, maxSge, maxInlineData, maxIrdOrd, maxMessageSize, atomicByteOrder,
                     maxRegisteredBytes, maxPostedReceives, maxStartupsInProgress, maxInboundReadsAndAtomics,
-                    busyPoll, outboundBufferBytes);
+                    busyPoll, outboundBufferBytes, tcpNotSentLowat);
         }
     }
 }

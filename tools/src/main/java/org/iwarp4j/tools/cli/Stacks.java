@@ -32,17 +32,19 @@ public final class Stacks {
 
     /** {@link #openRnic(String)} on {@code transport} ({@code null}: epoll when available, else NIO). */
     public static Rnic openRnic(String name, Transport transport) {
-        return new StackSettings(transport, false, StackSettings.DEFAULTS.outboundBufferBytes()).openRnic(name);
+        return new StackSettings(transport, false, StackSettings.DEFAULTS.outboundBufferBytes(),
+                StackSettings.DEFAULTS.notSentLowat()).openRnic(name);
     }
 
     /**
-     * What a report says of {@code rnic}'s stack: "iwarp4j, Netty EPOLL", whether its loops busy-poll and its
-     * connections' outbound buffer.
+     * What a report says of {@code rnic}'s stack: "iwarp4j, Netty EPOLL", whether its loops busy-poll, its
+     * connections' outbound buffer and their sockets' unsent limit.
      */
     public static String stackName(Rnic rnic) {
         RnicConfig c = rnic.config();
         return "iwarp4j, Netty " + rnic.transport()
-                + StackSettings.describeLoops(c.busyPoll(), c.outboundBufferBytes());
+                + StackSettings.describeLoops(c.busyPoll(), c.outboundBufferBytes(), c.tcpNotSentLowat(),
+                        rnic.transport());
     }
 
     /**

@@ -167,6 +167,11 @@ public final class PerfOptions {
             + "(default 262144; see docs/performance.md)")
     Integer outboundBuffer;
 
+    @Option(names = "--notsent-lowat", paramLabel = "OCTETS", description = "the unsent octets each connection's "
+            + "socket may hold (TCP_NOTSENT_LOWAT), for the iWARP stacks (RnicConfig.tcpNotSentLowat) and perf tcp "
+            + "alike; 0: the kernel's default, as large as the send buffer (default 1048576; epoll and io_uring)")
+    Integer notSentLowat;
+
     @Option(names = "--compare-tcp", description = "after an iWARP test, the same over plain TCP (perf tcp: the "
             + "same sizes, -q, -t, -n or -D, transport) and both reports; --loopback: here; a client: against "
             + "SERVER's --tcp-port, where the server (given --compare-tcp too) serves it")
@@ -187,7 +192,8 @@ public final class PerfOptions {
     /** The stacks' Netty settings these options give (after {@link #config} checked them). */
     StackSettings stack() {
         return new StackSettings(transport, busyPoll,
-                outboundBuffer != null ? outboundBuffer : StackSettings.DEFAULTS.outboundBufferBytes());
+                outboundBuffer != null ? outboundBuffer : StackSettings.DEFAULTS.outboundBufferBytes(),
+                notSentLowat != null ? notSentLowat : StackSettings.DEFAULTS.notSentLowat());
     }
 
     /** Validates the options for {@code verb}; usage errors throw {@link CommandLine.ParameterException}. */
@@ -249,6 +255,10 @@ public final class PerfOptions {
         if (outboundBuffer != null && (outboundBuffer < 1 || outboundBuffer > MAX_OUTBOUND_BUFFER)) {
             throw new CommandLine.ParameterException(cl, "--outbound-buffer must be 1.." + MAX_OUTBOUND_BUFFER + ": "
                     + outboundBuffer);
+        }
+        if (notSentLowat != null && notSentLowat < 0) {
+            throw new CommandLine.ParameterException(cl, "--notsent-lowat must be 0 (the kernel's default) or more: "
+                    + notSentLowat);
         }
         if (compareTcp && verb == PerfVerb.TCP) {
             throw new CommandLine.ParameterException(cl, "--compare-tcp goes with write, read, send and atomic: tcp "

@@ -99,6 +99,7 @@ final class TcpBaseline {
                     .childHandler(new ChannelInitializer<Channel>() {
                         @Override
                         protected void initChannel(Channel ch) {
+                            config.stack().tune(ch);
                             ch.pipeline().addLast(new ServerHandler(done));
                         }
                     }).bind(bind).sync().channel();
@@ -287,7 +288,13 @@ final class TcpBaseline {
                 .option(ChannelOption.WRITE_BUFFER_WATER_MARK, config.stack().waterMark())
                 .option(ChannelOption.ALLOW_HALF_CLOSURE, true)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, 10_000)
-                .handler(h).connect(server).await();
+                .handler(new ChannelInitializer<Channel>() {
+                    @Override
+                    protected void initChannel(Channel ch) {
+                        config.stack().tune(ch);
+                        ch.pipeline().addLast(h);
+                    }
+                }).connect(server).await();
         if (!f.isSuccess()) {
             throw new PerfFailure("cannot connect to " + server + ": " + f.cause());
         }

@@ -31,6 +31,8 @@ import org.iwarp4j.verbs.Rnic;
 import org.iwarp4j.verbs.cm.ConnectOptions;
 import org.iwarp4j.verbs.cm.Connection;
 import org.iwarp4j.verbs.cm.ConnectionRejectedException;
+import io.netty.channel.epoll.Epoll;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -256,7 +258,7 @@ class PerfTest {
         assertThat(r.exit()).as(r.toString()).isZero();
         assertThat(r.out()).as(args).containsPattern(args.startsWith("tcp")
                 ? "Transport type  : TCP \\(Netty \\w+, TCP_NODELAY, one event loop per end, busy polling, "
-                        + "outbound buffer 256 KiB\\)"
+                        + "outbound buffer 256 KiB(, unsent limit 1 MiB)?\\)"
                 : "Stack           : iwarp4j, Netty \\w+, busy polling, outbound buffer 256 KiB");
         assertThat(latLines(r.out())).hasSize(1);
     }
@@ -285,7 +287,7 @@ class PerfTest {
                 "65536", "--details");
         assertThat(r.exit()).as(r.toString()).isZero();
         if (verb.equals("tcp")) {
-            assertThat(r.out()).contains("one event loop per end, outbound buffer 64 KiB)");
+            assertThat(r.out()).contains("one event loop per end, outbound buffer 64 KiB");
         } else {
             assertThat(r.out()).containsPattern("Stack           : iwarp4j, Netty \\w+, outbound buffer 64 KiB")
                     .doesNotContain("outbound buffer 256 KiB");
@@ -293,6 +295,32 @@ class PerfTest {
         ToolRun bad = ToolRun.run("perf", verb, "--loopback", "-s", "64", "--outbound-buffer", "0");
         assertThat(bad.exit()).isEqualTo(2);
         assertThat(bad.err()).contains("--outbound-buffer must be 1..67108864: 0");
+    }
+
+    /**
+     * --notsent-lowat reaches the iWARP stacks and perf tcp's sockets and is named in the report where the transport
+     * sets it (1 MiB by default; 0 leaves the kernel's and names nothing); a negative one is a usage error.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"write", "tcp"})
+    void theUnsentLimitIsEachStacksAndNamedInTheReport(String verb) {
+        Assumptions.assumeTrue(Epoll.isAvailable(), "epoll not available");
+        ToolRun r = ToolRun.run("perf", verb, "--loopback", "-s", "4096", "-n", "2000", "--notsent-lowat", "262144",
+                "--details");
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(r.out()).contains("outbound buffer 256 KiB, unsent limit 256 KiB").doesNotContain("1 MiB");
+        ToolRun byDefault = ToolRun.run("perf", verb, "--loopback", "-s", "4096", "-n", "2000", "--details");
+        assertThat(byDefault.out()).contains("outbound buffer 256 KiB, unsent limit 1 MiB");
+        ToolRun off = ToolRun.run("perf", verb, "--loopback", "-s", "4096", "-n", "2000", "--notsent-lowat", "0",
+                "--details");
+        assertThat(off.exit()).as(off.toString()).isZero();
+        assertThat(off.out()).contains("outbound buffer 256 KiB").doesNotContain("unsent limit");
+        ToolRun nio = ToolRun.run("perf", verb, "--loopback", "-s", "4096", "-n", "2000", "--transport", "NIO",
+                "--details");
+        assertThat(nio.out()).as("NIO cannot set it").contains("outbound buffer 256 KiB").doesNotContain("unsent");
+        ToolRun bad = ToolRun.run("perf", verb, "--loopback", "-s", "64", "--notsent-lowat", "-1");
+        assertThat(bad.exit()).isEqualTo(2);
+        assertThat(bad.err()).contains("--notsent-lowat must be 0 (the kernel's default) or more: -1");
     }
 
     @ParameterizedTest

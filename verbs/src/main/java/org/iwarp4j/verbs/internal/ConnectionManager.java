@@ -86,6 +86,7 @@ final class ConnectionManager {
                     @Override
                     protected void initChannel(Channel ch) {
                         TcpLiveness.apply(ch, options.keepalive().orElse(null));
+                        Transports.setNotSentLowat(ch, rnic.config().tcpNotSentLowat());
                         Admission admission = listener.admit(ch);
                         if (admission != null) {
                             ConnectionPipelines.responder(ch, mpa, sharedPcap, listener, admission);
@@ -140,6 +141,7 @@ final class ConnectionManager {
                     @Override
                     protected void initChannel(Channel ch) throws IOException {
                         TcpLiveness.apply(ch, options.keepalive().orElse(null));
+                        Transports.setNotSentLowat(ch, rnic.config().tcpNotSentLowat());
                         ch.closeFuture().addListener(f -> i.irds().release());
                         ConnectionPipelines.initiator(ch, i.mpa(), pcapFile, i.handler());
                     }

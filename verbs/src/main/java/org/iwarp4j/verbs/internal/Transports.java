@@ -1,9 +1,12 @@
 package org.iwarp4j.verbs.internal;
 
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelOption;
 import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.SelectStrategyFactory;
 import io.netty.channel.ServerChannel;
 import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollChannelOption;
 import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.epoll.EpollServerSocketChannel;
 import io.netty.channel.epoll.EpollSocketChannel;
@@ -12,6 +15,7 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.channel.uring.IoUring;
+import io.netty.channel.uring.IoUringChannelOption;
 import io.netty.channel.uring.IoUringIoHandler;
 import io.netty.channel.uring.IoUringServerSocketChannel;
 import io.netty.channel.uring.IoUringSocketChannel;
@@ -96,5 +100,22 @@ public final class Transports {
             case IO_URING -> IoUringServerSocketChannel.class;
             case NIO -> NioServerSocketChannel.class;
         };
+    }
+
+    /**
+     * Sets {@code TCP_NOTSENT_LOWAT} ({@link org.iwarp4j.verbs.RnicConfig#tcpNotSentLowat()}) on a TCP channel
+     * before it connects or is registered: at most {@code octets} unsent octets in its socket.
+     *
+     * @param ch     an epoll or io_uring socket channel (NIO has no such option)
+     * @param octets the limit; 0 leaves the kernel's default
+     * @return whether the option was set (false for 0, for NIO, or where the kernel refused it)
+     */
+    public static boolean setNotSentLowat(Channel ch, int octets) {
+        if (octets <= 0) {
+            return false;
+        }
+        ChannelOption<Long> option = ch instanceof EpollSocketChannel ? EpollChannelOption.TCP_NOTSENT_LOWAT
+                : ch instanceof IoUringSocketChannel ? IoUringChannelOption.TCP_NOTSENT_LOWAT : null;
+        return option != null && ch.config().setOption(option, (long) octets);
     }
 }

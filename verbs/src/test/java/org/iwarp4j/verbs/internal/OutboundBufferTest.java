@@ -1,6 +1,8 @@
 package org.iwarp4j.verbs.internal;
 
 import io.netty.channel.WriteBufferWaterMark;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollChannelOption;
 import org.iwarp4j.verbs.Access;
 import org.iwarp4j.verbs.CompletionQueue;
 import org.iwarp4j.verbs.CompletionStatus;
@@ -29,10 +31,12 @@ import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * {@link RnicConfig#outboundBufferBytes()}: the water marks of every connection's channel, on both sides, and a
- * queue pair that pulls its send queue through a buffer far smaller than one message still moves every octet.
+ * queue pair that pulls its send queue through a buffer far smaller than one message still moves every octet;
+ * {@link RnicConfig#tcpNotSentLowat()}: every epoll connection's socket, on both sides.
  */
 class OutboundBufferTest {
 
@@ -54,6 +58,30 @@ class OutboundBufferTest {
             Pair p = connect(server, client, 64);
             assertThat(marks(p.client)).isEqualTo(new int[] {20_000, 40_000});
             assertThat(marks(p.server)).isEqualTo(new int[] {48 * 1024, 96 * 1024});
+        }
+    }
+
+    @Test
+    void theUnsentLimitIs1MiBByDefaultAndNeverNegative() {
+        assertThat(RnicConfig.defaults().tcpNotSentLowat()).isEqualTo(1 << 20);
+        assertThat(RnicConfig.builder().tcpNotSentLowat(0).build().tcpNotSentLowat()).isZero();
+        assertThatThrownBy(() -> RnicConfig.builder().tcpNotSentLowat(-1).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("tcpNotSentLowat");
+    }
+
+    /** The kernel reads the option back from each socket: the RNIC's value, or with 0 nothing set. */
+    @Test
+    void everyEpollConnectionsSocketGetsItsRnicsUnsentLimit() throws Exception {
+        assumeTrue(Epoll.isAvailable(), "epoll not available");
+        try (Rnic server = open(Transport.EPOLL, "server", 96 * 1024, 512 * 1024);
+             Rnic client = open(Transport.EPOLL, "client", 40_000, RnicConfig.defaults().tcpNotSentLowat());
+             Rnic plain = open(Transport.EPOLL, "plain", 40_000, 0)) {
+            Pair p = connect(server, client, 64);
+            assertThat(lowat(p.client)).isEqualTo(1L << 20);
+            assertThat(lowat(p.server)).isEqualTo(512L * 1024);
+            Pair q = connect(server, plain, 64);
+            // Linux keeps 0 for a socket the option was never set on (net.ipv4.tcp_notsent_lowat applies)
+            assertThat(lowat(q.client)).as("not set").isZero();
         }
     }
 
@@ -120,8 +148,16 @@ class OutboundBufferTest {
         return new int[] {m.low(), m.high()};
     }
 
+    private static long lowat(Connection c) {
+        return ((ConnectionImpl) c).channel().config().getOption(EpollChannelOption.TCP_NOTSENT_LOWAT);
+    }
+
     private static Rnic open(Transport transport, String name, int outboundBufferBytes) {
+        return open(transport, name, outboundBufferBytes, RnicConfig.defaults().tcpNotSentLowat());
+    }
+
+    private static Rnic open(Transport transport, String name, int outboundBufferBytes, int notSentLowat) {
         return Rnic.open(RnicConfig.builder().name(name).transport(transport).eventLoopThreads(1)
-                .outboundBufferBytes(outboundBufferBytes).build());
+                .outboundBufferBytes(outboundBufferBytes).tcpNotSentLowat(notSentLowat).build());
     }
 }
