@@ -39,6 +39,8 @@ final class PerfReport {
     private double crossCpuAfter = Double.NaN;
     /** Where the note on a JIT still compiling during a measurement goes: not into perftest's output. */
     private PrintWriter notes = new PrintWriter(System.err, true);
+    /** Measurements the JIT worked through, of which only the first is noted at once (a sweep has many sizes). */
+    private int jitNoted;
 
     /**
      * A measurement during which the JIT's compilations took more than this share of its length (their wall time,
@@ -103,7 +105,7 @@ final class PerfReport {
         out.println(format(r, config));
         out.flush();
         String jit = jitNote(r);
-        if (jit != null) {
+        if (jit != null && jitNoted++ == 0) {
             notes.println(jit);
             notes.flush();
         }
@@ -145,6 +147,11 @@ final class PerfReport {
     void end(List<String> parameters) throws IOException {
         if (!Double.isNaN(crossCpuBefore)) {
             crossCpuAfter = CrossCpuProbe.roundTripNanos();
+        }
+        if (jitNoted > 1) {
+            notes.println("note: the same at " + (jitNoted - 1) + " more size" + (jitNoted > 2 ? "s" : "")
+                    + " (--details shows the JIT's time at each)");
+            notes.flush();
         }
         footer();
         json = json(parameters);

@@ -72,9 +72,14 @@ class PerfReportTest {
                 + " 4096 octets").contains("-f");
         report.line(quiet);
         assertThat(notes.toString().lines()).hasSize(1);
+        report.line(starved); // a sweep: noted once, counted at the end
+        report.line(starved);
+        assertThat(notes.toString().lines()).hasSize(1);
         assertThat(PerfReport.jitNote(quiet)).isNull();
         assertThat(PerfReport.jitNote(new PerfResult(64, 10, 1, 1, 1, null))).as("no CPU figures").isNull();
         report.end(List.of());
+        assertThat(notes.toString().lines()).hasSize(2).last().isEqualTo("note: the same at 2 more sizes (--details"
+                + " shows the JIT's time at each)");
         assertThat(text.toString()).doesNotContain("note:")
                 .contains(" JIT compilation during the measurement at 4096 octets: 4.170 s (this process, both ends)",
                         " JIT compilation during the measurement at 65536 octets: 0.500 s (this process, both ends)");
