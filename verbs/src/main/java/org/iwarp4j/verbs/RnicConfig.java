@@ -56,7 +56,7 @@ import java.util.Objects;
  *                                What is in flight is not limited, so a long path still fills. Without it the
  *                                kernel lets each socket hold up to its send buffer's limit (4 MiB by default), and
  *                                with many connections the octets it copies are long out of the CPU's caches: 64
- *                                queue pairs moved 0.57 of one queue pair's 64 KiB Writes without it and 0.78 with
+ *                                queue pairs moved 0.61 of one queue pair's 64 KiB Writes without it and 0.77 with
  *                                1 MiB (docs/performance.md, "Many queue pairs: the kernel's send buffers"). 0: the
  *                                kernel's default. epoll and io_uring; NIO cannot set it and ignores it
  */
