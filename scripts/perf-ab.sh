@@ -11,6 +11,7 @@
 # (e.g. a -D switch of an experiment) is given to B's JVM only. Needs jq.
 # Exit status: that of the first failed run, else 0.
 set -euo pipefail
+source "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/perf-json.sh"
 rounds=6
 if [ "${1:-}" = -r ]; then rounds=$2; shift 2; fi
 [ $# -ge 3 ] || { sed -n '2,12p' "$0" >&2; exit 2; }
@@ -29,12 +30,7 @@ for i in $(seq 1 "$rounds"); do
       echo "round $i $w failed:" >&2; tail -5 "$tmp/$w.txt" >&2; status=1; continue
     fi
     r=$(jq -r '.results[-1].msg_rate_Mpps' "$tmp/$w.json")
-    c=$(jq -r '.results[-1] as $r | if ($r.cpu[0].cpu_s_per_GB // null) == null then "-"
-      else ($r.cpu[0].cpu_s_per_GB * $r.bytes / 1000 * 1000 | round / 1000) end' "$tmp/$w.json")
-    t=$(jq -r '(.results[-1].cpu[0].jit_s // null)
-      | if . == null then "-" else (. * 100 | round / 100 | tostring) end' "$tmp/$w.json")
-    x=$(jq -r '(.cross_cpu_round_trip_ns // {}) as $x | [$x.before, $x.after]
-      | map(if type == "number" then (. | round | tostring) else "-" end) | join("/")' "$tmp/$w.json")
+    c=$(perf_cpu "$tmp/$w.json"); t=$(perf_jit "$tmp/$w.json"); x=$(perf_xcpu "$tmp/$w.json")
     rates[$w]+="$r "; cpus[$w]+="$c "
     printf 'round %d %s: %s Mpps, cpu %s us per message, xcpu %s ns, jit %s s; load %s\n' "$i" "$w" "$r" "$c" \
       "$x" "$t" "$(cut -d' ' -f1 /proc/loadavg)"

@@ -12,13 +12,14 @@
 # change is measured before and after in the same run, on a machine whose load moves. Bandwidth lines also give
 # each test's process CPU per message (both ends, --loopback), which moves less with the load than the rate
 # does, and the medians of it. Every test also gives the cross-CPU round trip before and after it (xcpu, ns;
-# docs/performance.md, "Two states of the machine"): compare pairs made in the same state. Each line ends with
-# the load average. Bandwidth lines also give the seconds the JIT's compilations took during each measurement
-# (jit; iwarp perf notes on stderr when that is over a quarter of it: docs/performance.md, "Under load: the JIT
-# starved"). Needs jq.
+# docs/performance.md, "Two states of the machine"): compare pairs made in the same state. Bandwidth lines also
+# give the seconds the JIT's compilations took during each measurement (jit; iwarp perf notes on stderr when that
+# is over a quarter of it: docs/performance.md, "Under load: the JIT starved"). Each line ends with the load
+# average. Needs jq.
 # Exit status: that of the first failed run, else 0.
 set -euo pipefail
 root=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)
+source "$root/scripts/perf-json.sh"
 runs=3
 base=
 while [ $# -ge 2 ]; do
@@ -44,15 +45,7 @@ tcp_factor=1
 if $latency && { [ "$test" = read ] || [ "$test" = atomic ]; }; then tcp_factor=2; fi
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 # cpu JSON : the process CPU microseconds per message of the run's last size ("-" for latency or unknown)
-cpu() { $latency && { echo -; return; }
-  jq -r '.results[-1] as $r | if ($r.cpu[0].cpu_s_per_GB // null) == null then "-"
-    else ($r.cpu[0].cpu_s_per_GB * $r.bytes / 1000 * 1000 | round / 1000) end' "$1"; }
-# xcpu JSON : the cross-CPU round trip before/after the run in ns ("-" when the build does not measure it)
-xcpu() { jq -r '(.cross_cpu_round_trip_ns // {}) as $x | [$x.before, $x.after]
-    | map(if type == "number" then (. | round | tostring) else "-" end) | join("/")' "$1"; }
-# jit JSON : seconds the JIT's compilations took during the measurement ("-" when not measured)
-jit() { jq -r '(.results[-1].cpu[0].jit_s // null)
-    | if . == null then "-" else (. * 100 | round / 100 | tostring) end' "$1"; }
+cpu() { if $latency; then echo -; else perf_cpu "$1"; fi; }
 iw=(); tc=(); bs=(); iwc=(); tcc=(); bsc=()
 for i in $(seq 1 "$runs"); do
   before=
@@ -65,10 +58,10 @@ for i in $(seq 1 "$runs"); do
   "$root/iwarp" perf tcp --loopback "${tcp_args[@]}" --details-json "$tmp/tcp.json" > "$tmp/tcp.txt"
   a=$(jq -r "$key" "$tmp/iw.json"); b=$(jq -r "$key * $tcp_factor" "$tmp/tcp.json")
   iw+=("$a"); tc+=("$b"); iwc+=("$(cpu "$tmp/iw.json")"); tcc+=("$(cpu "$tmp/tcp.json")")
-  x1=$(xcpu "$tmp/iw.json"); x2=$(xcpu "$tmp/tcp.json")
+  x1=$(perf_xcpu "$tmp/iw.json"); x2=$(perf_xcpu "$tmp/tcp.json")
   c1=" (xcpu $x1 ns)"; c2=" (xcpu $x2 ns)"
-  $latency || { c1=" (cpu ${iwc[-1]} us, xcpu $x1 ns, jit $(jit "$tmp/iw.json") s)"
-    c2=" (cpu ${tcc[-1]} us, xcpu $x2 ns, jit $(jit "$tmp/tcp.json") s)"; }
+  $latency || { c1=" (cpu ${iwc[-1]} us, xcpu $x1 ns, jit $(perf_jit "$tmp/iw.json") s)"
+    c2=" (cpu ${tcc[-1]} us, xcpu $x2 ns, jit $(perf_jit "$tmp/tcp.json") s)"; }
   printf 'pair %d: %s%s %s %s%s, tcp %s %s%s; load %s\n' "$i" "$before" "$test" "$a" "$unit" "$c1" "$b" "$unit" \
     "$c2" "$(cut -d' ' -f1 /proc/loadavg)"
 done
