@@ -27,7 +27,9 @@ import org.iwarp4j.mpa.fpdu.FpduReader;
  * MPA overhead) per read is copied and held, however long the reads. (A cumulating decoder, Netty's
  * {@code ByteToMessageDecoder}, copied every read that followed a partial FPDU into its cumulation, and grew
  * it: on a stream of 4 KiB FPDUs a tenth of the process's CPU.) With {@link #lendUlpdus} a ULPDU is not even
- * sliced: the next handler borrows the read's buffer itself for the length of one call.
+ * sliced: the next handler borrows the read's buffer itself for the length of one call. The carry comes from the
+ * allocator of the read's buffer ({@code in.alloc()}), not the channel's: a connection that reads into buffers that
+ * keep their {@code ByteBuffer} view for the CRC (pooled ones) gets a carry that does too.
  */
 public final class FpduDecoder extends ChannelInboundHandlerAdapter {
 
@@ -88,8 +90,8 @@ public final class FpduDecoder extends ChannelInboundHandlerAdapter {
             }
             if (!failed && in.isReadable() && !ctx.isRemoved()) {
                 int rest = in.readableBytes();
-                carry = ctx.alloc().buffer(Math.max(rest, reader.nextFrameLength(in)), reader.maxFpduWireLength());
-                carry.writeBytes(in, rest);
+                carry = in.alloc().buffer(Math.max(rest, reader.nextFrameLength(in)), reader.maxFpduWireLength());
+                moveInto(carry, in, rest);
             }
         } finally {
             in.release();
@@ -106,7 +108,7 @@ public final class FpduDecoder extends ChannelInboundHandlerAdapter {
             int missing = need - carry.readableBytes();
             if (need > 0 && missing > 0) {
                 int take = Math.min(missing, in.readableBytes());
-                carry.writeBytes(in, take);
+                moveInto(carry, in, take);
                 if (take < missing) {
                     return false;
                 }
@@ -201,5 +203,18 @@ public final class FpduDecoder extends ChannelInboundHandlerAdapter {
     /** The core reader (stream offset, counters). */
     public FpduReader reader() {
         return reader;
+    }
+
+    /**
+     * Moves {@code length} octets from {@code in} to the end of {@code carry}, as {@code carry.writeBytes(in, length)}
+     * would, but asks the source to copy ({@code getBytes}): between direct buffers that is a copy by address, where
+     * Netty 4.2's adaptive buffer, asked to take octets from a buffer of another allocator, makes two
+     * {@code ByteBuffer} views for each copy.
+     */
+    private static void moveInto(ByteBuf carry, ByteBuf in, int length) {
+        carry.ensureWritable(length);
+        in.getBytes(in.readerIndex(), carry, carry.writerIndex(), length);
+        carry.writerIndex(carry.writerIndex() + length);
+        in.skipBytes(length);
     }
 }

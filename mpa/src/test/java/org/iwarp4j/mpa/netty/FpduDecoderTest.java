@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
+import java.util.function.Function;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.quicktheories.QuickTheory.qt;
@@ -83,14 +84,28 @@ class FpduDecoderTest {
     }
 
     /**
-     * An allocator that remembers the largest buffer it was asked for: the initial capacity, or the bound a buffer
-     * may grow to where one is given (an unbounded buffer grows only by what its writer writes).
+     * An allocator that remembers the largest buffer it was asked for (the initial capacity, or the bound a buffer
+     * may grow to where one is given; an unbounded buffer grows only by what its writer writes) and how many, except
+     * the reads the test makes with {@link #read}: the decoder's carry comes from the allocator of the read it
+     * continues.
      */
     private static final class SizeWatchingAllocator extends PooledByteBufAllocator {
         int largest;
+        int count;
+        private boolean reading;
 
         SizeWatchingAllocator() {
             super(true);
+        }
+
+        /** A read of {@code octets} in a direct buffer of this allocator, not watched. */
+        ByteBuf read(byte[] octets) {
+            reading = true;
+            try {
+                return directBuffer(octets.length).writeBytes(octets);
+            } finally {
+                reading = false;
+            }
         }
 
         @Override
@@ -100,6 +115,10 @@ class FpduDecoderTest {
         }
 
         private void watch(int initialCapacity, int maxCapacity) {
+            if (reading) {
+                return;
+            }
+            count++;
             largest = Math.max(largest, Math.max(initialCapacity, maxCapacity == Integer.MAX_VALUE ? 0 : maxCapacity));
         }
 
@@ -119,11 +138,17 @@ class FpduDecoderTest {
 
     /** Feeds {@code wire[from, to)} in reads of random lengths (1 octet up to several FPDUs). */
     private static void feed(EmbeddedChannel ch, byte[] wire, int from, int to, Random random) {
+        feed(ch, wire, from, to, random, TestBuffers::direct);
+    }
+
+    /** {@link #feed(EmbeddedChannel, byte[], int, int, Random)} with each read in a buffer {@code reads} gives. */
+    private static void feed(EmbeddedChannel ch, byte[] wire, int from, int to, Random random,
+                             Function<byte[], ByteBuf> reads) {
         int at = from;
         while (at < to) {
             int max = random.nextInt(4) == 0 ? 8 : 40000;
             int n = Math.min(to - at, 1 + random.nextInt(max));
-            ch.writeInbound(TestBuffers.direct(Arrays.copyOfRange(wire, at, at + n)));
+            ch.writeInbound(reads.apply(Arrays.copyOfRange(wire, at, at + n)));
             at += n;
         }
     }
@@ -143,7 +168,7 @@ class FpduDecoderTest {
                     SizeWatchingAllocator alloc = new SizeWatchingAllocator();
                     EmbeddedChannel ch = channel(reader, sink, alloc);
                     ch.pipeline().get(FpduDecoder.class).lendUlpdus(lend);
-                    feed(ch, s.wire, 0, s.wire.length, random);
+                    feed(ch, s.wire, 0, s.wire.length, random, alloc::read);
                     assertThat(ch.finish()).isFalse();
                     assertThat(sink.errors).isEmpty();
                     assertThat(sink.ulpdus).hasSameSizeAs(s.ulpdus);
@@ -207,11 +232,32 @@ class FpduDecoderTest {
         SizeWatchingAllocator alloc = new SizeWatchingAllocator();
         EmbeddedChannel ch = channel(reader, sink, alloc);
         for (byte b : s.wire) {
-            ch.writeInbound(TestBuffers.heap(new byte[] {b}));
+            ch.writeInbound(alloc.read(new byte[] {b}));
         }
         assertThat(ch.finish()).isFalse();
         assertThat(sink.ulpdus).hasSize(6);
         assertThat(alloc.largest).isPositive().isLessThanOrEqualTo(reader.maxFpduWireLength());
+    }
+
+    /**
+     * The carry comes from the allocator of the read it continues, not the channel's: a connection that reads into
+     * buffers that keep their {@code ByteBuffer} view for the CRC (pooled ones) gets a carry that keeps one too.
+     */
+    @Test
+    void theCarryComesFromTheReadsAllocator() {
+        Stream s = new Stream(new Random(11), 3, true, false, 0);
+        FpduReader reader = new FpduReader(true, false, LIMIT, 0);
+        Sink sink = new Sink();
+        SizeWatchingAllocator channels = new SizeWatchingAllocator();
+        SizeWatchingAllocator reads = new SizeWatchingAllocator();
+        EmbeddedChannel ch = channel(reader, sink, channels);
+        int cut = s.starts.get(1) + 5; // inside the second FPDU
+        ch.writeInbound(reads.read(Arrays.copyOfRange(s.wire, 0, cut)));
+        ch.writeInbound(reads.read(Arrays.copyOfRange(s.wire, cut, s.wire.length)));
+        assertThat(ch.finish()).isFalse();
+        assertThat(sink.ulpdus).hasSize(3);
+        assertThat(reads.count).as("the carry, from the reads' allocator").isEqualTo(1);
+        assertThat(channels.count).as("nothing from the channel's").isZero();
     }
 
     @Test
@@ -241,10 +287,10 @@ class FpduDecoderTest {
         Sink sink = new Sink();
         SizeWatchingAllocator alloc = new SizeWatchingAllocator();
         EmbeddedChannel ch = channel(reader, sink, alloc);
-        ch.writeInbound(TestBuffers.heap(s.wire));
-        ch.writeInbound(TestBuffers.heap(new byte[] {(byte) 0xFF}));
-        ch.writeInbound(TestBuffers.heap(new byte[] {(byte) 0xFF, 0, 0, 0}));
-        ch.writeInbound(TestBuffers.heap(new byte[60000]));
+        ch.writeInbound(alloc.read(s.wire));
+        ch.writeInbound(alloc.read(new byte[] {(byte) 0xFF}));
+        ch.writeInbound(alloc.read(new byte[] {(byte) 0xFF, 0, 0, 0}));
+        ch.writeInbound(alloc.read(new byte[60000]));
         ch.finish();
         assertThat(sink.ulpdus).hasSize(1);
         assertThat(sink.errors).singleElement().isInstanceOfSatisfying(MpaException.class, e -> {
