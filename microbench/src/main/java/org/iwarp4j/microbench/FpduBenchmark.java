@@ -66,8 +66,9 @@ public class FpduBenchmark {
     public boolean markers;
 
     /**
-     * {@code adaptive}: Netty 4.2's default ({@code ByteBufAllocator.DEFAULT}), what a connection's channel and
-     * the RNIC use unless configured otherwise; {@code pooled}: {@code PooledByteBufAllocator.DEFAULT}.
+     * {@code adaptive}: Netty 4.2's default ({@code ByteBufAllocator.DEFAULT}); {@code pooled}:
+     * {@code PooledByteBufAllocator.DEFAULT}, what a connection's channel and the RNIC use unless configured
+     * otherwise.
      */
     @Param({"adaptive", "pooled"})
     public String allocator;

@@ -2,6 +2,8 @@ package org.iwarp4j.verbs.internal;
 
 import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
@@ -39,6 +41,15 @@ import java.util.concurrent.ConcurrentHashMap;
  * RNIC's event loops with the pipeline of {@link ConnectionPipelines}.
  */
 final class ConnectionManager {
+
+    /**
+     * Every connection's channel allocates from Netty's pooled allocator (the buffers it reads into, the FPDUs it
+     * gathers), not 4.2's adaptive one ({@code ByteBufAllocator.DEFAULT}): a pooled buffer hands out its
+     * {@code ByteBuffer} view again with its memory, which MPA's CRC32C reads received FPDUs through, and recycles
+     * its {@code retainedSlice()}s, which the framing between large FPDUs is written as; an adaptive buffer makes
+     * both anew each time, a heap object per read and per large FPDU (docs/performance.md, "Pooled buffers").
+     */
+    static final ByteBufAllocator CHANNEL_BUFFERS = PooledByteBufAllocator.DEFAULT;
 
     private static final Logger LOG = LoggerFactory.getLogger(ConnectionManager.class);
 
@@ -82,6 +93,7 @@ final class ConnectionManager {
                 .option(ChannelOption.SO_REUSEADDR, true)
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, outboundBuffer)
+                .childOption(ChannelOption.ALLOCATOR, CHANNEL_BUFFERS)
                 .childHandler(new ChannelInitializer<Channel>() {
                     @Override
                     protected void initChannel(Channel ch) {
@@ -135,6 +147,7 @@ final class ConnectionManager {
                 .channel(Transports.socketChannel(transport))
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.WRITE_BUFFER_WATER_MARK, outboundBuffer)
+                .option(ChannelOption.ALLOCATOR, CHANNEL_BUFFERS)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE,
                         options.connectTimeout().toMillis()))
                 .handler(new ChannelInitializer<Channel>() {

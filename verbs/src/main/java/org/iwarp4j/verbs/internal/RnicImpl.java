@@ -6,6 +6,7 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.PooledByteBufAllocator;
 import org.iwarp4j.ddp.memory.TaggedBuffer;
 import org.iwarp4j.rdmap.atomic.AtomicExecutor;
 import org.iwarp4j.rdmap.atomic.LockingAtomicExecutor;
@@ -74,8 +75,8 @@ public final class RnicImpl implements Rnic {
     private volatile boolean closed;
 
     /**
-     * Opens an RNIC; {@code allocator} (for headers and control messages) {@code null} means Netty's default
-     * pooled allocator.
+     * Opens an RNIC; {@code allocator}: where its headers and control messages come from ({@link #allocator()}),
+     * {@code null} for {@link PooledByteBufAllocator#DEFAULT}.
      */
     public RnicImpl(RnicConfig config, ByteBufAllocator allocator) {
         this(config, allocator, null);
@@ -95,7 +96,7 @@ public final class RnicImpl implements Rnic {
         this.startups = new ResourceLimit("maxStartupsInProgress", config.maxStartupsInProgress());
         this.inboundReadsAndAtomics = new ResourceLimit("maxInboundReadsAndAtomics",
                 config.maxInboundReadsAndAtomics());
-        this.allocator = allocator == null ? ByteBufAllocator.DEFAULT : allocator;
+        this.allocator = allocator == null ? PooledByteBufAllocator.DEFAULT : allocator;
         this.transport = Transports.resolve(config.transport());
         this.ownsGroup = loop == null;
         this.group = loop != null ? loop : new MultiThreadIoEventLoopGroup(config.eventLoopThreads(),
@@ -144,6 +145,10 @@ public final class RnicImpl implements Rnic {
                 config.maxStartupsInProgress(), config.maxInboundReadsAndAtomics());
     }
 
+    /**
+     * Where the RNIC's headers and control messages come from: Netty's pooled allocator by default, as every
+     * connection's channel ({@link ConnectionManager#CHANNEL_BUFFERS}).
+     */
     ByteBufAllocator allocator() {
         return allocator;
     }

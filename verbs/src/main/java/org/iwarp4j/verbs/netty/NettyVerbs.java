@@ -22,8 +22,8 @@ import java.util.concurrent.ThreadFactory;
 
 /**
  * The explicit Netty extras of the verbs API, for applications that already hold Netty buffers: register a
- * {@link ByteBuf} without copying, and choose the allocator of an RNIC's headers and control messages. The
- * rest of the API uses only {@link java.nio.ByteBuffer}.
+ * {@link ByteBuf} without copying, and choose the allocator of an RNIC's headers and control messages. The rest
+ * of the API uses only {@link java.nio.ByteBuffer}.
  */
 public final class NettyVerbs {
 
@@ -44,7 +44,9 @@ public final class NettyVerbs {
     }
 
     /**
-     * Opens an RNIC whose headers and control messages come from {@code allocator} (pooled by default).
+     * Opens an RNIC whose headers and control messages come from {@code allocator} ({@code Rnic.open} uses Netty's
+     * pooled allocator, {@code PooledByteBufAllocator.DEFAULT}, as every connection's channel does for what it
+     * reads and the FPDUs it gathers, whatever the RNIC's allocator).
      *
      * @param config    the configuration
      * @param allocator the allocator, e.g. a fault-injecting one in tests

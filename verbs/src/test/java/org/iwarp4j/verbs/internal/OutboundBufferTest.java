@@ -117,10 +117,12 @@ class OutboundBufferTest {
         }
     }
 
-    private record Pair(Connection client, Connection server, QueuePair clientQp, CompletionQueue clientCq,
+    /** Both ends of a connection, the client's queue pair and CQ, a source region and the server's sink. */
+    record Pair(Connection client, Connection server, QueuePair clientQp, CompletionQueue clientCq,
                         MemoryRegion source, MemoryRegion sink) {}
 
-    private static Pair connect(Rnic server, Rnic client, int sinkSize) throws Exception {
+    /** A connection from {@code client} to {@code server}; the sink is {@code sinkSize} octets, remotely writable. */
+    static Pair connect(Rnic server, Rnic client, int sinkSize) throws Exception {
         ProtectionDomain spd = server.allocateProtectionDomain();
         CompletionQueue scq = server.createCompletionQueue(16);
         MemoryRegion sink = spd.allocateRegion(sinkSize, Access.LOCAL_WRITE, Access.REMOTE_WRITE);
