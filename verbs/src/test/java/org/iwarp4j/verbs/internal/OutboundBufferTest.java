@@ -119,7 +119,7 @@ class OutboundBufferTest {
 
     /** Both ends of a connection, the client's queue pair and CQ, a source region and the server's sink. */
     record Pair(Connection client, Connection server, QueuePair clientQp, CompletionQueue clientCq,
-                        MemoryRegion source, MemoryRegion sink) {}
+                MemoryRegion source, MemoryRegion sink) {}
 
     /** A connection from {@code client} to {@code server}; the sink is {@code sinkSize} octets, remotely writable. */
     static Pair connect(Rnic server, Rnic client, int sinkSize) throws Exception {

@@ -54,7 +54,7 @@ class RnicAllocatorTest {
     /**
      * Why pooled: on an event loop's kind of thread, a pooled buffer's memory comes back with the same
      * {@code ByteBuffer} view (MPA's CRC32C reads each received FPDU through it) and its retained slice object is
-     * recycled (an FPDU's payload and framing are written as such slices); an adaptive buffer's are new each time.
+     * recycled (the framing between large FPDUs is written as such slices); an adaptive buffer's are new each time.
      */
     @Test
     void aPooledBufferReusesItsViewAndSlicesAndAnAdaptiveOneDoesNot() throws Exception {
