@@ -22,6 +22,13 @@ HIP=${SIWLAB_HOST_IP:-10.77.0.1}
 IWARP_JAR=${IWARP_JAR:-$ROOT/tools/target/iwarp.jar}
 # short-lived JVMs: C1 only and the serial collector start faster on 2 cores; perf cells override this
 IW_JAVA_OPTS=${IWARP_MATRIX_JAVA_OPTS:--XX:+UseSerialGC -XX:TieredStopAtLevel=1}
+# the interpreter itself, not a version manager's shim in front of it (pyenv's costs 0.4 s a call, and a cell calls
+# python a dozen times for its checks); found once per matrix (run-matrix.sh exports it to the cells)
+if [ -z "${SIWLAB_PYTHON:-}" ]; then
+  SIWLAB_PYTHON=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null)
+  [ -x "$SIWLAB_PYTHON" ] || SIWLAB_PYTHON=python3
+  export SIWLAB_PYTHON
+fi
 # words the table uses
 NO_TERMS="siw_term=none ours_term=none crc_bad=0"
 RPING_C3="rping -c -a $HIP -C 3 -S 64 -V"
@@ -35,25 +42,29 @@ CELLS=() CGROUP=() CTIMEOUT=() CDESC=()
 declare -A CF=()     # CF[NAME/FIELD]: the cell's fields (what, params, needs, run, expect, known, says)
 CELL_FIELDS=" what params needs run expect known says "
 
-# read_cells FILE : the table into CELLS, CGROUP, CTIMEOUT, CDESC (in its order) and CF; dies on a malformed row
+# read_cells FILE [--trusted] : the table into CELLS, CGROUP, CTIMEOUT, CDESC (in its order) and CF; dies on a
+# malformed row. --trusted (a cell's own process, after run-matrix.sh read the same file): the checks that need a
+# subshell per cell are left out (they cost a TCG-loaded host most of a second per cell)
 read_cells() {
-  local file=$1 line n=0 name="" field="" key value group secs rest c
+  local file=$1 trusted=${2:-} line n=0 name="" field="" key value group secs rest c
   while IFS= read -r line || [ -n "$line" ]; do
     n=$((n + 1))
     [[ $line =~ ^[[:space:]]*(#|$) ]] && continue
     if [[ $line == "   "* ]]; then                       # a continuation of the field above
       [ -n "$field" ] || die "$file:$n: a continuation line without a field above it"
-      read -r value <<< "$line"
-      CF[$name/$field]+=" $value"
+      [[ $line =~ ^[[:space:]]*(.*[^[:space:]]) ]]   # (regexes, not read <<<: no temporary file per line)
+      CF[$name/$field]+=" ${BASH_REMATCH[1]}"
     elif [[ $line == "  "[a-z]* ]]; then                 # a field of the cell above
-      read -r key value <<< "$line"
+      [[ $line =~ ^[[:space:]]*([^[:space:]]+)[[:space:]]*(.*[^[:space:]])? ]]
+      key=${BASH_REMATCH[1]} value=${BASH_REMATCH[2]}
       [[ $CELL_FIELDS == *" $key "* ]] || die "$file:$n: unknown field '$key' (fields:$CELL_FIELDS)"
       [ -n "$name" ] || die "$file:$n: a field before the first cell"
       [ -z "${CF[$name/$key]+set}" ] || die "$file:$n: cell $name has two '$key' fields"
       field=$key
       CF[$name/$key]=$value
     elif [[ $line == [a-z]* ]]; then                     # a cell: NAME GROUP SECONDS
-      read -r name group secs rest <<< "$line"
+      [[ $line =~ ^([^[:space:]]+)[[:space:]]*([^[:space:]]*)[[:space:]]*([^[:space:]]*)[[:space:]]*(.*) ]]
+      name=${BASH_REMATCH[1]} group=${BASH_REMATCH[2]} secs=${BASH_REMATCH[3]} rest=${BASH_REMATCH[4]}
       [[ $secs =~ ^[0-9]+$ && -z $rest ]] || die "$file:$n: a cell's row is NAME GROUP SECONDS"
       [ -z "${CF[$name/group]+set}" ] || die "$file:$n: cell $name is in the table twice"
       CF[$name/group]=$group
@@ -69,6 +80,7 @@ read_cells() {
     value=${CF[$c/what]//'$GIP'/$GIP}
     # shellcheck disable=SC2016
     CDESC+=("${value//'$HIP'/$HIP}")
+    [ "$trusted" = --trusted ] && continue
     declare -F "$(run_helper "$c")" > /dev/null || die "$file: cell $c runs '$(run_helper "$c")', not a helper"
   done
 }
@@ -156,12 +168,12 @@ psum() {
   fi
   [ -s "$sum.siw.json" ] && siw=(--siw-summary "$sum.siw.json")
   echo "# capture, connection ${PCONN:-0}: $*" >> "$CDIR/$CELL.explain.log"
-  python3 "$HERE/expect.py" "$sum.rfc.json" "${siw[@]}" --ours "$HIP" --conn "${PCONN:-0}" \
+  "$SIWLAB_PYTHON" "$HERE/expect.py" "$sum.rfc.json" "${siw[@]}" --ours "$HIP" --conn "${PCONN:-0}" \
     --json "$CDIR/$CELL.json" "$@" >> "$CDIR/$CELL.explain.log" 2>&1
 }
 # jget KEY : a value of the cell's flattened capture summary ($CELL.json, written by psum; "none" if absent)
 jget() {
-  python3 - "$CDIR/$CELL.json" "$1" <<'EOF'
+  "$SIWLAB_PYTHON" - "$CDIR/$CELL.json" "$1" <<'EOF'
 import json, sys
 try:
     d = json.load(open(sys.argv[1]))
@@ -826,7 +838,7 @@ CONF_WAIT_MS=${SIWLAB_CONF_TIMEOUT_MS:-8000}
 CONF_RACY_TAGS="zero-read-answered-with-data"
 CONF_PORT=7180
 conf_eval() {   # conf_eval JSON "TAG..." [STRICT_OF] : one line; see interop/conformance-eval.py
-  python3 "$HERE/conformance-eval.py" eval "$1" "$2" "${3:-}" "$CONF_RACY_TAGS"
+  "$SIWLAB_PYTHON" "$HERE/conformance-eval.py" eval "$1" "$2" "${3:-}" "$CONF_RACY_TAGS"
 }
 # checks CHECKS... : check lists with ranges, as --only takes them: "2.1-3,2.14-15" -> "2.1,2.2,2.3,2.14,2.15"
 checks() {
@@ -894,7 +906,7 @@ conf_groups() {
     dmesg_new | grep -A3 'WARNING' | head -20 >> "$CDIR/$CELL.notes"
     touch "$CDIR/$CELL.restart-lab"
   fi
-  python3 "$HERE/conformance-eval.py" merge "$CDIR/$CELL.json" "${files[@]}"
+  "$SIWLAB_PYTHON" "$HERE/conformance-eval.py" merge "$CDIR/$CELL.json" "${files[@]}"
   rm -f "${files[@]}"
 }
 all_zero() { local r; for r in $1; do [ "$r" = 0 ] || return 1; done; }

@@ -18,6 +18,9 @@
 # Exit status: 0 if no cell failed (cells "not run" do not fail the run), 1 otherwise, 2 if the
 # lab could not be built or booted, 124 if the overall time budget ran out.
 set -uo pipefail
+# no job control, even when a caller exported SHELLOPTS with it: run_step's background job must stay in our process
+# group, else setsid forks, returns at once, and every step and cell "succeeds" without having run
+set +m
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/.." && pwd)
 source "$HERE/lib.sh"
@@ -45,7 +48,7 @@ done
 # and runs one cell with its helpers
 # shellcheck source=cells.sh
 source "$HERE/cells.sh"
-read_cells "$HERE/cells.table"
+if [ -n "$CELL_MODE" ]; then read_cells "$HERE/cells.table" --trusted; else read_cells "$HERE/cells.table"; fi
 
 if [ $LIST = 1 ]; then
   for i in "${!CELLS[@]}"; do
@@ -165,7 +168,7 @@ teardown() {
   fi
   write_results
   # what iwarp conformance measured against siw, as a page (docs/conformance-siw.md is this page of a full run)
-  python3 "$HERE/conformance-report.py" "$OUT" > "$OUT/conformance-siw.md" 2>> "$LOG" \
+  "$SIWLAB_PYTHON" "$HERE/conformance-report.py" "$OUT" > "$OUT/conformance-siw.md" 2>> "$LOG" \
     || log "conformance-report.py failed"
   cat "$OUT/results.md"
   failed_evidence
@@ -291,7 +294,15 @@ for i in "${!CELLS[@]}"; do
       *) RESULT[$c]=fail ;;
     esac
     DETAIL[$c]=$(cat "$OUT/cells/$c.detail" 2>/dev/null || true)
-    [ "$rc" = 124 ] || [ "$rc" = 137 ] && DETAIL[$c]="TIMEOUT after ${t}s; ${DETAIL[$c]}"
+    if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+      if [ "$t" -lt "${CTIMEOUT[$i]}" ]; then
+        # stopped by the matrix's budget, not by its own timeout: unfinished, like the cells after it
+        RESULT[$c]="not run"
+        DETAIL[$c]="time budget exhausted while it ran (stopped after ${t}s of its ${CTIMEOUT[$i]}s)"
+      else
+        DETAIL[$c]="TIMEOUT after ${t}s; ${DETAIL[$c]}"
+      fi
+    fi
     # evidence: one text file per cell (what was checked on the capture, both sides' output, the capture as
     # iwarp explain decodes it)
     {
