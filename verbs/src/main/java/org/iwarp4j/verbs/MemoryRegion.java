@@ -113,7 +113,10 @@ public interface MemoryRegion extends AutoCloseable {
 
     /**
      * Deregisters ({@code ibv_dereg_mr}): the STag becomes invalid at once; memory still used by an
-     * in-flight transfer stays alive until that transfer ends (reference counting).
+     * in-flight transfer stays alive until that transfer ends (reference counting). Memory from
+     * {@link ProtectionDomain#allocateRegion} then goes back to the pool it came from: views from {@link #buffer()}
+     * must not be used after close. Registered memory ({@code register(ByteBuffer)}) stays the application's.
+     * {@link Rnic#close()} closes the regions still open.
      *
      * @throws IllegalStateException if memory windows are still bound to the region (libibverbs: EBUSY)
      */

@@ -50,7 +50,10 @@ public interface ProtectionDomain extends AutoCloseable {
 
     /**
      * Allocates {@code length} octets of zeroed direct memory and registers them; the memory is read and
-     * written through {@link MemoryRegion#buffer()}.
+     * written through {@link MemoryRegion#buffer()}. The region owns it: iwarp4j takes it from Netty's pooled
+     * allocator and gives it back when the region is closed (or its RNIC), so the views {@code buffer()} returned
+     * must not be used after that. Memory the application keeps itself is registered with
+     * {@link #register(ByteBuffer, Access...)}.
      *
      * @param length octets, positive
      * @param access the rights (none: local read only)

@@ -15,7 +15,8 @@ import java.util.concurrent.CompletableFuture;
  * ({@link #query()}), the STag table of its memory regions and windows and the RNIC-wide atomic lock
  * (RFC 7306 §5). It is also the connection manager ({@code rdma_cm}): {@link #listen} and {@link #connect}.
  *
- * <p>Thread-safe. {@link #close()} closes every listener and connection and stops the event loops.
+ * <p>Thread-safe. {@link #close()} closes every listener and connection, deregisters what is still registered and
+ * stops the event loops.
  *
  * <p><b>Threading rule.</b> Callbacks (connection manager events, connection request handlers, completion
  * handlers, async event listeners, and the dependent stages of the futures this API returns, unless given an
@@ -145,7 +146,8 @@ public interface Rnic extends AutoCloseable {
     CompletableFuture<Connection> connect(InetSocketAddress address, QueuePair queuePair, ConnectOptions options);
 
     /**
-     * Closes every listener and connection (abortively) and stops the event loops; waits for them.
+     * Closes every listener and connection (abortively), then every memory window and region still registered (as
+     * their own {@code close} does), and stops the event loops; waits for them.
      *
      * @throws IllegalStateException on an iwarp4j event loop (this RNIC's could not wait for its own end, and
      *                               another's must not block)

@@ -41,6 +41,22 @@ class ResourceLifetimeTest {
     }
 
     @Test
+    void closingTheRnicUnbindsAWindowBeforeItDeregistersTheRegionUnderIt() throws Exception {
+        MemoryRegion region;
+        MemoryWindow window;
+        try (Peers p = new Peers(Transport.NIO)) {
+            region = p.server.pd.allocateRegion(4096, Access.LOCAL_WRITE, Access.MW_BIND);
+            window = p.server.pd.allocateMemoryWindow();
+            p.server.post(SendWorkRequest.BindMemoryWindow.of(1, window, region, 0, 512, Access.REMOTE_READ));
+            assertThat(Completions.one(p.server.sendCq).status()).isEqualTo(CompletionStatus.SUCCESS);
+            assertThatIllegalStateException().as("the application may not close it under the window")
+                    .isThrownBy(region::close).withMessageContaining("memory window(s) bound");
+        } // Rnic.close: the window first, then the region, no exception
+        assertThat(window.isBound()).isFalse();
+        assertThat(region.isValid()).isFalse();
+    }
+
+    @Test
     void aPolledCompletionDoesNotKeepItsQueuePairAlive() throws Exception {
         WorkCompletion kept;
         QueuePair qp;

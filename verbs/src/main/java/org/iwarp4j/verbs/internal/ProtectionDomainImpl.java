@@ -1,6 +1,8 @@
 package org.iwarp4j.verbs.internal;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import org.iwarp4j.verbs.Access;
 import org.iwarp4j.verbs.MemoryRegion;
@@ -20,6 +22,12 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /** A protection domain: a number, and the factory of regions, queue pairs and shared receive queues. */
 final class ProtectionDomainImpl implements ProtectionDomain {
+
+    /**
+     * Where {@link #allocateRegion} takes memory: Netty's pooled allocator, whatever allocator the RNIC was given for
+     * its own buffers (application memory is not the RNIC's: a test that starves the RNIC still has its regions).
+     */
+    static final ByteBufAllocator REGION_MEMORY = PooledByteBufAllocator.DEFAULT;
 
     private final RnicImpl rnic;
     private final long number;
@@ -60,7 +68,11 @@ final class ProtectionDomainImpl implements ProtectionDomain {
         return register(memory, access, "register(ByteBuffer)", false);
     }
 
-    /** Checks the RNIC's {@code maxRegisteredBytes} before the memory is allocated, not after. */
+    /**
+     * Checks the RNIC's {@code maxRegisteredBytes} before the memory is allocated, not after. The memory comes from
+     * {@link #REGION_MEMORY}, zeroed, and goes back on close (the region's or the RNIC's): the slices that carry
+     * its octets to the wire are then pooled too, where a wrapped {@code ByteBuffer}'s are new objects every FPDU.
+     */
     @Override
     public MemoryRegion allocateRegion(int length, Access... access) {
         if (length < 1) {
@@ -70,11 +82,12 @@ final class ProtectionDomainImpl implements ProtectionDomain {
         rnic.registeredBytes().acquire(length, null, "allocateRegion(" + length + ")");
         ByteBuf memory;
         try {
-            memory = Unpooled.wrappedBuffer(ByteBuffer.allocateDirect(length));
+            memory = REGION_MEMORY.directBuffer(length, length);
         } catch (RuntimeException | OutOfMemoryError e) {
             rnic.registeredBytes().release(length);
             throw e;
         }
+        memory.setZero(0, length);
         Set<Access> rights = access.length == 0 ? Set.of() : EnumSet.of(access[0], access);
         return register(memory, rights, "allocateRegion(" + length + ")", true);
     }

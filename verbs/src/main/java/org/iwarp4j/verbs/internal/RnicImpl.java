@@ -376,8 +376,27 @@ public final class RnicImpl implements Rnic {
         for (CompletionChannelImpl c : List.copyOf(channels)) {
             c.close();
         }
+        deregisterAll();
         if (ownsGroup) {
             group.shutdownGracefully(0, 5, TimeUnit.SECONDS).awaitUninterruptibly(10, TimeUnit.SECONDS);
+        }
+    }
+
+    /**
+     * What the application left registered: windows first (a region refuses to close under a bound window), then
+     * regions, whose memory goes back where it came from (a transfer still holding some keeps it until it ends).
+     */
+    private void deregisterAll() {
+        List<StagOwner> owners = stagTable.owners();
+        for (StagOwner o : owners) {
+            if (o instanceof WindowImpl w) {
+                w.close();
+            }
+        }
+        for (StagOwner o : owners) {
+            if (o instanceof RegionImpl r) {
+                r.close();
+            }
         }
     }
 

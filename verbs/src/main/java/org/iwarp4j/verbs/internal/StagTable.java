@@ -5,6 +5,8 @@ import org.iwarp4j.verbs.Stag;
 
 import java.security.SecureRandom;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
@@ -81,6 +83,18 @@ final class StagTable {
         if (regions.compareAndSet(index, region, null)) {
             free.add(index);
         }
+    }
+
+    /** The regions and windows registered now, in index order (a snapshot: {@code Rnic.close} deregisters them). */
+    synchronized List<StagOwner> owners() {
+        List<StagOwner> all = new ArrayList<>();
+        for (int i = 1; i < nextUnused; i++) {
+            StagOwner o = regions.get(i);
+            if (o != null) {
+                all.add(o);
+            }
+        }
+        return all;
     }
 
     synchronized int inUse() {

@@ -1,11 +1,18 @@
 package org.iwarp4j.verbs.internal;
 
+import io.netty.buffer.ByteBuf;
+import org.iwarp4j.ddp.memory.ByteBufTaggedBuffer;
+import org.iwarp4j.verbs.Access;
 import org.iwarp4j.verbs.CompletionChannel;
 import org.iwarp4j.verbs.CompletionQueue;
+import org.iwarp4j.verbs.MemoryRegion;
+import org.iwarp4j.verbs.ProtectionDomain;
 import org.iwarp4j.verbs.Rnic;
 import org.iwarp4j.verbs.RnicConfig;
 import org.iwarp4j.verbs.Transport;
 import org.junit.jupiter.api.Test;
+
+import java.nio.ByteBuffer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -28,6 +35,56 @@ class RnicResourcesTest {
             keptCq.close();
             kept.close();
             assertThat(impl.completionQueuesAndChannelsHeld()).isZero();
+        }
+    }
+
+    @Test
+    void closingTheRnicDeregistersWhatIsLeftAndGivesAllocatedMemoryBack() {
+        ByteBuffer mine = ByteBuffer.allocateDirect(64);
+        MemoryRegion allocated;
+        MemoryRegion registered;
+        MemoryRegion fast;
+        ByteBuf memory;
+        try (Rnic rnic = Rnic.open(RnicConfig.builder().transport(Transport.NIO).eventLoopThreads(1).build())) {
+            ProtectionDomain pd = rnic.allocateProtectionDomain();
+            allocated = pd.allocateRegion(4096, Access.LOCAL_WRITE);
+            registered = pd.register(mine, Access.LOCAL_WRITE);
+            fast = pd.allocateFastRegistration(4096);
+            memory = ((ByteBufTaggedBuffer) ((RegionImpl) allocated).tagged()).memory();
+            assertThat(memory.refCnt()).as("the region's reference").isEqualTo(1);
+            registered.buffer().putLong(0, 0x1122334455667788L);
+        }
+        assertThat(allocated.isValid()).isFalse();
+        assertThat(registered.isValid()).isFalse();
+        assertThat(fast.isValid()).isFalse();
+        assertThat(memory.refCnt()).as("allocated memory back in the pool").isZero();
+        assertThat(mine.getLong(0)).as("registered memory stays the application's").isEqualTo(0x1122334455667788L);
+        allocated.close(); // closing again is a no-op
+        registered.close();
+    }
+
+    @Test
+    void anAllocatedRegionIsZeroedWhateverItsPooledMemoryHeldBefore() {
+        try (Rnic rnic = Rnic.open(RnicConfig.builder().transport(Transport.NIO).eventLoopThreads(1).build())) {
+            ProtectionDomain pd = rnic.allocateProtectionDomain();
+            boolean reused = false;
+            long previous = 0;
+            for (int round = 0; round < 8; round++) {
+                MemoryRegion r = pd.allocateRegion(8192, Access.LOCAL_WRITE);
+                reused |= r.address() == previous; // the memory the round before filled
+                ByteBuffer b = r.buffer();
+                int nonZero = -1;
+                for (int i = 0; i < b.capacity() && nonZero < 0; i++) {
+                    nonZero = b.get(i) == 0 ? -1 : i;
+                }
+                assertThat(nonZero).as("round %d: the first octet not zero", round).isEqualTo(-1);
+                while (b.hasRemaining()) {
+                    b.put((byte) 0xA5);
+                }
+                previous = r.address();
+                r.close();
+            }
+            assertThat(reused).as("the pool handed the same memory out again (else this test shows nothing)").isTrue();
         }
     }
 }
