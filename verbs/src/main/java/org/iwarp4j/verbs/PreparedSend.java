@@ -30,7 +30,10 @@ public interface PreparedSend extends AutoCloseable {
      */
     boolean tryExecute();
 
-    /** Releases the references this prepared request holds on its memory (executions in flight keep their own). */
+    /**
+     * Releases the references this prepared request holds on its memory (executions in flight keep their own).
+     * Closing its queue pair (or RNIC) closes it too; after that {@link #execute()} throws.
+     */
     @Override
     void close();
 }

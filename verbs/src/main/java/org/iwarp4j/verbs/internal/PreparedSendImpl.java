@@ -4,7 +4,10 @@ import org.iwarp4j.verbs.PreparedSend;
 import org.iwarp4j.verbs.SendWorkRequest;
 import org.iwarp4j.verbs.VerbsException;
 
-/** A send built once and posted many times: each execution retains its data for the post, close releases it. */
+/**
+ * A send built once and posted many times: each execution retains its data for the post, close releases it (its
+ * queue pair's close too).
+ */
 final class PreparedSendImpl implements PreparedSend {
 
     private final QueuePairImpl qp;
@@ -48,6 +51,7 @@ final class PreparedSendImpl implements PreparedSend {
         if (!closed) {
             closed = true;
             post.releaseData();
+            qp.preparedClosed(this);
         }
     }
 }

@@ -21,7 +21,9 @@ import org.slf4j.LoggerFactory;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -68,6 +70,8 @@ final class QueuePairImpl implements QueuePair {
     private volatile ConnectionImpl connection;
     private volatile ConnectionControl control;
     private volatile boolean closed;
+    /** Prepared sends not closed yet: {@link #close} closes them (each holds references on its regions). */
+    private final Set<PreparedSendImpl> prepared = ConcurrentHashMap.newKeySet();
     /** The IRD this queue pair's connection took from the RNIC's maxInboundReadsAndAtomics. */
     private volatile Reservation irdReservation;
 
@@ -225,7 +229,17 @@ final class QueuePairImpl implements QueuePair {
     @Override
     public PreparedSend prepare(SendWorkRequest request) {
         Objects.requireNonNull(request, "request");
-        return new PreparedSendImpl(this, request, builder.build(request, true));
+        PreparedSendImpl p = new PreparedSendImpl(this, request, builder.build(request, true));
+        prepared.add(p);
+        if (closed) {
+            p.close(); // closed meanwhile: close() may have looked at the set before the add
+        }
+        return p;
+    }
+
+    /** A prepared send let its memory go: the queue pair need not close it. */
+    void preparedClosed(PreparedSendImpl p) {
+        prepared.remove(p);
     }
 
     /**
@@ -434,6 +448,10 @@ final class QueuePairImpl implements QueuePair {
             flushUnstarted(); // never connected: the receives posted while IDLE complete, flushed
         }
         retireReceives();
+        // what the application prepared and did not close holds references on its regions' memory
+        for (PreparedSendImpl p : List.copyOf(prepared)) {
+            p.close();
+        }
         sendCq.detach(this);
         receiveCq.detach(this);
         rnic.queuePairClosed(this);

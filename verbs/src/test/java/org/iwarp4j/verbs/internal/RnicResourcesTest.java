@@ -6,15 +6,20 @@ import org.iwarp4j.verbs.Access;
 import org.iwarp4j.verbs.CompletionChannel;
 import org.iwarp4j.verbs.CompletionQueue;
 import org.iwarp4j.verbs.MemoryRegion;
+import org.iwarp4j.verbs.PreparedSend;
 import org.iwarp4j.verbs.ProtectionDomain;
+import org.iwarp4j.verbs.QueuePair;
 import org.iwarp4j.verbs.Rnic;
 import org.iwarp4j.verbs.RnicConfig;
+import org.iwarp4j.verbs.SendWorkRequest;
+import org.iwarp4j.verbs.VerbsException;
 import org.iwarp4j.verbs.Transport;
 import org.junit.jupiter.api.Test;
 
 import java.nio.ByteBuffer;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** What an RNIC keeps of the resources an application made and closed. */
 class RnicResourcesTest {
@@ -85,6 +90,27 @@ class RnicResourcesTest {
                 r.close();
             }
             assertThat(reused).as("the pool handed the same memory out again (else this test shows nothing)").isTrue();
+        }
+    }
+
+    @Test
+    void closingAQueuePairClosesThePreparedSendsTheApplicationLeftOpen() {
+        try (Rnic rnic = Rnic.open(RnicConfig.builder().transport(Transport.NIO).eventLoopThreads(1).build())) {
+            ProtectionDomain pd = rnic.allocateProtectionDomain();
+            CompletionQueue cq = rnic.createCompletionQueue(8);
+            MemoryRegion region = pd.allocateRegion(4096, Access.LOCAL_WRITE);
+            ByteBuf memory = ((ByteBufTaggedBuffer) ((RegionImpl) region).tagged()).memory();
+            QueuePair qp = pd.createQueuePair(cq);
+            PreparedSend left = qp.prepare(SendWorkRequest.Send.of(1, region.sge(0, 4096)));
+            PreparedSend closed = qp.prepare(SendWorkRequest.Send.of(2, region.sge(0, 64)));
+            closed.close();
+            assertThat(memory.refCnt()).as("the region's reference and the open prepared send's").isEqualTo(2);
+            qp.close();
+            assertThat(memory.refCnt()).as("only the region's").isEqualTo(1);
+            assertThatThrownBy(left::execute).isInstanceOf(VerbsException.class);
+            left.close(); // closing again is a no-op
+            region.close();
+            assertThat(memory.refCnt()).isZero();
         }
     }
 }
