@@ -217,7 +217,7 @@ public final class CompletionModels {
             };
             sendCq.executor().execute(() -> keepFull.onCompletion(sendCq)); // start on the loop
             int keptFull = finished.get(10, TimeUnit.SECONDS);
-            write.close();
+            write.close(); // lets go of the memory it holds; closing the queue pair would too
             // end::run-to-completion[]
 
             return new Observed(octets, n, next.orElseThrow(), seen, count.get(), handlerThread, fromFuture,
