@@ -21,7 +21,13 @@ HIP=${SIWLAB_HOST_IP:-10.77.0.1}
 # sure it is fresh before the cells)
 IWARP_JAR=${IWARP_JAR:-$ROOT/tools/target/iwarp.jar}
 # short-lived JVMs: C1 only and the serial collector start faster on 2 cores; perf cells override this
-IW_JAVA_OPTS=${IWARP_MATRIX_JAVA_OPTS:--XX:+UseSerialGC -XX:TieredStopAtLevel=1}
+IW_JAVA_BASE_OPTS=${IWARP_MATRIX_JAVA_OPTS:--XX:+UseSerialGC -XX:TieredStopAtLevel=1}
+IW_JAVA_OPTS=$IW_JAVA_BASE_OPTS
+# run-matrix.sh's class-data archive of the jar; the JVM's warnings (an archive it cannot use) go to stderr, never
+# into the standard output a cell reads (explain's JSON)
+if [ -n "${SIWLAB_CDS_ARCHIVE:-}" ] && [ -z "${IWARP_MATRIX_JAVA_OPTS:-}" ]; then
+  IW_JAVA_OPTS="$IW_JAVA_OPTS -XX:SharedArchiveFile=$SIWLAB_CDS_ARCHIVE -Xlog:disable -Xlog:all=warning:stderr"
+fi
 # the interpreter itself, not a version manager's shim in front of it (pyenv's costs 0.4 s a call, and a cell calls
 # python a dozen times for its checks); found once per matrix (run-matrix.sh exports it to the cells)
 if [ -z "${SIWLAB_PYTHON:-}" ]; then
