@@ -24,9 +24,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /** What an RNIC keeps of the resources an application made and closed. */
 class RnicResourcesTest {
 
+    /** One NIO event loop: what these tests hold does not depend on the transport. */
+    private static Rnic nioRnic() {
+        return Rnic.open(RnicConfig.builder().transport(Transport.NIO).eventLoopThreads(1).build());
+    }
+
     @Test
     void aClosedCompletionQueueOrChannelIsNotKeptUntilTheRnicCloses() {
-        try (Rnic rnic = Rnic.open(RnicConfig.builder().transport(Transport.NIO).eventLoopThreads(1).build())) {
+        try (Rnic rnic = nioRnic()) {
             RnicImpl impl = (RnicImpl) rnic;
             CompletionChannel kept = rnic.createCompletionChannel();
             CompletionQueue keptCq = rnic.createCompletionQueue(4, kept);
@@ -50,7 +55,7 @@ class RnicResourcesTest {
         MemoryRegion registered;
         MemoryRegion fast;
         ByteBuf memory;
-        try (Rnic rnic = Rnic.open(RnicConfig.builder().transport(Transport.NIO).eventLoopThreads(1).build())) {
+        try (Rnic rnic = nioRnic()) {
             ProtectionDomain pd = rnic.allocateProtectionDomain();
             allocated = pd.allocateRegion(4096, Access.LOCAL_WRITE);
             registered = pd.register(mine, Access.LOCAL_WRITE);
@@ -70,7 +75,7 @@ class RnicResourcesTest {
 
     @Test
     void anAllocatedRegionIsZeroedWhateverItsPooledMemoryHeldBefore() {
-        try (Rnic rnic = Rnic.open(RnicConfig.builder().transport(Transport.NIO).eventLoopThreads(1).build())) {
+        try (Rnic rnic = nioRnic()) {
             ProtectionDomain pd = rnic.allocateProtectionDomain();
             boolean reused = false;
             long previous = 0;
@@ -95,7 +100,7 @@ class RnicResourcesTest {
 
     @Test
     void closingAQueuePairClosesThePreparedSendsTheApplicationLeftOpen() {
-        try (Rnic rnic = Rnic.open(RnicConfig.builder().transport(Transport.NIO).eventLoopThreads(1).build())) {
+        try (Rnic rnic = nioRnic()) {
             ProtectionDomain pd = rnic.allocateProtectionDomain();
             CompletionQueue cq = rnic.createCompletionQueue(8);
             MemoryRegion region = pd.allocateRegion(4096, Access.LOCAL_WRITE);
