@@ -64,6 +64,7 @@ public final class MpaStartupHandler extends ChannelDuplexHandler {
     private final MpaConfig config;
     private ChannelHandlerContext ctx;
     private State state = State.IDLE;
+    /** Octets received and not yet consumed; {@code null} when there are none (nothing is held for nothing). */
     private ByteBuf cumulation;
     private InitiatorStartup initiator;
     private ResponderStartup responder;
@@ -167,6 +168,12 @@ public final class MpaStartupHandler extends ChannelDuplexHandler {
             return;
         }
         cumulation.skipBytes(frame.length());
+        if (!cumulation.isReadable()) {
+            // The read held the frame and nothing after it (the usual case): give it back now, not at the end of
+            // startup. A Responder may wait long for the application's decision: a buffer held across that wait
+            // is one per pending request, and leaks with a connection that is never closed.
+            releaseCumulation();
+        }
         if (MpaFrameLog.enabled()) {
             MpaFrameLog.frame(ctx.channel().toString(), false, frame);
         }
@@ -187,7 +194,7 @@ public final class MpaStartupHandler extends ChannelDuplexHandler {
             return;
         }
         if (outcome instanceof MpaParameters params) {
-            if (config.rejectDataBeforeReply(MpaRole.INITIATOR) && cumulation.isReadable()) {
+            if (config.rejectDataBeforeReply(MpaRole.INITIATOR) && cumulation != null) {
                 // RFC 5044 §7.1.1: these octets arrived with the Reply, before this Initiator could send its
                 // first FPDU, and the Responder may not send one before that (§7.1.2 rule 4): PD_Length
                 // does not match the private data actually sent.

@@ -16,6 +16,7 @@ import org.iwarp4j.mpa.frame.MpaFrame;
 import org.iwarp4j.mpa.frame.MpaFrameCodec;
 import org.iwarp4j.mpa.frame.MpaFrameType;
 import org.iwarp4j.mpa.startup.InitiatorStartup;
+import org.iwarp4j.mpa.startup.ResponderStartup;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
@@ -271,6 +272,37 @@ class MpaStartupHandlerTest {
         assertThat(f.reason()).isEqualTo(MpaStartupFailedEvent.Reason.CONNECTION_CLOSED);
         assertThat(f.cause().error()).isEqualTo(MpaError.TCP_CONNECTION_LOST);
         ch.finishAndReleaseAll();
+    }
+
+    @Test
+    void aRequestWaitingForTheApplicationsDecisionHoldsNoBuffer() {
+        Collector up = new Collector();
+        EmbeddedChannel ch =
+                new EmbeddedChannel(MpaStartupHandler.responder(MpaConfig.builder().autoAccept(false).build()), up);
+        ByteBuf read = TestBuffers.direct(new InitiatorStartup(MpaConfig.defaults(), 1460).request().toByteArray());
+        ch.writeInbound(read);
+        MpaConnectRequest cr = up.single(MpaConnectRequest.class);
+        assertThat(read.refCnt()).as("the read held only the Request: released while the application decides")
+                .isZero();
+        cr.accept();
+        ch.runPendingTasks();
+        assertThat(MpaFrameCodec.parse(Unpooled.wrappedBuffer(out(ch))).type()).isEqualTo(MpaFrameType.REPLY);
+        assertThat(up.single(MpaEstablishedEvent.class).parameters().role()).isEqualTo(MpaRole.RESPONDER);
+        assertThat(ch.finishAndReleaseAll()).isFalse();
+    }
+
+    @Test
+    void theReadThatCarriedTheReplyIsReleasedAtEstablishment() {
+        Collector up = new Collector();
+        EmbeddedChannel ch = new EmbeddedChannel(MpaStartupHandler.initiator(MpaConfig.defaults()), up);
+        MpaFrame request = MpaFrameCodec.parse(Unpooled.wrappedBuffer(out(ch)));
+        ResponderStartup responder = new ResponderStartup(MpaConfig.defaults(), 1460);
+        responder.onRequest(request);
+        ByteBuf read = TestBuffers.direct(responder.accept(responder.defaultAcceptance()).reply().toByteArray());
+        ch.writeInbound(read);
+        assertThat(up.single(MpaEstablishedEvent.class).parameters().role()).isEqualTo(MpaRole.INITIATOR);
+        assertThat(read.refCnt()).isZero();
+        assertThat(ch.finishAndReleaseAll()).isFalse();
     }
 
     @Test
