@@ -146,8 +146,9 @@ public interface Rnic extends AutoCloseable {
     CompletableFuture<Connection> connect(InetSocketAddress address, QueuePair queuePair, ConnectOptions options);
 
     /**
-     * Closes every listener and connection (abortively), then every memory window and region still registered (as
-     * their own {@code close} does), and stops the event loops; waits for them.
+     * Closes every listener and connection (abortively; those still in MPA startup too, a request that waits for the
+     * application's decision among them), then every memory window and region still registered (as their own
+     * {@code close} does), and stops the event loops; waits for them.
      *
      * @throws IllegalStateException on an iwarp4j event loop (this RNIC's could not wait for its own end, and
      *                               another's must not block)

@@ -11,6 +11,9 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.util.concurrent.GlobalEventExecutor;
 import org.iwarp4j.mpa.MpaConfig;
 import org.iwarp4j.verbs.QueuePair;
 import org.iwarp4j.verbs.RnicConfig;
@@ -35,6 +38,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The RNIC's connection manager ({@code rdma_cm}): listeners and connects, each connection a channel of the
@@ -57,6 +61,11 @@ final class ConnectionManager {
     private final EventLoopGroup group;
     private final Transport transport;
     private final Set<ListenerImpl> listeners = ConcurrentHashMap.newKeySet();
+    /**
+     * Every connection this RNIC made or accepted that is still open (a channel leaves the group when it closes):
+     * {@link #closeChannels} closes them when the RNIC closes, whatever state their startup is in.
+     */
+    private final ChannelGroup channels = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
     /** RnicConfig.outboundBufferBytes: a queue pair pulls segments while fewer octets wait, resumes at half. */
     private final WriteBufferWaterMark outboundBuffer;
 
@@ -97,6 +106,7 @@ final class ConnectionManager {
                 .childHandler(new ChannelInitializer<Channel>() {
                     @Override
                     protected void initChannel(Channel ch) {
+                        channels.add(ch);
                         TcpLiveness.apply(ch, options.keepalive().orElse(null));
                         Transports.setNotSentLowat(ch, rnic.config().tcpNotSentLowat());
                         Admission admission = listener.admit(ch);
@@ -153,6 +163,7 @@ final class ConnectionManager {
                 .handler(new ChannelInitializer<Channel>() {
                     @Override
                     protected void initChannel(Channel ch) throws IOException {
+                        channels.add(ch);
                         TcpLiveness.apply(ch, options.keepalive().orElse(null));
                         Transports.setNotSentLowat(ch, rnic.config().tcpNotSentLowat());
                         ch.closeFuture().addListener(f -> i.irds().release());
@@ -183,6 +194,7 @@ final class ConnectionManager {
         if (i == null) {
             return result;
         }
+        channels.add(ch);
         ch.closeFuture().addListener(f -> i.irds().release());
         try {
             ConnectionPipelines.initiator(ch, i.mpa(), null, i.handler());
@@ -200,12 +212,23 @@ final class ConnectionManager {
     Listener acceptOver(Channel ch, ListenOptions options, ConnectionRequestHandler handler) {
         ListenerImpl listener = new ListenerImpl(rnic, Objects.requireNonNull(options, "options"),
                 Objects.requireNonNull(handler, "handler"));
+        channels.add(ch);
         Admission admission = listener.admit(ch);
         if (admission != null) {
             ConnectionPipelines.responder(ch, MpaConfigs.responder(options, rnic.config().maxIrdOrd()), null, listener,
                     admission);
         }
         return listener;
+    }
+
+    /**
+     * At {@link RnicImpl#close}, after its queue pairs: closes every connection still open, and waits (up to 5 s)
+     * until they are. A connection whose MPA Request waits for the application's decision has no queue pair yet, and
+     * without this it would outlive the RNIC where the RNIC's loops are not its own, and depend on the loops'
+     * shutdown where they are.
+     */
+    void closeChannels() {
+        channels.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
     }
 
     /** What a connect needs before its channel: {@code null} if it failed {@code result} already. */

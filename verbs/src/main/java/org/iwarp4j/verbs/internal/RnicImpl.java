@@ -376,6 +376,7 @@ public final class RnicImpl implements Rnic {
         for (CompletionChannelImpl c : List.copyOf(channels)) {
             c.close();
         }
+        connections.closeChannels();
         deregisterAll();
         if (ownsGroup) {
             group.shutdownGracefully(0, 5, TimeUnit.SECONDS).awaitUninterruptibly(10, TimeUnit.SECONDS);

@@ -2,11 +2,13 @@ package org.iwarp4j.verbs.internal;
 
 import io.netty.buffer.ByteBuf;
 import org.iwarp4j.common.MpaOptions;
+import org.iwarp4j.mpa.MpaConfig;
 import org.iwarp4j.mpa.fpdu.FpduWriter;
 import org.iwarp4j.mpa.frame.EnhancedConnectionData;
 import org.iwarp4j.mpa.frame.MpaFrame;
 import org.iwarp4j.mpa.frame.MpaFrameCodec;
 import org.iwarp4j.mpa.frame.MpaFrameType;
+import org.iwarp4j.mpa.startup.InitiatorStartup;
 import org.iwarp4j.testkit.fuzz.LeakCheckingAllocator;
 import org.iwarp4j.verbs.Access;
 import org.iwarp4j.verbs.CompletionQueue;
@@ -23,6 +25,8 @@ import org.iwarp4j.verbs.Stag;
 import org.iwarp4j.verbs.WorkCompletion;
 import org.iwarp4j.verbs.cm.ConnectOptions;
 import org.iwarp4j.verbs.cm.Connection;
+import org.iwarp4j.verbs.cm.ConnectionRequest;
+import org.iwarp4j.verbs.cm.ListenOptions;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -99,6 +103,26 @@ class ConnectOverTest {
         rnic.close();
         ch.finishAndReleaseAll();
         memory.release();
+        alloc.assertNoLeaks();
+    }
+
+    @Test
+    void closingTheRnicClosesAConnectionWhoseRequestWaitsForTheApplication() {
+        TcpLikeChannel ch = new TcpLikeChannel();
+        ch.config().setAllocator(alloc);
+        RnicImpl rnic = new RnicImpl(RnicConfig.builder().name("seam").maxStags(8).build(), alloc, ch.eventLoop());
+        List<ConnectionRequest> held = new ArrayList<>();
+        rnic.acceptOver(ch, ListenOptions.defaults(), held::add); // the application holds it, undecided
+        ByteBuf request = alloc.buffer();
+        MpaFrameCodec.encode(new InitiatorStartup(MpaConfig.defaults(), 1460).request(), request);
+        ch.writeInbound(request);
+        ch.runPendingTasks();
+        assertThat(held).hasSize(1);
+        assertThat(ch.isOpen()).isTrue();
+
+        rnic.close(); // the loop is not the RNIC's: only the RNIC itself can close what it accepted
+        assertThat(ch.isOpen()).as("the connection still waiting for a decision").isFalse();
+        ch.finishAndReleaseAll();
         alloc.assertNoLeaks();
     }
 
