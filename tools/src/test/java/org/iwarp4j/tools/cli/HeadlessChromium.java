@@ -11,8 +11,11 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.WebSocket;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,7 +23,9 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -85,8 +90,7 @@ public final class HeadlessChromium implements AutoCloseable {
             assertThat(png).as(Files.readString(profile.resolve("log"))).exists();
             return Files.readAllBytes(png);
         } finally {
-            p.destroyForcibly();
-            p.waitFor(5, TimeUnit.SECONDS);
+            stop(p);
             deleteTree(profile);
         }
     }
@@ -120,7 +124,7 @@ public final class HeadlessChromium implements AutoCloseable {
             assertThat(pageSocket).as("chromium's page target").isNotNull();
             return new HeadlessChromium(p, profile, http, URI.create(pageSocket));
         } catch (Exception | AssertionError e) {
-            p.destroyForcibly();
+            stop(p);
             deleteTree(profile);
             throw e;
         }
@@ -175,12 +179,30 @@ public final class HeadlessChromium implements AutoCloseable {
     public void close() {
         try {
             socket.abort();
-            process.destroyForcibly();
-            process.waitFor(5, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         } finally {
+            stop(process);
             deleteTree(profile);
+        }
+    }
+
+    /**
+     * Kills chromium and every process it started (renderer, GPU, network service, zygote) and waits for them: killing
+     * the browser alone leaves its children writing into the profile while it is deleted.
+     */
+    static void stop(Process browser) {
+        List<ProcessHandle> all = new ArrayList<>(browser.descendants().toList());
+        all.add(browser.toHandle());
+        all.forEach(ProcessHandle::destroyForcibly);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        for (ProcessHandle h : all) {
+            try {
+                h.onExit().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            } catch (ExecutionException | TimeoutException e) {
+                // a process still alive after 5 s: deleteTree below copes with what it still writes
+            }
         }
     }
 
@@ -244,9 +266,30 @@ public final class HeadlessChromium implements AutoCloseable {
         return b.append('"').toString();
     }
 
-    private static void deleteTree(Path dir) {
-        try (var paths = Files.walk(dir)) {
-            paths.sorted((a, b) -> b.getNameCount() - a.getNameCount()).forEach(f -> f.toFile().delete());
+    /**
+     * Deletes a temporary profile, best effort: a file that vanishes while the tree is walked (chromium renames its
+     * temporary files into place) is skipped, not an error; whatever is left behind is harmless.
+     */
+    static void deleteTree(Path dir) {
+        try {
+            Files.walkFileTree(dir, new SimpleFileVisitor<>() {
+                @Override
+                public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
+                    file.toFile().delete();
+                    return FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public FileVisitResult visitFileFailed(Path file, IOException e) {
+                    return FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public FileVisitResult postVisitDirectory(Path d, IOException e) {
+                    d.toFile().delete();
+                    return FileVisitResult.CONTINUE;
+                }
+            });
         } catch (IOException e) {
             // a temporary profile left behind is harmless
         }
