@@ -17,13 +17,21 @@ import java.util.function.IntFunction;
  */
 public final class WorkCompletion {
 
+    private static final CompletionStatus[] STATUSES = CompletionStatus.values();
+    private static final CompletionOpcode[] OPCODES = CompletionOpcode.values();
+    private static final byte SUCCESS = code(CompletionStatus.SUCCESS);
+
     static {
         WorkCompletionAccess.install(new Writer());
     }
 
+    // Status and opcode are kept as codes (ordinal + 1; 0 for none), and the two references are stored only when
+    // they change: a completion queue's entries and an application's polled array live long, and every reference
+    // stored into an old object costs a memory fence in G1's write barrier. Filling and copying a completion
+    // stores no reference in the steady state.
     private long wrId;
-    private CompletionStatus status;
-    private CompletionOpcode opcode;
+    private byte status;
+    private byte opcode;
     private long byteLength;
     private boolean hasImmediate;
     private long immediateData;
@@ -68,7 +76,7 @@ public final class WorkCompletion {
      * @return the status ({@code null} only for a completion never filled)
      */
     public CompletionStatus status() {
-        return status;
+        return status == 0 ? null : STATUSES[status - 1];
     }
 
     /**
@@ -77,7 +85,7 @@ public final class WorkCompletion {
      * @return {@code status() == SUCCESS}
      */
     public boolean isSuccess() {
-        return status == CompletionStatus.SUCCESS;
+        return status == SUCCESS;
     }
 
     /**
@@ -86,7 +94,7 @@ public final class WorkCompletion {
      * @return the opcode
      */
     public CompletionOpcode opcode() {
-        return opcode;
+        return opcode == 0 ? null : OPCODES[opcode - 1];
     }
 
     /**
@@ -131,8 +139,9 @@ public final class WorkCompletion {
      * @return the original value, or empty for any other completion
      */
     public OptionalLong atomicOriginalValue() {
-        boolean atomic = status == CompletionStatus.SUCCESS
-                && (opcode == CompletionOpcode.ATOMIC_FETCH_ADD || opcode == CompletionOpcode.ATOMIC_CMP_SWAP);
+        CompletionOpcode op = opcode();
+        boolean atomic = isSuccess()
+                && (op == CompletionOpcode.ATOMIC_FETCH_ADD || op == CompletionOpcode.ATOMIC_CMP_SWAP);
         return atomic ? OptionalLong.of(atomicOriginalValue) : OptionalLong.empty();
     }
 
@@ -185,31 +194,27 @@ public final class WorkCompletion {
         solicited = other.solicited;
         atomicOriginalValue = other.atomicOriginalValue;
         queuePairNumber = other.queuePairNumber;
-        queuePairs = other.queuePairs;
-        terminate = other.terminate;
+        if (queuePairs != other.queuePairs) {
+            queuePairs = other.queuePairs;
+        }
+        if (terminate != other.terminate) {
+            terminate = other.terminate;
+        }
         return this;
     }
 
-    private void reset() {
-        wrId = 0;
-        status = null;
-        opcode = null;
-        byteLength = 0;
-        hasImmediate = false;
-        immediateData = 0;
-        hasInvalidatedStag = false;
-        invalidatedStag = 0;
-        solicited = false;
-        atomicOriginalValue = 0;
-        queuePairNumber = 0;
-        queuePairs = null;
-        terminate = null;
+    private static byte code(CompletionStatus s) {
+        return (byte) (s == null ? 0 : s.ordinal() + 1);
+    }
+
+    private static byte code(CompletionOpcode o) {
+        return (byte) (o == null ? 0 : o.ordinal() + 1);
     }
 
     @Override
     public String toString() {
-        StringBuilder sb = new StringBuilder("WorkCompletion[wrId=").append(wrId).append(' ').append(status)
-                .append(' ').append(opcode).append(" len=").append(byteLength).append(" qp=").append(queuePairNumber);
+        StringBuilder sb = new StringBuilder("WorkCompletion[wrId=").append(wrId).append(' ').append(status())
+                .append(' ').append(opcode()).append(" len=").append(byteLength).append(" qp=").append(queuePairNumber);
         if (hasImmediate) {
             sb.append(String.format(" imm=0x%016x", immediateData));
         }
@@ -228,21 +233,25 @@ public final class WorkCompletion {
     /** How the RNIC fills completions (see {@link WorkCompletionAccess}). */
     private static final class Writer extends WorkCompletionAccess {
         @Override
-        public WorkCompletion reset(WorkCompletion wc) {
-            wc.reset();
-            return wc;
-        }
-
-        @Override
         public void set(WorkCompletion wc, long wrId, CompletionStatus status, CompletionOpcode opcode, long byteLength,
                         int queuePairNumber, IntFunction<QueuePair> queuePairs, TerminateInfo terminate) {
             wc.wrId = wrId;
-            wc.status = status;
-            wc.opcode = opcode;
+            wc.status = code(status);
+            wc.opcode = code(opcode);
             wc.byteLength = byteLength;
             wc.queuePairNumber = queuePairNumber;
-            wc.queuePairs = queuePairs;
-            wc.terminate = terminate;
+            if (wc.queuePairs != queuePairs) {
+                wc.queuePairs = queuePairs;
+            }
+            if (wc.terminate != terminate) {
+                wc.terminate = terminate;
+            }
+            wc.hasImmediate = false;
+            wc.immediateData = 0;
+            wc.hasInvalidatedStag = false;
+            wc.invalidatedStag = 0;
+            wc.solicited = false;
+            wc.atomicOriginalValue = 0;
         }
 
         @Override

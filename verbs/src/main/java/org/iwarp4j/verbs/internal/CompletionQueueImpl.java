@@ -123,8 +123,9 @@ final class CompletionQueueImpl implements CompletionQueue {
         }
     }
 
+    /** The claimed entry, to be filled with {@link WorkCompletionAccess#set} (which clears what it does not set). */
     WorkCompletion entry(long sequence) {
-        return WC.reset(entries[(int) (sequence & mask)]);
+        return entries[(int) (sequence & mask)];
     }
 
     /** The claimed entry holds {@code slots} send queue slots of {@code qp} until it is polled. */
@@ -242,8 +243,7 @@ final class CompletionQueueImpl implements CompletionQueue {
                 if (published.get(index) != h + 1) {
                     break;
                 }
-                WC.copy(entries[index], into[n]);
-                WC.reset(entries[index]);
+                WC.copy(entries[index], into[n]); // the entry is left as it is: the next claim's set overwrites it
                 releaseHeld(index); // before the head moves on: the slot may be claimed again right after
                 h++;
                 n++;

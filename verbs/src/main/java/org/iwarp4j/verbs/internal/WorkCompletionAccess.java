@@ -34,10 +34,7 @@ public abstract class WorkCompletionAccess {
         return a;
     }
 
-    /** Clears every field; returns {@code wc}. */
-    public abstract WorkCompletion reset(WorkCompletion wc);
-
-    /** Sets the common fields. */
+    /** Sets the common fields and clears the others (a completion queue's entry is filled again and again). */
     public abstract void set(WorkCompletion wc, long wrId, CompletionStatus status, CompletionOpcode opcode,
                              long byteLength, int queuePairNumber, IntFunction<QueuePair> queuePairs,
                              TerminateInfo terminate);
