@@ -30,11 +30,13 @@ import org.iwarp4j.verbs.cm.ListenOptions;
 import org.iwarp4j.verbs.cm.PeerProfile;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
@@ -386,13 +388,16 @@ class MpaOverVerbsTest {
     @Requirement("MPA-76")
     @DisplayName("MPA-76: a local error during the enhanced setup (the RTR cannot be built) is reported with Terminate "
             + "0x2/0x0/0x05 as the first FPDU before the connection ends")
-    void localErrorDuringEnhancedSetup() {
+    void localErrorDuringEnhancedSetup(@TempDir Path dir) {
         try (ScriptedPeer peer = ScriptedPeer.server();
              VerbsStack stack = new VerbsStack(RnicConfig.builder(), new FailingAllocator(1), b -> { })) {
             peer.expectMpaRequest().respond(StartupFrame.reply().crc(true).enhanced(p2p(false, true, false)))
                     .expectFpdu().withUlpdu(terminate(2, 0, 0x05)).and().expectFin().start();
-            Throwable t = failure(stack.connect(peer.address(),
-                    ConnectOptions.builder().mpa(m -> m.peerToPeer(RtrType.WRITE))));
+            // The failure is injected where the RTR's DDP header is allocated: from the RNIC's allocator, which the
+            // stack uses for small segments only when MPA does not gather them (here: a capture makes a packet of
+            // each FPDU). When gathering, the RTR is written straight into MPA's buffer and allocates nothing.
+            Throwable t = failure(stack.connect(peer.address(), ConnectOptions.builder()
+                    .mpa(m -> m.peerToPeer(RtrType.WRITE)).pcapFile(dir.resolve("setup-error.pcap"))));
             assertThat(t).isInstanceOf(ConnectionFailedException.class).hasMessageContaining("0x2/0x0/0x05");
             peer.waitForScriptToComplete(VerbsStack.WAIT);
         }

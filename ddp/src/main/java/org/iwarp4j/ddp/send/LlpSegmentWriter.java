@@ -34,6 +34,28 @@ public interface LlpSegmentWriter {
         writeSegment(header, source.retainedSlice(index, length));
     }
 
+    /** Writes a whole segment (header, then payload) where {@link #writeSegmentInPlace} asks for it. */
+    @FunctionalInterface
+    interface SegmentContent {
+        /**
+         * Writes the segment's octets at {@code index} of {@code buffer} with its absolute {@code set} methods,
+         * leaving the buffer's indexes as they are.
+         */
+        void writeSegment(ByteBuf buffer, int index);
+    }
+
+    /**
+     * Takes one DDP segment of {@code length} octets (header and payload, at most {@link #mulpdu()}) that
+     * {@code content} writes, during this call, straight into a buffer of the lower layer's, where it would have
+     * copied the segment anyway (MPA: the buffer its small FPDUs are gathered in): the sender then needs no buffer
+     * for it. Returns false, having called nothing, when the lower layer cannot take this segment so now; the
+     * sender then uses {@link #writeSegment(ByteBuf, ByteBuf)}. If {@code content} throws, nothing was written.
+     * False by default.
+     */
+    default boolean writeSegmentInPlace(int length, SegmentContent content) {
+        return false;
+    }
+
     /**
      * The longest payload the sender should lend ({@link #writeSegment(ByteBuf, ByteBuf, int, int)}) rather than
      * slice: one the lower layer copies anyway (MPA copies small FPDUs beside each other), so that a slice made

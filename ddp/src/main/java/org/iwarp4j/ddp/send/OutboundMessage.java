@@ -21,7 +21,10 @@ import org.iwarp4j.ddp.header.DdpControl;
  * copies payloads of that length anyway ({@link LlpSegmentWriter#lendLimit()}); its header is a small buffer from
  * the sender's allocator. Payload pieces of at most {@link #INLINE_PAYLOAD_LIMIT} octets (an RDMAP Read
  * Request, Terminate, Atomic or Immediate Data header, a small message) are copied into the header buffer
- * instead, so such segments take one small buffer and no slice (a derived buffer is a heap object each).
+ * instead, so such segments take one small buffer and no slice (a derived buffer is a heap object each). A segment
+ * whose payload is inline or lent is first offered to the lower layer to be written in place
+ * ({@link LlpSegmentWriter#writeSegmentInPlace}: MPA writes it straight into the buffer it gathers small FPDUs in),
+ * which takes no buffer of ours at all.
  */
 public final class OutboundMessage {
 
@@ -44,6 +47,8 @@ public final class OutboundMessage {
     private int segments;
     private boolean started;
     private boolean done;
+    /** The content of segments written inline, made by the first one (null while one is being written). */
+    private InPlace inPlace;
 
     OutboundMessage(DdpSender sender, boolean tagged, int rsvdUlp, int stag, long startTo, int qn,
                     int rsvdUlpWord, ByteBuf message, int start, int length) {
@@ -148,47 +153,134 @@ public final class OutboundMessage {
         int chunk = Math.min(length - sent, mulpdu - headerLength);
         boolean last = sent + chunk == length; // RFC 5041 §4.1: L = 1 only on the last segment
         boolean inline = chunk <= INLINE_PAYLOAD_LIMIT;
-        boolean lent = !inline && chunk <= llp.lendLimit();
+        if (inline || chunk <= llp.lendLimit()) {
+            writeCopied(headerLength, chunk, last, inline);
+            return !last;
+        }
         int headroom = llp.headroom();
-        ByteBuf header = sender.allocator().buffer(headroom + headerLength + (inline ? chunk : 0) + llp.tailroom());
-        ByteBuf payload = null;
-        int from;
+        ByteBuf header = sender.allocator().buffer(headroom + headerLength + llp.tailroom());
+        ByteBuf payload;
         try {
             header.setIndex(headroom, headroom + headerLength); // the octets around it are the LLP's
             writeHeader(header, last);
-            from = start + sent;
-            if (inline) {
-                // Read from the message into the header: a direct source copies by address, where the
-                // header's writeBytes would ask the source for a ByteBuffer view (an allocation per segment).
-                message.getBytes(from, header, header.writerIndex(), chunk);
-                header.writerIndex(header.writerIndex() + chunk);
-                payload = Unpooled.EMPTY_BUFFER;
-            } else if (!lent) {
-                payload = message.retainedSlice(from, chunk);
-            }
+            payload = message.retainedSlice(start + sent, chunk);
         } catch (RuntimeException | Error e) {
             header.release();
             throw e;
         }
         sent += chunk;
         segments++;
-        if (lent) {
-            ByteBuf source = message.retain(); // finish() lets the message go: the lent octets must outlive the call
-            try {
-                if (last) {
-                    finish();
-                }
-                llp.writeSegment(header, source, from, chunk);
-            } finally {
-                source.release();
-            }
-            return !last;
-        }
         if (last) {
             finish();
         }
         llp.writeSegment(header, payload);
         return !last;
+    }
+
+    /**
+     * A segment whose payload is copied, by us or by the lower layer: written by the lower layer straight into its
+     * own buffer when it can ({@link LlpSegmentWriter#writeSegmentInPlace}); else an {@code inline} payload is copied
+     * behind the header into one small buffer (one buffer, no slice: a derived buffer is a heap object each) and a
+     * longer one is lent. The segment's header is fixed before the lower layer is called, and the message is
+     * finished first, with its memory held until the call returns: whatever the lower layer does meanwhile (a failed
+     * write may abandon the stream's messages, and a Terminate may then recycle this one), the octets written are
+     * this segment's.
+     */
+    private void writeCopied(int headerLength, int chunk, boolean last, boolean inline) {
+        InPlace content = inPlace;
+        inPlace = null; // in use: a reentrant write of this object (recycled for a Terminate) makes its own
+        if (content == null) {
+            content = new InPlace();
+        }
+        int from = start + sent;
+        content.from = from;
+        content.payloadLength = chunk;
+        content.headerLength = headerLength;
+        content.tagged = tagged;
+        content.control = DdpControl.encode(tagged, last); // RFC 5041 §4.1: L = 1 only on the last segment
+        content.rsvdUlp = rsvdUlp;
+        content.stag = stag;
+        content.taggedOffset = startTo + sent; // RFC 5041 §5.2: TO = start TO + offset of the payload
+        content.qn = qn;
+        content.rsvdUlpWord = rsvdUlpWord;
+        content.msn = msn;
+        content.messageOffset = sent;          // RFC 5041 §5.2: MO = offset of the payload in the message
+        ByteBuf source = message.retain();     // finish() lets the message go: its octets must outlive the call
+        content.source = source;
+        try {
+            sent += chunk;
+            segments++;
+            if (last) {
+                finish();
+            }
+            LlpSegmentWriter llp = sender.llp();
+            if (llp.writeSegmentInPlace(headerLength + chunk, content)) {
+                return;
+            }
+            int headroom = llp.headroom();
+            int copied = inline ? chunk : 0;
+            ByteBuf header = sender.allocator().buffer(headroom + headerLength + copied + llp.tailroom());
+            try {
+                content.writeHeader(header, headroom);
+                if (inline) {
+                    content.writePayload(header, headroom);
+                }
+                header.setIndex(headroom, headroom + headerLength + copied); // the octets around it are the LLP's
+            } catch (RuntimeException | Error e) {
+                header.release();
+                throw e;
+            }
+            if (inline) {
+                llp.writeSegment(header, Unpooled.EMPTY_BUFFER);
+            } else {
+                llp.writeSegment(header, source, from, chunk);
+            }
+        } finally {
+            content.source = null;
+            inPlace = content;
+            source.release();
+        }
+    }
+
+    /** The octets of one segment written in place: its header (fixed when it was offered) and its payload. */
+    private final class InPlace implements LlpSegmentWriter.SegmentContent {
+        ByteBuf source;
+        int from;
+        int payloadLength;
+        int headerLength;
+        boolean tagged;
+        int control;
+        int rsvdUlp;
+        int stag;
+        long taggedOffset;
+        int qn;
+        int rsvdUlpWord;
+        int msn;
+        int messageOffset;
+
+        @Override
+        public void writeSegment(ByteBuf buffer, int index) {
+            writeHeader(buffer, index);
+            writePayload(buffer, index);
+        }
+
+        /** The header at {@code index}. */
+        void writeHeader(ByteBuf buffer, int index) {
+            if (tagged) {
+                sender.taggedHeader().wrap(buffer, index).control(control).rsvdUlp(rsvdUlp).stag(stag)
+                        .taggedOffset(taggedOffset);
+            } else {
+                sender.untaggedHeader().wrap(buffer, index).control(control).rsvdUlp(rsvdUlp)
+                        .rsvdUlpWord(rsvdUlpWord).queueNumber(qn).messageSequenceNumber(msn)
+                        .messageOffset(messageOffset);
+            }
+        }
+
+        /** The payload behind the header at {@code index}. */
+        void writePayload(ByteBuf buffer, int index) {
+            // a direct source copies by address (the buffer's setBytes would ask it for a ByteBuffer view)
+            source.getBytes(from, buffer, index + headerLength, payloadLength);
+        }
     }
 
     /** Writes every remaining segment. */

@@ -123,6 +123,81 @@ class SegmentationTest {
         assertThat(Arrays.copyOfRange(llp.segments.get(0), 18, 46)).isEqualTo(readRequest);
     }
 
+    /**
+     * Segments with short payloads taken in place by the lower layer ({@link LlpSegmentWriter#writeSegmentInPlace})
+     * are octet for octet the segments written as buffers, whatever the model, length and MULPDU, also when the
+     * lower layer refuses some; every message is released after its last segment either way.
+     */
+    @Test
+    void segmentsTakenInPlaceAreTheOctetsOfSegmentsWrittenAsBuffers() {
+        CapturingLlp inPlace = new CapturingLlp(1500);
+        inPlace.takesInPlace = true;
+        DdpSender inPlaceSender = new DdpSender(inPlace, ByteBufAllocator.DEFAULT, 4);
+        java.util.Random r = new java.util.Random(17);
+        for (int i = 0; i < 300; i++) {
+            int size = r.nextInt(4) == 0 ? r.nextInt(3000) : r.nextInt(600);
+            int mulpdu = 40 + r.nextInt(1500);
+            llp.mulpdu = mulpdu;
+            inPlace.mulpdu = mulpdu;
+            byte[] payload = Bytes.pattern(size, i);
+            ByteBuf a = Bytes.pooled(payload);
+            ByteBuf b = Bytes.pooled(payload);
+            if (r.nextBoolean()) {
+                long to = r.nextLong() >>> 2;
+                sender.tagged(0x40, i, to, a).writeAll();
+                inPlaceSender.tagged(0x40, i, to, b).writeAll();
+            } else {
+                int qn = r.nextInt(3);
+                sender.untagged(qn, 0x41 + qn, i, a).writeAll();
+                inPlaceSender.untagged(qn, 0x41 + qn, i, b).writeAll();
+            }
+            assertThat(a.refCnt()).isZero();
+            assertThat(b.refCnt()).isZero();
+            inPlace.takesInPlace = r.nextInt(5) != 0; // now and then refused: the segment comes as buffers
+        }
+        assertThat(inPlace.segments).hasSameSizeAs(llp.segments);
+        for (int i = 0; i < llp.segments.size(); i++) {
+            assertThat(inPlace.segments.get(i)).as("segment %d", i).isEqualTo(llp.segments.get(i));
+        }
+        assertThat(inPlace.inPlaceTaken).isGreaterThan(llp.segments.size() / 3);
+    }
+
+    /**
+     * A lower layer that, while it takes the last segment of a Send in place, first writes a Terminate through the
+     * same sender (as a failed write may make RDMAP do), recycling the Send's message object: the Send's segment
+     * still carries its own header (its queue, MSN, offset and L bit) and payload.
+     */
+    @Test
+    void aTerminateWrittenDuringAnInPlaceWriteLeavesTheSegmentItsOwnHeader() {
+        llp.takesInPlace = true;
+        llp.mulpdu = 18 + 40; // two segments: 40 octets, then 24
+        byte[] sendPayload = Bytes.pattern(64, 3);
+        OutboundMessage send = sender.untagged(0, 0x43, 0, Bytes.pooled(sendPayload));
+        boolean[] once = {false};
+        llp.beforeInPlace = () -> {
+            if (!send.isDone() || once[0]) {
+                return; // the first segment: nothing happens
+            }
+            once[0] = true;
+            OutboundMessage terminate = sender.untagged(2, 0x47, 0, Bytes.pooled(new byte[28]), send);
+            assertThat(terminate).isSameAs(send);
+            terminate.writeAll();
+        };
+        send.writeAll();
+        assertThat(once[0]).as("the Send was finished before its last segment went to the lower layer").isTrue();
+        assertThat(llp.segments).hasSize(3);
+        assertThat(untagged(llp.segments.get(1)).queueNumber()).isEqualTo(2);
+        UntaggedHeaderFlyweight s = untagged(llp.segments.get(2));
+        assertThat(s.queueNumber()).isZero();
+        assertThat(s.messageSequenceNumber()).isEqualTo(1);
+        assertThat(s.messageOffset()).isEqualTo(40);
+        assertThat(s.last()).isTrue();
+        assertThat(s.rsvdUlp()).isEqualTo(0x43);
+        assertThat(llp.segments.get(2)).hasSize(18 + 24);
+        assertThat(Arrays.copyOfRange(llp.segments.get(2), 18, 18 + 24)).isEqualTo(Arrays.copyOfRange(sendPayload,
+                40, 64));
+    }
+
     @Test
     void smallPayloadFromASliceOfRegisteredMemoryIsCopiedFromItsOwnOffset() {
         byte[] memory = Bytes.pattern(200, 9);

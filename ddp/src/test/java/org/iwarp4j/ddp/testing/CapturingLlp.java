@@ -2,7 +2,9 @@ package org.iwarp4j.ddp.testing;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.Unpooled;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.iwarp4j.ddp.send.LlpSegmentWriter;
 
@@ -19,9 +21,9 @@ public final class CapturingLlp implements LlpSegmentWriter {
     public int mulpdu;
     /** Every segment written since the last {@link #discard()}, oldest first. */
     public final List<byte[]> segments = new ArrayList<>();
-    /** The readable length of the header buffer of each segment (how the sender split it). */
+    /** The readable length of the header buffer of each segment (how the sender split it); -1: taken in place. */
     public final List<Integer> headerBufferLengths = new ArrayList<>();
-    /** The readable length of the payload buffer of each segment. */
+    /** The readable length of the payload buffer of each segment; -1: taken in place. */
     public final List<Integer> payloadBufferLengths = new ArrayList<>();
 
     private final ByteBufAllocator allocator;
@@ -59,6 +61,50 @@ public final class CapturingLlp implements LlpSegmentWriter {
         }
     }
 
+    /**
+     * Whether segments offered in place ({@link #writeSegmentInPlace}) are taken: written into a buffer of this
+     * layer's (at an offset, between octets that must stay) and kept as the others. Off by default: every segment
+     * comes as buffers.
+     */
+    public boolean takesInPlace;
+    /** Called by each in-place write before the content is (a test's reentrant write); null: none. */
+    public Runnable beforeInPlace;
+    private boolean inBefore;
+    /** Segments taken in place since the last {@link #discard()}. */
+    public int inPlaceTaken;
+
+    @Override
+    public boolean writeSegmentInPlace(int length, SegmentContent content) {
+        if (!takesInPlace) {
+            return false;
+        }
+        if (length > mulpdu) {
+            throw new IllegalStateException("segment of " + length + " octets exceeds MULPDU " + mulpdu);
+        }
+        Runnable before = beforeInPlace;
+        if (before != null && !inBefore) {
+            inBefore = true; // not again for what it writes itself
+            try {
+                before.run();
+            } finally {
+                inBefore = false;
+            }
+        }
+        byte[] room = new byte[length + 10];
+        Arrays.fill(room, (byte) 0x5a);
+        ByteBuf buffer = Unpooled.wrappedBuffer(room).setIndex(3, 3);
+        content.writeSegment(buffer, 7);
+        if (buffer.readerIndex() != 3 || buffer.writerIndex() != 3 || room[6] != 0x5a || room[7 + length] != 0x5a) {
+            throw new IllegalStateException("the content wrote outside its segment or moved the indexes");
+        }
+        segments.add(Arrays.copyOfRange(room, 7, 7 + length));
+        headerBufferLengths.add(-1);
+        payloadBufferLengths.add(-1);
+        inPlaceTaken++;
+        written++;
+        return true;
+    }
+
     /** Segments written in all, {@link #discard()} or not. */
     public long written() {
         return written;
@@ -92,5 +138,6 @@ public final class CapturingLlp implements LlpSegmentWriter {
         headerBufferLengths.clear();
         payloadBufferLengths.clear();
         taken = 0;
+        inPlaceTaken = 0;
     }
 }

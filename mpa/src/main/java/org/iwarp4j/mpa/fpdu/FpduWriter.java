@@ -261,6 +261,60 @@ public final class FpduWriter {
     }
 
     /**
+     * The octets the next FPDU takes on the wire when its ULPDU of {@code ulpduLength} octets is framed in place
+     * ({@link #frameInPlace}), or -1 when it cannot be: a marker would fall inside the ULPDU, or the ULPDU is longer
+     * than the maximum (then {@link #write} reports it).
+     */
+    public int inPlaceWireLength(int ulpduLength) {
+        if (ulpduLength < 0 || ulpduLength > maxUlpduLength) {
+            return -1;
+        }
+        int off = streamOffset;
+        if (markersEnabled
+                && splittingMarkers(off, ulpduLength, FpduLayout.innerMarkerCount(off, ulpduLength)) != 0) {
+            return -1;
+        }
+        return FpduLayout.wireLength(off, ulpduLength, markersEnabled);
+    }
+
+    /**
+     * Where the next FPDU's ULPDU starts, counted from the FPDU's first octet: after a leading marker (when the
+     * FPDU starts on a 512-octet boundary of the stream with markers on) and ULPDU_Length.
+     */
+    public int inPlacePrefixLength() {
+        return FpduLayout.headerPosition(streamOffset, markersEnabled) + FpduLayout.LENGTH_FIELD;
+    }
+
+    /**
+     * Frames the next FPDU around a ULPDU the caller already wrote into {@code out}: its {@code ulpduLength} octets
+     * lie at {@code start + }{@link #inPlacePrefixLength()}. Writes the leading marker and ULPDU_Length in front of
+     * them and PAD, a marker between PAD and CRC and the CRC behind them, and moves {@code out}'s writer index to the
+     * FPDU's end ({@code start + }{@link #inPlaceWireLength}). The octets are those of {@link #write}; nothing is
+     * allocated and no part is handed anywhere: the FPDU is written where it lies.
+     *
+     * @throws IllegalStateException when {@link #inPlaceWireLength} is -1 for this ULPDU (nothing written)
+     */
+    public void frameInPlace(ByteBuf out, int start, int ulpduLength) {
+        int wire = inPlaceWireLength(ulpduLength);
+        if (wire < 0) {
+            throw new IllegalStateException("a ULPDU of " + ulpduLength + " octets at stream offset "
+                    + Integer.toUnsignedString(streamOffset) + " cannot be framed in place");
+        }
+        int off = streamOffset;
+        int hdr = FpduLayout.headerPosition(off, markersEnabled);
+        int inner = markersEnabled ? FpduLayout.innerMarkerCount(off, ulpduLength) : 0;
+        if (hdr != 0) {
+            out.setInt(start, 0); // RFC 5044 §4.3: marker between FPDUs, FPDUPTR 0
+        }
+        out.setShort(start + hdr, ulpduLength);
+        int end = start + hdr + FpduLayout.LENGTH_FIELD + ulpduLength;
+        crc.reset();
+        crcUpdate(out, start, end - start);
+        out.writerIndex(end);
+        trail(out, off, ulpduLength, inner, hdr, FpduLayout.padLength(ulpduLength), inner);
+    }
+
+    /**
      * Appends PAD, a marker that falls between PAD and CRC, and the CRC to {@code out} (from its writer index),
      * records the FPDU and hands {@code out} to the sink as the last part. What {@code out} holds before its
      * writer index is either the rest of this FPDU, which the CRC has already seen, or (a buffer of
@@ -269,6 +323,12 @@ public final class FpduWriter {
      */
     private void finish(ByteBuf out, int off, int ulpduLength, int inner, int hdr, int pad, int beforeCrc,
                         PartSink sink) {
+        trail(out, off, ulpduLength, inner, hdr, pad, beforeCrc);
+        sink.part(out, true);
+    }
+
+    /** {@link #finish} without the sink: the trailer written and the FPDU recorded. */
+    private void trail(ByteBuf out, int off, int ulpduLength, int inner, int hdr, int pad, int beforeCrc) {
         int t = out.writerIndex();
         out.writeZero(pad); // RFC 5044 §4.1: PAD sent as zeros
         if (beforeCrc != 0) {
@@ -286,7 +346,6 @@ public final class FpduWriter {
         lastMarkerCount = inner + (hdr != 0 ? 1 : 0);
         streamOffset = off + wire;
         fpdusWritten++;
-        sink.part(out, true);
     }
 
     /** Inner markers that fall inside the ULPDU (the others, at most one, fall between PAD and CRC). */

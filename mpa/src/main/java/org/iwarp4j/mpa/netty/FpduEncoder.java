@@ -213,6 +213,29 @@ public final class FpduEncoder extends ChannelOutboundHandlerAdapter implements 
         frame(header, null, source, index, length, promise, true);
     }
 
+    /**
+     * The ULPDU is written into the gathering buffer and framed around where it lies ({@link FpduWriter#frameInPlace}):
+     * an FPDU that would be gathered costs no buffer of its own and is not copied again. Not while FPDUs are held or
+     * the frame log is on (it reads what {@link #frame} records), nor with gathering off (a capture tells FPDUs apart
+     * by their writes).
+     */
+    @Override
+    public boolean sendInPlace(int length, UlpduContent content) {
+        ChannelHandlerContext c = ctx;
+        if (c == null || holding || !gather || MpaFrameLog.enabled() || !c.executor().inEventLoop()) {
+            return false;
+        }
+        int wire = writer.inPlaceWireLength(length);
+        if (wire < 0 || wire > GATHER_LIMIT) {
+            return false;
+        }
+        ByteBuf g = gatheringBuffer(wire);
+        int start = g.writerIndex();
+        content.writeUlpdu(g, start + writer.inPlacePrefixLength()); // throws: the writer index did not move
+        writer.frameInPlace(g, start, length);
+        return true;
+    }
+
     /** Payloads of FPDUs that may be gathered: copied anyway, so lending them saves their slice. */
     @Override
     public int lendLimit() {
@@ -308,9 +331,9 @@ public final class FpduEncoder extends ChannelOutboundHandlerAdapter implements 
     /** The gathering buffer with room for {@code n} more octets: a new one when the current one is full. */
     private ByteBuf gatheringBuffer(int n) {
         ByteBuf g = gathered;
-        if (g != null && g.writableBytes() < n) {
+        while (g != null && g.writableBytes() < n) {
             endGathering(); // too full for n: written whole, not as a slice, and let go
-            g = null;
+            g = gathered;   // null, unless a failed write's handling sent FPDUs meanwhile (they go first)
         }
         if (g == null) {
             g = ctx.alloc().directBuffer(GATHER_CAPACITY);

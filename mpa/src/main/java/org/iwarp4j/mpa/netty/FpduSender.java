@@ -45,6 +45,27 @@ public interface FpduSender {
         return 0;
     }
 
+    /** Writes a ULPDU's octets where {@link #sendInPlace} asks for them. */
+    @FunctionalInterface
+    interface UlpduContent {
+        /**
+         * Writes the whole ULPDU at {@code index} of {@code buffer} with its absolute {@code set} methods, leaving the
+         * buffer's indexes as they are.
+         */
+        void writeUlpdu(ByteBuf buffer, int index);
+    }
+
+    /**
+     * Frames and writes (with a void promise, without flushing) one ULPDU of {@code length} octets that {@code content}
+     * writes straight into the sender's own buffer, where the sender copies small FPDUs anyway: the layer above then
+     * needs no buffer of its own for it. Returns false, having called nothing, when the sender cannot take this ULPDU
+     * so (not on the event loop, FPDUs held or not gathered, a marker inside the ULPDU, too long to gather): then use
+     * {@link #send}. If {@code content} throws, nothing was sent. False by default.
+     */
+    default boolean sendInPlace(int length, UlpduContent content) {
+        return false;
+    }
+
     /** Flushes what was sent. */
     void flush();
 

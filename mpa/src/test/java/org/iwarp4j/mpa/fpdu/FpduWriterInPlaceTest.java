@@ -11,6 +11,7 @@ import java.util.Arrays;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.quicktheories.QuickTheory.qt;
 import static org.quicktheories.generators.SourceDSL.integers;
 import static org.quicktheories.generators.SourceDSL.longs;
@@ -176,5 +177,76 @@ class FpduWriterInPlaceTest {
         assertThat(shared.getShort(6)).isZero();
         parts.forEach(ByteBuf::release);
         shared.release();
+    }
+    /**
+     * {@link FpduWriter#frameInPlace}: a ULPDU written into a buffer the caller owns, at the writer's prefix length,
+     * is framed where it lies into the reference octets (RFC 5044 §4.1–§4.4), the buffer's octets before the FPDU are
+     * untouched and its writer index ends the FPDU; the writer's state advances as {@link FpduWriter#write} would
+     * have it. The in-place wire length is -1 exactly when a marker falls inside the ULPDU (markers must then split
+     * it, which in-place framing does not do).
+     */
+    @Test
+    void framingWhereTheUlpduLiesGivesTheReferenceOctets() {
+        qt().withExamples(600).forAll(FpduPropertyTest.offsets(), integers().between(0, 1600),
+                integers().between(0, 15), longs().all()).checkAssert((off, len, flags, seed) -> {
+                    boolean crc = (flags & 1) != 0;
+                    boolean markers = (flags & 2) != 0;
+                    int before = (flags >> 2) * 5; // octets already in the buffer: 0, 5, 10 or 15
+                    byte[] ulpdu = FpduPropertyTest.randomBytes(seed, len);
+                    FpduWriter inPlace = new FpduWriter(crc, markers, 65535, off);
+                    FpduWriter reference = new FpduWriter(crc, markers, 65535, off);
+                    int wire = inPlace.inPlaceWireLength(len);
+                    boolean split = markers && markerInside(off, len);
+                    if (split) {
+                        assertThat(wire).isEqualTo(-1);
+                        ByteBuf small = TestBuffers.heap(new byte[8]);
+                        assertThatThrownBy(() -> inPlace.frameInPlace(small, 0, len))
+                                .isInstanceOf(IllegalStateException.class);
+                        small.release();
+                        assertThat(inPlace.streamOffset()).isEqualTo(off);
+                        return;
+                    }
+                    ByteBuf out = TestBuffers.ALLOC.directBuffer(before + wire);
+                    try {
+                        byte[] junk = FpduPropertyTest.randomBytes(~seed, before + wire);
+                        out.writeBytes(junk, 0, before); // what the buffer held before: must stay
+                        out.setBytes(before, junk, before, wire); // garbage where the FPDU goes
+                        out.setBytes(before + inPlace.inPlacePrefixLength(), ulpdu);
+                        inPlace.frameInPlace(out, before, len);
+                        byte[] expected = expected(crc, markers, off, ulpdu);
+                        assertThat(wire).isEqualTo(expected.length);
+                        assertThat(out.writerIndex()).isEqualTo(before + wire);
+                        assertThat(ByteBufUtil.getBytes(out, 0, before)).isEqualTo(Arrays.copyOf(junk, before));
+                        assertThat(ByteBufUtil.getBytes(out, before, wire)).isEqualTo(expected);
+                        Written w = write(reference, ulpdu, len, 0, 0, false);
+                        assertThat(w.octets()).isEqualTo(expected);
+                        assertThat(inPlace.streamOffset()).isEqualTo(reference.streamOffset());
+                        assertThat(inPlace.lastCrc()).isEqualTo(reference.lastCrc());
+                        assertThat(inPlace.lastMarkerCount()).isEqualTo(reference.lastMarkerCount());
+                        assertThat(inPlace.lastWireLength()).isEqualTo(wire);
+                        assertThat(inPlace.fpdusWritten()).isEqualTo(1);
+                    } finally {
+                        out.release();
+                    }
+                });
+    }
+
+    @Test
+    void aUlpduLongerThanTheMaximumIsNotFramedInPlace() {
+        FpduWriter w = new FpduWriter(true, false, 100, 0);
+        assertThat(w.inPlaceWireLength(100)).isEqualTo(FpduLayout.plainLength(100));
+        assertThat(w.inPlaceWireLength(101)).isEqualTo(-1);
+        ByteBuf out = TestBuffers.heap(new byte[200]);
+        assertThatThrownBy(() -> w.frameInPlace(out, 0, 101)).isInstanceOf(IllegalStateException.class);
+        assertThat(out.writerIndex()).as("nothing written").isEqualTo(200);
+        out.release();
+    }
+
+    /** Whether a marker (every 512 octets of the stream, RFC 5044 §4.3) falls in the FPDU's length field or ULPDU. */
+    private static boolean markerInside(int off, int len) {
+        long start = Integer.toUnsignedLong(off);
+        long from = start + (start % 512 == 0 ? 4 : 0); // the length field, behind a leading marker
+        long nextMarker = (from / 512 + 1) * 512;
+        return nextMarker < from + FpduLayout.LENGTH_FIELD + len;
     }
 }

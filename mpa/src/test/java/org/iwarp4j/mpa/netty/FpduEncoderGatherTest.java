@@ -214,6 +214,114 @@ class FpduEncoderGatherTest {
         return new RandomFpdu(header, p);
     }
 
+    /**
+     * ULPDUs written in place ({@link FpduEncoder#sendInPlace}) between FPDUs sent as buffers, small and large, across
+     * a full gathering buffer and a flush: the octets on the wire are those of the FPDUs one by one, in order. The
+     * encoder refuses, having called nothing, what it would not gather: a ULPDU that markers would split, one too
+     * long to gather, any with gathering off.
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void ulpdusWrittenInPlaceAreTheSameOctetsInTheSameOrder(boolean markers) {
+        EmbeddedChannel ch = new EmbeddedChannel();
+        FpduEncoder encoder = new FpduEncoder(new FpduWriter(true, markers, 65535, 0), false);
+        ch.pipeline().addLast(encoder);
+        FpduWriter reference = new FpduWriter(true, markers, 65535, 0);
+        ByteArrayOutputStream expected = new ByteArrayOutputStream();
+        ByteArrayOutputStream wire = new ByteArrayOutputStream();
+        Random r = new Random(11);
+        int inPlace = 0;
+        int refused = 0;
+        for (int i = 0; i < 400; i++) {
+            int size = r.nextInt(10) == 0 ? FpduEncoder.GATHER_LIMIT + r.nextInt(3000) : r.nextInt(600);
+            byte[] ulpdu = new byte[size];
+            r.nextBytes(ulpdu);
+            if (r.nextInt(3) == 0) {
+                expected.writeBytes(TestBuffers.drain(reference.encode(TestBuffers.direct(ulpdu), TestBuffers.ALLOC)));
+                encoder.send(TestBuffers.direct(ulpdu), null, ch.voidPromise());
+            } else {
+                int[] calls = {0};
+                boolean taken = encoder.sendInPlace(size, (buffer, index) -> {
+                    calls[0]++;
+                    buffer.setBytes(index, ulpdu);
+                });
+                if (taken) {
+                    inPlace++;
+                    assertThat(calls[0]).isEqualTo(1);
+                    expected.writeBytes(TestBuffers.drain(reference.encode(TestBuffers.direct(ulpdu),
+                            TestBuffers.ALLOC)));
+                } else {
+                    refused++;
+                    assertThat(calls[0]).as("refused before anything was written").isZero();
+                    assertThat(size > FpduEncoder.GATHER_LIMIT - 16 || markers).isTrue();
+                }
+            }
+            if (r.nextInt(50) == 0) {
+                ch.flush();
+                drainInto(ch, wire);
+            }
+        }
+        ch.flush();
+        drainInto(ch, wire);
+        assertThat(wire.toByteArray()).isEqualTo(expected.toByteArray());
+        assertThat(inPlace).isGreaterThan(markers ? 50 : 200); // with markers, a ULPDU a marker falls in is refused
+        assertThat(refused).isGreaterThan(0); // the long ones
+        assertThat(ch.finish()).isFalse();
+    }
+
+    @Test
+    void contentThatThrowsWritesNothingAndTheStreamGoesOn() {
+        EmbeddedChannel ch = new EmbeddedChannel();
+        FpduEncoder encoder = new FpduEncoder(new FpduWriter(true, false, 65535, 0), false);
+        ch.pipeline().addLast(encoder);
+        FpduWriter reference = new FpduWriter(true, false, 65535, 0);
+        byte[] a = new byte[40];
+        new Random(5).nextBytes(a);
+        assertThat(encoder.sendInPlace(40, (buffer, index) -> buffer.setBytes(index, a))).isTrue();
+        RuntimeException boom = new IllegalStateException("memory went away");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> encoder.sendInPlace(64, (buffer, index) -> {
+            buffer.setZero(index, 64);
+            throw boom;
+        })).isSameAs(boom);
+        assertThat(encoder.sendInPlace(40, (buffer, index) -> buffer.setBytes(index, a))).isTrue();
+        ch.flush();
+        ByteArrayOutputStream wire = new ByteArrayOutputStream();
+        drainInto(ch, wire);
+        ByteArrayOutputStream expected = new ByteArrayOutputStream();
+        for (int i = 0; i < 2; i++) {
+            expected.writeBytes(TestBuffers.drain(reference.encode(TestBuffers.direct(a), TestBuffers.ALLOC)));
+        }
+        assertThat(wire.toByteArray()).isEqualTo(expected.toByteArray());
+        assertThat(ch.finish()).isFalse();
+    }
+
+    @Test
+    void withGatheringOffOrFpdusHeldNothingIsWrittenInPlace() {
+        EmbeddedChannel ch = new EmbeddedChannel();
+        FpduEncoder encoder = new FpduEncoder(new FpduWriter(true, false, 65535, 0), false);
+        ch.pipeline().addLast(encoder);
+        encoder.gatherSmallFpdus(false);
+        assertThat(encoder.sendInPlace(8, (buffer, index) -> {
+            throw new AssertionError("called");
+        })).isFalse();
+        assertThat(ch.finish()).isFalse();
+        EmbeddedChannel held = new EmbeddedChannel();
+        FpduEncoder holding = new FpduEncoder(new FpduWriter(true, false, 65535, 0), true);
+        held.pipeline().addLast(holding);
+        assertThat(holding.sendInPlace(8, (buffer, index) -> {
+            throw new AssertionError("called");
+        })).as("a Responder's FPDUs wait for the Initiator's first").isFalse();
+        assertThat(held.finish()).isFalse();
+    }
+
+    private static void drainInto(EmbeddedChannel ch, ByteArrayOutputStream wire) {
+        ByteBuf b;
+        while ((b = ch.readOutbound()) != null) {
+            wire.writeBytes(ByteBufUtil.getBytes(b));
+            b.release();
+        }
+    }
+
     @Test
     void withGatheringOffEveryFpduIsItsOwnWrite() {
         EmbeddedChannel ch = new EmbeddedChannel();

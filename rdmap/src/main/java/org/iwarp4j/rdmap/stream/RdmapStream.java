@@ -660,6 +660,15 @@ public final class RdmapStream {
         }
 
         @Override
+        public boolean writeSegmentInPlace(int length, SegmentContent content) {
+            if (!delegate.writeSegmentInPlace(length, content)) {
+                return false;
+            }
+            produced++;
+            return true;
+        }
+
+        @Override
         public int lendLimit() {
             return delegate.lendLimit();
         }

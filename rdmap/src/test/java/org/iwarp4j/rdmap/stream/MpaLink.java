@@ -41,6 +41,29 @@ final class MpaLink implements LlpSegmentWriter, AutoCloseable {
         produced++;
     }
 
+    /** Flips at each segment offered in place: every other one that can be is framed where it lies. */
+    private boolean inPlaceTurn;
+
+    /**
+     * Every other segment offered in place that no marker splits is written straight into the wire and framed there
+     * (as MPA's encoder frames small FPDUs in its gathering buffer); the others come as buffers: every conversation
+     * goes through both paths.
+     */
+    @Override
+    public boolean writeSegmentInPlace(int length, SegmentContent content) {
+        inPlaceTurn = !inPlaceTurn;
+        int wireLength = writer.inPlaceWireLength(length);
+        if (!inPlaceTurn || wireLength < 0) {
+            return false;
+        }
+        wire.ensureWritable(wireLength);
+        int start = wire.writerIndex();
+        content.writeSegment(wire, start + writer.inPlacePrefixLength());
+        writer.frameInPlace(wire, start, length);
+        produced++;
+        return true;
+    }
+
     int pendingBytes() {
         return wire.readableBytes();
     }

@@ -6,6 +6,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPromise;
 import org.iwarp4j.ddp.send.LlpSegmentWriter;
 import org.iwarp4j.mpa.netty.FpduEncoder;
+import org.iwarp4j.mpa.netty.FpduSender;
 import org.iwarp4j.rdmap.stream.RdmapStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -184,6 +185,25 @@ final class TransmitPump {
         public void writeSegment(ByteBuf header, ByteBuf source, int index, int length) {
             batch++;
             encoder.send(header, source, index, length, voidPromise);
+        }
+
+        /** DDP's segment as MPA's ULPDU: the content of the call under way ({@link #writeSegmentInPlace}). */
+        private LlpSegmentWriter.SegmentContent inPlace;
+        private final FpduSender.UlpduContent ulpdu = (buffer, index) -> inPlace.writeSegment(buffer, index);
+
+        @Override
+        public boolean writeSegmentInPlace(int length, LlpSegmentWriter.SegmentContent content) {
+            LlpSegmentWriter.SegmentContent outer = inPlace; // a write failing inside may send a Terminate here
+            inPlace = content;
+            try {
+                if (!encoder.sendInPlace(length, ulpdu)) {
+                    return false;
+                }
+            } finally {
+                inPlace = outer;
+            }
+            batch++;
+            return true;
         }
 
         @Override
