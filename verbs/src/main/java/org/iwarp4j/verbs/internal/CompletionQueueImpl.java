@@ -73,6 +73,8 @@ final class CompletionQueueImpl implements CompletionQueue {
     private final AtomicBoolean signalScheduled = new AtomicBoolean();
     private final Runnable signalTask = this::signalScheduledWaiters;
     private volatile CompletionHandler handlerToRun;
+    /** See {@link #runningApplicationCode()}; read and written on {@link #loop} only. */
+    private boolean runningApplicationCode;
     private volatile boolean overflowed;
     private volatile boolean closed;
     /** Tells the RNIC, which then forgets this queue. */
@@ -81,7 +83,10 @@ final class CompletionQueueImpl implements CompletionQueue {
     CompletionQueueImpl(EventLoop loop, int capacity, CompletionChannelImpl channel,
             Consumer<CompletionQueueImpl> onClosed) {
         this.loop = loop;
-        this.executor = task -> loop.execute(Objects.requireNonNull(task, "task"));
+        this.executor = task -> {
+            Objects.requireNonNull(task, "task");
+            loop.execute(() -> runApplicationCode(task));
+        };
         this.onClosed = onClosed;
         this.capacity = capacity;
         this.channel = channel;
@@ -226,11 +231,36 @@ final class CompletionQueueImpl implements CompletionQueue {
         if (h == null) {
             return;
         }
+        boolean outer = runningApplicationCode;
+        runningApplicationCode = true;
         try {
             h.onCompletion(this);
         } catch (RuntimeException e) {
             LOG.warn("completion handler failed", e);
+        } finally {
+            runningApplicationCode = outer;
         }
+    }
+
+    /** A task of {@link #executor()}: the application's code, as a handler is. */
+    private void runApplicationCode(Runnable task) {
+        boolean outer = runningApplicationCode;
+        runningApplicationCode = true;
+        try {
+            task.run();
+        } finally {
+            runningApplicationCode = outer;
+        }
+    }
+
+    /**
+     * Whether this queue's loop, the calling thread, is running the application's code at the top of a task: a
+     * completion handler or an {@link #executor()} task, not the stack's own work (which may call the application
+     * back, e.g. a future's callback). What such code posts may go to the queue pair's engine at once
+     * ({@code QueuePairImpl.directEngine}). Call on this queue's loop only.
+     */
+    boolean runningApplicationCode() {
+        return runningApplicationCode;
     }
 
     @Override

@@ -113,6 +113,21 @@ final class QueuePairEngine implements RdmapListener {
         }
     }
 
+    /** A receive posted on the loop, taken at once (nothing handed over waits before it). */
+    void postReceive(ReceiveWorkRequest r) {
+        receiveQueue.post(r);
+    }
+
+    /** Whether a send may be taken at once: no fenced request holds the send queue. */
+    boolean takesSendsNow() {
+        return !sendQueue.blocked();
+    }
+
+    /** A send posted on the loop, taken at once (nothing handed over waits before it, the queue not held). */
+    void submit(SendPost p) {
+        sendQueue.submit(p);
+    }
+
     // ------------------------------------------------------------------ RdmapListener
 
     @Override

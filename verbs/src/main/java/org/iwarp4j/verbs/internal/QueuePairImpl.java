@@ -31,7 +31,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * The thread-safe face of a queue pair. Posting validates on the caller's thread, hands the request over
  * ({@link WorkRequestInbox}: one CAS, an MPSC queue) and wakes the event loop only when the wake-up flag was
  * clear (one atomic flag): lock-free, and nothing allocated beyond the request itself. Everything else
- * happens on the loop in {@link QueuePairEngine}.
+ * happens on the loop in {@link QueuePairEngine}. The application's code running on the queue pair's own loop (run
+ * to completion: a completion handler, an executor task) skips the hand-over: its requests go to the engine at
+ * once ({@link #directEngine}), after any that other threads handed over before.
  *
  * <p>Before the queue pair is bound to a connection's loop, requests wait in the queue (receives may be
  * posted in IDLE); binding drains them.
@@ -64,6 +66,8 @@ final class QueuePairImpl implements QueuePair {
     private volatile boolean receivesRetired;
 
     private volatile EventLoop loop;
+    /** A post is going to the engine at once ({@link #directEngine}); on the loop only. */
+    private boolean postingDirect;
     private volatile QueuePairEngine engine;
     private volatile QueuePairState state = QueuePairState.IDLE;
     private volatile AsyncEventListener asyncListener;
@@ -257,13 +261,48 @@ final class QueuePairImpl implements QueuePair {
         }
     }
 
-    /** Hands a built post over and wakes the loop; false (its data released) when the send queue is full. */
+    /**
+     * Hands a built post over and wakes the loop; false (its data released) when the send queue is full. Posted by
+     * the application's code on the loop ({@link #directEngine}) with nothing waiting before it, the post goes to
+     * the engine at once: no hand-over queue, no wake-up, no task.
+     */
     boolean tryEnqueue(SendPost post) {
+        QueuePairEngine e = directEngine();
+        if (e != null && !inbox.sendsWaiting() && e.takesSendsNow()) {
+            if (!inbox.takeSendSlots(post)) {
+                return false;
+            }
+            postingDirect = true;
+            try {
+                e.submit(post);
+            } finally {
+                postingDirect = false;
+            }
+            return true;
+        }
         if (!inbox.offerSend(post)) {
             return false;
         }
         wake();
         return true;
+    }
+
+    /**
+     * The engine, when a post may go to it at once: on this queue pair's loop, while the loop runs the application's
+     * code at the top of a task (a completion handler or an executor task of one of its completion queues on this
+     * loop, {@link CompletionQueueImpl#runningApplicationCode}) and not a post already going there (whose work may
+     * call the application back: a future's callback). Anything else (another thread, the stack's own callbacks)
+     * hands the request over, as before. Null when not.
+     */
+    private QueuePairEngine directEngine() {
+        QueuePairEngine e = engine;
+        EventLoop l = loop;
+        if (e == null || l == null || !l.inEventLoop() || postingDirect) {
+            return null;
+        }
+        boolean application = (sendCq.loop() == l && sendCq.runningApplicationCode())
+                || (receiveCq.loop() == l && receiveCq.runningApplicationCode());
+        return application ? e : null;
     }
 
     @Override
@@ -290,6 +329,24 @@ final class QueuePairImpl implements QueuePair {
             throw limit.refusal(request, "posting a receive to queue pair " + number);
         }
         receivesCounted.incrementAndGet();
+        QueuePairEngine e = directEngine();
+        if (e != null && !inbox.receivesWaiting()) {
+            // the application's code on the loop, nothing waiting before it: RDMAP takes the receive at once
+            if (!inbox.takeReceiveSlot()) {
+                uncountReceive();
+                return false;
+            }
+            postingDirect = true;
+            try {
+                e.postReceive(request);
+            } finally {
+                postingDirect = false;
+            }
+            if (receivesRetired) {
+                retireReceives();
+            }
+            return true;
+        }
         if (!inbox.offerReceive(request)) {
             uncountReceive();
             return false;

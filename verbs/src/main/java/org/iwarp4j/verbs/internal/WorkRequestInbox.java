@@ -88,15 +88,8 @@ final class WorkRequestInbox {
     /** Takes the post's slots and hands it over; false (its data released) when the send queue is full. */
     boolean offerSend(SendPost post) {
         int slots = post.slots();
-        while (true) {
-            int used = sendUsed.get();
-            if (used + slots > sendDepth) {
-                post.releaseData();
-                return false;
-            }
-            if (sendUsed.compareAndSet(used, used + slots)) {
-                break;
-            }
+        if (!takeSendSlots(post)) {
+            return false;
         }
         if (!sends().offer(post)) {
             releaseSendSlots(slots);
@@ -106,22 +99,59 @@ final class WorkRequestInbox {
         return true;
     }
 
-    /** Takes a receive slot and hands the request over; false when the receive queue is full. */
-    boolean offerReceive(ReceiveWorkRequest request) {
+    /**
+     * Takes the post's slots without handing it over (the loop takes it at once, {@code QueuePairImpl.tryEnqueue});
+     * false (its data released) when the send queue is full.
+     */
+    boolean takeSendSlots(SendPost post) {
+        int slots = post.slots();
         while (true) {
-            int used = receiveUsed.get();
-            if (used >= receiveDepth) {
+            int used = sendUsed.get();
+            if (used + slots > sendDepth) {
+                post.releaseData();
                 return false;
             }
-            if (receiveUsed.compareAndSet(used, used + 1)) {
-                break;
+            if (sendUsed.compareAndSet(used, used + slots)) {
+                return true;
             }
+        }
+    }
+
+    /** Takes a receive slot and hands the request over; false when the receive queue is full. */
+    boolean offerReceive(ReceiveWorkRequest request) {
+        if (!takeReceiveSlot()) {
+            return false;
         }
         if (!receives().offer(request)) {
             releaseReceiveSlot();
             throw new IllegalStateException("receive hand-over queue full with " + receiveUsed.get() + " in use");
         }
         return true;
+    }
+
+    /** Takes a receive slot without handing a request over (the loop takes it at once); false when full. */
+    boolean takeReceiveSlot() {
+        while (true) {
+            int used = receiveUsed.get();
+            if (used >= receiveDepth) {
+                return false;
+            }
+            if (receiveUsed.compareAndSet(used, used + 1)) {
+                return true;
+            }
+        }
+    }
+
+    /** On the loop: whether sends handed over wait to be taken (a post taken at once must not pass them). */
+    boolean sendsWaiting() {
+        Queue<SendPost> q = sends;
+        return q != null && !q.isEmpty();
+    }
+
+    /** On the loop: whether receives handed over wait to be taken. */
+    boolean receivesWaiting() {
+        Queue<ReceiveWorkRequest> q = receives;
+        return q != null && !q.isEmpty();
     }
 
     void releaseSendSlots(int n) {
