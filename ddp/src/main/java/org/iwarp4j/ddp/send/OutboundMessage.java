@@ -47,8 +47,8 @@ public final class OutboundMessage {
     private int segments;
     private boolean started;
     private boolean done;
-    /** The content of segments written inline, made by the first one (null while one is being written). */
-    private InPlace inPlace;
+    /** The octets of the segment being written, made by the first one (null while one is being written). */
+    private SegmentOctets segmentOctets;
 
     OutboundMessage(DdpSender sender, boolean tagged, int rsvdUlp, int stag, long startTo, int qn,
                     int rsvdUlpWord, ByteBuf message, int start, int length) {
@@ -160,13 +160,16 @@ public final class OutboundMessage {
         int headroom = llp.headroom();
         ByteBuf header = sender.allocator().buffer(headroom + headerLength + llp.tailroom());
         ByteBuf payload;
+        SegmentOctets octets = fix(headerLength, chunk, last);
         try {
             header.setIndex(headroom, headroom + headerLength); // the octets around it are the LLP's
-            writeHeader(header, last);
+            octets.writeHeader(header, headroom);
             payload = message.retainedSlice(start + sent, chunk);
         } catch (RuntimeException | Error e) {
             header.release();
             throw e;
+        } finally {
+            segmentOctets = octets;
         }
         sent += chunk;
         segments++;
@@ -187,24 +190,8 @@ public final class OutboundMessage {
      * this segment's.
      */
     private void writeCopied(int headerLength, int chunk, boolean last, boolean inline) {
-        InPlace content = inPlace;
-        inPlace = null; // in use: a reentrant write of this object (recycled for a Terminate) makes its own
-        if (content == null) {
-            content = new InPlace();
-        }
-        int from = start + sent;
-        content.from = from;
-        content.payloadLength = chunk;
-        content.headerLength = headerLength;
-        content.tagged = tagged;
-        content.control = DdpControl.encode(tagged, last); // RFC 5041 §4.1: L = 1 only on the last segment
-        content.rsvdUlp = rsvdUlp;
-        content.stag = stag;
-        content.taggedOffset = startTo + sent; // RFC 5041 §5.2: TO = start TO + offset of the payload
-        content.qn = qn;
-        content.rsvdUlpWord = rsvdUlpWord;
-        content.msn = msn;
-        content.messageOffset = sent;          // RFC 5041 §5.2: MO = offset of the payload in the message
+        SegmentOctets content = fix(headerLength, chunk, last);
+        int from = content.from;
         ByteBuf source = message.retain();     // finish() lets the message go: its octets must outlive the call
         content.source = source;
         try {
@@ -237,13 +224,42 @@ public final class OutboundMessage {
             }
         } finally {
             content.source = null;
-            inPlace = content;
+            segmentOctets = content;
             source.release();
         }
     }
 
-    /** The octets of one segment written in place: its header (fixed when it was offered) and its payload. */
-    private final class InPlace implements LlpSegmentWriter.SegmentContent {
+    /**
+     * The next segment's header fields and payload range, fixed in this message's {@link SegmentOctets} (taken
+     * until the caller gives it back to {@link #segmentOctets}; a reentrant write of this object, recycled for a
+     * Terminate meanwhile, makes its own).
+     */
+    private SegmentOctets fix(int headerLength, int chunk, boolean last) {
+        SegmentOctets octets = segmentOctets;
+        segmentOctets = null;
+        if (octets == null) {
+            octets = new SegmentOctets();
+        }
+        octets.from = start + sent;
+        octets.payloadLength = chunk;
+        octets.headerLength = headerLength;
+        octets.tagged = tagged;
+        octets.control = DdpControl.encode(tagged, last); // RFC 5041 §4.1: L = 1 only on the last segment
+        octets.rsvdUlp = rsvdUlp;
+        octets.stag = stag;
+        octets.taggedOffset = startTo + sent; // RFC 5041 §5.2: TO = start TO + offset of the payload
+        octets.qn = qn;
+        octets.rsvdUlpWord = rsvdUlpWord;
+        octets.msn = msn;
+        octets.messageOffset = sent;          // RFC 5041 §5.2: MO = offset of the payload in the message
+        return octets;
+    }
+
+    /**
+     * The octets of one segment: its header, fixed before the segment goes to the lower layer, and its payload's
+     * range (read from {@link #source} when copied).
+     */
+    private final class SegmentOctets implements LlpSegmentWriter.SegmentContent {
         ByteBuf source;
         int from;
         int payloadLength;
@@ -297,20 +313,6 @@ public final class OutboundMessage {
     public void abandon() {
         if (!done) {
             finish();
-        }
-    }
-
-    private void writeHeader(ByteBuf header, boolean last) {
-        int control = DdpControl.encode(tagged, last);
-        if (tagged) {
-            // RFC 5041 §5.2: TO of each segment = start TO + offset of its payload in the message.
-            sender.taggedHeader().wrap(header, header.readerIndex()).control(control).rsvdUlp(rsvdUlp).stag(stag)
-                    .taggedOffset(startTo + sent);
-        } else {
-            // RFC 5041 §5.2: MO of each segment = offset of its payload in the message.
-            sender.untaggedHeader().wrap(header, header.readerIndex()).control(control).rsvdUlp(rsvdUlp)
-                    .rsvdUlpWord(rsvdUlpWord)
-                    .queueNumber(qn).messageSequenceNumber(msn).messageOffset(sent);
         }
     }
 
