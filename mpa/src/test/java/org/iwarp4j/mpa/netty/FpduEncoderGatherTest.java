@@ -32,8 +32,7 @@ class FpduEncoderGatherTest {
     void gatheredFpdusAreTheSameOctetsInTheSameOrder(boolean markers) {
         byte[] expected = reference(markers);
         EmbeddedChannel ch = new EmbeddedChannel();
-        FpduEncoder encoder = new FpduEncoder(new FpduWriter(true, markers, 65535, 0), false);
-        ch.pipeline().addLast(encoder);
+        FpduEncoder encoder = encoderOn(ch, markers);
         Random r = new Random(3);
         List<ChannelPromise> own = new ArrayList<>();
         for (int i = 0; i < SIZES.length; i++) {
@@ -89,8 +88,7 @@ class FpduEncoderGatherTest {
         int payload = 8192; // above GATHER_LIMIT: not gathered itself
         int headerLength = 18;
         EmbeddedChannel ch = new EmbeddedChannel();
-        FpduEncoder encoder = new FpduEncoder(new FpduWriter(true, markers, 65535, 0), false);
-        ch.pipeline().addLast(encoder);
+        FpduEncoder encoder = encoderOn(ch, markers);
         FpduWriter reference = new FpduWriter(true, markers, 65535, 0);
         ByteArrayOutputStream expected = new ByteArrayOutputStream();
         ByteArrayOutputStream wire = new ByteArrayOutputStream();
@@ -128,8 +126,7 @@ class FpduEncoderGatherTest {
     @CsvSource({"false, 14", "true, 14", "false, 18", "true, 18"})
     void fourKibibytePayloadsUnderADdpHeaderAreGathered(boolean markers, int ddpHeader) {
         EmbeddedChannel ch = new EmbeddedChannel();
-        FpduEncoder encoder = new FpduEncoder(new FpduWriter(true, markers, 65535, 0), false);
-        ch.pipeline().addLast(encoder);
+        FpduEncoder encoder = encoderOn(ch, markers);
         FpduWriter reference = new FpduWriter(true, markers, 65535, 0);
         ByteArrayOutputStream expected = new ByteArrayOutputStream();
         Random r = new Random(11);
@@ -148,8 +145,7 @@ class FpduEncoderGatherTest {
     @ValueSource(booleans = {false, true})
     void lentPayloadsAreCopiedWhenGatheredAndSlicedWhenNotAndStayTheCallers(boolean markers) {
         EmbeddedChannel ch = new EmbeddedChannel();
-        FpduEncoder encoder = new FpduEncoder(new FpduWriter(true, markers, 65535, 0), false);
-        ch.pipeline().addLast(encoder);
+        FpduEncoder encoder = encoderOn(ch, markers);
         FpduWriter reference = new FpduWriter(true, markers, 65535, 0);
         ByteArrayOutputStream expected = new ByteArrayOutputStream();
         Random r = new Random(13);
@@ -224,8 +220,7 @@ class FpduEncoderGatherTest {
     @ValueSource(booleans = {false, true})
     void ulpdusWrittenInPlaceAreTheSameOctetsInTheSameOrder(boolean markers) {
         EmbeddedChannel ch = new EmbeddedChannel();
-        FpduEncoder encoder = new FpduEncoder(new FpduWriter(true, markers, 65535, 0), false);
-        ch.pipeline().addLast(encoder);
+        FpduEncoder encoder = encoderOn(ch, markers);
         FpduWriter reference = new FpduWriter(true, markers, 65535, 0);
         ByteArrayOutputStream expected = new ByteArrayOutputStream();
         ByteArrayOutputStream wire = new ByteArrayOutputStream();
@@ -272,8 +267,7 @@ class FpduEncoderGatherTest {
     @Test
     void contentThatThrowsWritesNothingAndTheStreamGoesOn() {
         EmbeddedChannel ch = new EmbeddedChannel();
-        FpduEncoder encoder = new FpduEncoder(new FpduWriter(true, false, 65535, 0), false);
-        ch.pipeline().addLast(encoder);
+        FpduEncoder encoder = encoderOn(ch, false);
         FpduWriter reference = new FpduWriter(true, false, 65535, 0);
         byte[] a = new byte[40];
         new Random(5).nextBytes(a);
@@ -298,8 +292,7 @@ class FpduEncoderGatherTest {
     @Test
     void withGatheringOffOrFpdusHeldNothingIsWrittenInPlace() {
         EmbeddedChannel ch = new EmbeddedChannel();
-        FpduEncoder encoder = new FpduEncoder(new FpduWriter(true, false, 65535, 0), false);
-        ch.pipeline().addLast(encoder);
+        FpduEncoder encoder = encoderOn(ch, false);
         encoder.gatherSmallFpdus(false);
         assertThat(encoder.sendInPlace(8, (buffer, index) -> {
             throw new AssertionError("called");
@@ -314,6 +307,13 @@ class FpduEncoderGatherTest {
         assertThat(held.finish()).isFalse();
     }
 
+    /** An encoder (CRC on, MULPDU 65535, stream offset 0, not holding) in {@code ch}'s pipeline. */
+    private static FpduEncoder encoderOn(EmbeddedChannel ch, boolean markers) {
+        FpduEncoder encoder = new FpduEncoder(new FpduWriter(true, markers, 65535, 0), false);
+        ch.pipeline().addLast(encoder);
+        return encoder;
+    }
+
     private static void drainInto(EmbeddedChannel ch, ByteArrayOutputStream wire) {
         ByteBuf b;
         while ((b = ch.readOutbound()) != null) {
@@ -325,8 +325,7 @@ class FpduEncoderGatherTest {
     @Test
     void withGatheringOffEveryFpduIsItsOwnWrite() {
         EmbeddedChannel ch = new EmbeddedChannel();
-        FpduEncoder encoder = new FpduEncoder(new FpduWriter(true, false, 65535, 0), false);
-        ch.pipeline().addLast(encoder);
+        FpduEncoder encoder = encoderOn(ch, false);
         encoder.gatherSmallFpdus(false);
         Random r = new Random(3);
         for (int i = 0; i < 3; i++) {
@@ -346,8 +345,7 @@ class FpduEncoderGatherTest {
     @Test
     void gatheredFpdusNotFlushedAreReleasedWhenTheChannelCloses() {
         EmbeddedChannel ch = new EmbeddedChannel();
-        FpduEncoder encoder = new FpduEncoder(new FpduWriter(true, false, 65535, 0), false);
-        ch.pipeline().addLast(encoder);
+        FpduEncoder encoder = encoderOn(ch, false);
         encoder.send(ulpdu(new Random(1), 64), null, ch.voidPromise());
         assertThat((Object) ch.readOutbound()).isNull();
         ch.close(); // the leak detector (PARANOID) fails the run if the gathering buffer is not released
