@@ -29,7 +29,8 @@ import org.iwarp4j.mpa.fpdu.FpduReader;
  * it: on a stream of 4 KiB FPDUs a tenth of the process's CPU.) With {@link #lendUlpdus} a ULPDU is not even
  * sliced: the next handler borrows the read's buffer itself for the length of one call. The carry comes from the
  * allocator of the read's buffer ({@code in.alloc()}), not the channel's: a connection that reads into buffers that
- * keep their {@code ByteBuffer} view for the CRC (pooled ones) gets a carry that does too.
+ * keep their {@code ByteBuffer} view for the CRC (pooled ones) gets a carry that does too. On a channel whose reads
+ * {@link FpduReadSizes} sizes, the decoder tells it where the next FPDUs end, so that long FPDUs are rarely carried.
  */
 public final class FpduDecoder extends ChannelInboundHandlerAdapter {
 
@@ -40,6 +41,8 @@ public final class FpduDecoder extends ChannelInboundHandlerAdapter {
     private String channelName = "";
     /** The start of the FPDU the last read ended inside (never a whole FPDU), in a buffer of its own; or null. */
     private ByteBuf carry;
+    private long carriedOctets;
+    private FpduReadSizes readSizes;
 
     public FpduDecoder(FpduReader reader) {
         this.reader = reader;
@@ -67,11 +70,40 @@ public final class FpduDecoder extends ChannelInboundHandlerAdapter {
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
         channelName = ctx.channel().toString();
+        if (ctx.channel().config().getRecvByteBufAllocator() instanceof FpduReadSizes sizes) {
+            readSizes = sizes;
+            sizes.follow(this);
+        }
     }
 
     @Override
     public void handlerRemoved(ChannelHandlerContext ctx) {
+        if (readSizes != null) {
+            readSizes.follow(null);
+            readSizes = null;
+        }
         releaseCarry();
+    }
+
+    /**
+     * The size of the next read that ends where an FPDU ends ({@link FpduReadSizes#readSize}): the rest of the
+     * carried FPDU and whole FPDUs of its length, or whole FPDUs of the last one's length; 0 for no preference.
+     */
+    int nextReadSize() {
+        if (failed) {
+            return 0;
+        }
+        if (carry == null) {
+            return FpduReadSizes.readSize(0, reader.lastWireLength(), reader.markersEnabled());
+        }
+        int need = reader.nextFrameLength(carry);
+        int missing = need - carry.readableBytes();
+        return need > 0 && missing > 0 ? FpduReadSizes.readSize(missing, need, reader.markersEnabled()) : 0;
+    }
+
+    /** Octets copied into carries so far: those of every FPDU a read ended inside. */
+    public long carriedOctets() {
+        return carriedOctets;
     }
 
     @Override
@@ -211,7 +243,8 @@ public final class FpduDecoder extends ChannelInboundHandlerAdapter {
      * Netty 4.2's adaptive buffer, asked to take octets from a buffer of another allocator, makes two
      * {@code ByteBuffer} views for each copy.
      */
-    private static void moveInto(ByteBuf carry, ByteBuf in, int length) {
+    private void moveInto(ByteBuf carry, ByteBuf in, int length) {
+        carriedOctets += length;
         carry.ensureWritable(length);
         in.getBytes(in.readerIndex(), carry, carry.writerIndex(), length);
         carry.writerIndex(carry.writerIndex() + length);

@@ -98,6 +98,8 @@ public final class MpaStartupHandler extends ChannelDuplexHandler {
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
         this.ctx = ctx;
+        // Before the channel's first read, which fixes its read handle: the FPDU decoder sizes the reads later.
+        FpduReadSizes.install(ctx.channel());
         if (ctx.channel().isActive()) {
             start();
         }

@@ -38,23 +38,39 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Two peers over real loopback TCP sockets negotiate Rev 2 with CRC and markers through
  * MpaStartupHandler and exchange 10,000 random ULPDUs in each direction; all must arrive intact and
- * in order (and nothing may leak: LeakDetectionExtension).
+ * in order (and nothing may leak: LeakDetectionExtension). Without markers and with loopback's EMSS the
+ * FPDUs are long enough for {@link FpduReadSizes} to size the reads, over each transport's own read loop.
  */
 class LoopbackTest {
 
     private static final int COUNT = 10_000;
     /** EMSS 9000 (jumbo frames) with markers: MULPDU 8922 (RFC 5044 §4.5), the same on both peers. */
-    private static final int MULPDU = Mulpdu.of(9000, true);
+    private static final MpaConfig MARKERS = MpaConfig.builder().revision(2).crc(true).markers(true).emss(9000)
+            .build();
+    /** EMSS 32,768 without markers: MULPDU 32,734, FPDUs whose reads {@link FpduReadSizes} sizes. */
+    private static final MpaConfig LONG_FPDUS = MpaConfig.builder().revision(2).crc(true).markers(false)
+            .emss(32_768).build();
 
     @Test
     void nio() throws Exception {
-        run(NioIoHandler.newFactory(), NioServerSocketChannel.class, NioSocketChannel.class);
+        run(NioIoHandler.newFactory(), NioServerSocketChannel.class, NioSocketChannel.class, MARKERS);
     }
 
     @Test
     void epoll() throws Exception {
         Assumptions.assumeTrue(Epoll.isAvailable(), "epoll not available");
-        run(EpollIoHandler.newFactory(), EpollServerSocketChannel.class, EpollSocketChannel.class);
+        run(EpollIoHandler.newFactory(), EpollServerSocketChannel.class, EpollSocketChannel.class, MARKERS);
+    }
+
+    @Test
+    void nioLongFpdus() throws Exception {
+        run(NioIoHandler.newFactory(), NioServerSocketChannel.class, NioSocketChannel.class, LONG_FPDUS);
+    }
+
+    @Test
+    void epollLongFpdus() throws Exception {
+        Assumptions.assumeTrue(Epoll.isAvailable(), "epoll not available");
+        run(EpollIoHandler.newFactory(), EpollServerSocketChannel.class, EpollSocketChannel.class, LONG_FPDUS);
     }
 
     /** Sends COUNT ULPDUs generated from a seed and checks the COUNT it receives from the peer's seed. */
@@ -64,11 +80,13 @@ class LoopbackTest {
         final CountDownLatch done = new CountDownLatch(1);
         final AtomicReference<Throwable> failure = new AtomicReference<>();
         final CompletableFuture<MpaParameters> params = new CompletableFuture<>();
+        final int mulpdu;
         int received;
 
-        Peer(long sendSeed, long receiveSeed) {
+        Peer(long sendSeed, long receiveSeed, int mulpdu) {
             this.sendSeed = sendSeed;
             this.expected = new Random(receiveSeed);
+            this.mulpdu = mulpdu;
         }
 
         static int size(Random r, int mulpdu) {
@@ -107,7 +125,7 @@ class LoopbackTest {
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
             ByteBuf b = (ByteBuf) msg;
             try {
-                int n = size(expected, MULPDU);
+                int n = size(expected, mulpdu);
                 byte[] want = new byte[n];
                 expected.nextBytes(want);
                 byte[] got = new byte[b.readableBytes()];
@@ -133,11 +151,11 @@ class LoopbackTest {
     }
 
     private void run(IoHandlerFactory io, Class<? extends ServerSocketChannel> serverType,
-                     Class<? extends SocketChannel> clientType) throws Exception {
+                     Class<? extends SocketChannel> clientType, MpaConfig cfg) throws Exception {
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(2, io);
-        MpaConfig cfg = MpaConfig.builder().revision(2).crc(true).markers(true).emss(9000).build();
-        Peer server = new Peer(11, 22);
-        Peer client = new Peer(22, 11);
+        int mulpdu = Mulpdu.of(cfg.emss(), cfg.markers());
+        Peer server = new Peer(11, 22, mulpdu);
+        Peer client = new Peer(22, 11, mulpdu);
         try {
             Channel listener = new ServerBootstrap().group(group).channel(serverType)
                     .childHandler(new ChannelInitializer<SocketChannel>() {
@@ -155,13 +173,14 @@ class LoopbackTest {
                     }).connect(listener.localAddress()).sync().channel();
             MpaParameters cp = client.params.get(10, TimeUnit.SECONDS);
             MpaParameters sp = server.params.get(10, TimeUnit.SECONDS);
-            assertThat(cp.mulpdu()).isEqualTo(MULPDU);
-            assertThat(sp.mulpdu()).isEqualTo(MULPDU);
+            assertThat(cp.mulpdu()).isEqualTo(mulpdu);
+            assertThat(sp.mulpdu()).isEqualTo(mulpdu);
             assertThat(cp.revision()).isEqualTo(2);
             assertThat(cp.crc()).isTrue();
-            assertThat(cp.txMarkers()).isTrue();
-            assertThat(cp.rxMarkers()).isTrue();
-            assertThat(sp.txMarkers()).isTrue();
+            assertThat(cp.txMarkers()).isEqualTo(cfg.markers());
+            assertThat(cp.rxMarkers()).isEqualTo(cfg.markers());
+            assertThat(sp.txMarkers()).isEqualTo(cfg.markers());
+            assertThat((Object) ch.config().getRecvByteBufAllocator()).isInstanceOf(FpduReadSizes.class);
             assertThat(client.done.await(60, TimeUnit.SECONDS)).as("client received all").isTrue();
             assertThat(server.done.await(60, TimeUnit.SECONDS)).as("server received all").isTrue();
             assertThat(client.failure.get()).isNull();
