@@ -43,6 +43,8 @@ public final class FpduDecoder extends ChannelInboundHandlerAdapter {
     private ByteBuf carry;
     private long carriedOctets;
     private FpduReadSizes readSizes;
+    /** The last FPDUs' wire lengths, while {@link #readSizes} sizes the reads. */
+    private FpduLengthHistory lengths;
 
     public FpduDecoder(FpduReader reader) {
         this.reader = reader;
@@ -72,6 +74,7 @@ public final class FpduDecoder extends ChannelInboundHandlerAdapter {
         channelName = ctx.channel().toString();
         if (ctx.channel().config().getRecvByteBufAllocator() instanceof FpduReadSizes sizes) {
             readSizes = sizes;
+            lengths = new FpduLengthHistory();
             sizes.follow(this);
         }
     }
@@ -81,24 +84,25 @@ public final class FpduDecoder extends ChannelInboundHandlerAdapter {
         if (readSizes != null) {
             readSizes.follow(null);
             readSizes = null;
+            lengths = null;
         }
         releaseCarry();
     }
 
     /**
      * The size of the next read that ends where an FPDU ends ({@link FpduReadSizes#readSize}): the rest of the
-     * carried FPDU and whole FPDUs of its length, or whole FPDUs of the last one's length; 0 for no preference.
+     * carried FPDU, then the FPDUs the last ones' lengths predict; 0 for no preference.
      */
     int nextReadSize() {
-        if (failed) {
+        if (failed || lengths == null) {
             return 0;
         }
         if (carry == null) {
-            return FpduReadSizes.readSize(0, reader.lastWireLength(), reader.markersEnabled());
+            return FpduReadSizes.readSize(0, 0, reader.markersEnabled(), lengths);
         }
         int need = reader.nextFrameLength(carry);
         int missing = need - carry.readableBytes();
-        return need > 0 && missing > 0 ? FpduReadSizes.readSize(missing, need, reader.markersEnabled()) : 0;
+        return need > 0 && missing > 0 ? FpduReadSizes.readSize(missing, need, reader.markersEnabled(), lengths) : 0;
     }
 
     /** Octets copied into carries so far: those of every FPDU a read ended inside. */
@@ -166,6 +170,9 @@ public final class FpduDecoder extends ChannelInboundHandlerAdapter {
         }
         if (ulpdu == null) {
             return false;
+        }
+        if (lengths != null) {
+            lengths.add(reader.lastWireLength());
         }
         if (MpaFrameLog.enabled()) {
             MpaFrameLog.inbound(channelName, reader);

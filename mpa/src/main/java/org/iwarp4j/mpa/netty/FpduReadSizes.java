@@ -13,12 +13,15 @@ import io.netty.util.UncheckedBooleanSupplier;
  * <p>An FPDU that a read ends inside is copied whole by {@link FpduDecoder} (its start into the carry, its rest
  * from the next read). With reads of 64 KiB and FPDUs of 32 KiB (loopback's MULPDU) nearly every read ends inside
  * one, so half the octets of a bulk transfer were copied once more on the receiving loop, the loop that limits a
- * bulk transfer. Once the FPDUs are long ({@value #ALIGN_FROM} octets and more, markers off), each read asks for
- * the rest of the FPDU the last one ended inside, then as many FPDUs of that length as fit in {@value #READ_TARGET}
- * octets; while the kernel has that much queued (what a bulk transfer keeps it at) every read ends on an FPDU
- * boundary and nothing is carried. A guess that proves wrong (a shorter read, an FPDU of another length) costs
- * only the carry it would have cost anyway. Short FPDUs are left to the wrapped allocator: a read carries at most
- * one of them. With markers the wire length of an FPDU depends on where it starts, so they are left to it too.
+ * bulk transfer. Once FPDUs of {@value #ALIGN_FROM} octets and more arrive (and markers are off), each read asks for
+ * the rest of the FPDU the last one ended inside, then for whole FPDUs up to {@value #READ_TARGET} octets (and a
+ * short FPDU beyond, so that the 116-octet tail of a 64 KiB Write does not start a read of its own). Their lengths
+ * are predicted from the last ones ({@link FpduLengthHistory}): the pattern a stream of equal messages repeats, else
+ * the length of the last FPDU again. While the kernel has that much queued (what a bulk transfer keeps it at) every
+ * read ends on an FPDU boundary and nothing is carried; a guess that proves wrong (a shorter read, an FPDU of
+ * another length) costs only the carry it would have cost anyway. Short FPDUs are left to the wrapped allocator: a
+ * read carries at most one of them. With markers the wire length of an FPDU depends on where it starts, so they are
+ * left to it too.
  *
  * <p>Netty makes a channel's read handle once, at its first read, so {@link #install} must run before that
  * ({@link MpaStartupHandler} calls it as it is added); the decoder then {@linkplain #follow follows} it. All on
@@ -30,6 +33,8 @@ public final class FpduReadSizes implements RecvByteBufAllocator {
     static final int READ_TARGET = 64 * 1024;
     /** FPDUs shorter than this are not sized for. */
     static final int ALIGN_FROM = 4096;
+    /** Most FPDUs one read is sized for. */
+    private static final int MAX_PREDICTED = 64;
 
     private final RecvByteBufAllocator wrapped;
     private FpduDecoder decoder;
@@ -58,9 +63,40 @@ public final class FpduReadSizes implements RecvByteBufAllocator {
     }
 
     /**
-     * The read size that ends on an FPDU boundary: {@code missing} octets of the FPDU the last read ended
-     * inside (0 if none), then whole FPDUs of {@code frameLength} octets up to {@link #READ_TARGET}, at least one
-     * when nothing is missing; 0 (the wrapped allocator decides) when FPDUs are short or carry markers.
+     * The size of the next read, from the FPDUs received so far: {@code missing} octets of the FPDU of
+     * {@code carriedLength} octets that the last read ended inside (both 0 if none), then the FPDUs the repeating
+     * pattern of {@code history} predicts, while they fit in {@link #READ_TARGET} (the one that crosses it too if it is
+     * shorter than {@link #ALIGN_FROM}); without a pattern, FPDUs of the carried or else the last one's length
+     * ({@link #readSize(int, int, boolean)}). 0 (the wrapped allocator decides) with markers or without long FPDUs.
+     */
+    static int readSize(int missing, int carriedLength, boolean markers, FpduLengthHistory history) {
+        if (markers || (!history.anyLong() && carriedLength < ALIGN_FROM)) {
+            return 0;
+        }
+        int period = history.anyLong() ? history.period() : 0;
+        if (period > 0 && (missing == 0 || history.predicted(period, 0) == carriedLength)) {
+            int ahead = missing == 0 ? 0 : 1;
+            int size = missing;
+            for (int i = 0; i < MAX_PREDICTED && size < READ_TARGET; i++) {
+                int next = history.predicted(period, ahead++);
+                if (size + next > READ_TARGET && next >= ALIGN_FROM) {
+                    break; // beyond the target only for a short FPDU
+                }
+                size += next;
+            }
+            if (size > 0) {
+                return size;
+            }
+        }
+        int frame = missing > 0 ? carriedLength : history.size() > 0 ? history.last(1) : 0;
+        return readSize(missing, frame, false);
+    }
+
+    /**
+     * The read size that ends on an FPDU boundary if every FPDU is {@code frameLength} octets long: {@code missing}
+     * octets of the FPDU the last read ended inside (0 if none), then whole FPDUs of {@code frameLength} octets up
+     * to {@link #READ_TARGET}, at least one when nothing is missing; 0 (the wrapped allocator decides) when FPDUs
+     * are short or carry markers.
      */
     static int readSize(int missing, int frameLength, boolean markers) {
         if (markers || frameLength < ALIGN_FROM || missing < 0) {

@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.function.IntUnaryOperator;
@@ -24,6 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.quicktheories.QuickTheory.qt;
 import static org.quicktheories.generators.SourceDSL.booleans;
 import static org.quicktheories.generators.SourceDSL.integers;
+import static org.quicktheories.generators.SourceDSL.longs;
 
 /**
  * {@link FpduReadSizes}: reads sized to end where FPDUs end, so that {@link FpduDecoder} carries (copies) no FPDU
@@ -79,6 +81,39 @@ class FpduReadSizesTest {
     }
 
     @Test
+    void aStreamThatRepeatsItsLengthsIsCarriedOnlyWhileTheHistoryFills() {
+        // Messages of any pattern of up to 16 FPDUs, short and long (at least one long): once the history has seen
+        // the pattern, no read ends inside an FPDU.
+        qt().withExamples(30).forAll(longs().all()).checkAssert(seed -> {
+            Random random = new Random(seed);
+            int period = 1 + random.nextInt(16);
+            int[] pattern = new int[period];
+            for (int i = 0; i < period; i++) {
+                pattern[i] = random.nextBoolean() ? random.nextInt(FpduReadSizes.ALIGN_FROM)
+                        : FpduReadSizes.ALIGN_FROM + random.nextInt(LIMIT - FpduReadSizes.ALIGN_FROM + 1);
+            }
+            pattern[random.nextInt(period)] = LIMIT - random.nextInt(FpduReadSizes.ALIGN_FROM);
+            byte[][] ulpdus = ulpdus(random, 40 * period + 2 * FpduLengthHistory.WINDOW, i -> pattern[i % period]);
+            Outcome sized = decode(ulpdus, true, n -> n);
+            assertThat(sized.ulpdus).containsExactly(ulpdus);
+            assertThat(sized.carriedLater).as("carried after 64 FPDUs, pattern %s", Arrays.toString(pattern))
+                    .isZero();
+        });
+    }
+
+    @Test
+    void aWriteOf64KiBIsThreeFpdusAndNoneIsCarried() {
+        // Loopback's MULPDU: 32,720 octets of payload after the 14-octet tagged header, then the remaining 96.
+        Random random = new Random(5);
+        byte[][] ulpdus = ulpdus(random, 3 * 400, i -> i % 3 == 2 ? 96 + 14 : LIMIT);
+        Outcome sized = decode(ulpdus, true, n -> n);
+        assertThat(sized.ulpdus).containsExactly(ulpdus);
+        assertThat(sized.carriedLater).isZero();
+        assertThat(decode(ulpdus, false, n -> n).carried).as("without the sizes")
+                .isGreaterThan(sized.wireLength / 3);
+    }
+
+    @Test
     void shortReadsAndChangingLengthsStillDeliverEveryUlpdu() {
         Random random = new Random(11);
         byte[][] ulpdus = ulpdus(random, 2_000, i -> random.nextInt(4) == 0 ? random.nextInt(300)
@@ -99,7 +134,8 @@ class FpduReadSizesTest {
         return ulpdus;
     }
 
-    private record Outcome(List<byte[]> ulpdus, long carried, int wireLength) {
+    /** The ULPDUs out, the octets carried, those carried after 64 FPDUs had come out, the stream's length. */
+    private record Outcome(List<byte[]> ulpdus, long carried, long carriedLater, int wireLength) {
     }
 
     /**
@@ -136,6 +172,7 @@ class FpduReadSizesTest {
         }
         handle.reset(ch.config());
         int at = 0;
+        long carriedEarly = -1;
         while (at < stream.length) {
             ByteBuf read = handle.allocate(PooledByteBufAllocator.DEFAULT);
             int n = Math.min(kernel.applyAsInt(read.writableBytes()), stream.length - at);
@@ -143,10 +180,14 @@ class FpduReadSizesTest {
             at += n;
             handle.lastBytesRead(n);
             ch.writeInbound(read);
+            if (carriedEarly < 0 && out.size() >= 2 * FpduLengthHistory.WINDOW) {
+                carriedEarly = decoder.carriedOctets();
+            }
         }
         assertThat(decoder.failed()).isFalse();
         assertThat(ch.finish()).isFalse();
-        return new Outcome(out, decoder.carriedOctets(), stream.length);
+        long carried = decoder.carriedOctets();
+        return new Outcome(out, carried, carriedEarly < 0 ? carried : carried - carriedEarly, stream.length);
     }
 
     /** Reads of 64 KiB, as Netty's adaptive reads of a bulk transfer are. */
