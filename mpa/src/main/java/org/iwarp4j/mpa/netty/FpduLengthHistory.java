@@ -7,13 +7,13 @@ package org.iwarp4j.mpa.netty;
  * <p>A stream of equal messages repeats its FPDUs' lengths with every message. A 64 KiB Write over loopback (MULPDU
  * 32,734) is two FPDUs of 32,740 octets and one of 116, over and over, so the length of the last FPDU alone
  * mispredicts every third one; the smallest period that the whole window repeats with (3 there) predicts them all.
- * A window without a period, or with a longer one (a 1 MiB Write is 33 FPDUs), predicts nothing. Not thread-safe:
- * the channel's event loop only.
+ * A window without a period, or with a longer one (a 4 MiB Write over loopback is 129 FPDUs), predicts nothing.
+ * Not thread-safe: the channel's event loop only.
  */
 final class FpduLengthHistory {
 
-    /** FPDUs remembered; periods up to half of it are found. */
-    static final int WINDOW = 32;
+    /** FPDUs remembered; periods up to half of it are found (a 2 MiB Write over loopback is 65 FPDUs). */
+    static final int WINDOW = 128;
 
     private final int[] ring = new int[WINDOW];
     private long count;

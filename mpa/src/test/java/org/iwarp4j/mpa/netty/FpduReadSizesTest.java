@@ -96,7 +96,7 @@ class FpduReadSizesTest {
             byte[][] ulpdus = ulpdus(random, 40 * period + 2 * FpduLengthHistory.WINDOW, i -> pattern[i % period]);
             Outcome sized = decode(ulpdus, true, n -> n);
             assertThat(sized.ulpdus).containsExactly(ulpdus);
-            assertThat(sized.carriedLater).as("carried after 64 FPDUs, pattern %s", Arrays.toString(pattern))
+            assertThat(sized.carriedLater).as("carried after the history filled, pattern %s", Arrays.toString(pattern))
                     .isZero();
         });
     }
@@ -111,6 +111,15 @@ class FpduReadSizesTest {
         assertThat(sized.carriedLater).isZero();
         assertThat(decode(ulpdus, false, n -> n).carried).as("without the sizes")
                 .isGreaterThan(sized.wireLength / 3);
+    }
+
+    @Test
+    void aWriteOf1MiBIsThirtyThreeFpdusAndNoneIsCarried() {
+        Random random = new Random(9);
+        byte[][] ulpdus = ulpdus(random, 33 * 16, i -> i % 33 == 32 ? 1_048_576 - 32 * (LIMIT - 14) + 14 : LIMIT);
+        Outcome sized = decode(ulpdus, true, n -> n);
+        assertThat(sized.ulpdus).containsExactly(ulpdus);
+        assertThat(sized.carriedLater).isZero();
     }
 
     @Test
@@ -134,7 +143,7 @@ class FpduReadSizesTest {
         return ulpdus;
     }
 
-    /** The ULPDUs out, the octets carried, those carried after 64 FPDUs had come out, the stream's length. */
+    /** The ULPDUs out, the octets carried, those carried after twice the history had come out, the stream's length. */
     private record Outcome(List<byte[]> ulpdus, long carried, long carriedLater, int wireLength) {
     }
 
