@@ -53,24 +53,31 @@ class LoopbackTest {
 
     @Test
     void nio() throws Exception {
-        run(NioIoHandler.newFactory(), NioServerSocketChannel.class, NioSocketChannel.class, MARKERS);
+        overNio(MARKERS);
     }
 
     @Test
     void epoll() throws Exception {
-        Assumptions.assumeTrue(Epoll.isAvailable(), "epoll not available");
-        run(EpollIoHandler.newFactory(), EpollServerSocketChannel.class, EpollSocketChannel.class, MARKERS);
+        overEpoll(MARKERS);
     }
 
     @Test
     void nioLongFpdus() throws Exception {
-        run(NioIoHandler.newFactory(), NioServerSocketChannel.class, NioSocketChannel.class, LONG_FPDUS);
+        overNio(LONG_FPDUS);
     }
 
     @Test
     void epollLongFpdus() throws Exception {
+        overEpoll(LONG_FPDUS);
+    }
+
+    private void overNio(MpaConfig cfg) throws Exception {
+        run(NioIoHandler.newFactory(), NioServerSocketChannel.class, NioSocketChannel.class, cfg);
+    }
+
+    private void overEpoll(MpaConfig cfg) throws Exception {
         Assumptions.assumeTrue(Epoll.isAvailable(), "epoll not available");
-        run(EpollIoHandler.newFactory(), EpollServerSocketChannel.class, EpollSocketChannel.class, LONG_FPDUS);
+        run(EpollIoHandler.newFactory(), EpollServerSocketChannel.class, EpollSocketChannel.class, cfg);
     }
 
     /** Sends COUNT ULPDUs generated from a seed and checks the COUNT it receives from the peer's seed. */
