@@ -278,6 +278,8 @@ final class PerfClient extends PerfEndpoint {
                 0), ControlMessage.Type.READY);
         PerfResult result;
         cpuStart = null;
+        cpuEnd = null;
+        serverCpuStart = null;
         if (config.latency()) {
             result = latency(size, progress);
         } else if (config.verify() && config.verb() == PerfVerb.WRITE) {
@@ -297,7 +299,7 @@ final class PerfClient extends PerfEndpoint {
         }
         List<CpuUse> cpu = new ArrayList<>();
         cpu.add(cpuEnd.since(cpuStart, config.cpuEnd(), result.bytes()));
-        if (!config.loopback()) {
+        if (!config.loopback() && serverCpuStart != null) {
             cpu.add(ack.cpu().since(serverCpuStart, CpuUse.SERVER, result.bytes()));
         }
         return result.withCpu(cpu);
@@ -314,6 +316,20 @@ final class PerfClient extends PerfEndpoint {
 
     private void endMeasurement() {
         cpuEnd = CpuClock.now();
+    }
+
+    /**
+     * A latency test's phase: this process's CPU time and the JIT's are read as the measured span begins and ends
+     * (the operation in flight meanwhile is not timed across the reading), not the server's: a message would cross
+     * the ping-pong.
+     */
+    private Phase clocked(Phase phase) {
+        if (phase == Phase.MEASURED && cpuStart == null) {
+            cpuStart = CpuClock.now();
+        } else if (phase == Phase.OVER && cpuStart != null && cpuEnd == null) {
+            cpuEnd = CpuClock.now();
+        }
+        return phase;
     }
 
     // ------------------------------------------------------------------ bandwidth
@@ -653,7 +669,7 @@ final class PerfClient extends PerfEndpoint {
             MeasuredSpan span = MeasuredSpan.of(config, config.warmup());
             span.begin(System.nanoTime());
             for (long i = 0; ; i++) {
-                Phase phase = span.advance(System.nanoTime(), i);
+                Phase phase = clocked(span.advance(System.nanoTime(), i));
                 if (phase == Phase.OVER) {
                     return PerfResult.latency(size, meter, span.measuredNanos());
                 }
@@ -692,7 +708,7 @@ final class PerfClient extends PerfEndpoint {
 
             /** Posts operation {@code i}, or completes the run with the measured span's time once it is over. */
             private void next() {
-                Phase phase = span.advance(System.nanoTime(), i);
+                Phase phase = clocked(span.advance(System.nanoTime(), i));
                 if (phase == Phase.OVER) {
                     done.complete(span.measuredNanos());
                     return;

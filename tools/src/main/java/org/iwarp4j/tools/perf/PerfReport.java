@@ -124,7 +124,9 @@ final class PerfReport {
                 out.println(RESULT_LINE);
             }
             qpTable(out, results, config.gbits());
-            cpuTable(out, results);
+            if (!config.latency()) {
+                cpuTable(out, results); // a latency test moves too little for CPU per GB to say anything
+            }
             List<String> jit = jitLines(results);
             if (!jit.isEmpty()) {
                 jit.forEach(out::println);
