@@ -54,9 +54,19 @@ final class Acceptor implements AutoCloseable {
 
     /** Listens on {@code bind} (port 0: any); returns the port. */
     int listen(InetSocketAddress bind) {
-        Listener listener = rnic.listen(bind, settings.wire().listen().backlog(4096).build(), this::onRequest);
+        Listener listener = rnic.listen(bind, settings.wire().listen().backlog(4096)
+                .maxConnections(maxConnections(Limits.openFilesSoft())).build(), this::onRequest);
         listeners.add(listener);
         return listener.localAddress().getPort();
+    }
+
+    /**
+     * The listener's limit on connections at once: the open-file limit, which each accepted connection takes a
+     * descriptor of, so that it is what stops a test of many idle queue pairs (with its advice) and not a listener's
+     * default limit; without a known limit, none.
+     */
+    static int maxConnections(long openFilesSoft) {
+        return openFilesSoft < 1 ? Integer.MAX_VALUE : (int) Math.min(Integer.MAX_VALUE, openFilesSoft);
     }
 
     /** Listens on each of {@code binds} (port 0: any); returns the addresses listened on, in the same order. */

@@ -20,8 +20,12 @@ record ConnSettings(int eventLoops, int sendDepth, int receiveDepth, int maxQueu
 
     /** An RNIC for this test, named {@code name} (which names its event loop threads). */
     Rnic openRnic(String name) {
-        return Rnic.open(RnicConfig.builder().name(name).eventLoopThreads(eventLoops).maxQueuePairs(maxQueuePairs)
-                .build());
+        RnicConfig.Builder config = RnicConfig.builder().name(name).eventLoopThreads(eventLoops)
+                .maxQueuePairs(maxQueuePairs);
+        // each queue pair takes its IRD from an RNIC-wide sum, and up to the largest while it connects: enough of it
+        // for every queue pair the test may hold, so that the sum never ends a test of many queue pairs first
+        long reads = (long) maxQueuePairs * config.build().maxIrdOrd();
+        return Rnic.open(config.maxInboundReadsAndAtomics((int) Math.min(Integer.MAX_VALUE, reads)).build());
     }
 
     /** A queue pair's configuration, both queues completing on {@code cq}. */

@@ -14,6 +14,8 @@ import java.util.regex.Pattern;
 import org.assertj.core.data.Offset;
 import org.iwarp4j.tools.cli.ToolRun;
 import org.iwarp4j.tools.report.TinyJson;
+import org.iwarp4j.verbs.RnicConfig;
+import org.iwarp4j.verbs.cm.ListenOptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -120,6 +122,27 @@ class IdleCommandTest {
         ToolRun s = server.get(60, TimeUnit.SECONDS);
         assertThat(s.exit()).as(s.toString()).isZero();
         assertThat(s.out()).contains("accepted 12, open 0, ended 12");
+    }
+
+    /**
+     * More queue pairs than a listener takes by default, and than an RNIC's default sum of IRDs holds at a queue
+     * pair's default IRD: the test's own -q and the open-file limit are its only limits.
+     */
+    @Test
+    void moreQueuePairsThanTheDefaultLimits() {
+        int n = 1 + Math.max(ListenOptions.builder().build().maxConnections(),
+                RnicConfig.builder().build().maxInboundReadsAndAtomics() / 16); // QueuePairConfig's default IRD
+        long soft = Limits.openFilesSoft();
+        assumeThat(soft).as("an open-file limit for %d connections with both ends in this JVM", n)
+                .isGreaterThan(2L * n + 200);
+        ToolRun r = ToolRun.run("perf", "idle", "--loopback", "--same-jvm", "-q", Integer.toString(n), "--warmup",
+                "0");
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(r.out()).contains(" Queue pairs     : " + n + " held open and idle")
+                .containsPattern(" fds +: 2\\.00");
+        assertThat(Acceptor.maxConnections(soft)).isEqualTo((int) Math.min(Integer.MAX_VALUE, soft));
+        assertThat(Acceptor.maxConnections(-1)).isEqualTo(Integer.MAX_VALUE);
+        assertThat(Acceptor.maxConnections(Long.MAX_VALUE)).isEqualTo(Integer.MAX_VALUE);
     }
 
     @Test
