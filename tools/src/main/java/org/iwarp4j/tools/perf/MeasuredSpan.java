@@ -54,7 +54,12 @@ final class MeasuredSpan {
                 : Limit.operations(warmUpOperations), measuredPart(config), NONE);
     }
 
-    /** As {@link #of}, without a warm-up: only the measured operations (the verified Writes). */
+    /** A warm-up of {@code nanos} alone (a run of the margin, {@code PerfClient.rehearse}). */
+    static MeasuredSpan warmUp(long nanos) {
+        return new MeasuredSpan(new Limit(true, nanos), NONE, NONE);
+    }
+
+    /** As {@link #of}, without a warm-up: only the measured operations (the verified Writes; after a margin). */
     static MeasuredSpan unwarmed(PerfConfig config) {
         return new MeasuredSpan(NONE, measuredPart(config), NONE);
     }
@@ -70,11 +75,11 @@ final class MeasuredSpan {
     }
 
     /**
-     * The unmeasured run of perf tcp's margin ({@link PerfConfig#warmsByTime()}): the warm-up operations, then the
-     * margin's seconds, with -D as with -n.
+     * One of the unmeasured runs perf tcp's margin is made of ({@link PerfConfig#warmsByTime()}): the warm-up
+     * operations, then {@code nanos} of the margin, with -D as with -n.
      */
-    static MeasuredSpan tcpMargin(PerfConfig config) {
-        return new MeasuredSpan(Limit.operations(config.warmupPerQp()), Limit.seconds(config.marginSeconds()), NONE);
+    static MeasuredSpan tcpMargin(PerfConfig config, long nanos) {
+        return new MeasuredSpan(Limit.operations(config.warmupPerQp()), new Limit(true, nanos), NONE);
     }
 
     private static Limit measuredPart(PerfConfig config) {

@@ -168,23 +168,37 @@ class MeasuredSpanTest {
     }
 
     @Test
-    void tcpsMarginRunsTheMarginsSecondsAfterTheWarmUp() {
-        MeasuredSpan margin = MeasuredSpan.tcpMargin(config(4, 1, 1000)); // -D 4 -f 1
+    void tcpsMarginRunsAPartOfTheMarginAfterTheWarmUp() {
+        long part = S / 4;
+        MeasuredSpan margin = MeasuredSpan.tcpMargin(config(4, 1, 1000), part); // -D 4 -f 1
         margin.next(0, 0);
         assertThat(margin.due(0, 999)).isTrue();
         assertThat(margin.due(0, 1000)).isFalse();
         margin.next(7, 0);
         assertThat(margin.phase()).isEqualTo(Phase.MEASURED);
-        assertThat(margin.due(7 + S - 1, 1_000_000)).isTrue();
-        assertThat(margin.due(7 + S, 0)).isFalse();
+        assertThat(margin.due(7 + part - 1, 1_000_000)).isTrue();
+        assertThat(margin.due(7 + part, 0)).isFalse();
 
-        MeasuredSpan beforeN = MeasuredSpan.tcpMargin(config(0, 3, 1000)); // -n 1000 -f 3: by time, not -n
+        MeasuredSpan beforeN = MeasuredSpan.tcpMargin(config(0, 3, 1000), part); // -n 1000 -f 3: by time, not -n
         beforeN.next(0, 0);
         assertThat(beforeN.due(0, 199)).isTrue();
         assertThat(beforeN.due(0, 200)).isFalse();
         beforeN.next(9, 0);
-        assertThat(beforeN.due(9 + 3 * S - 1, 1_000_000)).isTrue();
-        assertThat(beforeN.due(9 + 3 * S, 1)).isFalse();
+        assertThat(beforeN.due(9 + part - 1, 1_000_000)).isTrue();
+        assertThat(beforeN.due(9 + part, 1)).isFalse();
+    }
+
+    @Test
+    void aWarmUpAloneEndsByTimeAndMeasuresNothing() {
+        MeasuredSpan rehearsal = MeasuredSpan.warmUp(S / 4);
+        assertThat(rehearsal.advance(0, 0)).isEqualTo(Phase.NOT_BEGUN);
+        rehearsal.next(5, 0);
+        assertThat(rehearsal.phase()).isEqualTo(Phase.WARM_UP);
+        assertThat(rehearsal.due(5 + S / 4 - 1, 1_000_000)).isTrue();
+        assertThat(rehearsal.due(5 + S / 4, 0)).isFalse();
+        rehearsal.next(5 + S / 4, 123);
+        assertThat(rehearsal.phase()).isEqualTo(Phase.MEASURED);
+        assertThat(rehearsal.due(5 + S / 4, 123)).as("no measured operation").isFalse();
     }
 
     private static PerfConfig config(int durationSeconds, int marginSeconds, long iterations) {
