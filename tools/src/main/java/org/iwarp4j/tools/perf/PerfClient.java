@@ -68,9 +68,9 @@ final class PerfClient extends PerfEndpoint {
     private final MemoryRegion laneReceives;
     private final ByteBuffer laneReceiveMemory;
     private final ReceiveWorkRequest[] laneReceiveRequests;
-    /** The CPU readings of the current measurement: ours at its start and end, the server's at its start. */
     /** How long each run of the margin lasts before the measurement's start is rehearsed ({@link #rehearse}). */
     static final long REHEARSAL_NANOS = 250_000_000L;
+    /** The CPU readings of the current measurement: ours at its start and end, the server's at its start. */
     private CpuClock.Sample cpuStart;
     private CpuClock.Sample cpuEnd;
     private CpuClock.Sample serverCpuStart;
