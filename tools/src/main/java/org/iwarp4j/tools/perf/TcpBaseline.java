@@ -495,11 +495,28 @@ final class TcpBaseline {
          * 64 octets.
          */
         private void pump() {
+            boolean idle = done == sent; // nothing in flight: no completion to come
             while (ctx.channel().isWritable() && more() && sent - done < config.txDepth()) {
                 ctx.write(data.retainedDuplicate(), ctx.newPromise().addListener(onWritten));
                 sent++;
+                idle = false;
             }
-            ctx.flush();
+            if (idle && !waiting && !finishing && !more()) {
+                endPhase(); // the phase's time ran out with nothing in flight: no write's completion will end it
+                return;
+            }
+            ctx.flush(); // may complete the writes at once, and their last one end the phase (written)
+        }
+
+        /** Every write of the phase has completed and it wants no more: the warm-up's or the stream's end. */
+        private void endPhase() {
+            if (warming()) {
+                endWarmup();
+            } else if (!finishing) {
+                finishing = true;
+                run.finishedWriting();
+                ((DuplexChannel) ctx.channel()).shutdownOutput(); // the server answers with its count
+            }
         }
 
         private void written() {
@@ -515,13 +532,7 @@ final class TcpBaseline {
                 run.written(System.nanoTime());
             }
             if (done == sent && !more()) {
-                if (warming) {
-                    endWarmup();
-                } else if (!finishing) {
-                    finishing = true;
-                    run.finishedWriting();
-                    ((DuplexChannel) ctx.channel()).shutdownOutput(); // the server answers with its count
-                }
+                endPhase();
             }
         }
 
