@@ -54,7 +54,7 @@ final class MeasuredSpan {
                 : Limit.operations(warmUpOperations), measuredPart(config), NONE);
     }
 
-    /** A warm-up of {@code nanos} alone (a run of the margin, {@code PerfClient.rehearse}). */
+    /** A warm-up of {@code nanos} alone (a piece of the margin, {@link Rehearsals}). */
     static MeasuredSpan warmUp(long nanos) {
         return new MeasuredSpan(new Limit(true, nanos), NONE, NONE);
     }

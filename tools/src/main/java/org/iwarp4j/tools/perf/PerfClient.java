@@ -68,8 +68,6 @@ final class PerfClient extends PerfEndpoint {
     private final MemoryRegion laneReceives;
     private final ByteBuffer laneReceiveMemory;
     private final ReceiveWorkRequest[] laneReceiveRequests;
-    /** How long each run of the margin lasts before the measurement's start is rehearsed ({@link #rehearse}). */
-    static final long REHEARSAL_NANOS = 250_000_000L;
     /** The CPU readings of the current measurement: ours at its start and end, the server's at its start. */
     private CpuClock.Sample cpuStart;
     private CpuClock.Sample cpuEnd;
@@ -197,8 +195,8 @@ final class PerfClient extends PerfEndpoint {
                 : "Iterations      : " + config.iterations() + " per size" + perQp);
         if (config.warmsByTime()) {
             lines.add("Warm-up         : the margin, " + config.marginSeconds() + " s per size, not measured"
-                    + (config.latency() ? "" : ", in runs of " + REHEARSAL_NANOS / 1_000_000
-                    + " ms that each end as the measurement starts"));
+                    + (config.latency() ? "" : ", in " + Rehearsals.describe()
+                    + " that each end as the measurement starts"));
         } else if (config.warmup() > 0) {
             lines.add("Warm-up         : " + config.warmupPerQp() + " operations per size" + perQp + ", not measured");
         }
@@ -374,7 +372,10 @@ final class PerfClient extends PerfEndpoint {
             }
             Window w;
             if (config.warmsByTime()) {
-                rehearse(prepared, slots, size, seed, verifyReads);
+                Rehearsals.of(config.marginSeconds(), nanos -> {
+                    new Window(prepared, slots, size, seed, verifyReads, MeasuredSpan.warmUp(nanos)).run(null);
+                    startMeasurement(); // the window drained, START from this thread: the last one is the real one
+                });
                 w = new Window(prepared, slots, size, seed, verifyReads, MeasuredSpan.unwarmed(config));
                 w.run(null); // no warm-up left: the margin was the rehearsals'
             } else {
@@ -398,26 +399,6 @@ final class PerfClient extends PerfEndpoint {
                 }
             }
         }
-    }
-
-    /**
-     * The margin, as runs of at most {@link #REHEARSAL_NANOS} each followed by the measurement's start (the window
-     * drained, START from this thread, the server's ACK): the last one starts the measurement. Begun only once, a
-     * measurement started with code the JIT had compiled without ever seeing that start: a post from another thread
-     * wakes the loop, a control Send goes out among the data, its receive comes in; C2's code for the event loop's
-     * turn and the posting path had no such branch and was thrown away there (some thirty deoptimizations at the
-     * measured span's first millisecond, the loop's own {@code run} among them), and the first second of the
-     * measurement ran interpreted while the starved compilers made it again.
-     */
-    private void rehearse(PreparedSend[][] prepared, int slots, int size, long seed, boolean verifyReads)
-            throws Exception {
-        long end = System.nanoTime() + config.marginSeconds() * 1_000_000_000L;
-        do {
-            long left = Math.max(0, end - System.nanoTime());
-            new Window(prepared, slots, size, seed, verifyReads,
-                    MeasuredSpan.warmUp(Math.min(REHEARSAL_NANOS, left))).run(null);
-            startMeasurement();
-        } while (end - System.nanoTime() > 0);
     }
 
     /**

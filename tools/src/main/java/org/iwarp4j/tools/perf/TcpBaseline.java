@@ -232,7 +232,7 @@ final class TcpBaseline {
                         : "Iterations      : " + config.iterations() + " per size"
                                 + (config.qps() > 1 ? " and connection" : ""),
                 config.warmsByTime() ? "Warm-up         : the margin, " + config.marginSeconds() + " s per size (-f),"
-                        + " in unmeasured runs of " + PerfClient.REHEARSAL_NANOS / 1_000_000 + " ms, then "
+                        + " in unmeasured " + Rehearsals.describe() + ", then "
                         + config.warmupPerQp() + " operations" : "Warm-up         : "
                         + config.warmupPerQp() + " operations per size" + (config.qps() > 1 ? " and connection" : "")
                         + ", not measured",
@@ -244,8 +244,9 @@ final class TcpBaseline {
         report.header(info, block, List.of(), List.of());
         try (ProgressLine progress = ProgressLine.startIf(config.progress(), config.title())) {
             for (int size : config.sizes()) {
-                if (config.warmsByTime()) { // the margin, unmeasured: then compiled code is measured
-                    rehearse(group, server, size);
+                if (config.warmsByTime()) { // the margin, unmeasured, each piece a run of its own connections
+                    Rehearsals.of(config.marginSeconds(),
+                            nanos -> run(group, server, size, () -> MeasuredSpan.tcpMargin(config, nanos), null));
                 }
                 report.line(run(group, server, size, () -> MeasuredSpan.tcp(config), progress));
             }
@@ -257,21 +258,6 @@ final class TcpBaseline {
         }
         report.end(parameters);
         return report;
-    }
-
-    /**
-     * The margin, as unmeasured runs of at most {@link PerfClient#REHEARSAL_NANOS} each, as iwarp perf's margin is
-     * (PerfClient.rehearse): each begins as the measured run will (connections, their warm-up, the stream), so that
-     * the JIT's code has seen that beginning when the measured run makes it. One run of the whole margin saw it only
-     * while nothing was compiled yet, and some sixty deoptimizations met the measured run's first millisecond.
-     */
-    private void rehearse(EventLoopGroup group, InetSocketAddress server, int size) throws Exception {
-        long end = System.nanoTime() + config.marginSeconds() * 1_000_000_000L;
-        do {
-            long left = Math.max(0, end - System.nanoTime());
-            run(group, server, size, () -> MeasuredSpan.tcpMargin(config, Math.min(PerfClient.REHEARSAL_NANOS, left)),
-                    null);
-        } while (end - System.nanoTime() > 0);
     }
 
     /** One run of {@code size}, each connection in the phases of a span of {@code spans}. */

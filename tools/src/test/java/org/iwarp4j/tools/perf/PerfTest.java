@@ -246,7 +246,7 @@ class PerfTest {
         Map<String, Object> result = ((List<Map<String, Object>>) doc.get("results")).get(0);
         assertThat(result).as(args).containsEntry("iterations", 3000L);
         if (args.startsWith("tcp") || !args.contains("--latency")) {
-            // the margin in runs that each begin as the measurement will (PerfClient.rehearse, TcpBaseline.rehearse)
+            // the margin in runs that each begin as the measurement will (Rehearsals)
             assertThat(r.out()).as(args).containsPattern("Warm-up         : [^\\n]* runs of 250 ms");
         }
     }
